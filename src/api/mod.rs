@@ -1,0 +1,16 @@
+//! API types in Kubernetes' JSON/YAML shape, selectors, time, quantities and API errors.
+pub mod apps;
+pub mod core;
+pub mod errors;
+pub mod meta;
+pub mod object;
+pub mod time;
+
+pub use self::core::*;
+pub use apps::*;
+pub use errors::*;
+pub use meta::*;
+pub use object::*;
+pub use time::*;
+pub mod defaults;
+pub mod validation;

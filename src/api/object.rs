@@ -1,0 +1,153 @@
+//! `Object`: any supported kind, with `Resource` for typed access and decoding by apiVersion/kind.
+
+use super::apps::{ReplicaSet, ReplicationController};
+use super::core::{Node, Pod};
+use super::meta::ObjectMeta;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+/// A kind kubeplay stores. Implemented by every top-level API type.
+pub trait Resource: Clone + Serialize + DeserializeOwned + std::fmt::Debug + 'static {
+    const KIND: &'static str;
+    /// `apps/v1`, `v1`, ...
+    const API_VERSION: &'static str;
+    /// Lower-case plural resource name (`replicasets`).
+    const PLURAL: &'static str;
+    /// API group (`apps`, or `""` for core).
+    const GROUP: &'static str;
+    const NAMESPACED: bool;
+    fn meta(&self) -> &ObjectMeta;
+    fn meta_mut(&mut self) -> &mut ObjectMeta;
+    fn into_object(self) -> Object;
+    fn from_object(o: &Object) -> Option<&Self>;
+    fn from_object_mut(o: &mut Object) -> Option<&mut Self>;
+    /// `replicasets.apps` as API errors name the resource.
+    fn qualified_resource() -> String {
+        if Self::GROUP.is_empty() {
+            Self::PLURAL.to_string()
+        } else {
+            format!("{}.{}", Self::PLURAL, Self::GROUP)
+        }
+    }
+}
+
+macro_rules! kinds {
+    ($( $variant:ident => $ty:ty, $api:literal, $plural:literal, $group:literal, $namespaced:literal; )*) => {
+        /// Any stored object.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum Object {
+            $( $variant($ty), )*
+        }
+
+        /// Every kind kubeplay knows: (kind, apiVersion, plural, group, namespaced).
+        pub const KINDS: &[(&str, &str, &str, &str, bool)] = &[
+            $( (stringify!($variant), $api, $plural, $group, $namespaced), )*
+        ];
+
+        $(
+        impl Resource for $ty {
+            const KIND: &'static str = stringify!($variant);
+            const API_VERSION: &'static str = $api;
+            const PLURAL: &'static str = $plural;
+            const GROUP: &'static str = $group;
+            const NAMESPACED: bool = $namespaced;
+            fn meta(&self) -> &ObjectMeta { &self.metadata }
+            fn meta_mut(&mut self) -> &mut ObjectMeta { &mut self.metadata }
+            fn into_object(self) -> Object { Object::$variant(self) }
+            fn from_object(o: &Object) -> Option<&Self> {
+                match o { Object::$variant(x) => Some(x), #[allow(unreachable_patterns)] _ => None }
+            }
+            fn from_object_mut(o: &mut Object) -> Option<&mut Self> {
+                match o { Object::$variant(x) => Some(x), #[allow(unreachable_patterns)] _ => None }
+            }
+        }
+        )*
+
+        impl Object {
+            pub fn kind(&self) -> &'static str {
+                match self { $( Object::$variant(_) => stringify!($variant), )* }
+            }
+            pub fn meta(&self) -> &ObjectMeta {
+                match self { $( Object::$variant(x) => &x.metadata, )* }
+            }
+            pub fn meta_mut(&mut self) -> &mut ObjectMeta {
+                match self { $( Object::$variant(x) => &mut x.metadata, )* }
+            }
+            /// Sets `apiVersion` and `kind` to the canonical values.
+            pub fn set_type_meta(&mut self) {
+                match self { $( Object::$variant(x) => { x.api_version = $api.into(); x.kind = stringify!($variant).into(); } )* }
+            }
+            /// Decodes one object from JSON by its `apiVersion` and `kind`.
+            ///
+            /// # Errors
+            /// kubectl's wording for a missing or unknown kind, or the decoder's message.
+            pub fn from_value(v: Value) -> Result<Object, String> {
+                let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+                let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or_default().to_string();
+                if kind.is_empty() {
+                    return Err("Object 'Kind' is missing in object".into());
+                }
+                if api.is_empty() {
+                    return Err(format!("Object 'apiVersion' is missing in object of kind {kind:?}"));
+                }
+                match kind.as_str() {
+                    $( stringify!($variant) => {
+                        if api != $api {
+                            return Err(format!("no matches for kind {kind:?} in version {api:?}"));
+                        }
+                        let mut o: $ty = serde_json::from_value(v).map_err(|e| e.to_string())?;
+                        o.api_version = $api.into();
+                        o.kind = kind.clone();
+                        Ok(Object::$variant(o))
+                    } )*
+                    _ => Err(format!("no matches for kind {kind:?} in version {api:?}")),
+                }
+            }
+        }
+    };
+}
+
+kinds! {
+    Pod => Pod, "v1", "pods", "", true;
+    Node => Node, "v1", "nodes", "", false;
+    ReplicaSet => ReplicaSet, "apps/v1", "replicasets", "apps", true;
+    ReplicationController => ReplicationController, "v1", "replicationcontrollers", "", true;
+}
+
+/// Looks a kind up by kind name, plural, singular or kubectl short name (`rs`, `po`, `rc`, `no`).
+pub fn resolve_kind(s: &str) -> Option<&'static str> {
+    let l = s.to_ascii_lowercase();
+    let l = l.split('.').next().unwrap_or_default().to_string();
+    let short: &[(&str, &str)] = &[
+        ("po", "Pod"),
+        ("no", "Node"),
+        ("rs", "ReplicaSet"),
+        ("rc", "ReplicationController"),
+        ("deploy", "Deployment"),
+        ("sts", "StatefulSet"),
+        ("ds", "DaemonSet"),
+        ("cj", "CronJob"),
+        ("hpa", "HorizontalPodAutoscaler"),
+        ("pvc", "PersistentVolumeClaim"),
+        ("ev", "Event"),
+    ];
+    for (k, _, plural, _, _) in KINDS {
+        if l == k.to_ascii_lowercase() || l == *plural {
+            return Some(k);
+        }
+    }
+    short
+        .iter()
+        .find(|(s, _)| *s == l)
+        .and_then(|(_, k)| KINDS.iter().find(|(kk, ..)| kk == k).map(|(k, ..)| *k))
+}
+
+/// (apiVersion, plural, group, namespaced) for a kind name.
+pub fn kind_info(kind: &str) -> Option<(&'static str, &'static str, &'static str, bool)> {
+    KINDS
+        .iter()
+        .find(|(k, ..)| *k == kind)
+        .map(|(_, a, p, g, n)| (*a, *p, *g, *n))
+}

@@ -1,0 +1,178 @@
+//! The reconcile contract shared by every control loop, and the recording API client.
+//!
+//! A controller reacts to watch events by enqueueing keys ([`Controller::watch`]), and
+//! reconciles one key at a time ([`Controller::sync`]) through a [`Ctx`], whose client records
+//! every call as an [`Action`] — as Kubernetes' fake clientset does — so tests can assert on them.
+
+use crate::api::{ApiError, Duration, Object, Resource, Time};
+use crate::features::FeatureGates;
+use crate::queue::WorkQueue;
+use crate::store::apiserver::{ApiServer, DeleteOptions};
+use crate::store::{Change, Store};
+use crate::world::World;
+
+/// One recorded client call (`verb kind namespace/name`), like client-go's `testing.Action`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub verb: &'static str,
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    /// For `update` of a scalable kind: the new `spec.replicas`; otherwise `None`.
+    pub replicas: Option<i32>,
+}
+
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} {}/{}",
+            self.verb, self.kind, self.namespace, self.name
+        )
+    }
+}
+
+fn replicas_of(o: &Object) -> Option<i32> {
+    match o {
+        Object::ReplicaSet(rs) => rs.spec.replicas,
+        Object::ReplicationController(rc) => rc.spec.replicas,
+        _ => None,
+    }
+}
+
+/// What a sync sees: the API server (through a recording client), the clock, the gates, the
+/// controller's own queue (for `AddAfter`) and the simulated world (nodes' health, kubelet
+/// rules).
+pub struct Ctx<'a> {
+    pub api: &'a mut ApiServer,
+    pub gates: &'a FeatureGates,
+    pub queue: &'a mut WorkQueue,
+    pub world: &'a mut World,
+    pub actions: &'a mut Vec<Action>,
+    /// The component name events are reported from (`replicaset-controller`).
+    pub component: &'static str,
+}
+
+impl Ctx<'_> {
+    pub fn now(&self) -> Time {
+        self.api.now
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.api.store
+    }
+
+    fn record(&mut self, verb: &'static str, o: &Object, replicas: Option<i32>) {
+        self.actions.push(Action {
+            verb,
+            kind: o.kind().into(),
+            namespace: o.meta().namespace.clone(),
+            name: if o.meta().name.is_empty() {
+                o.meta().generate_name.clone()
+            } else {
+                o.meta().name.clone()
+            },
+            replicas,
+        });
+    }
+
+    /// # Errors
+    /// As [`ApiServer::create`].
+    pub fn create(&mut self, o: Object) -> Result<Object, ApiError> {
+        self.record("create", &o, None);
+        self.api.create(o)
+    }
+
+    /// # Errors
+    /// As [`ApiServer::update`].
+    pub fn update(&mut self, o: Object) -> Result<Object, ApiError> {
+        self.record("update", &o, replicas_of(&o));
+        self.api.update(o)
+    }
+
+    /// # Errors
+    /// As [`ApiServer::update_status`].
+    pub fn update_status(&mut self, o: Object) -> Result<Object, ApiError> {
+        self.record("update-status", &o, None);
+        self.api.update_status(o)
+    }
+
+    /// # Errors
+    /// As [`ApiServer::delete`].
+    pub fn delete<T: Resource>(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        opts: &DeleteOptions,
+    ) -> Result<Object, ApiError> {
+        self.actions.push(Action {
+            verb: "delete",
+            kind: T::KIND.into(),
+            namespace: namespace.into(),
+            name: name.into(),
+            replicas: None,
+        });
+        self.api.delete(T::KIND, namespace, name, opts)
+    }
+
+    /// # Errors
+    /// As [`ApiServer::delete`].
+    pub fn delete_kind(
+        &mut self,
+        kind: &'static str,
+        namespace: &str,
+        name: &str,
+        opts: &DeleteOptions,
+    ) -> Result<Object, ApiError> {
+        self.actions.push(Action {
+            verb: "delete",
+            kind: kind.into(),
+            namespace: namespace.into(),
+            name: name.into(),
+            replicas: None,
+        });
+        self.api.delete(kind, namespace, name, opts)
+    }
+
+    /// `recorder.Eventf(obj, type, reason, message)` from this controller.
+    pub fn event(&mut self, involved: &Object, type_: &str, reason: &str, message: &str) {
+        let c = self.component;
+        self.api.record_event(involved, type_, reason, message, c);
+    }
+
+    /// `queue.AddAfter(key, d)` on this controller's own queue.
+    pub fn requeue_after(&mut self, key: &str, d: Duration) {
+        let now = self.api.now;
+        self.queue.add_after(key, d, now);
+    }
+}
+
+/// A control loop. Implemented by every controller, the scheduler and the kubelet.
+pub trait Controller {
+    /// The component name (`replicaset-controller`); also the events' source.
+    fn name(&self) -> &'static str;
+
+    /// Whether this loop runs inside kube-controller-manager (stopped by a controller-manager
+    /// stop action). The scheduler and kubelets are not.
+    fn in_controller_manager(&self) -> bool {
+        true
+    }
+
+    /// Informer event handlers: turn a change into keys on the queue.
+    fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time);
+
+    /// Reconciles one key. An error requeues the key with back-off.
+    ///
+    /// # Errors
+    /// Whatever made the sync fail; the key is retried with rate limiting.
+    fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError>;
+
+    /// Forgets in-memory state (expectations, caches), as a restarted process would.
+    fn reset(&mut self) {}
+
+    /// The informers' initial list on (re)start: enqueue every object this loop manages.
+    fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue);
+
+    /// Lets tests and the simulation reach the concrete controller.
+    fn as_any(&self) -> &dyn std::any::Any;
+}

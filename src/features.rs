@@ -1,0 +1,54 @@
+//! Feature gates with the defaults of the Kubernetes release kubeplay targets (1.34).
+
+use std::collections::BTreeMap;
+
+/// Every gate kubeplay reads, with its default in the targeted release.
+pub const DEFAULTS: &[(&str, bool)] = &[
+    ("PodDeletionCost", true),
+    ("LogarithmicScaleDown", true),
+    ("DeploymentReplicaSetTerminatingReplicas", false),
+    ("DeploymentPodReplacementPolicy", false),
+    ("JobBackoffLimitPerIndex", true),
+    ("JobPodReplacementPolicy", true),
+    ("JobManagedBy", true),
+    ("JobSuccessPolicy", true),
+    ("PodIndexLabel", true),
+    ("StatefulSetStartOrdinal", true),
+    ("StatefulSetAutoDeletePVC", true),
+    ("CronJobsScheduledAnnotation", true),
+    ("MaxUnavailableStatefulSet", false),
+];
+
+/// The gates of one scenario: defaults overridden by the scenario's `featureGates`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FeatureGates {
+    overrides: BTreeMap<String, bool>,
+}
+
+impl FeatureGates {
+    /// # Errors
+    /// `unrecognized feature gate: X`, as kube-controller-manager says.
+    pub fn from_map(m: &BTreeMap<String, bool>) -> Result<Self, String> {
+        for k in m.keys() {
+            if !DEFAULTS.iter().any(|(n, _)| n == k) {
+                return Err(format!("unrecognized feature gate: {k}"));
+            }
+        }
+        Ok(FeatureGates {
+            overrides: m.clone(),
+        })
+    }
+
+    pub fn enabled(&self, gate: &str) -> bool {
+        self.overrides.get(gate).copied().unwrap_or_else(|| {
+            DEFAULTS
+                .iter()
+                .find(|(n, _)| *n == gate)
+                .is_some_and(|(_, d)| *d)
+        })
+    }
+
+    pub fn set(&mut self, gate: &str, on: bool) {
+        self.overrides.insert(gate.into(), on);
+    }
+}

@@ -1,0 +1,13 @@
+//! kubeplay: Kubernetes workload controllers on a virtual clock. Start at `sim.rs`.
+//!
+//! Data flows one way: scenario → store → watch → work queues → reconcile → API server → store,
+//! with the clock deciding what happens next.
+pub mod api;
+pub mod controllers;
+pub mod features;
+pub mod kubectl;
+pub mod queue;
+pub mod rng;
+pub mod sim;
+pub mod store;
+pub mod world;

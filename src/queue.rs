@@ -1,0 +1,163 @@
+//! Per-controller work queues: deduplicated keys, `AddAfter` delays and rate-limited retries
+//! (client-go `workqueue`), all on the virtual clock.
+
+use crate::api::{Duration, Time};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// `workqueue.NewTypedRateLimitingQueue` with `DefaultControllerRateLimiter`'s per-item
+/// exponential back-off (5 ms doubling, capped at 1000 s).
+#[derive(Clone, Debug, Default)]
+pub struct WorkQueue {
+    ready: VecDeque<String>,
+    queued: BTreeSet<String>,
+    /// (due time, sequence) → key; the sequence keeps equal times in insertion order.
+    delayed: BTreeMap<(Time, u64), String>,
+    /// key → earliest pending due time (a later AddAfter of the same key is dropped, as upstream).
+    delayed_keys: BTreeMap<String, (Time, u64)>,
+    failures: BTreeMap<String, u32>,
+    seq: u64,
+}
+
+pub const RATE_LIMIT_BASE: Duration = Duration::from_millis(5);
+pub const RATE_LIMIT_MAX: Duration = Duration::from_secs(1000);
+
+impl WorkQueue {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `Add`: enqueue now unless already queued.
+    pub fn add(&mut self, key: &str) {
+        if self.queued.insert(key.to_string()) {
+            self.ready.push_back(key.to_string());
+        }
+    }
+
+    /// `AddAfter`: enqueue at `now + d` (immediately when `d <= 0`). If the key is already
+    /// waiting for an earlier time, the later request is dropped; an earlier one replaces it.
+    pub fn add_after(&mut self, key: &str, d: Duration, now: Time) {
+        if d.0 <= 0 {
+            self.add(key);
+            return;
+        }
+        let due = now + d;
+        if let Some(&(t, s)) = self.delayed_keys.get(key) {
+            if t <= due {
+                return;
+            }
+            self.delayed.remove(&(t, s));
+        }
+        self.seq += 1;
+        self.delayed.insert((due, self.seq), key.to_string());
+        self.delayed_keys.insert(key.to_string(), (due, self.seq));
+    }
+
+    /// `AddRateLimited`: back off exponentially per key.
+    pub fn add_rate_limited(&mut self, key: &str, now: Time) {
+        let n = self.failures.entry(key.to_string()).or_insert(0);
+        let exp = (*n).min(40);
+        *n += 1;
+        let delay = RATE_LIMIT_BASE
+            .0
+            .saturating_mul(1i64 << exp)
+            .min(RATE_LIMIT_MAX.0);
+        self.add_after(key, Duration(delay), now);
+    }
+
+    /// `Forget`: reset the key's back-off.
+    pub fn forget(&mut self, key: &str) {
+        self.failures.remove(key);
+    }
+
+    /// `NumRequeues`.
+    pub fn num_requeues(&self, key: &str) -> u32 {
+        self.failures.get(key).copied().unwrap_or(0)
+    }
+
+    /// Moves delayed keys due at or before `now` to the ready queue.
+    pub fn promote_due(&mut self, now: Time) {
+        while let Some((&(t, s), _)) = self.delayed.iter().next() {
+            if t > now {
+                break;
+            }
+            let key = self.delayed.remove(&(t, s)).expect("present");
+            self.delayed_keys.remove(&key);
+            self.add(&key);
+        }
+    }
+
+    /// The next key to process.
+    pub fn pop(&mut self) -> Option<String> {
+        let k = self.ready.pop_front()?;
+        self.queued.remove(&k);
+        Some(k)
+    }
+
+    pub fn has_ready(&self) -> bool {
+        !self.ready.is_empty()
+    }
+
+    /// When the earliest delayed key falls due.
+    pub fn next_due(&self) -> Option<Time> {
+        self.delayed.keys().next().map(|(t, _)| *t)
+    }
+
+    pub fn len(&self) -> usize {
+        self.ready.len() + self.delayed.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Drops everything (a controller restart loses its queue).
+    pub fn clear(&mut self) {
+        *self = WorkQueue::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dedup_and_delays() {
+        let t0 = Time(0);
+        let mut q = WorkQueue::new();
+        q.add("a");
+        q.add("a");
+        q.add("b");
+        assert_eq!(q.pop().as_deref(), Some("a"));
+        assert_eq!(q.pop().as_deref(), Some("b"));
+        assert_eq!(q.pop(), None);
+        q.add_after("c", Duration::from_secs(10), t0);
+        q.add_after("c", Duration::from_secs(20), t0);
+        assert_eq!(q.next_due(), Some(Time(10_000)));
+        q.add_after("c", Duration::from_secs(5), t0);
+        assert_eq!(q.next_due(), Some(Time(5_000)));
+        q.promote_due(Time(4_999));
+        assert!(!q.has_ready());
+        q.promote_due(Time(5_000));
+        assert_eq!(q.pop().as_deref(), Some("c"));
+        assert_eq!(q.next_due(), None);
+    }
+
+    /// client-go TestItemExponentialFailureRateLimiter: 5ms, 10ms, 20ms, ... reset by Forget.
+    #[test]
+    fn exponential_backoff() {
+        let mut q = WorkQueue::new();
+        q.add_rate_limited("k", Time(0));
+        assert_eq!(q.next_due(), Some(Time(5)));
+        q.promote_due(Time(5));
+        q.pop();
+        q.add_rate_limited("k", Time(5));
+        assert_eq!(q.next_due(), Some(Time(15)));
+        assert_eq!(q.num_requeues("k"), 2);
+        q.forget("k");
+        assert_eq!(q.num_requeues("k"), 0);
+        for _ in 0..60 {
+            q.add_rate_limited("x", Time(0));
+        }
+        q.promote_due(Time(0));
+    }
+}

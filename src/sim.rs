@@ -1,0 +1,357 @@
+//! `Simulation`: the API server, the control loops, the world and the virtual clock, stepped
+//! deterministically.
+//!
+//! One step: deliver pending watch events to every running loop, then let the next loop (in a
+//! fixed round-robin order) reconcile one key. When no loop has work now, the clock jumps to the
+//! earliest delayed key or timeline action. Same scenario + seed → the same trace.
+
+use crate::api::{ApiError, Duration, Time};
+use crate::controllers::{Action, Controller, Ctx};
+use crate::features::FeatureGates;
+use crate::queue::WorkQueue;
+use crate::store::apiserver::ApiServer;
+use crate::world::World;
+
+/// Something the scenario does at a point in virtual time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimelineAction {
+    /// A kubectl command line (without the leading `kubectl`).
+    Kubectl(String),
+    /// The node's kubelet stops (heartbeats and pod updates cease).
+    NodeFail(String),
+    /// The node's kubelet comes back.
+    NodeRecover(String),
+    /// kube-controller-manager stops (`false`) or starts (`true`).
+    ControllerManager(bool),
+}
+
+/// A line of the simulation log: what the scenario did and how it answered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    pub time: Time,
+    pub action: String,
+    pub output: String,
+    pub ok: bool,
+}
+
+struct Loop {
+    ctrl: Box<dyn Controller>,
+    queue: WorkQueue,
+}
+
+/// Syncs allowed at one instant before the simulation reports a livelock.
+pub const MAX_SYNCS_PER_INSTANT: u64 = 2_000_000;
+
+pub struct Simulation {
+    pub api: ApiServer,
+    pub gates: FeatureGates,
+    pub world: World,
+    loops: Vec<Loop>,
+    next_loop: usize,
+    /// kube-controller-manager running?
+    pub controller_manager_running: bool,
+    timeline: Vec<(Time, u64, TimelineAction)>,
+    timeline_seq: u64,
+    /// Every client call made by any loop, in order (tests assert on slices of it).
+    pub actions: Vec<Action>,
+    pub log: Vec<LogEntry>,
+    /// When the scenario started (t = 0).
+    pub start: Time,
+    syncs_this_instant: u64,
+    last_instant: Time,
+    /// Total reconciles performed.
+    pub syncs: u64,
+}
+
+impl Simulation {
+    /// An empty simulation at `start` with no loops; see [`Simulation::with_default_loops`].
+    pub fn new(seed: u64, start: Time, gates: FeatureGates, world: World) -> Self {
+        Simulation {
+            api: ApiServer::new(seed, start),
+            gates,
+            world,
+            loops: vec![],
+            next_loop: 0,
+            controller_manager_running: true,
+            timeline: vec![],
+            timeline_seq: 0,
+            actions: vec![],
+            log: vec![],
+            start,
+            syncs_this_instant: 0,
+            last_instant: start,
+            syncs: 0,
+        }
+    }
+
+    pub fn now(&self) -> Time {
+        self.api.now
+    }
+
+    /// Adds a control loop; it lists existing objects immediately.
+    pub fn add_loop(&mut self, mut ctrl: Box<dyn Controller>) {
+        let mut queue = WorkQueue::new();
+        ctrl.resync_all(&self.api.store, &mut queue);
+        self.loops.push(Loop { ctrl, queue });
+    }
+
+    /// The concrete loop of type `T`, if registered.
+    pub fn controller<T: 'static>(&self) -> Option<&T> {
+        self.loops
+            .iter()
+            .find_map(|l| l.ctrl.as_any().downcast_ref::<T>())
+    }
+
+    /// Names of the registered loops, in step order.
+    pub fn loop_names(&self) -> Vec<&'static str> {
+        self.loops.iter().map(|l| l.ctrl.name()).collect()
+    }
+
+    /// Schedules a timeline action at an absolute virtual time.
+    pub fn schedule(&mut self, at: Time, action: TimelineAction) {
+        self.timeline_seq += 1;
+        self.timeline.push((at, self.timeline_seq, action));
+        self.timeline.sort_by_key(|(t, s, _)| (*t, *s));
+    }
+
+    fn running(&self, i: usize) -> bool {
+        self.controller_manager_running || !self.loops[i].ctrl.in_controller_manager()
+    }
+
+    fn deliver_changes(&mut self) -> bool {
+        if !self.api.store.has_pending_changes() {
+            return false;
+        }
+        let changes = self.api.store.take_changes();
+        let now = self.api.now;
+        for i in 0..self.loops.len() {
+            if !self.running(i) {
+                continue;
+            }
+            let l = &mut self.loops[i];
+            for c in &changes {
+                l.ctrl.watch(c, &self.api.store, &mut l.queue, now);
+            }
+        }
+        true
+    }
+
+    /// Runs one reconcile if any loop has a key ready now. Returns whether it did.
+    ///
+    /// # Errors
+    /// A livelock (more than [`MAX_SYNCS_PER_INSTANT`] reconciles without time advancing).
+    pub fn step(&mut self) -> Result<bool, String> {
+        self.deliver_changes();
+        let now = self.api.now;
+        let n = self.loops.len();
+        for i in 0..n {
+            if self.running(i) {
+                self.loops[i].queue.promote_due(now);
+            }
+        }
+        for off in 0..n {
+            let i = (self.next_loop + off) % n;
+            if !self.running(i) || !self.loops[i].queue.has_ready() {
+                continue;
+            }
+            self.next_loop = (i + 1) % n;
+            if self.last_instant != now {
+                self.last_instant = now;
+                self.syncs_this_instant = 0;
+            }
+            self.syncs_this_instant += 1;
+            if self.syncs_this_instant > MAX_SYNCS_PER_INSTANT {
+                return Err(format!(
+                    "livelock: more than {MAX_SYNCS_PER_INSTANT} reconciles at {} without time advancing",
+                    now
+                ));
+            }
+            let l = &mut self.loops[i];
+            let key = l.queue.pop().expect("has ready");
+            let component = l.ctrl.name();
+            let mut ctx = Ctx {
+                api: &mut self.api,
+                gates: &self.gates,
+                queue: &mut l.queue,
+                world: &mut self.world,
+                actions: &mut self.actions,
+                component,
+            };
+            let res: Result<(), ApiError> = l.ctrl.sync(&key, &mut ctx);
+            self.syncs += 1;
+            match res {
+                Ok(()) => l.queue.forget(&key),
+                Err(_) => l.queue.add_rate_limited(&key, now),
+            }
+            self.deliver_changes();
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Runs every reconcile due now, until all loops are idle at this instant.
+    ///
+    /// # Errors
+    /// See [`Simulation::step`].
+    pub fn settle(&mut self) -> Result<(), String> {
+        while self.step()? {}
+        Ok(())
+    }
+
+    /// The next time something is scheduled (a delayed key or a timeline action), if any.
+    pub fn next_event_time(&self) -> Option<Time> {
+        let q = (0..self.loops.len())
+            .filter(|&i| self.running(i))
+            .filter_map(|i| self.loops[i].queue.next_due())
+            .min();
+        let t = self.timeline.first().map(|(t, _, _)| *t);
+        match (q, t) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn run_due_timeline(&mut self) {
+        while let Some((t, _, _)) = self.timeline.first() {
+            if *t > self.api.now {
+                break;
+            }
+            let (_, _, action) = self.timeline.remove(0);
+            self.apply_action(action);
+            // Let the loops react before the next action at the same instant.
+            let _ = self.settle();
+        }
+    }
+
+    /// Performs a timeline action now and logs it.
+    pub fn apply_action(&mut self, action: TimelineAction) {
+        let now = self.api.now;
+        let (label, result) = match action {
+            TimelineAction::Kubectl(cmd) => {
+                let r = crate::kubectl::execute(self, &cmd);
+                (format!("kubectl {cmd}"), r)
+            }
+            TimelineAction::NodeFail(n) => {
+                self.world.nodes_down.insert(n.clone());
+                (format!("node {n} fails"), Ok(String::new()))
+            }
+            TimelineAction::NodeRecover(n) => {
+                self.world.nodes_down.remove(&n);
+                self.poke_node(&n);
+                (format!("node {n} recovers"), Ok(String::new()))
+            }
+            TimelineAction::ControllerManager(on) => {
+                self.set_controller_manager(on);
+                (
+                    format!(
+                        "kube-controller-manager {}",
+                        if on { "starts" } else { "stops" }
+                    ),
+                    Ok(String::new()),
+                )
+            }
+        };
+        let (output, ok) = match result {
+            Ok(s) => (s, true),
+            Err(e) => (e, false),
+        };
+        self.log.push(LogEntry {
+            time: now,
+            action: label,
+            output,
+            ok,
+        });
+    }
+
+    /// Re-enqueues a node in every running loop (after a kubelet comes back).
+    fn poke_node(&mut self, node: &str) {
+        if let Some(n) = self.api.store.get::<crate::api::Node>("", node).cloned() {
+            let change = crate::store::Change {
+                old: None,
+                new: Some(crate::api::Object::Node(n)),
+            };
+            let now = self.api.now;
+            for i in 0..self.loops.len() {
+                if self.running(i) {
+                    let l = &mut self.loops[i];
+                    l.ctrl.watch(&change, &self.api.store, &mut l.queue, now);
+                }
+            }
+        }
+    }
+
+    /// Stops or (re)starts kube-controller-manager. A start forgets all in-memory state and
+    /// re-lists every object, as a new process would.
+    pub fn set_controller_manager(&mut self, on: bool) {
+        if on == self.controller_manager_running {
+            return;
+        }
+        self.controller_manager_running = on;
+        for l in self
+            .loops
+            .iter_mut()
+            .filter(|l| l.ctrl.in_controller_manager())
+        {
+            l.queue.clear();
+            l.ctrl.reset();
+            if on {
+                l.ctrl.resync_all(&self.api.store, &mut l.queue);
+            }
+        }
+    }
+
+    /// Advances virtual time to `until`, running everything due on the way.
+    ///
+    /// # Errors
+    /// See [`Simulation::step`].
+    pub fn run_until(&mut self, until: Time) -> Result<(), String> {
+        loop {
+            self.run_due_timeline();
+            self.settle()?;
+            match self.next_event_time() {
+                Some(t) if t <= until => {
+                    self.api.now = t.max(self.api.now);
+                }
+                _ => {
+                    if until > self.api.now {
+                        self.api.now = until;
+                    }
+                    self.run_due_timeline();
+                    self.settle()?;
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Advances virtual time by `d`.
+    ///
+    /// # Errors
+    /// See [`Simulation::step`].
+    pub fn run_for(&mut self, d: Duration) -> Result<(), String> {
+        let until = self.api.now + d;
+        self.run_until(until)
+    }
+
+    /// Runs until the next scheduled event (and everything at that instant). Returns the new
+    /// time, or `None` when nothing is scheduled.
+    ///
+    /// # Errors
+    /// See [`Simulation::step`].
+    pub fn next_event(&mut self) -> Result<Option<Time>, String> {
+        self.run_due_timeline();
+        self.settle()?;
+        match self.next_event_time() {
+            Some(t) => {
+                self.run_until(t)?;
+                Ok(Some(t))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Seconds since the scenario started.
+    pub fn elapsed(&self) -> Duration {
+        self.api.now - self.start
+    }
+}

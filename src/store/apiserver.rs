@@ -1,0 +1,416 @@
+//! The simulated API server: create/update/delete with Kubernetes semantics on top of the store.
+//!
+//! It assigns uid, resourceVersion, generation and creationTimestamp, generates names, applies
+//! defaulting and validation, implements graceful pod deletion and finalizers (the garbage
+//! collector's `foregroundDeletion` / `orphan`), and records Events.
+
+use super::{ObjectRef, Store};
+use crate::api::{kind_info, ApiError, EventRecord, FieldError, Object, Resource, Time};
+use crate::rng::Rng;
+
+pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
+pub const FINALIZER_ORPHAN: &str = "orphan";
+
+/// `metav1.DeletionPropagation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Propagation {
+    Background,
+    Foreground,
+    Orphan,
+}
+
+impl Propagation {
+    /// # Errors
+    /// kubectl's message for an unknown `--cascade` value.
+    pub fn parse(s: &str) -> Result<Propagation, String> {
+        match s {
+            "background" | "Background" | "true" => Ok(Propagation::Background),
+            "foreground" | "Foreground" => Ok(Propagation::Foreground),
+            "orphan" | "Orphan" | "false" => Ok(Propagation::Orphan),
+            _ => Err(format!(
+                "invalid cascade value ({s}). Must be \"background\", \"foreground\", or \"orphan\""
+            )),
+        }
+    }
+}
+
+/// `metav1.DeleteOptions` (the parts kubeplay honours).
+#[derive(Clone, Debug, Default)]
+pub struct DeleteOptions {
+    pub grace_period_seconds: Option<i64>,
+    pub propagation: Option<Propagation>,
+    /// Precondition: only delete if the uid still matches.
+    pub uid: Option<String>,
+}
+
+/// Store + semantics + the seeded randomness for names and uids + the event log.
+#[derive(Clone, Debug)]
+pub struct ApiServer {
+    pub store: Store,
+    pub now: Time,
+    pub rng: Rng,
+    resource_version: u64,
+    pub events: Vec<EventRecord>,
+}
+
+fn spec_of(o: &Object) -> serde_json::Value {
+    let v = serde_json::to_value(o).unwrap_or_default();
+    v.get("spec").cloned().unwrap_or_default()
+}
+
+impl ApiServer {
+    pub fn new(seed: u64, now: Time) -> Self {
+        ApiServer {
+            store: Store::new(),
+            now,
+            rng: Rng::new(seed),
+            resource_version: 0,
+            events: vec![],
+        }
+    }
+
+    fn next_rv(&mut self) -> String {
+        self.resource_version += 1;
+        self.resource_version.to_string()
+    }
+
+    pub fn get<T: Resource>(&self, namespace: &str, name: &str) -> Result<&T, ApiError> {
+        self.store
+            .get::<T>(namespace, name)
+            .ok_or_else(|| ApiError::not_found(&T::qualified_resource(), name))
+    }
+
+    fn invalid(o: &Object, errs: Vec<FieldError>) -> ApiError {
+        let (_, _, group, _) = kind_info(o.kind()).unwrap_or(("", "", "", true));
+        let name = if o.meta().name.is_empty() {
+            o.meta().generate_name.clone()
+        } else {
+            o.meta().name.clone()
+        };
+        ApiError::invalid(o.kind(), group, &name, errs)
+    }
+
+    /// Creates an object as a client would (`POST`): the server assigns identity and clears
+    /// status as the kind's create strategy does.
+    ///
+    /// # Errors
+    /// Invalid (validation), AlreadyExists.
+    pub fn create(&mut self, mut o: Object) -> Result<Object, ApiError> {
+        o.set_type_meta();
+        let (_, plural, group, namespaced) = kind_info(o.kind()).expect("known kind");
+        {
+            let m = o.meta_mut();
+            if namespaced && m.namespace.is_empty() {
+                m.namespace = "default".into();
+            }
+            if !namespaced {
+                m.namespace.clear();
+            }
+            m.uid.clear();
+            m.resource_version.clear();
+            m.deletion_timestamp = None;
+            m.deletion_grace_period_seconds = None;
+            m.creation_timestamp = None;
+        }
+        crate::api::defaults::prepare_for_create(&mut o);
+        crate::api::defaults::default_object(&mut o);
+        if o.meta().name.is_empty() && !o.meta().generate_name.is_empty() {
+            // The API server retries generated names on collision.
+            for _ in 0..8 {
+                let candidate = format!("{}{}", o.meta().generate_name, self.rng.name_suffix(5));
+                let r = ObjectRef::new(o.kind(), &o.meta().namespace, &candidate);
+                if self.store.get_ref(&r).is_none() {
+                    o.meta_mut().name = candidate;
+                    break;
+                }
+            }
+        }
+        let errs = crate::api::validation::validate_object(&o, None);
+        if !errs.is_empty() {
+            return Err(Self::invalid(&o, errs));
+        }
+        let resource = if group.is_empty() {
+            plural.to_string()
+        } else {
+            format!("{plural}.{group}")
+        };
+        if self.store.get_ref(&ObjectRef::of(&o)).is_some() {
+            return Err(ApiError::already_exists(&resource, &o.meta().name));
+        }
+        let uid = self.rng.uuid();
+        let rv = self.next_rv();
+        let m = o.meta_mut();
+        m.uid = uid;
+        m.resource_version = rv;
+        m.creation_timestamp = Some(self.now.trunc_secs());
+        m.generation = 1;
+        self.store.put(o.clone());
+        Ok(o)
+    }
+
+    /// Loads an object exactly as written (scenario setup, `kubectl get -o yaml` imports):
+    /// given uid, creationTimestamp and status are honoured; missing ones are filled in.
+    ///
+    /// # Errors
+    /// Invalid (validation), AlreadyExists.
+    pub fn load(&mut self, mut o: Object) -> Result<Object, ApiError> {
+        o.set_type_meta();
+        let (_, plural, group, namespaced) = kind_info(o.kind()).expect("known kind");
+        if namespaced && o.meta().namespace.is_empty() {
+            o.meta_mut().namespace = "default".into();
+        }
+        crate::api::defaults::default_object(&mut o);
+        if o.meta().name.is_empty() && !o.meta().generate_name.is_empty() {
+            let n = format!("{}{}", o.meta().generate_name, self.rng.name_suffix(5));
+            o.meta_mut().name = n;
+        }
+        let errs = crate::api::validation::validate_object(&o, None);
+        if !errs.is_empty() {
+            return Err(Self::invalid(&o, errs));
+        }
+        let resource = if group.is_empty() {
+            plural.to_string()
+        } else {
+            format!("{plural}.{group}")
+        };
+        if self.store.get_ref(&ObjectRef::of(&o)).is_some() {
+            return Err(ApiError::already_exists(&resource, &o.meta().name));
+        }
+        if o.meta().uid.is_empty() {
+            o.meta_mut().uid = self.rng.uuid();
+        } else if self.store.get_by_uid(&o.meta().uid).is_some() {
+            return Err(ApiError::already_exists(&resource, &o.meta().name));
+        }
+        if o.meta().creation_timestamp.is_none() {
+            o.meta_mut().creation_timestamp = Some(self.now.trunc_secs());
+        }
+        if o.meta().generation == 0 {
+            o.meta_mut().generation = 1;
+        }
+        o.meta_mut().resource_version = self.next_rv();
+        self.store.put(o.clone());
+        Ok(o)
+    }
+
+    /// Replaces an object's spec and metadata (`PUT`). Status is kept from the stored object;
+    /// generation is bumped when the spec changed. Removing the last finalizer of an object
+    /// being deleted removes it.
+    ///
+    /// # Errors
+    /// NotFound, Conflict (stale resourceVersion or uid), Invalid.
+    pub fn update(&mut self, o: Object) -> Result<Object, ApiError> {
+        self.update_inner(o, false)
+    }
+
+    /// Replaces an object's status (`PUT .../status`); spec and metadata are kept.
+    ///
+    /// # Errors
+    /// NotFound, Conflict.
+    pub fn update_status(&mut self, o: Object) -> Result<Object, ApiError> {
+        self.update_inner(o, true)
+    }
+
+    fn update_inner(&mut self, mut o: Object, status_only: bool) -> Result<Object, ApiError> {
+        o.set_type_meta();
+        let (_, plural, group, namespaced) = kind_info(o.kind()).expect("known kind");
+        if namespaced && o.meta().namespace.is_empty() {
+            o.meta_mut().namespace = "default".into();
+        }
+        let resource = if group.is_empty() {
+            plural.to_string()
+        } else {
+            format!("{plural}.{group}")
+        };
+        let r = ObjectRef::of(&o);
+        let Some(old) = self.store.get_ref(&r).cloned() else {
+            return Err(ApiError::not_found(&resource, &r.name));
+        };
+        let om = old.meta();
+        let rv = &o.meta().resource_version;
+        if !rv.is_empty() && *rv != om.resource_version {
+            return Err(ApiError::conflict(
+                &resource,
+                &r.name,
+                "the object has been modified; please apply your changes to the latest version and try again",
+            ));
+        }
+        if !o.meta().uid.is_empty() && o.meta().uid != om.uid {
+            return Err(ApiError::conflict(
+                &resource,
+                &r.name,
+                "Precondition failed: UID in precondition",
+            ));
+        }
+        let mut new = if status_only {
+            // Keep spec and metadata; take status.
+            let mut n = old.clone();
+            crate::api::defaults::copy_status(&o, &mut n);
+            n
+        } else {
+            crate::api::defaults::copy_status(&old, &mut o);
+            crate::api::defaults::default_object(&mut o);
+            let errs = crate::api::validation::validate_object(&o, Some(&old));
+            if !errs.is_empty() {
+                return Err(Self::invalid(&o, errs));
+            }
+            let m = o.meta_mut();
+            m.uid = om.uid.clone();
+            m.creation_timestamp = om.creation_timestamp;
+            m.deletion_timestamp = om.deletion_timestamp;
+            m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
+            m.generation = om.generation;
+            if spec_of(&o) != spec_of(&old) {
+                o.meta_mut().generation += 1;
+            }
+            o
+        };
+        if new == old {
+            return Ok(old); // a no-op update does not bump resourceVersion
+        }
+        new.meta_mut().resource_version = self.next_rv();
+        // Finalizers gone on an object being deleted: the server finishes the delete.
+        if new.meta().deletion_timestamp.is_some() && new.meta().finalizers.is_empty() {
+            let graceful_pod = matches!(&new, Object::Pod(_))
+                && new.meta().deletion_grace_period_seconds.unwrap_or(0) > 0;
+            if !graceful_pod {
+                self.store.put(new.clone());
+                self.store.remove(&r);
+                return Ok(new);
+            }
+        }
+        self.store.put(new.clone());
+        Ok(new)
+    }
+
+    /// Deletes an object (`DELETE`) with graceful termination for pods and the propagation
+    /// finalizers of the garbage collector.
+    ///
+    /// # Errors
+    /// NotFound, Conflict (uid precondition).
+    pub fn delete(
+        &mut self,
+        kind: &'static str,
+        namespace: &str,
+        name: &str,
+        opts: &DeleteOptions,
+    ) -> Result<Object, ApiError> {
+        let (_, plural, group, namespaced) = kind_info(kind).expect("known kind");
+        let resource = if group.is_empty() {
+            plural.to_string()
+        } else {
+            format!("{plural}.{group}")
+        };
+        let ns = if namespaced { namespace } else { "" };
+        let r = ObjectRef::new(kind, ns, name);
+        let Some(mut o) = self.store.get_ref(&r).cloned() else {
+            return Err(ApiError::not_found(&resource, name));
+        };
+        if let Some(uid) = &opts.uid {
+            if *uid != o.meta().uid {
+                return Err(ApiError::conflict(
+                    &resource,
+                    name,
+                    &format!(
+                        "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                        o.meta().uid
+                    ),
+                ));
+            }
+        }
+        let now = self.now.trunc_secs();
+        // Propagation finalizers (not for pods' grace handling, but pods can have dependents too).
+        let mut changed = false;
+        match opts.propagation {
+            Some(Propagation::Foreground) => {
+                let m = o.meta_mut();
+                m.finalizers.retain(|f| f != FINALIZER_ORPHAN);
+                if !m.has_finalizer(FINALIZER_FOREGROUND) {
+                    m.finalizers.push(FINALIZER_FOREGROUND.into());
+                    changed = true;
+                }
+            }
+            Some(Propagation::Orphan) => {
+                let m = o.meta_mut();
+                m.finalizers.retain(|f| f != FINALIZER_FOREGROUND);
+                if !m.has_finalizer(FINALIZER_ORPHAN) {
+                    m.finalizers.push(FINALIZER_ORPHAN.into());
+                    changed = true;
+                }
+            }
+            _ => {}
+        }
+        // Graceful deletion of pods (pod strategy CheckGracefulDeleteStrategy).
+        let grace = match &o {
+            Object::Pod(p) => {
+                let mut g = opts
+                    .grace_period_seconds
+                    .or(p.spec.termination_grace_period_seconds)
+                    .unwrap_or(30);
+                if p.spec.node_name.is_empty()
+                    || p.status.phase == "Succeeded"
+                    || p.status.phase == "Failed"
+                {
+                    g = 0;
+                }
+                if g < 0 {
+                    g = 1;
+                }
+                g
+            }
+            _ => 0,
+        };
+        let m = o.meta_mut();
+        if m.deletion_timestamp.is_some() {
+            // Already being deleted: a shorter grace period may be applied.
+            let cur = m.deletion_grace_period_seconds.unwrap_or(0);
+            if grace < cur {
+                m.deletion_grace_period_seconds = Some(grace);
+                m.deletion_timestamp = Some(now + crate::api::Duration::from_secs(grace));
+                changed = true;
+            }
+            if grace == 0 && m.finalizers.is_empty() {
+                self.store.remove(&r);
+                return Ok(o);
+            }
+            if changed {
+                o.meta_mut().resource_version = self.next_rv();
+                self.store.put(o.clone());
+            }
+            return Ok(o);
+        }
+        if grace == 0 && m.finalizers.is_empty() {
+            self.store.remove(&r);
+            return Ok(o);
+        }
+        m.deletion_timestamp = Some(now + crate::api::Duration::from_secs(grace));
+        m.deletion_grace_period_seconds = Some(grace);
+        let _ = changed;
+        o.meta_mut().resource_version = self.next_rv();
+        self.store.put(o.clone());
+        Ok(o)
+    }
+
+    /// Records an Event on an object (`record.EventRecorder.Eventf`).
+    pub fn record_event(
+        &mut self,
+        involved: &Object,
+        type_: &str,
+        reason: &str,
+        message: &str,
+        source: &str,
+    ) {
+        let m = involved.meta();
+        self.events.push(EventRecord {
+            time: self.now,
+            kind: involved.kind().to_string(),
+            namespace: m.namespace.clone(),
+            name: m.name.clone(),
+            uid: m.uid.clone(),
+            type_: type_.into(),
+            reason: reason.into(),
+            message: message.into(),
+            source: source.into(),
+            count: 1,
+        });
+    }
+}

@@ -1,0 +1,264 @@
+//! The in-memory object store: objects by (kind, namespace, name), indexes and the watch stream.
+//!
+//! The store is deliberately dumb: it keeps objects, indexes and a change log. API semantics
+//! (defaulting, validation, resourceVersion, graceful deletion) live in [`apiserver`].
+
+pub mod apiserver;
+
+use crate::api::{Object, Resource};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Identifies one object: (kind, namespace, name). Cluster-scoped objects have an empty namespace.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ObjectRef {
+    pub kind: &'static str,
+    pub namespace: String,
+    pub name: String,
+}
+
+impl ObjectRef {
+    pub fn new(kind: &'static str, namespace: &str, name: &str) -> Self {
+        ObjectRef {
+            kind,
+            namespace: namespace.into(),
+            name: name.into(),
+        }
+    }
+    pub fn of(o: &Object) -> Self {
+        ObjectRef::new(o.kind(), &o.meta().namespace, &o.meta().name)
+    }
+    /// `namespace/name` (the work-queue key).
+    pub fn key(&self) -> String {
+        if self.namespace.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}/{}", self.namespace, self.name)
+        }
+    }
+}
+
+/// What a watch delivers: the object before and after (`None` for add/delete).
+#[derive(Clone, Debug)]
+pub struct Change {
+    pub old: Option<Object>,
+    pub new: Option<Object>,
+}
+
+impl Change {
+    pub fn kind(&self) -> &'static str {
+        self.new
+            .as_ref()
+            .or(self.old.as_ref())
+            .map(Object::kind)
+            .unwrap_or("")
+    }
+    /// The current object, or the last state of a deleted one.
+    pub fn object(&self) -> &Object {
+        self.new
+            .as_ref()
+            .or(self.old.as_ref())
+            .expect("a change has an object")
+    }
+}
+
+/// Objects, indexes and the pending watch events.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    objects: BTreeMap<ObjectRef, Object>,
+    by_uid: BTreeMap<String, ObjectRef>,
+    /// owner uid → dependents.
+    by_owner: BTreeMap<String, BTreeSet<ObjectRef>>,
+    /// node name → pods bound to it ("" = unscheduled).
+    pods_by_node: BTreeMap<String, BTreeSet<ObjectRef>>,
+    /// (namespace, label key, label value) → pods carrying that label.
+    pods_by_label: BTreeMap<(String, String, String), BTreeSet<String>>,
+    changes: Vec<Change>,
+}
+
+impl Store {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    pub fn get_ref(&self, r: &ObjectRef) -> Option<&Object> {
+        self.objects.get(r)
+    }
+
+    /// A typed object by namespace and name.
+    pub fn get<T: Resource>(&self, namespace: &str, name: &str) -> Option<&T> {
+        let ns = if T::NAMESPACED { namespace } else { "" };
+        self.objects
+            .get(&ObjectRef::new(T::KIND, ns, name))
+            .and_then(T::from_object)
+    }
+
+    pub fn get_by_uid(&self, uid: &str) -> Option<&Object> {
+        self.by_uid.get(uid).and_then(|r| self.objects.get(r))
+    }
+
+    /// All objects of a kind in a namespace (all namespaces when `namespace` is `None`), in
+    /// (namespace, name) order.
+    pub fn list<'a, T: Resource>(
+        &'a self,
+        namespace: Option<&str>,
+    ) -> impl Iterator<Item = &'a T> + 'a {
+        self.list_kind(T::KIND, namespace)
+            .filter_map(T::from_object)
+    }
+
+    /// Like [`Store::list`] for a kind given by name.
+    pub fn list_kind<'a>(
+        &'a self,
+        kind: &'static str,
+        namespace: Option<&str>,
+    ) -> Box<dyn Iterator<Item = &'a Object> + 'a> {
+        match namespace {
+            Some(ns) => {
+                let lo = ObjectRef::new(kind, ns, "");
+                let ns = ns.to_string();
+                Box::new(
+                    self.objects
+                        .range(lo..)
+                        .take_while(move |(r, _)| r.kind == kind && r.namespace == ns)
+                        .map(|(_, o)| o),
+                )
+            }
+            None => {
+                let lo = ObjectRef::new(kind, "", "");
+                Box::new(
+                    self.objects
+                        .range(lo..)
+                        .take_while(move |(r, _)| r.kind == kind)
+                        .map(|(_, o)| o),
+                )
+            }
+        }
+    }
+
+    /// Every object, in (kind, namespace, name) order.
+    pub fn all(&self) -> impl Iterator<Item = &Object> {
+        self.objects.values()
+    }
+
+    /// Objects whose ownerReferences name `owner_uid`.
+    pub fn dependents(&self, owner_uid: &str) -> impl Iterator<Item = &Object> {
+        self.by_owner
+            .get(owner_uid)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| self.objects.get(r))
+    }
+
+    /// Pods bound to a node (`""` for unscheduled pods).
+    pub fn pods_on_node(&self, node: &str) -> impl Iterator<Item = &crate::api::Pod> {
+        self.pods_by_node
+            .get(node)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| self.objects.get(r))
+            .filter_map(crate::api::Pod::from_object)
+    }
+
+    /// Names of the pods in a namespace with `key=value`.
+    pub fn pods_with_label(
+        &self,
+        namespace: &str,
+        key: &str,
+        value: &str,
+    ) -> impl Iterator<Item = &crate::api::Pod> {
+        let ns = namespace.to_string();
+        self.pods_by_label
+            .get(&(namespace.to_string(), key.to_string(), value.to_string()))
+            .into_iter()
+            .flatten()
+            .filter_map(move |n| self.get::<crate::api::Pod>(&ns, n))
+    }
+
+    fn index(&mut self, r: &ObjectRef, o: &Object, add: bool) {
+        let m = o.meta();
+        if !m.uid.is_empty() {
+            if add {
+                self.by_uid.insert(m.uid.clone(), r.clone());
+            } else {
+                self.by_uid.remove(&m.uid);
+            }
+        }
+        for owner in &m.owner_references {
+            let set = self.by_owner.entry(owner.uid.clone()).or_default();
+            if add {
+                set.insert(r.clone());
+            } else {
+                set.remove(r);
+                if set.is_empty() {
+                    self.by_owner.remove(&owner.uid);
+                }
+            }
+        }
+        if let Object::Pod(p) = o {
+            let set = self
+                .pods_by_node
+                .entry(p.spec.node_name.clone())
+                .or_default();
+            if add {
+                set.insert(r.clone());
+            } else {
+                set.remove(r);
+                if set.is_empty() {
+                    self.pods_by_node.remove(&p.spec.node_name);
+                }
+            }
+            for (k, v) in &m.labels {
+                let key = (m.namespace.clone(), k.clone(), v.clone());
+                let set = self.pods_by_label.entry(key.clone()).or_default();
+                if add {
+                    set.insert(m.name.clone());
+                } else {
+                    set.remove(&m.name);
+                    if set.is_empty() {
+                        self.pods_by_label.remove(&key);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Inserts or replaces an object as given (no API semantics) and records the change.
+    pub fn put(&mut self, o: Object) {
+        let r = ObjectRef::of(&o);
+        let old = self.objects.remove(&r);
+        if let Some(old) = &old {
+            self.index(&r, old, false);
+        }
+        self.index(&r, &o, true);
+        self.objects.insert(r, o.clone());
+        self.changes.push(Change { old, new: Some(o) });
+    }
+
+    /// Removes an object (no API semantics) and records the change.
+    pub fn remove(&mut self, r: &ObjectRef) -> Option<Object> {
+        let old = self.objects.remove(r)?;
+        self.index(r, &old, false);
+        self.changes.push(Change {
+            old: Some(old.clone()),
+            new: None,
+        });
+        Some(old)
+    }
+
+    /// Takes the watch events recorded since the last call, in order.
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.changes)
+    }
+
+    pub fn has_pending_changes(&self) -> bool {
+        !self.changes.is_empty()
+    }
+}

@@ -1,0 +1,159 @@
+//! The simulated world outside the API: which nodes' kubelets are up, and the kubelet's timings
+//! and fault rules from the scenario.
+
+use crate::api::{Duration, Pod};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// Kubelet behaviour for a scenario (`kubelet:` in the scenario file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct KubeletConfig {
+    /// Time to pull an image before the container can start.
+    #[serde(default = "default_pull", with = "duration_serde")]
+    pub image_pull: Duration,
+    /// Time from image pulled to container running.
+    #[serde(default = "default_start", with = "duration_serde")]
+    pub container_start: Duration,
+    /// Time from running to Ready (a readiness probe's initial delay).
+    #[serde(default, with = "duration_serde")]
+    pub readiness: Duration,
+    /// Fault rules, first match wins.
+    #[serde(default)]
+    pub rules: Vec<FaultRule>,
+}
+
+fn default_pull() -> Duration {
+    Duration::from_secs(1)
+}
+fn default_start() -> Duration {
+    Duration::from_secs(1)
+}
+
+impl Default for KubeletConfig {
+    fn default() -> Self {
+        KubeletConfig {
+            image_pull: default_pull(),
+            container_start: default_start(),
+            readiness: Duration::ZERO,
+            rules: vec![],
+        }
+    }
+}
+
+/// Which pods a fault rule applies to (all given conditions must hold).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PodMatch {
+    /// A label selector in kubectl syntax (`app=web,tier!=db`).
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// Pod name prefix.
+    #[serde(default)]
+    pub name_prefix: Option<String>,
+    /// Any container image equal to this.
+    #[serde(default)]
+    pub image: Option<String>,
+    /// Node the pod runs on.
+    #[serde(default)]
+    pub node: Option<String>,
+}
+
+impl PodMatch {
+    pub fn matches(&self, p: &Pod) -> bool {
+        if let Some(sel) = &self.selector {
+            match crate::api::Selector::parse(sel) {
+                Ok(s) if s.matches(&p.metadata.labels) => {}
+                _ => return false,
+            }
+        }
+        if let Some(pref) = &self.name_prefix {
+            if !p.metadata.name.starts_with(pref.as_str()) {
+                return false;
+            }
+        }
+        if let Some(img) = &self.image {
+            if !p.spec.containers.iter().any(|c| &c.image == img) {
+                return false;
+            }
+        }
+        if let Some(n) = &self.node {
+            if &p.spec.node_name != n {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// What happens to matching pods.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FaultRule {
+    #[serde(rename = "match", default)]
+    pub match_: PodMatch,
+    /// `ErrImagePull` then `ImagePullBackOff`, forever.
+    #[serde(default)]
+    pub image_pull_error: bool,
+    /// The container exits with `exitCode` after `runFor`; with restartPolicy Always/OnFailure it
+    /// is restarted with back-off (10 s doubling to 5 min: CrashLoopBackOff).
+    #[serde(default, with = "opt_duration_serde")]
+    pub run_for: Option<Duration>,
+    #[serde(default)]
+    pub exit_code: i32,
+    /// Never passes its readiness probe.
+    #[serde(default)]
+    pub never_ready: bool,
+    /// Overrides the readiness delay for matching pods.
+    #[serde(default, with = "opt_duration_serde")]
+    pub ready_after: Option<Duration>,
+}
+
+/// The state of the world that is not in the API.
+#[derive(Clone, Debug, Default)]
+pub struct World {
+    /// Nodes whose kubelet is down (no heartbeats, no pod updates).
+    pub nodes_down: BTreeSet<String>,
+    pub kubelet: KubeletConfig,
+}
+
+/// Durations in scenario files: `90s`, `1m30s`, or a number of seconds.
+pub mod duration_serde {
+    use crate::api::Duration;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&d.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        let s = match v {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            other => {
+                return Err(serde::de::Error::custom(format!(
+                    "invalid duration {other}"
+                )))
+            }
+        };
+        Duration::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Optional durations in scenario files.
+pub mod opt_duration_serde {
+    use crate::api::Duration;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => super::duration_serde::serialize(d, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        super::duration_serde::deserialize(d).map(Some)
+    }
+}
