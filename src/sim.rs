@@ -232,7 +232,7 @@ impl Simulation {
                 (format!("kubectl {cmd}"), r)
             }
             TimelineAction::NodeFail(n) => {
-                self.world.nodes_down.insert(n.clone());
+                self.world.nodes_down.insert(n.clone(), now);
                 (format!("node {n} fails"), Ok(String::new()))
             }
             TimelineAction::NodeRecover(n) => {

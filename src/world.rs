@@ -3,7 +3,7 @@
 
 use crate::api::{Duration, Pod};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 /// Kubelet behaviour for a scenario (`kubelet:` in the scenario file).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,8 +112,8 @@ pub struct FaultRule {
 /// The state of the world that is not in the API.
 #[derive(Clone, Debug, Default)]
 pub struct World {
-    /// Nodes whose kubelet is down (no heartbeats, no pod updates).
-    pub nodes_down: BTreeSet<String>,
+    /// Nodes whose kubelet is down (no heartbeats, no pod updates), with when it went down.
+    pub nodes_down: BTreeMap<String, crate::api::Time>,
     pub kubelet: KubeletConfig,
 }
 
