@@ -17,6 +17,8 @@ use crate::world::World;
 pub enum TimelineAction {
     /// A kubectl command line (without the leading `kubectl`).
     Kubectl(String),
+    /// A kubectl command reading manifests from standard input (`apply -f -` with this text).
+    KubectlWithInput(String, String),
     /// The node's kubelet stops (heartbeats and pod updates cease).
     NodeFail(String),
     /// The node's kubelet comes back.
@@ -229,6 +231,10 @@ impl Simulation {
         let (label, result) = match action {
             TimelineAction::Kubectl(cmd) => {
                 let r = crate::kubectl::execute(self, &cmd);
+                (format!("kubectl {cmd}"), r)
+            }
+            TimelineAction::KubectlWithInput(cmd, input) => {
+                let r = crate::kubectl::execute_with_input(self, &cmd, Some(&input));
                 (format!("kubectl {cmd}"), r)
             }
             TimelineAction::NodeFail(n) => {

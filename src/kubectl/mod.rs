@@ -10,3 +10,15 @@ use crate::sim::Simulation;
 pub fn execute(_sim: &mut Simulation, cmd: &str) -> Result<String, String> {
     Err(format!("error: unknown command {cmd:?} for \"kubectl\""))
 }
+
+/// Like [`execute`], with text for `-f -`.
+///
+/// # Errors
+/// kubectl's error text.
+pub fn execute_with_input(
+    sim: &mut Simulation,
+    cmd: &str,
+    _stdin: Option<&str>,
+) -> Result<String, String> {
+    execute(sim, cmd)
+}

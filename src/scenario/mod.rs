@@ -91,6 +91,9 @@ pub struct TimelineEntry {
     pub at: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kubectl: Option<String>,
+    /// Manifests to `kubectl apply -f -` (one or more YAML documents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apply: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_fail: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -299,6 +302,12 @@ impl Scenario {
                     k.strip_prefix("kubectl ").unwrap_or(k).to_string(),
                 ));
             }
+            if let Some(m) = &t.apply {
+                acts.push(TimelineAction::KubectlWithInput(
+                    "apply -f -".into(),
+                    m.clone(),
+                ));
+            }
             if let Some(n) = &t.node_fail {
                 acts.push(TimelineAction::NodeFail(n.clone()));
             }
@@ -309,18 +318,20 @@ impl Scenario {
                 acts.push(TimelineAction::ControllerManager(match c.as_str() {
                     "start" => true,
                     "stop" => false,
-                    other => return Err(err(
-                        format!("timeline[{i}].controllerManager"),
-                        format!(
+                    other => {
+                        return Err(err(
+                            format!("timeline[{i}].controllerManager"),
+                            format!(
                             "Unsupported value: {other:?}: supported values: \"start\", \"stop\""
                         ),
-                    )),
+                        ))
+                    }
                 }));
             }
             if acts.len() != 1 {
                 return Err(err(
                     format!("timeline[{i}]"),
-                    "give exactly one of kubectl, nodeFail, nodeRecover, controllerManager",
+                    "give exactly one of kubectl, apply, nodeFail, nodeRecover, controllerManager",
                 ));
             }
             out.push((at, acts.pop().expect("one")));
