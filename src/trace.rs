@@ -255,3 +255,44 @@ impl Snapshot {
 fn is_pod_ready(p: &Pod) -> bool {
     p.condition("Ready").is_some_and(|c| c.status == "True")
 }
+
+fn offset(sim: &Simulation, t: crate::api::Time) -> String {
+    let ms = (t - sim.start).as_millis();
+    format!("{:>4}.{:03}s", ms / 1000, ms % 1000)
+}
+
+/// The human-readable trace (`kubeplay run --output events`): timeline actions with kubectl's
+/// output, interleaved in time order with every Event emitted.
+pub fn render_trace(sim: &Simulation) -> String {
+    let mut lines: Vec<(crate::api::Time, u8, usize, String)> = vec![];
+    for (i, e) in sim.api.events.iter().enumerate() {
+        lines.push((
+            e.time,
+            1,
+            i,
+            format!(
+                "{}  {:<7}  {:<22} {}/{}: {}\n",
+                offset(sim, e.time),
+                e.type_,
+                e.reason,
+                e.kind,
+                e.name,
+                e.message
+            ),
+        ));
+    }
+    for (i, l) in sim.log.iter().enumerate() {
+        let mut s = format!("{}  $ {}\n", offset(sim, l.time), l.action);
+        for out in l.output.lines() {
+            s.push_str(&format!(
+                "{}  {}{}\n",
+                " ".repeat(9),
+                if l.ok { "" } else { "! " },
+                out
+            ));
+        }
+        lines.push((l.time, 0, i, s));
+    }
+    lines.sort_by_key(|a| (a.0, a.1, a.2));
+    lines.into_iter().map(|l| l.3).collect()
+}
