@@ -20,7 +20,10 @@
 //! [`Controller::watch`] (the sim delivers them before any reconcile); *virtual* delete events,
 //! which upstream queues on `graphChanges` from a worker, wait in a FIFO that is drained by the
 //! `graphChanges` key or before the next informer event — the order upstream's single graph
-//! goroutine would see them in.
+//! goroutine would see them in. Upstream queues node pointers; here an observed node is queued
+//! by uid and a virtual node by its identity, so a stale virtual item is recognised where
+//! upstream recognises a replaced pointer. Dependents are visited in uid order (upstream: map
+//! order).
 //!
 //! Deviations, all forced by the simulation: the API is atomic, so the delete's resourceVersion
 //! precondition and `retry.RetryOnConflict` never matter; patches are applied as updates and
