@@ -182,5 +182,5 @@ pub trait Controller {
 /// Every control loop of a cluster, in step order: kube-controller-manager's controllers, then
 /// the scheduler and the kubelets.
 pub fn default_loops() -> Vec<Box<dyn Controller>> {
-    vec![]
+    vec![Box::new(garbagecollector::GarbageCollector::new())]
 }
