@@ -4,7 +4,9 @@
 //! reconciles one key at a time ([`Controller::sync`]) through a [`Ctx`], whose client records
 //! every call as an [`Action`] — as Kubernetes' fake clientset does — so tests can assert on them.
 
+pub mod controller_utils;
 pub mod garbagecollector;
+pub mod replicaset;
 
 use crate::api::{ApiError, Duration, Object, Resource, Time};
 use crate::features::FeatureGates;
