@@ -1047,3 +1047,49 @@ fn terminating_replicas_gate() {
         assert_eq!(h.pod_actions("create"), 0);
     }
 }
+
+// Port of TestDeletePodsAllowsMissing (pkg/controller/controller_utils_test.go): deleting a pod
+// that is already gone returns NotFound, and records no event.
+#[test]
+fn delete_pods_allows_missing() {
+    use kubeplay::controllers::replicaset::replica_set::delete_pod;
+    let mut h = Harness::new(ReplicaSetController::new());
+    let rs = new_replica_set("foobar", 1, &[("foo", "bar")]);
+    let owner = h.load(rs);
+    let mut ctx = kubeplay::controllers::Ctx {
+        api: &mut h.api,
+        gates: &h.gates,
+        queue: &mut h.queue,
+        world: &mut h.world,
+        actions: &mut h.actions,
+        component: "replicaset-controller",
+    };
+    let err = delete_pod(&mut ctx, &owner, NS, "podName").unwrap_err();
+    assert!(err.is_not_found());
+    assert_eq!(err.message, "pods \"podName\" not found");
+    assert!(h.api.events.is_empty());
+}
+
+// Ports of TestWatchControllers and TestWatchPods: an added ReplicaSet, and an update of a pod
+// it controls, reach the queue with the ReplicaSet's key.
+#[test]
+fn watch_controllers_and_pods() {
+    let mut h = Harness::new(ReplicaSetController::new());
+    let rs = new_replica_set("foo", 1, &[("foo", "bar")]);
+    h.load(rs.clone());
+    h.deliver();
+    assert_eq!(h.drain_queue(), vec![key(&rs)]);
+    let pod = h.load(new_pod("pod0", &rs, "Running", true));
+    h.deliver();
+    assert_eq!(h.drain_queue(), vec![key(&rs)]);
+    let mut failed = pod.clone();
+    if let Object::Pod(p) = &mut failed {
+        p.status.phase = "Failed".into();
+    }
+    h.api.update_status(failed).unwrap();
+    h.deliver();
+    assert_eq!(h.drain_queue(), vec![key(&rs)]);
+    // Resync: every ReplicaSet is listed.
+    h.ctrl.resync_all(&h.api.store, &mut h.queue);
+    assert_eq!(h.drain_queue(), vec![key(&rs)]);
+}
