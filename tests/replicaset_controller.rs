@@ -1093,3 +1093,32 @@ fn watch_controllers_and_pods() {
     h.ctrl.resync_all(&h.api.store, &mut h.queue);
     assert_eq!(h.drain_queue(), vec![key(&rs)]);
 }
+
+// updatePod: a pod turning ready wakes its owner now and again after minReadySeconds (+1 s
+// against clock skew, as upstream).
+#[test]
+fn pod_becoming_ready_requeues_after_min_ready_seconds() {
+    let mut h = Harness::new(ReplicaSetController::new());
+    let mut rs = new_replica_set("foobar", 1, &[("foo", "bar")]);
+    rs.spec.min_ready_seconds = 5;
+    h.load(rs.clone());
+    h.drop_changes();
+    let mut old = new_pod("pod0", &rs, "Pending", true);
+    old.metadata.resource_version = "1".into();
+    let mut cur = new_pod("pod0", &rs, "Running", true);
+    cur.metadata.resource_version = "2".into();
+    let now = h.api.now;
+    h.ctrl
+        .update_pod(&h.api.store, &mut h.queue, &old, &cur, now);
+    assert_eq!(h.drain_queue(), vec![key(&rs)]);
+    assert_eq!(
+        h.queue.next_due(),
+        Some(now + kubeplay::api::Duration::from_secs(6))
+    );
+    // Ready → ready (another status change) does not requeue again.
+    let mut again = cur.clone();
+    again.metadata.resource_version = "3".into();
+    let mut q = kubeplay::queue::WorkQueue::new();
+    h.ctrl.update_pod(&h.api.store, &mut q, &cur, &again, now);
+    assert_eq!(q.next_due(), None);
+}

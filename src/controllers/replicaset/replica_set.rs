@@ -454,9 +454,10 @@ impl ReplicaSetController {
             };
             queue.add(&rs.metadata.key());
             if !is_pod_ready(old) && is_pod_ready(cur) && rs.spec.min_ready_seconds > 0 {
-                // Kubernetes 1.34 (kubernetes#132121) requeues exactly after minReadySeconds;
-                // earlier releases added one second against clock skew.
-                let d = Duration::from_secs(i64::from(rs.spec.min_ready_seconds));
+                // Add a second to avoid milliseconds skew in AddAfter (upstream's comment). On
+                // the virtual clock the precise requeue planned by syncReplicaSet (1.34,
+                // kubernetes#132121) is earlier and replaces this one in the queue.
+                let d = Duration::from_secs(i64::from(rs.spec.min_ready_seconds) + 1);
                 queue.add_after(&rs.metadata.key(), d, now);
             }
             return;
