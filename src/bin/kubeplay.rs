@@ -1,1 +1,244 @@
-fn main() {}
+//! The `kubeplay` command line: run scenarios, explain scale-down decisions, list built-ins.
+
+use kubeplay::api::Duration;
+use kubeplay::scenario::{builtin, Scenario};
+use kubeplay::sim::Simulation;
+use kubeplay::trace::RunDocument;
+use std::process::ExitCode;
+
+const USAGE: &str = "kubeplay: Kubernetes workload controllers on a virtual clock
+
+Usage:
+  kubeplay run SCENARIO [--until DURATION] [--output events|table|json]
+  kubeplay explain-scale-down SCENARIO --at DURATION rs/NAME|rc/NAME --replicas N [-n NAMESPACE]
+  kubeplay scenarios                 list the built-in scenarios
+  kubeplay kubectl SCENARIO --at DURATION -- KUBECTL ARGS...
+
+SCENARIO is a file (scenario YAML/JSON, or plain manifests) or the name of a built-in scenario.
+DURATION is virtual time since the start: 90s, 1m30s, 2h.";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{}", e.trim_end());
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Flags of the form `--name value` or `--name=value`, and positional arguments.
+struct Args {
+    positional: Vec<String>,
+    flags: Vec<(String, String)>,
+    rest: Vec<String>,
+}
+
+fn parse_args(args: &[String], value_flags: &[&str]) -> Result<Args, String> {
+    let mut positional = vec![];
+    let mut flags = vec![];
+    let mut rest = vec![];
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if a == "--" {
+            rest = args[i + 1..].to_vec();
+            break;
+        }
+        if let Some(f) = a
+            .strip_prefix("--")
+            .or_else(|| a.strip_prefix('-').filter(|f| f.len() == 1))
+        {
+            let (name, val) = match f.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (f.to_string(), None),
+            };
+            if !value_flags.contains(&name.as_str()) {
+                return Err(format!("error: unknown flag: {a}\n\n{USAGE}"));
+            }
+            let val = match val {
+                Some(v) => v,
+                None => {
+                    i += 1;
+                    args.get(i)
+                        .cloned()
+                        .ok_or_else(|| format!("error: flag needs an argument: {a}"))?
+                }
+            };
+            flags.push((name, val));
+        } else {
+            positional.push(a.clone());
+        }
+        i += 1;
+    }
+    Ok(Args {
+        positional,
+        flags,
+        rest,
+    })
+}
+
+impl Args {
+    fn flag(&self, names: &[&str]) -> Option<&str> {
+        self.flags
+            .iter()
+            .rev()
+            .find(|(n, _)| names.contains(&n.as_str()))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn load_scenario(arg: &str) -> Result<Scenario, String> {
+    let (text, label) = match std::fs::read_to_string(arg) {
+        Ok(t) => (t, arg.to_string()),
+        Err(io) => match builtin::get(arg) {
+            Some(t) => (t.to_string(), format!("builtin:{arg}")),
+            None => return Err(format!("error: cannot read scenario {arg:?}: {io}")),
+        },
+    };
+    Scenario::parse(&text).map_err(|e| format!("error: {label}: {e}"))
+}
+
+fn build(s: &Scenario) -> Result<Simulation, String> {
+    s.build().map_err(|e| format!("error: {e}"))
+}
+
+fn parse_duration(flag: &str, v: &str) -> Result<Duration, String> {
+    Duration::parse(v).map_err(|e| format!("error: --{flag}: {e}"))
+}
+
+fn kubectl_or_err(sim: &mut Simulation, cmd: &str) -> String {
+    match kubeplay::kubectl::execute(sim, cmd) {
+        Ok(s) => s,
+        Err(e) => format!("{e}\n"),
+    }
+}
+
+fn run(args: &[String]) -> Result<String, String> {
+    let Some(cmd) = args.first() else {
+        return Err(USAGE.into());
+    };
+    match cmd.as_str() {
+        "-h" | "--help" | "help" => Ok(format!("{USAGE}\n")),
+        "scenarios" => {
+            let mut out = String::new();
+            for (name, text) in builtin::BUILTIN {
+                let desc = Scenario::parse(text)
+                    .map(|s| s.metadata.description)
+                    .unwrap_or_default();
+                out.push_str(&format!(
+                    "{name:<28} {}\n",
+                    desc.split(". ").next().unwrap_or("")
+                ));
+            }
+            Ok(out)
+        }
+        "run" => {
+            let a = parse_args(&args[1..], &["until", "output", "o"])?;
+            let [file] = a.positional.as_slice() else {
+                return Err(format!("error: run takes exactly one SCENARIO\n\n{USAGE}"));
+            };
+            let s = load_scenario(file)?;
+            let until = match a.flag(&["until"]) {
+                Some(v) => parse_duration("until", v)?,
+                None => s.default_duration().map_err(|e| format!("error: {e}"))?,
+            };
+            let mut sim = build(&s)?;
+            let end = sim.start + until;
+            sim.run_until(end).map_err(|e| format!("error: {e}"))?;
+            match a.flag(&["output", "o"]).unwrap_or("events") {
+                "events" => Ok(kubeplay::trace::render_trace(&sim)),
+                "json" => {
+                    let doc = RunDocument::of(&sim);
+                    serde_json::to_string_pretty(&doc).map(|s| s + "\n").map_err(|e| format!("error: {e}"))
+                }
+                "table" => {
+                    let mut out = String::new();
+                    for q in ["get nodes", "get rs,rc -A", "get pods -A -o wide"] {
+                        out.push_str(&format!("$ kubectl {q}\n"));
+                        out.push_str(&kubectl_or_err(&mut sim, q));
+                        out.push('\n');
+                    }
+                    Ok(out)
+                }
+                other => Err(format!(
+                    "error: unable to match a printer suitable for the output format {other:?}, allowed formats are: events,json,table"
+                )),
+            }
+        }
+        "kubectl" => {
+            let a = parse_args(&args[1..], &["at"])?;
+            let [file] = a.positional.as_slice() else {
+                return Err(format!(
+                    "error: kubectl takes exactly one SCENARIO\n\n{USAGE}"
+                ));
+            };
+            let s = load_scenario(file)?;
+            let at = parse_duration("at", a.flag(&["at"]).unwrap_or("0s"))?;
+            let mut sim = build(&s)?;
+            let end = sim.start + at;
+            sim.run_until(end).map_err(|e| format!("error: {e}"))?;
+            let line = a
+                .rest
+                .iter()
+                .map(|x| {
+                    if x.contains(' ') {
+                        format!("'{x}'")
+                    } else {
+                        x.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            kubeplay::kubectl::execute(&mut sim, &line)
+        }
+        "explain-scale-down" => {
+            let a = parse_args(&args[1..], &["at", "replicas", "n", "namespace"])?;
+            let [file, target] = a.positional.as_slice() else {
+                return Err(format!(
+                    "error: explain-scale-down takes SCENARIO and rs/NAME\n\n{USAGE}"
+                ));
+            };
+            let s = load_scenario(file)?;
+            let at = parse_duration("at", a.flag(&["at"]).unwrap_or("0s"))?;
+            let replicas: i32 = a
+                .flag(&["replicas"])
+                .ok_or("error: required flag(s) \"replicas\" not set")?
+                .parse()
+                .map_err(|_| "error: --replicas must be a non-negative integer".to_string())?;
+            if replicas < 0 {
+                return Err("error: --replicas must be a non-negative integer".into());
+            }
+            let ns = a.flag(&["n", "namespace"]).unwrap_or("default");
+            let mut sim = build(&s)?;
+            let end = sim.start + at;
+            sim.run_until(end).map_err(|e| format!("error: {e}"))?;
+            explain(&sim, ns, target, replicas)
+        }
+        other => Err(format!(
+            "error: unknown command {other:?} for \"kubeplay\"\n\n{USAGE}"
+        )),
+    }
+}
+
+fn explain(sim: &Simulation, ns: &str, target: &str, replicas: i32) -> Result<String, String> {
+    let (kind, name) = target
+        .split_once('/')
+        .ok_or_else(|| format!("error: expected rs/NAME or rc/NAME, got {target:?}"))?;
+    let gates = kubeplay::controllers::controller_utils::ScaleDownGates::from_gates(&sim.gates);
+    kubeplay::controllers::replicaset::explain::explain_scale_down_in_store(
+        &sim.api.store,
+        kind,
+        ns,
+        name,
+        replicas,
+        sim.now(),
+        gates,
+    )
+    .map(|e| e.to_string())
+    .map_err(|e| e.kubectl_message())
+}

@@ -184,5 +184,9 @@ pub trait Controller {
 /// Every control loop of a cluster, in step order: kube-controller-manager's controllers, then
 /// the scheduler and the kubelets.
 pub fn default_loops() -> Vec<Box<dyn Controller>> {
-    vec![Box::new(garbagecollector::GarbageCollector::new())]
+    vec![
+        Box::new(replicaset::ReplicaSetController::new()),
+        Box::new(replicaset::ReplicaSetController::new_replication_controller()),
+        Box::new(garbagecollector::GarbageCollector::new()),
+    ]
 }

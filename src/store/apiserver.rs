@@ -43,6 +43,13 @@ pub struct DeleteOptions {
     pub uid: Option<String>,
 }
 
+/// `names.SimpleNameGenerator.GenerateName`: the base cut to 58 characters, then 5 random ones.
+pub fn generate_name(base: &str, rng: &mut Rng) -> String {
+    const MAX_GENERATED_NAME_LENGTH: usize = 63 - 5;
+    let base: String = base.chars().take(MAX_GENERATED_NAME_LENGTH).collect();
+    format!("{base}{}", rng.name_suffix(5))
+}
+
 /// Store + semantics + the seeded randomness for names and uids + the event log.
 #[derive(Clone, Debug)]
 pub struct ApiServer {
@@ -117,7 +124,7 @@ impl ApiServer {
         if o.meta().name.is_empty() && !o.meta().generate_name.is_empty() {
             // The API server retries generated names on collision.
             for _ in 0..8 {
-                let candidate = format!("{}{}", o.meta().generate_name, self.rng.name_suffix(5));
+                let candidate = generate_name(&o.meta().generate_name, &mut self.rng);
                 let r = ObjectRef::new(o.kind(), &o.meta().namespace, &candidate);
                 if self.store.get_ref(&r).is_none() {
                     o.meta_mut().name = candidate;
@@ -161,7 +168,7 @@ impl ApiServer {
         }
         crate::api::defaults::default_object(&mut o);
         if o.meta().name.is_empty() && !o.meta().generate_name.is_empty() {
-            let n = format!("{}{}", o.meta().generate_name, self.rng.name_suffix(5));
+            let n = generate_name(&o.meta().generate_name, &mut self.rng);
             o.meta_mut().name = n;
         }
         let errs = crate::api::validation::validate_object(&o, None);
