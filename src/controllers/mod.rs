@@ -4,6 +4,10 @@
 //! reconciles one key at a time ([`Controller::sync`]) through a [`Ctx`], whose client records
 //! every call as an [`Action`] — as Kubernetes' fake clientset does — so tests can assert on them.
 
+pub mod node_lifecycle;
+pub mod podgc;
+pub mod taint_eviction;
+
 use crate::api::{ApiError, Duration, Object, Resource, Time};
 use crate::features::FeatureGates;
 use crate::queue::WorkQueue;
@@ -132,6 +136,27 @@ impl Ctx<'_> {
             replicas: None,
         });
         self.api.delete(kind, namespace, name, opts)
+    }
+
+    /// `POST pods/<name>/binding` (recorded as `create Binding ns/name`).
+    ///
+    /// # Errors
+    /// As [`ApiServer::bind`].
+    pub fn bind(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        uid: &str,
+        node: &str,
+    ) -> Result<Object, ApiError> {
+        self.actions.push(Action {
+            verb: "create",
+            kind: "Binding".into(),
+            namespace: namespace.into(),
+            name: name.into(),
+            replicas: None,
+        });
+        self.api.bind(namespace, name, uid, node)
     }
 
     /// `recorder.Eventf(obj, type, reason, message)` from this controller.
