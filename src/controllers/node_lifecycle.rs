@@ -255,7 +255,7 @@ impl NodeLifecycleController {
         let zone = zone_key(node);
         let now = ctx.now();
         let t = self.tainter(&zone, now);
-        let had = t.queue.iter().any(|n| *n == node.metadata.name);
+        let had = t.queue.contains(&node.metadata.name);
         t.queue.retain(|n| *n != node.metadata.name);
         Ok(had)
     }
@@ -582,11 +582,9 @@ impl Controller for NodeLifecycleController {
                 queue.add(&format!("noschedule:{name}"));
                 match old {
                     None => queue.add(&format!("monitor:{name}")),
-                    Some(Object::Node(o)) => {
-                        if ready_status(o) != ready_status(n) {
-                            // The next monitor pass sees the new Ready condition.
-                            queue.add_after(&format!("monitor:{name}"), NODE_MONITOR_PERIOD, now);
-                        }
+                    // The next monitor pass sees the new Ready condition.
+                    Some(Object::Node(o)) if ready_status(o) != ready_status(n) => {
+                        queue.add_after(&format!("monitor:{name}"), NODE_MONITOR_PERIOD, now);
                     }
                     _ => {}
                 }

@@ -109,14 +109,14 @@ impl Controller for PodGcController {
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
         match (&change.old, &change.new) {
-            (Some(Object::Node(n)), None) => {
-                if store.pods_on_node(&n.metadata.name).next().is_some() {
-                    queue.add_after(
-                        &format!("orphans:{}", n.metadata.name),
-                        QUARANTINE_TIME,
-                        now,
-                    );
-                }
+            (Some(Object::Node(n)), None)
+                if store.pods_on_node(&n.metadata.name).next().is_some() =>
+            {
+                queue.add_after(
+                    &format!("orphans:{}", n.metadata.name),
+                    QUARANTINE_TIME,
+                    now,
+                );
             }
             (_, Some(Object::Node(n))) => queue.add(&format!("node:{}", n.metadata.name)),
             (_, Some(Object::Pod(p))) => {

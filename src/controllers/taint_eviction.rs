@@ -58,6 +58,8 @@ pub struct TaintEvictionController {
     tainted_nodes: BTreeMap<String, Vec<Taint>>,
     /// The TimedWorkerQueue: pod key → scheduled deletion.
     work: BTreeMap<String, Work>,
+    /// NoExecute taints of each node as last delivered by the watch.
+    seen: BTreeMap<String, Vec<Taint>>,
 }
 
 /// A boxed taint eviction controller.
@@ -229,23 +231,31 @@ impl Controller for TaintEvictionController {
 
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, _now: Time) {
         match (&change.old, &change.new) {
-            (old, new) if change.kind() == "Node" => {
-                let taints = |o: &Option<Object>| match o {
+            (_, new) if change.kind() == "Node" => {
+                // NodeUpdated: only a change of the NoExecute taints matters. The informer's
+                // last-seen taints also absorb a re-delivered add of an unchanged node.
+                let name = change.object().meta().name.clone();
+                let taints = match new {
                     Some(Object::Node(n)) => Some(no_execute_taints(&n.spec.taints)),
                     _ => None,
                 };
-                let (a, b) = (taints(old), taints(new));
-                if old.is_some() && new.is_some() && a == b {
+                if self.seen.get(&name) == taints.as_ref() && taints.is_some() {
                     return;
                 }
-                queue.add(&format!("node:{}", change.object().meta().name));
+                match taints {
+                    Some(t) => self.seen.insert(name.clone(), t),
+                    None => self.seen.remove(&name),
+                };
+                queue.add(&format!("node:{name}"));
             }
-            (Some(Object::Pod(o)), Some(Object::Pod(n))) => {
-                if o.spec.tolerations != n.spec.tolerations || o.spec.node_name != n.spec.node_name
-                {
-                    queue.add(&format!("pod:{}", n.metadata.key()));
-                }
+            // PodUpdated: only a change of tolerations or node matters.
+            (Some(Object::Pod(o)), Some(Object::Pod(n)))
+                if o.spec.tolerations != n.spec.tolerations
+                    || o.spec.node_name != n.spec.node_name =>
+            {
+                queue.add(&format!("pod:{}", n.metadata.key()));
             }
+            (Some(Object::Pod(_)), Some(Object::Pod(_))) => {}
             (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None) => {
                 queue.add(&format!("pod:{}", p.metadata.key()));
             }
@@ -274,6 +284,8 @@ impl Controller for TaintEvictionController {
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for n in store.list::<Node>(None) {
+            self.seen
+                .insert(n.metadata.name.clone(), no_execute_taints(&n.spec.taints));
             queue.add(&format!("node:{}", n.metadata.name));
         }
     }
@@ -341,15 +353,15 @@ mod tests {
         };
         assert_eq!(get_matching_tolerations(&[], &[]), (true, vec![]));
         assert_eq!(
-            get_matching_tolerations(&[t1.clone()], &[]),
+            get_matching_tolerations(std::slice::from_ref(&t1), &[]),
             (false, vec![])
         );
         assert_eq!(
-            get_matching_tolerations(&[t1.clone()], &[ta.clone()]),
+            get_matching_tolerations(std::slice::from_ref(&t1), std::slice::from_ref(&ta)),
             (true, vec![ta.clone()])
         );
         assert_eq!(
-            get_matching_tolerations(&[t1.clone(), t2.clone()], &[ta.clone()]),
+            get_matching_tolerations(&[t1.clone(), t2.clone()], std::slice::from_ref(&ta)),
             (false, vec![])
         );
         assert_eq!(
