@@ -115,9 +115,10 @@ pub fn do_not_schedule_taint(t: &Taint) -> bool {
 /// values for Exists) matches nothing, as upstream's parse error does.
 pub fn node_selector_requirement_matches(r: &NodeSelectorRequirement, labels: &Labels) -> bool {
     let v = labels.get(&r.key);
+    let valid = || r.values.iter().all(|x| is_valid_label_value(x));
     match r.operator.as_str() {
-        "In" => !r.values.is_empty() && v.is_some_and(|v| r.values.contains(v)),
-        "NotIn" => !r.values.is_empty() && v.is_none_or(|v| !r.values.contains(v)),
+        "In" => !r.values.is_empty() && valid() && v.is_some_and(|v| r.values.contains(v)),
+        "NotIn" => !r.values.is_empty() && valid() && v.is_none_or(|v| !r.values.contains(v)),
         "Exists" => r.values.is_empty() && v.is_some(),
         "DoesNotExist" => r.values.is_empty() && v.is_none(),
         "Gt" | "Lt" => {
@@ -138,6 +139,19 @@ pub fn node_selector_requirement_matches(r: &NodeSelectorRequirement, labels: &L
         }
         _ => false,
     }
+}
+
+/// `validation.IsValidLabelValue`: at most 63 characters, alphanumerics with `-`, `_`, `.` inside.
+pub fn is_valid_label_value(v: &str) -> bool {
+    if v.is_empty() {
+        return true;
+    }
+    let b = v.as_bytes();
+    v.len() <= 63
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
 /// `matchFields`: only `metadata.name` with In/NotIn (exactly one value for In, as validation
@@ -1447,4 +1461,547 @@ fn prepare_victim(
         &format!("Preempted by pod {} on node {node}", preemptor.metadata.uid),
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Affinity, NodeAffinity, Quantity, ResourceRequirements};
+
+    fn req(key: &str, op: &str, values: &[&str]) -> NodeSelectorRequirement {
+        NodeSelectorRequirement {
+            key: key.into(),
+            operator: op.into(),
+            values: values.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn term(
+        exprs: Vec<NodeSelectorRequirement>,
+        fields: Vec<NodeSelectorRequirement>,
+    ) -> NodeSelectorTerm {
+        NodeSelectorTerm {
+            match_expressions: exprs,
+            match_fields: fields,
+        }
+    }
+
+    fn pod_with(selector: &[(&str, &str)], terms: Option<Vec<NodeSelectorTerm>>) -> Pod {
+        let mut p = Pod::default();
+        p.spec.node_selector = selector
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if let Some(t) = terms {
+            p.spec.affinity = Some(Affinity {
+                node_affinity: Some(NodeAffinity {
+                    required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                        node_selector_terms: t,
+                    }),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            });
+        }
+        p
+    }
+
+    fn node_with(name: &str, labels: &[(&str, &str)]) -> Node {
+        let mut n = Node::default();
+        n.metadata.name = name.into();
+        n.metadata.labels = labels
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        n
+    }
+
+    // Port of TestNodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity_test.go).
+    #[test]
+    fn node_affinity_filter() {
+        let fields = |v: &str| req("metadata.name", "In", &[v]);
+        let cases: Vec<(&str, Pod, Vec<(&str, &str)>, &str, bool)> = vec![
+            (
+                "missing labels",
+                pod_with(&[("foo", "bar")], None),
+                vec![],
+                "n",
+                false,
+            ),
+            (
+                "same labels",
+                pod_with(&[("foo", "bar")], None),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "node labels are superset",
+                pod_with(&[("foo", "bar")], None),
+                vec![("foo", "bar"), ("baz", "blah")],
+                "n",
+                true,
+            ),
+            (
+                "node labels are subset",
+                pod_with(&[("foo", "bar"), ("baz", "blah")], None),
+                vec![("foo", "bar")],
+                "n",
+                false,
+            ),
+            (
+                "In operator that matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("foo", "In", &["bar", "value2"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "Gt operator that matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("kernel-version", "Gt", &["0204"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("kernel-version", "0206")],
+                "n",
+                true,
+            ),
+            (
+                "NotIn operator that matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("mem-type", "NotIn", &["DDR", "DDR2"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("mem-type", "DDR3")],
+                "n",
+                true,
+            ),
+            (
+                "Exists operator that matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(vec![req("GPU", "Exists", &[])], vec![])]),
+                ),
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                "n",
+                true,
+            ),
+            (
+                "affinity that doesn't match node's labels",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("foo", "In", &["value1", "value2"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                false,
+            ),
+            (
+                "empty MatchExpressions matches no objects",
+                pod_with(&[], Some(vec![term(vec![], vec![])])),
+                vec![("foo", "bar")],
+                "n",
+                false,
+            ),
+            (
+                "no Affinity",
+                pod_with(&[], None),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "multiple matchExpressions ANDed that match",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![
+                            req("GPU", "Exists", &[]),
+                            req("GPU", "NotIn", &["AMD", "INTER"]),
+                        ],
+                        vec![],
+                    )]),
+                ),
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                "n",
+                true,
+            ),
+            (
+                "multiple matchExpressions ANDed that don't match",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![
+                            req("GPU", "Exists", &[]),
+                            req("GPU", "In", &["AMD", "INTER"]),
+                        ],
+                        vec![],
+                    )]),
+                ),
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                "n",
+                false,
+            ),
+            (
+                "multiple NodeSelectorTerms ORed",
+                pod_with(
+                    &[],
+                    Some(vec![
+                        term(vec![req("foo", "In", &["bar", "value2"])], vec![]),
+                        term(vec![req("diffkey", "In", &["wrong", "value2"])], vec![]),
+                    ]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "affinity and nodeSelector both satisfied",
+                pod_with(
+                    &[("foo", "bar")],
+                    Some(vec![term(vec![req("foo", "Exists", &[])], vec![])]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "affinity matches but nodeSelector is not satisfied",
+                pod_with(
+                    &[("foo", "bar")],
+                    Some(vec![term(vec![req("foo", "Exists", &[])], vec![])]),
+                ),
+                vec![("foo", "barrrrrr")],
+                "n",
+                false,
+            ),
+            (
+                "invalid value in Affinity term",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("foo", "NotIn", &["invalid value: ___@#$%^"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                false,
+            ),
+            (
+                "matchFields In that matches",
+                pod_with(&[], Some(vec![term(vec![], vec![fields("node1")])])),
+                vec![],
+                "node1",
+                true,
+            ),
+            (
+                "matchFields In that does not match",
+                pod_with(&[], Some(vec![term(vec![], vec![fields("node1")])])),
+                vec![],
+                "node2",
+                false,
+            ),
+            (
+                "two terms: matchFields does not match, but matchExpressions matches",
+                pod_with(
+                    &[],
+                    Some(vec![
+                        term(vec![], vec![fields("node1"), fields("node2")]),
+                        term(vec![req("foo", "In", &["bar"])], vec![]),
+                    ]),
+                ),
+                vec![("foo", "bar")],
+                "node2",
+                true,
+            ),
+            (
+                "one term: matchFields does not match, but matchExpressions matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("foo", "In", &["bar"])],
+                        vec![fields("node1")],
+                    )]),
+                ),
+                vec![("foo", "bar")],
+                "node2",
+                false,
+            ),
+        ];
+        for (name, pod, labels, node_name, fits) in cases {
+            let node = node_with(node_name, &labels);
+            let st = filter_node_affinity(&pod, &node);
+            assert_eq!(st.is_none(), fits, "{name}");
+            if let Some(st) = st {
+                assert_eq!(st.code, Code::UnschedulableAndUnresolvable, "{name}");
+                assert_eq!(
+                    st.reasons,
+                    vec![ERR_REASON_NODE_AFFINITY.to_string()],
+                    "{name}"
+                );
+            }
+        }
+    }
+
+    fn taint(key: &str, value: &str, effect: &str) -> Taint {
+        Taint {
+            key: key.into(),
+            value: value.into(),
+            effect: effect.into(),
+            time_added: None,
+        }
+    }
+
+    fn tol(key: &str, op: &str, value: &str, effect: &str) -> Toleration {
+        Toleration {
+            key: key.into(),
+            operator: op.into(),
+            value: value.into(),
+            effect: effect.into(),
+            toleration_seconds: None,
+        }
+    }
+
+    // Port of TestTaintTolerationFilter (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go).
+    #[test]
+    fn taint_toleration_filter() {
+        let cases: Vec<(&str, Vec<Toleration>, Vec<Taint>, bool)> = vec![
+            (
+                "A pod having no tolerations can't be scheduled onto a node with nonempty taints",
+                vec![],
+                vec![taint("dedicated", "user1", "NoSchedule")],
+                false,
+            ),
+            (
+                "A pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule",
+                vec![tol("dedicated", "Equal", "user1", "NoSchedule")],
+                vec![taint("dedicated", "user1", "NoSchedule")],
+                true,
+            ),
+            (
+                "A pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule",
+                vec![tol("dedicated", "Equal", "user2", "NoSchedule")],
+                vec![taint("dedicated", "user1", "NoSchedule")],
+                false,
+            ),
+            (
+                "A pod can be scheduled onto the node, with a toleration uses operator Exists that tolerates the taints on the node",
+                vec![tol("foo", "Exists", "", "NoSchedule")],
+                vec![taint("foo", "bar", "NoSchedule")],
+                true,
+            ),
+            (
+                "A pod has multiple tolerations, node has multiple taints, all the taints are tolerated",
+                vec![
+                    tol("dedicated", "Equal", "user2", "NoSchedule"),
+                    tol("foo", "Exists", "", "NoSchedule"),
+                ],
+                vec![
+                    taint("dedicated", "user2", "NoSchedule"),
+                    taint("foo", "bar", "NoSchedule"),
+                ],
+                true,
+            ),
+            (
+                "A pod has a toleration that keys and values match the taint on the node, but (non-empty) effect doesn't match",
+                vec![tol("foo", "Equal", "bar", "PreferNoSchedule")],
+                vec![taint("foo", "bar", "NoSchedule")],
+                false,
+            ),
+            (
+                "The pod has a toleration that keys and values match the taint on the node, the effect of toleration is empty",
+                vec![tol("foo", "Equal", "bar", "")],
+                vec![taint("foo", "bar", "NoSchedule")],
+                true,
+            ),
+            (
+                "The pod has a toleration that key and value don't match the taint on the node, but the effect of taint on node is PreferNoSchedule",
+                vec![tol("dedicated", "Equal", "user2", "NoSchedule")],
+                vec![taint("dedicated", "user1", "PreferNoSchedule")],
+                true,
+            ),
+            (
+                "The pod has no toleration, but the effect of taint on node is PreferNoSchedule",
+                vec![],
+                vec![taint("dedicated", "user1", "PreferNoSchedule")],
+                true,
+            ),
+        ];
+        for (name, tols, taints, fits) in cases {
+            let mut pod = Pod::default();
+            pod.spec.tolerations = tols;
+            let mut node = Node::default();
+            node.spec.taints = taints;
+            let st = filter_taint_toleration(&pod, &node);
+            assert_eq!(st.is_none(), fits, "{name}");
+            if let Some(st) = st {
+                assert_eq!(st.reasons, vec![ERR_REASON_UNTOLERATED_TAINT.to_string()]);
+                assert_eq!(st.code, Code::UnschedulableAndUnresolvable);
+            }
+        }
+    }
+
+    // Port of TestNodeUnschedulable (pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable_test.go).
+    #[test]
+    fn node_unschedulable_filter() {
+        let mut node = Node::default();
+        let pod = Pod::default();
+        assert!(filter_node_unschedulable(&pod, &node).is_none());
+        node.spec.unschedulable = true;
+        let st = filter_node_unschedulable(&pod, &node).unwrap();
+        assert_eq!(st.reasons, vec![ERR_REASON_UNSCHEDULABLE.to_string()]);
+        let mut tolerant = Pod::default();
+        tolerant.spec.tolerations = vec![tol(TAINT_NODE_UNSCHEDULABLE, "Exists", "", "NoSchedule")];
+        assert!(filter_node_unschedulable(&tolerant, &node).is_none());
+    }
+
+    fn with_requests(cpu: &str, mem: &str) -> Pod {
+        let mut p = Pod::default();
+        let mut r = ResourceRequirements::default();
+        if !cpu.is_empty() {
+            r.requests.insert("cpu".into(), Quantity(cpu.into()));
+        }
+        if !mem.is_empty() {
+            r.requests.insert("memory".into(), Quantity(mem.into()));
+        }
+        p.spec.containers.push(crate::api::Container {
+            name: "c".into(),
+            resources: Some(r),
+            ..Default::default()
+        });
+        p
+    }
+
+    fn node_alloc(cpu: &str, mem: &str, pods: &str) -> Node {
+        let mut n = Node::default();
+        for (k, v) in [("cpu", cpu), ("memory", mem), ("pods", pods)] {
+            n.status.allocatable.insert(k.into(), Quantity(v.into()));
+        }
+        n
+    }
+
+    // TestEnoughRequests-style rows (pkg/scheduler/framework/plugins/noderesources/fit_test.go):
+    // all insufficient resources are reported, pods first, and a request larger than the
+    // whole node is unresolvable.
+    #[test]
+    fn resources_fit() {
+        let node = node_alloc("10", "20", "32");
+        let mut ni = NodeInfo::new(&node);
+        ni.add_pod(&with_requests("5", "19"));
+        assert!(filter_node_resources_fit(&with_requests("5", "1"), &ni).is_none());
+        let st = filter_node_resources_fit(&with_requests("6", "2"), &ni).unwrap();
+        assert_eq!(st.reasons, vec!["Insufficient cpu", "Insufficient memory"]);
+        assert_eq!(st.code, Code::Unschedulable);
+        let st = filter_node_resources_fit(&with_requests("11", ""), &ni).unwrap();
+        assert_eq!(st.code, Code::UnschedulableAndUnresolvable);
+        let tiny = node_alloc("10", "20", "1");
+        let mut ni = NodeInfo::new(&tiny);
+        ni.add_pod(&Pod::default());
+        let st = filter_node_resources_fit(&with_requests("1", ""), &ni).unwrap();
+        assert_eq!(st.reasons, vec!["Too many pods"]);
+        assert_eq!(st.code, Code::Unschedulable);
+        // Non-zero defaults for scoring only.
+        assert_eq!(pod_requests(&Pod::default(), false), Resources::default());
+        let nz = pod_requests(&with_requests("", ""), true);
+        assert_eq!((nz.milli_cpu, nz.memory), (100, 200 * 1024 * 1024));
+    }
+
+    // FitError.Error() format (pkg/scheduler/framework/types_test.go TestFitError-style): the
+    // histogram is sorted as strings, post-filter message appended after a space.
+    #[test]
+    fn fit_error_format() {
+        let s = |r: &str| Status::new(Code::Unschedulable, "X", vec![r.into()]);
+        let a = s("Insufficient cpu");
+        let b = s("node(s) had untolerated taint(s)");
+        let mut list = vec![&b];
+        for _ in 0..10 {
+            list.push(&a);
+        }
+        assert_eq!(
+            fit_error_message(11, &list, "preemption: x."),
+            "0/11 nodes are available: 1 node(s) had untolerated taint(s), 10 Insufficient cpu. preemption: x."
+        );
+        assert_eq!(reasons_histogram(["b", "a", "b"]), "1 a, 2 b");
+        assert_eq!(
+            reasons_histogram(["z"; 10].into_iter().chain(["a"; 2])),
+            "10 z, 2 a"
+        );
+    }
+
+    // Port of TestDefaultNormalizeScore (pkg/scheduler/framework/plugins/helper/normalize_score_test.go).
+    #[test]
+    fn normalize_scores() {
+        let cases: Vec<(bool, Vec<i64>, Vec<i64>)> = vec![
+            (false, vec![10, 20, 30, 40, 50], vec![20, 40, 60, 80, 100]),
+            (true, vec![10, 20, 30, 40, 50], vec![80, 60, 40, 20, 0]),
+            (
+                false,
+                vec![1000, 10, 20, 30, 40, 50],
+                vec![100, 1, 2, 3, 4, 5],
+            ),
+            (
+                true,
+                vec![1000, 10, 20, 30, 40, 50],
+                vec![0, 99, 98, 97, 96, 95],
+            ),
+            (false, vec![1, 1, 1, 1], vec![100, 100, 100, 100]),
+            (true, vec![1, 1, 1, 1], vec![0, 0, 0, 0]),
+            (false, vec![0, 0, 0, 0], vec![0, 0, 0, 0]),
+            (true, vec![0, 0, 0, 0], vec![100, 100, 100, 100]),
+        ];
+        for (reverse, mut scores, want) in cases {
+            default_normalize_score(MAX_NODE_SCORE, reverse, &mut scores);
+            assert_eq!(scores, want, "reverse={reverse}");
+        }
+    }
+
+    #[test]
+    fn least_allocated_and_balanced() {
+        // Port of a TestLeastAllocatedScoringStrategy row: node 4000m / 10000 bytes, pod
+        // requesting 3000m / 5000: ((4000-3000)*100/4000 + (10000-5000)*100/10000) / 2 = 37.
+        let node = node_alloc("4", "10000", "110");
+        let ni = NodeInfo::new(&node);
+        assert_eq!(least_allocated_score(&with_requests("3", "5000"), &ni), 37);
+        // Balanced: |0.75 - 0.5| / 2 = 0.125 → 87.
+        assert_eq!(
+            balanced_allocation_score(&with_requests("3", "5000"), &ni),
+            Some(87)
+        );
+        assert_eq!(balanced_allocation_score(&Pod::default(), &ni), None);
+        assert_eq!(least_requested_score(5, 4), 0);
+    }
+
+    #[test]
+    fn scheduling_queue_backoff() {
+        let secs: Vec<i64> = (1..=6)
+            .map(|a| backoff_duration(a).as_millis() / 1000)
+            .collect();
+        assert_eq!(secs, vec![1, 2, 4, 8, 10, 10]);
+    }
+
+    #[test]
+    fn label_values() {
+        assert!(is_valid_label_value("bar"));
+        assert!(is_valid_label_value(""));
+        assert!(is_valid_label_value("a-b_c.d"));
+        assert!(!is_valid_label_value("invalid value: ___@#$%^"));
+        assert!(!is_valid_label_value("-a"));
+        assert!(!is_valid_label_value(&"a".repeat(64)));
+    }
 }

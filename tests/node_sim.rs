@@ -708,3 +708,24 @@ fn higher_priority_pod_preempts() {
     assert!(get_pod(&s, "low").is_none());
     assert_eq!(get_pod(&s, "high").unwrap().spec.node_name, "n1");
 }
+
+#[test]
+fn bare_node_is_registered_by_its_kubelet_before_scheduling() {
+    // With the kubelet registered before the scheduler (the recommended loop order), a node
+    // written without status gets its kubelet's labels, capacity and Ready condition first.
+    let mut s = Simulation::new(1, start(), FeatureGates::default(), World::default());
+    s.add_loop(new_kubelet());
+    s.add_loop(new_scheduler());
+    load(
+        &mut s,
+        json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "bare"}}),
+    );
+    load(&mut s, pod("p", "nginx"));
+    s.settle().unwrap();
+    let n = get_node(&s, "bare");
+    assert!(n.is_ready());
+    assert_eq!(n.status.allocatable["cpu"].0, "4");
+    assert_eq!(n.metadata.labels["kubernetes.io/hostname"], "bare");
+    assert_eq!(get_pod(&s, "p").unwrap().spec.node_name, "bare");
+    assert!(event_times(&s, "p", "FailedScheduling").is_empty());
+}
