@@ -729,3 +729,31 @@ fn bare_node_is_registered_by_its_kubelet_before_scheduling() {
     assert_eq!(get_pod(&s, "p").unwrap().spec.node_name, "bare");
     assert!(event_times(&s, "p", "FailedScheduling").is_empty());
 }
+
+#[test]
+fn init_containers_run_first() {
+    let mut s = sim();
+    load(&mut s, node("n1", "4", json!({})));
+    let mut p = pod("withinit", "nginx:1.25");
+    p["spec"]["initContainers"] = json!([{"name": "setup", "image": "busybox:1.36"}]);
+    load(&mut s, p);
+    s.run_until(at(2)).unwrap();
+    let p = get_pod(&s, "withinit").unwrap();
+    assert_eq!(p.status.phase, "Pending");
+    let init = p.condition("Initialized").unwrap();
+    assert_eq!(
+        (init.status.as_str(), init.message.as_str()),
+        ("False", "containers with incomplete status: [setup]")
+    );
+    assert_eq!(waiting_reason(&p), "PodInitializing");
+    // setup: pulled at 1 s, started at 2 s, exits 0 at 3 s; app pulls 3..4 s, starts at 5 s.
+    s.run_until(at(5)).unwrap();
+    let p = get_pod(&s, "withinit").unwrap();
+    assert_eq!(p.status.phase, "Running");
+    assert_eq!(cond(&p, "Initialized"), Some("True"));
+    let setup = &p.status.init_container_statuses[0];
+    let t = setup.state.clone().unwrap().terminated.unwrap();
+    assert_eq!((t.exit_code, t.reason.as_str()), (0, "Completed"));
+    assert!(setup.ready);
+    assert_eq!(event_times(&s, "withinit", "Started"), vec![2, 5]);
+}
