@@ -1520,7 +1520,8 @@ mod tests {
     #[test]
     fn node_affinity_filter() {
         let fields = |v: &str| req("metadata.name", "In", &[v]);
-        let cases: Vec<(&str, Pod, Vec<(&str, &str)>, &str, bool)> = vec![
+        type Case<'a> = (&'a str, Pod, Vec<(&'a str, &'a str)>, &'a str, bool);
+        let cases: Vec<Case> = vec![
             (
                 "missing labels",
                 pod_with(&[("foo", "bar")], None),
