@@ -2,13 +2,16 @@
 //!
 //! Data flows one way: scenario → store → watch → work queues → reconcile → API server → store,
 //! with the clock deciding what happens next.
+pub mod admission;
 pub mod api;
 pub mod controllers;
 pub mod features;
 pub mod kubectl;
+pub mod kubelet;
 pub mod queue;
 pub mod rng;
 pub mod scenario;
+pub mod scheduler;
 pub mod sim;
 pub mod store;
 pub mod trace;

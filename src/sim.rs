@@ -239,6 +239,8 @@ impl Simulation {
             }
             TimelineAction::NodeFail(n) => {
                 self.world.nodes_down.insert(n.clone(), now);
+                // Lets the node lifecycle controller start its grace-period timer.
+                self.poke_node(&n);
                 (format!("node {n} fails"), Ok(String::new()))
             }
             TimelineAction::NodeRecover(n) => {

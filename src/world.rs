@@ -1,7 +1,7 @@
 //! The simulated world outside the API: which nodes' kubelets are up, and the kubelet's timings
 //! and fault rules from the scenario.
 
-use crate::api::{Duration, Pod};
+use crate::api::{Duration, Pod, Quantity};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -18,9 +18,38 @@ pub struct KubeletConfig {
     /// Time from running to Ready (a readiness probe's initial delay).
     #[serde(default, with = "duration_serde")]
     pub readiness: Duration,
+    /// Time a container takes to stop after SIGTERM when the pod is deleted (capped by the
+    /// pod's grace period; a rule with `ignoreSigterm` makes it take the whole grace period).
+    #[serde(default = "default_stop", with = "duration_serde")]
+    pub container_stop: Duration,
+    /// How long an init container runs before it exits 0.
+    #[serde(default = "default_init_run", with = "duration_serde")]
+    pub init_container_run: Duration,
+    /// Capacity the kubelet reports for a node registered without any (`cpu`, `memory`, `pods`).
+    #[serde(default = "default_node_capacity")]
+    pub node_capacity: BTreeMap<String, Quantity>,
+    /// Pods whose status the kubelet leaves exactly as written (besides the
+    /// `kubeplay.dev/frozen: "true"` annotation). An empty match (`{}`) freezes every pod.
+    #[serde(default)]
+    pub frozen: Vec<PodMatch>,
     /// Fault rules, first match wins.
     #[serde(default)]
     pub rules: Vec<FaultRule>,
+}
+
+fn default_stop() -> Duration {
+    Duration::from_secs(1)
+}
+fn default_init_run() -> Duration {
+    Duration::from_secs(1)
+}
+/// What a kind worker node reports on a laptop, roughly: 4 cores, 16 GiB, kubelet's default
+/// `maxPods` of 110.
+pub fn default_node_capacity() -> BTreeMap<String, Quantity> {
+    [("cpu", "4"), ("memory", "16Gi"), ("pods", "110")]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+        .collect()
 }
 
 fn default_pull() -> Duration {
@@ -36,6 +65,10 @@ impl Default for KubeletConfig {
             image_pull: default_pull(),
             container_start: default_start(),
             readiness: Duration::ZERO,
+            container_stop: default_stop(),
+            init_container_run: default_init_run(),
+            node_capacity: default_node_capacity(),
+            frozen: vec![],
             rules: vec![],
         }
     }
@@ -107,7 +140,31 @@ pub struct FaultRule {
     /// Overrides the readiness delay for matching pods.
     #[serde(default, with = "opt_duration_serde")]
     pub ready_after: Option<Duration>,
+    /// The container ignores SIGTERM: deleting the pod takes the whole grace period and the
+    /// container is killed (exit code 137).
+    #[serde(default)]
+    pub ignore_sigterm: bool,
 }
+
+impl KubeletConfig {
+    /// The first fault rule matching the pod, if any.
+    pub fn rule_for(&self, p: &Pod) -> Option<&FaultRule> {
+        self.rules.iter().find(|r| r.match_.matches(p))
+    }
+
+    /// Whether the kubelet must leave this pod's status alone: the `kubeplay.dev/frozen`
+    /// annotation or a `frozen` match.
+    pub fn is_frozen(&self, p: &Pod) -> bool {
+        p.metadata
+            .annotations
+            .get(FROZEN_ANNOTATION)
+            .is_some_and(|v| v == "true")
+            || self.frozen.iter().any(|m| m.matches(p))
+    }
+}
+
+/// Annotation that freezes a pod's status (the kubelet never writes it).
+pub const FROZEN_ANNOTATION: &str = "kubeplay.dev/frozen";
 
 /// The state of the world that is not in the API.
 #[derive(Clone, Debug, Default)]

@@ -7,6 +7,9 @@
 pub mod controller_utils;
 pub mod garbagecollector;
 pub mod replicaset;
+pub mod node_lifecycle;
+pub mod podgc;
+pub mod taint_eviction;
 
 use crate::api::{ApiError, Duration, Object, Resource, Time};
 use crate::features::FeatureGates;
@@ -138,6 +141,27 @@ impl Ctx<'_> {
         self.api.delete(kind, namespace, name, opts)
     }
 
+    /// `POST pods/<name>/binding` (recorded as `create Binding ns/name`).
+    ///
+    /// # Errors
+    /// As [`ApiServer::bind`].
+    pub fn bind(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        uid: &str,
+        node: &str,
+    ) -> Result<Object, ApiError> {
+        self.actions.push(Action {
+            verb: "create",
+            kind: "Binding".into(),
+            namespace: namespace.into(),
+            name: name.into(),
+            replicas: None,
+        });
+        self.api.bind(namespace, name, uid, node)
+    }
+
     /// `recorder.Eventf(obj, type, reason, message)` from this controller.
     pub fn event(&mut self, involved: &Object, type_: &str, reason: &str, message: &str) {
         let c = self.component;
@@ -185,8 +209,13 @@ pub trait Controller {
 /// the scheduler and the kubelets.
 pub fn default_loops() -> Vec<Box<dyn Controller>> {
     vec![
+        crate::kubelet::new_kubelet(),
+        crate::scheduler::new_scheduler(),
         Box::new(replicaset::ReplicaSetController::new()),
         Box::new(replicaset::ReplicaSetController::new_replication_controller()),
         Box::new(garbagecollector::GarbageCollector::new()),
+        node_lifecycle::new_node_lifecycle_controller(),
+        taint_eviction::new_taint_eviction_controller(),
+        podgc::new_pod_gc_controller(),
     ]
 }

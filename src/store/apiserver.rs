@@ -397,6 +397,59 @@ impl ApiServer {
         Ok(o)
     }
 
+    /// `POST pods/<name>/binding` (BindingREST.Create → assignPod): sets `spec.nodeName` and the
+    /// `PodScheduled=True` condition in one write.
+    ///
+    /// # Errors
+    /// NotFound; Conflict when the uid no longer matches, the pod is already assigned, or it is
+    /// being deleted (upstream's messages).
+    pub fn bind(
+        &mut self,
+        namespace: &str,
+        name: &str,
+        uid: &str,
+        node: &str,
+    ) -> Result<Object, ApiError> {
+        let r = ObjectRef::new("Pod", namespace, name);
+        let Some(Object::Pod(mut p)) = self.store.get_ref(&r).cloned() else {
+            return Err(ApiError::not_found("pods", name));
+        };
+        if !uid.is_empty() && p.metadata.uid != uid {
+            return Err(ApiError::conflict(
+                "pods",
+                name,
+                &format!(
+                    "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                    p.metadata.uid
+                ),
+            ));
+        }
+        if p.metadata.deletion_timestamp.is_some() {
+            return Err(ApiError::conflict(
+                "pods",
+                name,
+                &format!("pod {name} is being deleted, cannot be assigned to a host"),
+            ));
+        }
+        if !p.spec.node_name.is_empty() {
+            return Err(ApiError::conflict(
+                "pods",
+                name,
+                &format!(
+                    "pod {name} is already assigned to node {:?}",
+                    p.spec.node_name
+                ),
+            ));
+        }
+        p.spec.node_name = node.to_string();
+        let now = self.now;
+        p.set_condition("PodScheduled", "True", "", "", now);
+        p.metadata.resource_version = self.next_rv();
+        let o = Object::Pod(p);
+        self.store.put(o.clone());
+        Ok(o)
+    }
+
     /// Records an Event on an object (`record.EventRecorder.Eventf`).
     pub fn record_event(
         &mut self,

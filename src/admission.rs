@@ -1,0 +1,100 @@
+//! Admission plugins as pure functions: DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds).
+
+use crate::api::{Pod, Toleration};
+
+/// `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`.
+pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
+
+pub const TAINT_NODE_NOT_READY: &str = "node.kubernetes.io/not-ready";
+pub const TAINT_NODE_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+
+/// The DefaultTolerationSeconds admission plugin, applied on pod create: unless the pod already
+/// tolerates `node.kubernetes.io/not-ready:NoExecute` (a toleration with that key or an empty
+/// key, and effect NoExecute or empty), append `{key: not-ready, operator: Exists, effect:
+/// NoExecute, tolerationSeconds: 300}`; the same for `node.kubernetes.io/unreachable`.
+/// not-ready is appended before unreachable, as upstream does.
+pub fn default_toleration_seconds(pod: &mut Pod) {
+    let covers = |t: &Toleration, key: &str| {
+        (t.key == key || t.key.is_empty()) && (t.effect == "NoExecute" || t.effect.is_empty())
+    };
+    let not_ready = pod
+        .spec
+        .tolerations
+        .iter()
+        .any(|t| covers(t, TAINT_NODE_NOT_READY));
+    let unreachable = pod
+        .spec
+        .tolerations
+        .iter()
+        .any(|t| covers(t, TAINT_NODE_UNREACHABLE));
+    let make = |key: &str| Toleration {
+        key: key.into(),
+        operator: "Exists".into(),
+        value: String::new(),
+        effect: "NoExecute".into(),
+        toleration_seconds: Some(DEFAULT_TOLERATION_SECONDS),
+    };
+    if !not_ready {
+        pod.spec.tolerations.push(make(TAINT_NODE_NOT_READY));
+    }
+    if !unreachable {
+        pod.spec.tolerations.push(make(TAINT_NODE_UNREACHABLE));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tol(key: &str, op: &str, effect: &str, secs: Option<i64>) -> Toleration {
+        Toleration {
+            key: key.into(),
+            operator: op.into(),
+            value: String::new(),
+            effect: effect.into(),
+            toleration_seconds: secs,
+        }
+    }
+
+    fn run(tols: Vec<Toleration>) -> Vec<Toleration> {
+        let mut p = Pod::default();
+        p.spec.tolerations = tols;
+        default_toleration_seconds(&mut p);
+        p.spec.tolerations
+    }
+
+    // Port of TestForgivenessAdmission (plugin/pkg/admission/defaulttolerationseconds/admission_test.go).
+    #[test]
+    fn forgiveness_admission() {
+        let nr = tol(TAINT_NODE_NOT_READY, "Exists", "NoExecute", Some(300));
+        let un = tol(TAINT_NODE_UNREACHABLE, "Exists", "NoExecute", Some(300));
+        // "pod has no tolerations, expect add tolerations for `not-ready:NoExecute` and `unreachable:NoExecute`"
+        assert_eq!(run(vec![]), vec![nr.clone(), un.clone()]);
+        // "pod has alpha tolerations, expect add tolerations ..." (an unrelated toleration is kept first)
+        let foo = tol("foo", "Equal", "NoSchedule", None);
+        assert_eq!(
+            run(vec![foo.clone()]),
+            vec![foo.clone(), nr.clone(), un.clone()]
+        );
+        // "pod specified a toleration for not-ready taint, expect add toleration for unreachable"
+        let own_nr = tol(TAINT_NODE_NOT_READY, "Exists", "NoExecute", Some(700));
+        assert_eq!(run(vec![own_nr.clone()]), vec![own_nr.clone(), un.clone()]);
+        // "pod specified a toleration for unreachable taint, expect add toleration for not-ready"
+        let own_un = tol(TAINT_NODE_UNREACHABLE, "Exists", "NoExecute", Some(700));
+        assert_eq!(run(vec![own_un.clone()]), vec![own_un.clone(), nr.clone()]);
+        // "pod specified tolerations for both taints, expect no change"
+        assert_eq!(
+            run(vec![own_nr.clone(), own_un.clone()]),
+            vec![own_nr.clone(), own_un.clone()]
+        );
+        // "pod specified toleration for all taints (empty key, Exists), expect no change"
+        let all = tol("", "Exists", "", None);
+        assert_eq!(run(vec![all.clone()]), vec![all.clone()]);
+        // "pod specified toleration for all NoExecute taints, expect no change"
+        let all_ne = tol("", "Exists", "NoExecute", None);
+        assert_eq!(run(vec![all_ne.clone()]), vec![all_ne]);
+        // A NoSchedule toleration for not-ready does not count.
+        let nr_ns = tol(TAINT_NODE_NOT_READY, "Exists", "NoSchedule", None);
+        assert_eq!(run(vec![nr_ns.clone()]), vec![nr_ns, nr, un]);
+    }
+}

@@ -1,0 +1,1375 @@
+//! `kubelet`: every node's kubelet, simulated — node registration and status, and the pod lifecycle from sandbox to deletion.
+//!
+//! For a pod bound to a node whose kubelet is up, containers go through image pull, create and
+//! start (events `Pulling`, `Pulled`, `Created`, `Started` with kubelet's messages), become
+//! ready after the readiness delay, and follow the scenario's fault rules: image pull errors
+//! (`ErrImagePull`, then `ImagePullBackOff` with the image back-off of 10 s doubling to 5 min),
+//! crash loops (`CrashLoopBackOff`, the container back-off of `doBackOff`: the first restart is
+//! immediate, then 10 s doubling to 5 min, keyed on the container's finish time), run to
+//! completion (`restartPolicy` Never/OnFailure) and readiness overrides. The pod status is
+//! generated as `generateAPIPodStatus` does (phase by `getPhase`, conditions
+//! PodReadyToStartContainers, Initialized, Ready, ContainersReady with upstream's reasons).
+//!
+//! Graceful deletion: containers get `Killing "Stopping container <c>"`, stop after
+//! `containerStop` (capped by the grace period; a container that ignores SIGTERM is killed with
+//! exit code 137 when the grace period ends), the pod reaches a terminal phase and the kubelet
+//! deletes it with grace period 0.
+//!
+//! Modelling choices (documented deviations): the kubelet syncs exactly when something is due
+//! (upstream's pod workers resync on PLEG events and a jittered period); `ImagePullBackOff` is
+//! shown 1 s after a failed pull; node heartbeats are not simulated (the node lifecycle
+//! controller reads [`crate::world::World::nodes_down`]); image digests, container ids and image
+//! sizes are deterministic hashes, not registry data; pods on a down node are not advanced and
+//! catch up when it recovers.
+
+use crate::api::{
+    ApiError, ContainerState, ContainerStateRunning, ContainerStateTerminated,
+    ContainerStateWaiting, ContainerStatus, Duration, Node, NodeCondition, Object, Pod,
+    PodCondition, PodStatus, Resource, Time,
+};
+use crate::controllers::{Controller, Ctx};
+use crate::queue::WorkQueue;
+use crate::store::apiserver::DeleteOptions;
+use crate::store::{Change, Store};
+use crate::world::{FaultRule, KubeletConfig};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const COMPONENT: &str = "kubelet";
+/// `flowcontrol` back-off of the image puller and of container restarts: initial period.
+pub const BACKOFF_INITIAL: Duration = Duration::from_secs(10);
+/// `MaxContainerBackOff` (also the image pull back-off cap).
+pub const MAX_CONTAINER_BACKOFF: Duration = Duration::from_mins(5);
+/// When `ImagePullBackOff` replaces `ErrImagePull` after a failed pull (kubeplay's model).
+pub const IMAGE_BACKOFF_SHOWN_AFTER: Duration = Duration::from_secs(1);
+/// The kubelet version reported in `status.nodeInfo`.
+pub const KUBELET_VERSION: &str = "v1.34.0";
+
+// ---------------------------------------------------------------------------------------------
+// Pure helpers
+// ---------------------------------------------------------------------------------------------
+
+/// FNV-1a, the deterministic hash behind ids, digests and sizes.
+fn fnv(data: &str, seed: u64) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64 ^ seed;
+    for b in data.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// 64 hex digits derived from `data` (stands in for a sha256 / container id).
+pub fn hex64(data: &str) -> String {
+    (0..4).map(|i| format!("{:016x}", fnv(data, i))).collect()
+}
+
+/// The fully qualified reference a container runtime reports (`nginx` →
+/// `docker.io/library/nginx:latest`).
+pub fn normalize_image(image: &str) -> String {
+    let (name, digest) = match image.split_once('@') {
+        Some((n, d)) => (n, Some(d)),
+        None => (image, None),
+    };
+    let first = name.split('/').next().unwrap_or_default();
+    let has_domain =
+        name.contains('/') && (first.contains('.') || first.contains(':') || first == "localhost");
+    let mut full = if has_domain {
+        name.to_string()
+    } else if name.contains('/') {
+        format!("docker.io/{name}")
+    } else {
+        format!("docker.io/library/{name}")
+    };
+    let last = full.rsplit('/').next().unwrap_or_default();
+    if digest.is_none() && !last.contains(':') {
+        full.push_str(":latest");
+    }
+    match digest {
+        Some(d) => format!("{full}@{d}"),
+        None => full,
+    }
+}
+
+/// The `imageID` (repo digest) a runtime reports for an image.
+pub fn image_id(image: &str) -> String {
+    let full = normalize_image(image);
+    if full.contains('@') {
+        return full;
+    }
+    let repo = match full.rfind(':') {
+        Some(i) if i > full.rfind('/').unwrap_or(0) => &full[..i],
+        _ => full.as_str(),
+    };
+    format!("{repo}@sha256:{}", hex64(&full))
+}
+
+/// A plausible, stable image size in bytes (20–200 MB).
+pub fn image_size(image: &str) -> u64 {
+    20_000_000 + fnv(&normalize_image(image), 7) % 180_000_000
+}
+
+/// `format.Pod`: `name_namespace(uid)`.
+pub fn format_pod(p: &Pod) -> String {
+    format!(
+        "{}_{}({})",
+        p.metadata.name, p.metadata.namespace, p.metadata.uid
+    )
+}
+
+/// The error a registry returns for an image that does not exist (containerd's wording).
+pub fn pull_error(image: &str) -> String {
+    let full = normalize_image(image);
+    format!(
+        "rpc error: code = NotFound desc = failed to pull and unpack image \"{full}\": failed to resolve reference \"{full}\": {full}: not found"
+    )
+}
+
+/// `flowcontrol.Backoff.Next` for one key: `(duration, lastUpdate)`; expired entries (no
+/// update for 2 × max) restart at the initial period.
+pub fn backoff_next(entry: Option<(Duration, Time)>, at: Time) -> (Duration, Time) {
+    match entry {
+        Some((d, last)) if at - last <= Duration(MAX_CONTAINER_BACKOFF.0 * 2) => {
+            (Duration((d.0 * 2).min(MAX_CONTAINER_BACKOFF.0)), at)
+        }
+        _ => (BACKOFF_INITIAL, at),
+    }
+}
+
+/// The kubelet-owned parts of a node as it registers and posts status: hostname/os/arch labels,
+/// capacity and allocatable (defaults from the scenario when absent), addresses, nodeInfo,
+/// podCIDR, and the conditions of a healthy kubelet (`KubeletReady`). `index` numbers the node
+/// (InternalIP 172.18.0.<index+2>, podCIDR 10.244.<index>.0/24) when it has none.
+pub fn registered_node(node: &Node, cfg: &KubeletConfig, index: u32, now: Time) -> Node {
+    let mut n = node.clone();
+    let name = n.metadata.name.clone();
+    let labels = &mut n.metadata.labels;
+    for (k, v) in [
+        ("kubernetes.io/hostname", name.as_str()),
+        ("kubernetes.io/os", "linux"),
+        ("kubernetes.io/arch", "amd64"),
+        ("beta.kubernetes.io/os", "linux"),
+        ("beta.kubernetes.io/arch", "amd64"),
+    ] {
+        labels.entry(k.into()).or_insert_with(|| v.into());
+    }
+    if !n.spec.extra.contains_key("podCIDR") {
+        let cidr = format!("10.244.{index}.0/24");
+        n.spec.extra.insert("podCIDR".into(), cidr.clone().into());
+        n.spec
+            .extra
+            .insert("podCIDRs".into(), serde_json::json!([cidr]));
+    }
+    let st = &mut n.status;
+    if st.capacity.is_empty() && st.allocatable.is_empty() {
+        st.capacity = cfg.node_capacity.clone();
+    }
+    if st.allocatable.is_empty() {
+        st.allocatable = st.capacity.clone();
+    }
+    if st.capacity.is_empty() {
+        st.capacity = st.allocatable.clone();
+    }
+    st.extra.entry("addresses").or_insert_with(|| {
+        serde_json::json!([
+            {"type": "InternalIP", "address": format!("172.18.0.{}", index + 2)},
+            {"type": "Hostname", "address": name},
+        ])
+    });
+    st.extra.entry("nodeInfo").or_insert_with(|| {
+        serde_json::json!({
+            "architecture": "amd64",
+            "containerRuntimeVersion": "containerd://2.1.3",
+            "kernelVersion": "6.8.0",
+            "kubeProxyVersion": KUBELET_VERSION,
+            "kubeletVersion": KUBELET_VERSION,
+            "operatingSystem": "linux",
+            "osImage": "Debian GNU/Linux 12 (bookworm)",
+        })
+    });
+    let now = now.trunc_secs();
+    let wanted = [
+        (
+            "MemoryPressure",
+            "False",
+            "KubeletHasSufficientMemory",
+            "kubelet has sufficient memory available",
+        ),
+        (
+            "DiskPressure",
+            "False",
+            "KubeletHasNoDiskPressure",
+            "kubelet has no disk pressure",
+        ),
+        (
+            "PIDPressure",
+            "False",
+            "KubeletHasSufficientPID",
+            "kubelet has sufficient PID available",
+        ),
+        (
+            "Ready",
+            "True",
+            "KubeletReady",
+            "kubelet is posting ready status",
+        ),
+    ];
+    let healthy = wanted.iter().all(|(t, s, r, _)| {
+        st.conditions
+            .iter()
+            .any(|c| c.type_ == *t && c.status == *s && c.reason == *r)
+    });
+    if !healthy {
+        for (t, s, r, m) in wanted {
+            match st.conditions.iter_mut().find(|c| c.type_ == t) {
+                Some(c) => {
+                    if c.status != s {
+                        c.last_transition_time = Some(now);
+                    }
+                    c.status = s.into();
+                    c.reason = r.into();
+                    c.message = m.into();
+                    c.last_heartbeat_time = Some(now);
+                }
+                None => st.conditions.push(NodeCondition {
+                    type_: t.into(),
+                    status: s.into(),
+                    last_heartbeat_time: Some(now),
+                    last_transition_time: Some(now),
+                    reason: r.into(),
+                    message: m.into(),
+                }),
+            }
+        }
+    }
+    n
+}
+
+fn node_internal_ip(node: &Node) -> Option<String> {
+    node.status
+        .extra
+        .get("addresses")?
+        .as_array()?
+        .iter()
+        .find(|a| a["type"] == "InternalIP")
+        .and_then(|a| a["address"].as_str())
+        .map(String::from)
+}
+
+fn pod_cidr_prefix(node: &Node) -> Option<String> {
+    let cidr = node.spec.extra.get("podCIDR")?.as_str()?;
+    let ip = cidr.split('/').next()?;
+    let parts: Vec<&str> = ip.split('.').collect();
+    (parts.len() == 4).then(|| parts[..3].join("."))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The container runtime model
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+enum St {
+    /// Not started yet (waiting for init containers, or never started).
+    Waiting,
+    Pulling {
+        until: Time,
+        started: Time,
+    },
+    PullFailed {
+        err: String,
+        show_at: Time,
+        shown: bool,
+        retry_at: Time,
+    },
+    NeverPull,
+    Creating {
+        until: Time,
+    },
+    Running {
+        since: Time,
+        exit: Option<(Time, i32)>,
+        ready_at: Option<Time>,
+    },
+    BackOff {
+        until: Time,
+        message: String,
+    },
+    /// Exited for good (completed init container, run-to-completion, or stopped on deletion).
+    Done,
+}
+
+#[derive(Clone, Debug)]
+struct Ctr {
+    name: String,
+    image: String,
+    pull_policy: String,
+    init: bool,
+    sidecar: bool,
+    state: St,
+    restart_count: i32,
+    last_term: Option<ContainerStateTerminated>,
+    crash_backoff: Option<(Duration, Time)>,
+    pull_backoff: Option<(Duration, Time)>,
+    container_id: String,
+    image_id: String,
+}
+
+impl Ctr {
+    fn done_ok(&self) -> bool {
+        self.state == St::Done && self.last_term.as_ref().is_some_and(|t| t.exit_code == 0)
+    }
+    fn running(&self) -> bool {
+        matches!(self.state, St::Running { .. })
+    }
+    fn ready(&self, now: Time) -> bool {
+        match &self.state {
+            St::Running { ready_at, .. } => ready_at.is_some_and(|t| t <= now),
+            St::Done => self.init && self.done_ok(),
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Stop {
+    done: Time,
+    exit_code: i32,
+}
+
+#[derive(Clone, Debug)]
+struct PodRt {
+    uid: String,
+    started: Time,
+    host_ip: String,
+    pod_ip: String,
+    init: Vec<Ctr>,
+    ctrs: Vec<Ctr>,
+    stop: Option<Stop>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct NodeRt {
+    index: u32,
+    next_host: u32,
+    images: BTreeSet<String>,
+}
+
+/// An event to record: (type, reason, message).
+type Ev = (&'static str, &'static str, String);
+
+struct Env<'a> {
+    cfg: &'a KubeletConfig,
+    rule: Option<&'a FaultRule>,
+    pod: &'a Pod,
+}
+
+impl Env<'_> {
+    fn restart_policy(&self) -> &str {
+        match self.pod.spec.restart_policy.as_str() {
+            "" => "Always",
+            p => p,
+        }
+    }
+}
+
+/// Starts (or restarts) a container: pull if the policy says so, else create.
+fn start_container(
+    c: &mut Ctr,
+    images: &mut BTreeSet<String>,
+    env: &Env,
+    now: Time,
+    ev: &mut Vec<Ev>,
+) {
+    let present = images.contains(&normalize_image(&c.image));
+    let pull = match c.pull_policy.as_str() {
+        "Never" => false,
+        "Always" => true,
+        _ => !present,
+    };
+    if c.pull_policy == "Never" && !present {
+        ev.push((
+            "Warning",
+            "ErrImageNeverPull",
+            format!(
+                "Container image {:?} is not present with pull policy of Never",
+                c.image
+            ),
+        ));
+        ev.push(("Warning", "Failed", "Error: ErrImageNeverPull".into()));
+        c.state = St::NeverPull;
+        return;
+    }
+    if pull {
+        ev.push(("Normal", "Pulling", format!("Pulling image {:?}", c.image)));
+        c.state = St::Pulling {
+            until: now + env.cfg.image_pull,
+            started: now,
+        };
+    } else {
+        ev.push((
+            "Normal",
+            "Pulled",
+            format!("Container image {:?} already present on machine", c.image),
+        ));
+        c.image_id = image_id(&c.image);
+        c.state = St::Creating {
+            until: now + env.cfg.container_start,
+        };
+    }
+}
+
+/// Advances one container to `now`. Returns whether its state changed.
+fn step_container(
+    c: &mut Ctr,
+    images: &mut BTreeSet<String>,
+    env: &Env,
+    now: Time,
+    ev: &mut Vec<Ev>,
+) -> bool {
+    match c.state.clone() {
+        St::Waiting => {
+            start_container(c, images, env, now, ev);
+            true
+        }
+        St::Pulling { until, started } if until <= now => {
+            if env.rule.is_some_and(|r| r.image_pull_error) && !c.init {
+                let err = pull_error(&c.image);
+                ev.push((
+                    "Warning",
+                    "Failed",
+                    format!("Failed to pull image {:?}: {err}", c.image),
+                ));
+                ev.push(("Warning", "Failed", "Error: ErrImagePull".into()));
+                let b = backoff_next(c.pull_backoff, until);
+                c.pull_backoff = Some(b);
+                c.state = St::PullFailed {
+                    err,
+                    show_at: until + IMAGE_BACKOFF_SHOWN_AFTER,
+                    shown: false,
+                    retry_at: until + b.0,
+                };
+            } else {
+                images.insert(normalize_image(&c.image));
+                let took = until - started;
+                ev.push((
+                    "Normal",
+                    "Pulled",
+                    format!(
+                        "Successfully pulled image {:?} in {took} ({took} including waiting). Image size: {} bytes.",
+                        c.image,
+                        image_size(&c.image)
+                    ),
+                ));
+                c.image_id = image_id(&c.image);
+                c.pull_backoff = None;
+                c.state = St::Creating {
+                    until: until + env.cfg.container_start,
+                };
+            }
+            true
+        }
+        St::PullFailed {
+            err,
+            show_at,
+            shown,
+            retry_at,
+        } => {
+            if retry_at <= now {
+                ev.push(("Normal", "Pulling", format!("Pulling image {:?}", c.image)));
+                c.state = St::Pulling {
+                    until: retry_at + env.cfg.image_pull,
+                    started: retry_at,
+                };
+                true
+            } else if !shown && show_at <= now {
+                ev.push((
+                    "Normal",
+                    "BackOff",
+                    format!("Back-off pulling image {:?}", c.image),
+                ));
+                ev.push(("Warning", "Failed", "Error: ImagePullBackOff".into()));
+                c.state = St::PullFailed {
+                    err,
+                    show_at,
+                    shown: true,
+                    retry_at,
+                };
+                true
+            } else {
+                false
+            }
+        }
+        St::Creating { until } if until <= now => {
+            c.container_id = format!(
+                "containerd://{}",
+                hex64(&format!(
+                    "{}/{}/{}",
+                    env.pod.metadata.uid, c.name, c.restart_count
+                ))
+            );
+            ev.push((
+                "Normal",
+                "Created",
+                format!("Created container: {}", c.name),
+            ));
+            ev.push(("Normal", "Started", format!("Started container {}", c.name)));
+            let (exit, ready_at) = if c.init && !c.sidecar {
+                (Some((until + env.cfg.init_container_run, 0)), None)
+            } else if c.sidecar {
+                (None, Some(until))
+            } else {
+                let exit = env
+                    .rule
+                    .and_then(|r| r.run_for.map(|d| (until + d, r.exit_code)));
+                let ready = if env.rule.is_some_and(|r| r.never_ready) {
+                    None
+                } else {
+                    Some(
+                        until
+                            + env
+                                .rule
+                                .and_then(|r| r.ready_after)
+                                .unwrap_or(env.cfg.readiness),
+                    )
+                };
+                (exit, ready)
+            };
+            c.state = St::Running {
+                since: until,
+                exit,
+                ready_at,
+            };
+            true
+        }
+        St::Running {
+            since,
+            exit: Some((at, code)),
+            ..
+        } if at <= now => {
+            c.last_term = Some(ContainerStateTerminated {
+                exit_code: code,
+                reason: if code == 0 { "Completed" } else { "Error" }.into(),
+                message: String::new(),
+                started_at: Some(since.trunc_secs()),
+                finished_at: Some(at.trunc_secs()),
+            });
+            let restart = if c.sidecar {
+                true
+            } else if c.init {
+                code != 0 && env.restart_policy() != "Never"
+            } else {
+                match env.restart_policy() {
+                    "Always" => true,
+                    "OnFailure" => code != 0,
+                    _ => false,
+                }
+            };
+            if !restart {
+                c.state = St::Done;
+                return true;
+            }
+            // doBackOff: in back-off if an entry exists and less than its period has passed
+            // since the finish time; otherwise Next() and restart right away.
+            let in_backoff = match c.crash_backoff {
+                Some((d, last)) if at - last <= Duration(MAX_CONTAINER_BACKOFF.0 * 2) => Some(d),
+                _ => None,
+            };
+            match in_backoff {
+                Some(d) => {
+                    ev.push((
+                        "Warning",
+                        "BackOff",
+                        format!(
+                            "Back-off restarting failed container {} in pod {}",
+                            c.name,
+                            format_pod(env.pod)
+                        ),
+                    ));
+                    c.state = St::BackOff {
+                        until: at + d,
+                        message: format!(
+                            "back-off {d} restarting failed container={} pod={}",
+                            c.name,
+                            format_pod(env.pod)
+                        ),
+                    };
+                }
+                None => {
+                    c.crash_backoff = Some(backoff_next(None, at));
+                    c.restart_count += 1;
+                    start_container(c, images, env, at.max(now), ev);
+                }
+            }
+            true
+        }
+        St::BackOff { until, .. } if until <= now => {
+            let finished = c
+                .last_term
+                .as_ref()
+                .and_then(|t| t.finished_at)
+                .unwrap_or(until);
+            c.crash_backoff = Some(backoff_next(c.crash_backoff, finished));
+            c.restart_count += 1;
+            start_container(c, images, env, until, ev);
+            true
+        }
+        _ => false,
+    }
+}
+
+fn next_due(c: &Ctr, now: Time) -> Option<Time> {
+    match &c.state {
+        St::Pulling { until, .. } | St::Creating { until } | St::BackOff { until, .. } => {
+            Some(*until)
+        }
+        St::PullFailed {
+            show_at,
+            shown,
+            retry_at,
+            ..
+        } => Some(if *shown { *retry_at } else { *show_at }),
+        St::Running { exit, ready_at, .. } => {
+            let r = ready_at.filter(|t| *t > now);
+            match (exit.map(|e| e.0), r) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        _ => None,
+    }
+}
+
+impl PodRt {
+    /// Whether every init container finished (sidecars: started).
+    fn initialized(&self) -> bool {
+        self.init
+            .iter()
+            .all(|c| if c.sidecar { c.running() } else { c.done_ok() })
+    }
+
+    fn init_failed(&self, env: &Env) -> bool {
+        env.restart_policy() == "Never"
+            && self
+                .init
+                .iter()
+                .any(|c| c.state == St::Done && !c.done_ok())
+    }
+
+    /// Runs every transition due at or before `now`, in order.
+    fn advance(&mut self, images: &mut BTreeSet<String>, env: &Env, now: Time, ev: &mut Vec<Ev>) {
+        for _ in 0..10_000 {
+            let mut changed = false;
+            if !self.initialized() {
+                if self.init_failed(env) {
+                    return;
+                }
+                // The first init container not done (sidecars count once running).
+                if let Some(c) = self
+                    .init
+                    .iter_mut()
+                    .find(|c| !(if c.sidecar { c.running() } else { c.done_ok() }))
+                {
+                    changed |= step_container(c, images, env, now, ev);
+                }
+                for c in self.init.iter_mut().filter(|c| c.sidecar && c.running()) {
+                    changed |= step_container(c, images, env, now, ev);
+                }
+            } else {
+                for c in self.init.iter_mut().filter(|c| c.sidecar) {
+                    changed |= step_container(c, images, env, now, ev);
+                }
+                for c in self.ctrs.iter_mut() {
+                    changed |= step_container(c, images, env, now, ev);
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    fn next_wake(&self, now: Time) -> Option<Time> {
+        self.init
+            .iter()
+            .chain(self.ctrs.iter())
+            .filter_map(|c| next_due(c, now))
+            .filter(|t| *t > now)
+            .min()
+    }
+}
+
+fn container_status(c: &Ctr, pod_initializing: bool, now: Time) -> ContainerStatus {
+    let waiting = |reason: &str, message: String| ContainerState {
+        waiting: Some(ContainerStateWaiting {
+            reason: reason.into(),
+            message,
+        }),
+        ..Default::default()
+    };
+    let state = match &c.state {
+        St::Waiting | St::Pulling { .. } | St::Creating { .. } => {
+            if c.init || pod_initializing {
+                waiting("PodInitializing", String::new())
+            } else {
+                waiting("ContainerCreating", String::new())
+            }
+        }
+        St::PullFailed { err, shown, .. } => {
+            if *shown {
+                waiting(
+                    "ImagePullBackOff",
+                    format!("Back-off pulling image {:?}", c.image),
+                )
+            } else {
+                waiting("ErrImagePull", err.clone())
+            }
+        }
+        St::NeverPull => waiting(
+            "ErrImageNeverPull",
+            format!(
+                "Container image {:?} is not present with pull policy of Never",
+                c.image
+            ),
+        ),
+        St::BackOff { message, .. } => waiting("CrashLoopBackOff", message.clone()),
+        St::Running { since, .. } => ContainerState {
+            running: Some(ContainerStateRunning {
+                started_at: Some(since.trunc_secs()),
+            }),
+            ..Default::default()
+        },
+        St::Done => ContainerState {
+            terminated: c.last_term.clone(),
+            ..Default::default()
+        },
+    };
+    let last_state = if c.state == St::Done {
+        None
+    } else {
+        c.last_term.clone().map(|t| ContainerState {
+            terminated: Some(t),
+            ..Default::default()
+        })
+    };
+    let mut extra = serde_json::Map::new();
+    if !c.container_id.is_empty() {
+        extra.insert("containerID".into(), c.container_id.clone().into());
+    }
+    ContainerStatus {
+        name: c.name.clone(),
+        ready: c.ready(now),
+        restart_count: c.restart_count,
+        state: Some(state),
+        last_state,
+        image: normalize_image(&c.image),
+        image_id: c.image_id.clone(),
+        started: Some(c.running()),
+        extra,
+    }
+}
+
+/// `getPhase` (kubelet_pods.go) over the runtime model.
+fn pod_phase(rt: &PodRt, env: &Env, terminal: bool) -> &'static str {
+    if !rt.initialized() {
+        if rt.init_failed(env) || terminal {
+            return "Failed";
+        }
+        return "Pending";
+    }
+    let (mut waiting, mut running, mut stopped, mut succeeded) = (0, 0, 0, 0);
+    for c in &rt.ctrs {
+        match &c.state {
+            St::Running { .. } => running += 1,
+            St::Done => {
+                stopped += 1;
+                if c.done_ok() {
+                    succeeded += 1;
+                }
+            }
+            _ if c.last_term.is_some() => stopped += 1,
+            _ => waiting += 1,
+        }
+    }
+    if terminal {
+        return if running == 0 && waiting == 0 && stopped == succeeded {
+            "Succeeded"
+        } else {
+            "Failed"
+        };
+    }
+    if waiting > 0 {
+        "Pending"
+    } else if running > 0 {
+        "Running"
+    } else if stopped > 0 {
+        match env.restart_policy() {
+            "Always" => "Running",
+            _ if stopped == succeeded => "Succeeded",
+            "Never" => "Failed",
+            _ => "Running",
+        }
+    } else {
+        "Pending"
+    }
+}
+
+/// Builds the pod status the kubelet posts (`generateAPIPodStatus`), keeping the conditions it
+/// does not own (PodScheduled, DisruptionTarget, ...) and transition times that did not change.
+fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> PodStatus {
+    let mut st = pod.status.clone();
+    let phase = pod_phase(rt, env, terminal);
+    st.phase = phase.into();
+    st.host_ip = rt.host_ip.clone();
+    st.pod_ip = rt.pod_ip.clone();
+    st.extra
+        .insert("hostIPs".into(), serde_json::json!([{"ip": rt.host_ip}]));
+    st.extra
+        .insert("podIPs".into(), serde_json::json!([{"ip": rt.pod_ip}]));
+    st.start_time = Some(rt.started.trunc_secs());
+    let initializing = !rt.initialized();
+    st.init_container_statuses = rt
+        .init
+        .iter()
+        .map(|c| container_status(c, initializing, now))
+        .collect();
+    st.container_statuses = rt
+        .ctrs
+        .iter()
+        .map(|c| container_status(c, initializing, now))
+        .collect();
+    let list = |names: Vec<&str>| format!("[{}]", names.join(" "));
+    let incomplete: Vec<&str> = rt
+        .init
+        .iter()
+        .filter(|c| !(if c.sidecar { c.running() } else { c.done_ok() }))
+        .map(|c| c.name.as_str())
+        .collect();
+    let unready: Vec<&str> = rt
+        .init
+        .iter()
+        .filter(|c| c.sidecar)
+        .chain(rt.ctrs.iter())
+        .filter(|c| !c.ready(now))
+        .map(|c| c.name.as_str())
+        .collect();
+    let terminal_phase = phase == "Succeeded" || phase == "Failed";
+    let mut conds: Vec<(&str, &str, String, String)> = vec![];
+    conds.push((
+        "PodReadyToStartContainers",
+        if terminal_phase { "False" } else { "True" },
+        String::new(),
+        String::new(),
+    ));
+    if incomplete.is_empty() {
+        conds.push(("Initialized", "True", String::new(), String::new()));
+    } else {
+        conds.push((
+            "Initialized",
+            "False",
+            "ContainersNotInitialized".into(),
+            format!("containers with incomplete status: {}", list(incomplete)),
+        ));
+    }
+    let (ready, creason, cmsg) = if phase == "Succeeded" {
+        ("False", "PodCompleted".to_string(), String::new())
+    } else if !unready.is_empty() {
+        (
+            "False",
+            "ContainersNotReady".into(),
+            format!("containers with unready status: {}", list(unready.clone())),
+        )
+    } else {
+        ("True", String::new(), String::new())
+    };
+    if terminal_phase {
+        conds.push(("Ready", "False", "PodCompleted".into(), String::new()));
+    } else {
+        conds.push(("Ready", ready, creason.clone(), cmsg.clone()));
+    }
+    conds.push(("ContainersReady", ready, creason, cmsg));
+    let owned = [
+        "PodReadyToStartContainers",
+        "Initialized",
+        "Ready",
+        "ContainersReady",
+    ];
+    let mut out: Vec<PodCondition> = vec![];
+    let now_s = now.trunc_secs();
+    for (t, s, r, m) in conds {
+        let old = pod.status.conditions.iter().find(|c| c.type_ == t);
+        let ltt = match old {
+            Some(o) if o.status == s => o.last_transition_time,
+            _ => Some(now_s),
+        };
+        out.push(PodCondition {
+            type_: t.into(),
+            status: s.into(),
+            last_probe_time: None,
+            last_transition_time: ltt,
+            reason: r,
+            message: m,
+        });
+    }
+    out.extend(
+        pod.status
+            .conditions
+            .iter()
+            .filter(|c| !owned.contains(&c.type_.as_str()))
+            .cloned(),
+    );
+    st.conditions = out;
+    st
+}
+
+/// Adopts a pod whose status was written elsewhere (loaded running): running containers keep
+/// running from their `startedAt`, terminated ones stay terminated.
+fn adopt(c: &mut Ctr, cs: &ContainerStatus, env: &Env) {
+    c.restart_count = cs.restart_count;
+    c.image_id = cs.image_id.clone();
+    c.container_id = cs
+        .extra
+        .get("containerID")
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .to_string();
+    c.last_term = cs.last_state.as_ref().and_then(|s| s.terminated.clone());
+    let Some(state) = &cs.state else { return };
+    if let Some(r) = &state.running {
+        let since = r.started_at.unwrap_or(Time(0));
+        let ready_at = if cs.ready {
+            Some(since)
+        } else if env.rule.is_some_and(|r| r.never_ready) {
+            None
+        } else {
+            Some(
+                since
+                    + env
+                        .rule
+                        .and_then(|r| r.ready_after)
+                        .unwrap_or(env.cfg.readiness),
+            )
+        };
+        let exit = env
+            .rule
+            .and_then(|r| r.run_for.map(|d| (since + d, r.exit_code)));
+        c.state = St::Running {
+            since,
+            exit: if c.init && !c.sidecar { None } else { exit },
+            ready_at,
+        };
+    } else if let Some(t) = &state.terminated {
+        c.last_term = Some(t.clone());
+        c.state = St::Done;
+    }
+}
+
+fn new_ctr(c: &crate::api::Container, init: bool) -> Ctr {
+    Ctr {
+        name: c.name.clone(),
+        image: c.image.clone(),
+        pull_policy: c
+            .extra
+            .get("imagePullPolicy")
+            .and_then(|v| v.as_str())
+            .unwrap_or("IfNotPresent")
+            .to_string(),
+        init,
+        sidecar: init && c.restart_policy.as_deref() == Some("Always"),
+        state: St::Waiting,
+        restart_count: 0,
+        last_term: None,
+        crash_backoff: None,
+        pull_backoff: None,
+        container_id: String::new(),
+        image_id: String::new(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The control loop
+// ---------------------------------------------------------------------------------------------
+
+/// All kubelets of the cluster. Keys: `pod:<ns>/<name>` and `node:<name>`.
+#[derive(Default)]
+pub struct Kubelet {
+    pods: BTreeMap<String, PodRt>,
+    nodes: BTreeMap<String, NodeRt>,
+    next_index: u32,
+}
+
+/// A boxed kubelet for `Simulation::add_loop`.
+pub fn new_kubelet() -> Box<dyn Controller> {
+    Box::new(Kubelet::default())
+}
+
+impl Kubelet {
+    fn node_rt(&mut self, name: &str) -> &mut NodeRt {
+        if !self.nodes.contains_key(name) {
+            let idx = self.next_index;
+            self.next_index += 1;
+            self.nodes.insert(
+                name.to_string(),
+                NodeRt {
+                    index: idx,
+                    next_host: 2,
+                    images: BTreeSet::new(),
+                },
+            );
+        }
+        self.nodes.get_mut(name).expect("inserted")
+    }
+
+    fn sync_node(&mut self, name: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
+        let Some(node) = ctx.store().get::<Node>("", name).cloned() else {
+            self.nodes.remove(name);
+            return Ok(());
+        };
+        if ctx.world.nodes_down.contains_key(name) {
+            return Ok(());
+        }
+        let index = self.node_rt(name).index;
+        let want = registered_node(&node, &ctx.world.kubelet, index, ctx.now());
+        let mut cur = node.clone();
+        if want.metadata != node.metadata || want.spec != node.spec {
+            let mut upd = want.clone();
+            upd.status = node.status.clone();
+            cur = match ctx.update(upd.into_object())? {
+                Object::Node(n) => n,
+                _ => cur,
+            };
+        }
+        if want.status != cur.status {
+            let mut upd = cur.clone();
+            upd.status = want.status;
+            ctx.update_status(upd.into_object())?;
+        }
+        Ok(())
+    }
+
+    fn sync_pod(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
+        let (ns, name) = key.split_once('/').unwrap_or(("", key));
+        let Some(pod) = ctx.store().get::<Pod>(ns, name).cloned() else {
+            self.pods.remove(key);
+            return Ok(());
+        };
+        if self
+            .pods
+            .get(key)
+            .is_some_and(|rt| rt.uid != pod.metadata.uid)
+        {
+            self.pods.remove(key);
+        }
+        let node_name = pod.spec.node_name.clone();
+        if node_name.is_empty() || ctx.world.nodes_down.contains_key(&node_name) {
+            return Ok(());
+        }
+        let Some(node) = ctx.store().get::<Node>("", &node_name).cloned() else {
+            return Ok(());
+        };
+        let now = ctx.now();
+        let cfg = ctx.world.kubelet.clone();
+        let env = Env {
+            cfg: &cfg,
+            rule: cfg.rule_for(&pod),
+            pod: &pod,
+        };
+        let frozen = cfg.is_frozen(&pod);
+        let terminal = pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
+
+        if !self.pods.contains_key(key) {
+            if frozen || (terminal && pod.metadata.deletion_timestamp.is_none()) {
+                // Nothing to run; a frozen pod keeps its status as written.
+                if pod.metadata.deletion_timestamp.is_none() {
+                    return Ok(());
+                }
+            }
+            let nrt = self.node_rt(&node_name);
+            let prefix = pod_cidr_prefix(&node).unwrap_or(format!("10.244.{}", nrt.index));
+            let pod_ip = if pod.status.pod_ip.is_empty() {
+                let ip = format!("{prefix}.{}", nrt.next_host);
+                nrt.next_host += 1;
+                ip
+            } else {
+                pod.status.pod_ip.clone()
+            };
+            let host_ip =
+                node_internal_ip(&node).unwrap_or_else(|| format!("172.18.0.{}", nrt.index + 2));
+            let mut rt = PodRt {
+                uid: pod.metadata.uid.clone(),
+                started: pod.status.start_time.unwrap_or(now),
+                host_ip,
+                pod_ip,
+                init: pod
+                    .spec
+                    .init_containers
+                    .iter()
+                    .map(|c| new_ctr(c, true))
+                    .collect(),
+                ctrs: pod
+                    .spec
+                    .containers
+                    .iter()
+                    .map(|c| new_ctr(c, false))
+                    .collect(),
+                stop: None,
+            };
+            for c in rt.init.iter_mut() {
+                if let Some(cs) = pod
+                    .status
+                    .init_container_statuses
+                    .iter()
+                    .find(|s| s.name == c.name)
+                {
+                    adopt(c, cs, &env);
+                }
+            }
+            for c in rt.ctrs.iter_mut() {
+                if let Some(cs) = pod
+                    .status
+                    .container_statuses
+                    .iter()
+                    .find(|s| s.name == c.name)
+                {
+                    adopt(c, cs, &env);
+                }
+            }
+            self.pods.insert(key.to_string(), rt);
+        }
+
+        let mut events: Vec<Ev> = vec![];
+        let rt = self.pods.get_mut(key).expect("present");
+        let images = &mut self
+            .nodes
+            .get_mut(&node_name)
+            .expect("node runtime registered")
+            .images;
+
+        if pod.metadata.deletion_timestamp.is_some() {
+            // Graceful termination.
+            if rt.stop.is_none() {
+                let grace =
+                    Duration::from_secs(pod.metadata.deletion_grace_period_seconds.unwrap_or(30));
+                let running: Vec<&Ctr> = rt
+                    .ctrs
+                    .iter()
+                    .chain(rt.init.iter().filter(|c| c.sidecar))
+                    .filter(|c| c.running())
+                    .collect();
+                for c in &running {
+                    events.push((
+                        "Normal",
+                        "Killing",
+                        format!("Stopping container {}", c.name),
+                    ));
+                }
+                let ignores = env.rule.is_some_and(|r| r.ignore_sigterm);
+                let (dur, code) = if running.is_empty() {
+                    (Duration::ZERO, 0)
+                } else if ignores {
+                    (grace, 137)
+                } else {
+                    (Duration(cfg.container_stop.0.min(grace.0)), 0)
+                };
+                rt.stop = Some(Stop {
+                    done: now + dur,
+                    exit_code: code,
+                });
+            }
+            let stop = rt.stop.clone().expect("set");
+            record(ctx, &pod, &events);
+            if stop.done > now {
+                ctx.requeue_after(&format!("pod:{key}"), stop.done - now);
+                return Ok(());
+            }
+            if !frozen {
+                for c in rt.ctrs.iter_mut().chain(rt.init.iter_mut()) {
+                    if let St::Running { since, .. } = c.state {
+                        c.last_term = Some(ContainerStateTerminated {
+                            exit_code: stop.exit_code,
+                            reason: if stop.exit_code == 0 {
+                                "Completed"
+                            } else {
+                                "Error"
+                            }
+                            .into(),
+                            message: String::new(),
+                            started_at: Some(since.trunc_secs()),
+                            finished_at: Some(stop.done.trunc_secs()),
+                        });
+                        c.state = St::Done;
+                    }
+                }
+                let mut p = pod.clone();
+                p.status = pod_status(&pod, rt, &env, now, true);
+                if p.status != pod.status {
+                    match ctx.update_status(p.into_object()) {
+                        Ok(_) => {}
+                        Err(e) if e.is_not_found() => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            let opts = DeleteOptions {
+                grace_period_seconds: Some(0),
+                uid: Some(pod.metadata.uid.clone()),
+                ..Default::default()
+            };
+            match ctx.delete::<Pod>(ns, name, &opts) {
+                Ok(_) => {}
+                Err(e) if e.is_not_found() => {}
+                Err(e) => return Err(e),
+            }
+            self.pods.remove(key);
+            return Ok(());
+        }
+
+        if frozen || terminal {
+            return Ok(());
+        }
+        rt.advance(images, &env, now, &mut events);
+        let mut p = pod.clone();
+        p.status = pod_status(&pod, rt, &env, now, false);
+        let wake = rt.next_wake(now);
+        if p.status != pod.status {
+            ctx.update_status(p.clone().into_object())?;
+        }
+        record(ctx, &p, &events);
+        if let Some(t) = wake {
+            ctx.requeue_after(&format!("pod:{key}"), t - now);
+        }
+        Ok(())
+    }
+}
+
+fn record(ctx: &mut Ctx, pod: &Pod, events: &[Ev]) {
+    if events.is_empty() {
+        return;
+    }
+    let o = pod.clone().into_object();
+    for (t, r, m) in events {
+        ctx.event(&o, t, r, m);
+    }
+}
+
+impl Controller for Kubelet {
+    fn name(&self) -> &'static str {
+        COMPONENT
+    }
+
+    fn in_controller_manager(&self) -> bool {
+        false
+    }
+
+    fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, _now: Time) {
+        match change.object() {
+            Object::Node(n) => {
+                queue.add(&format!("node:{}", n.metadata.name));
+                // A (re)appearing node: its kubelet resyncs every pod it runs.
+                if change.old.is_none() {
+                    for p in store.pods_on_node(&n.metadata.name) {
+                        queue.add(&format!("pod:{}", p.metadata.key()));
+                    }
+                }
+            }
+            Object::Pod(p) => {
+                let bound = !p.spec.node_name.is_empty()
+                    || matches!(&change.old, Some(Object::Pod(o)) if !o.spec.node_name.is_empty());
+                if bound {
+                    queue.add(&format!("pod:{}", p.metadata.key()));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
+        if let Some(n) = key.strip_prefix("node:") {
+            self.sync_node(n, ctx)
+        } else if let Some(k) = key.strip_prefix("pod:") {
+            self.sync_pod(k, ctx)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
+        for n in store.list::<Node>(None) {
+            queue.add(&format!("node:{}", n.metadata.name));
+        }
+        for p in store.list::<Pod>(None) {
+            if !p.spec.node_name.is_empty() {
+                queue.add(&format!("pod:{}", p.metadata.key()));
+            }
+        }
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_names() {
+        assert_eq!(normalize_image("nginx"), "docker.io/library/nginx:latest");
+        assert_eq!(
+            normalize_image("nginx:1.25"),
+            "docker.io/library/nginx:1.25"
+        );
+        assert_eq!(
+            normalize_image("bitnami/redis"),
+            "docker.io/bitnami/redis:latest"
+        );
+        assert_eq!(
+            normalize_image("registry.k8s.io/pause:3.10"),
+            "registry.k8s.io/pause:3.10"
+        );
+        assert_eq!(
+            normalize_image("localhost:5000/app"),
+            "localhost:5000/app:latest"
+        );
+        let id = image_id("nginx:1.25");
+        assert!(id.starts_with("docker.io/library/nginx@sha256:"), "{id}");
+        assert_eq!(id.len(), "docker.io/library/nginx@sha256:".len() + 64);
+        assert_eq!(image_id("nginx:1.25"), id);
+        assert_ne!(image_size("nginx"), image_size("redis"));
+    }
+
+    // The container back-off sequence of kuberuntime's doBackOff with flowcontrol.Backoff
+    // (10 s initial, 300 s max): 10, 20, 40, 80, 160, 300, 300; an entry older than 2 × max
+    // starts over (TestBackoffReset-style, client-go util/flowcontrol/backoff_test.go).
+    #[test]
+    fn backoff_sequence() {
+        let mut e = None;
+        let mut seen = vec![];
+        let mut t = Time(0);
+        for _ in 0..7 {
+            let n = backoff_next(e, t);
+            seen.push(n.0.as_millis() / 1000);
+            e = Some(n);
+            t = t + Duration::from_secs(1);
+        }
+        assert_eq!(seen, vec![10, 20, 40, 80, 160, 300, 300]);
+        let late = t + Duration::from_secs(601);
+        assert_eq!(backoff_next(e, late).0, BACKOFF_INITIAL);
+    }
+
+    #[test]
+    fn registration_fills_kubelet_fields_once() {
+        let mut n = Node::default();
+        n.metadata.name = "w1".into();
+        let cfg = KubeletConfig::default();
+        let r = registered_node(&n, &cfg, 1, Time(5_500));
+        assert_eq!(r.metadata.labels["kubernetes.io/hostname"], "w1");
+        assert_eq!(r.status.allocatable["pods"].0, "110");
+        assert!(r.is_ready());
+        assert_eq!(r.spec.extra["podCIDR"], "10.244.1.0/24");
+        let ready = r.condition("Ready").unwrap();
+        assert_eq!(ready.reason, "KubeletReady");
+        assert_eq!(ready.last_transition_time, Some(Time(5_000)));
+        // Idempotent: a healthy registered node is left unchanged.
+        assert_eq!(registered_node(&r, &cfg, 1, Time(99_000)), r);
+    }
+}

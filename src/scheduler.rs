@@ -1,0 +1,2008 @@
+//! `default-scheduler`: kube-scheduler's default profile (filter, score, bind, preempt) as a control loop.
+//!
+//! Filters, in upstream's plugin order (the first failing plugin decides a node's reasons):
+//! NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector + required node affinity),
+//! NodeResourcesFit (`pods`, `cpu`, `memory`, extended resources). Scores, weighted as the
+//! default profile: TaintToleration ×3 (PreferNoSchedule), NodeAffinity ×2 (preferred terms),
+//! NodeResourcesFit ×1 (LeastAllocated on cpu+memory with non-zero defaults), PodTopologySpread
+//! ×2 (the pod's ScheduleAnyway constraints or the system defaults: hostname maxSkew 3, zone
+//! maxSkew 5, over the pods selected by the pod's Services and controller), and
+//! NodeResourcesBalancedAllocation ×1 (skipped for best-effort pods).
+//!
+//! Deviations, documented: upstream picks uniformly at random among the nodes with the highest
+//! score (reservoir sampling in `selectHost`); kubeplay takes the first by node name so runs are
+//! reproducible. InterPodAffinity, ImageLocality, volume plugins and DoNotSchedule topology
+//! spread constraints are not modelled (they score 0 / never filter). Terminal pods
+//! (Succeeded/Failed) do not count against a node's resources.
+//!
+//! An unschedulable pod keeps `PodScheduled=False reason Unschedulable` and gets a
+//! `Warning FailedScheduling` event with `FitError.Error()`'s message, including the
+//! DynamicResources post-filter (`no new claims to deallocate`, DRA is GA and on in 1.34) and the
+//! DefaultPreemption dry run. It is retried when a node is added or changes so that the pod now
+//! passes the filters there, when an assigned pod is deleted, and at least every 5 minutes
+//! (`podMaxInUnschedulablePodsDuration`), honouring the per-pod back-off (1 s doubling to 10 s).
+
+use crate::api::{
+    ApiError, Duration, LabelSelector, Labels, Node, NodeSelector, NodeSelectorRequirement,
+    NodeSelectorTerm, Object, Pod, Resource, Selector, Taint, Time, Toleration,
+};
+use crate::controllers::{Controller, Ctx};
+use crate::queue::WorkQueue;
+use crate::store::apiserver::DeleteOptions;
+use crate::store::{Change, Store};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const SCHEDULER_NAME: &str = "default-scheduler";
+/// `framework.MaxNodeScore`.
+pub const MAX_NODE_SCORE: i64 = 100;
+/// `schedutil.DefaultMilliCPURequest` (0.1 core) used for scoring pods without a cpu request.
+pub const DEFAULT_MILLI_CPU_REQUEST: i128 = 100;
+/// `schedutil.DefaultMemoryRequest` (200 MiB) used for scoring pods without a memory request.
+pub const DEFAULT_MEMORY_REQUEST: i128 = 200 * 1024 * 1024;
+/// `podInitialBackoffDuration`.
+pub const POD_INITIAL_BACKOFF: Duration = Duration::from_secs(1);
+/// `podMaxBackoffDuration`.
+pub const POD_MAX_BACKOFF: Duration = Duration::from_secs(10);
+/// `podMaxInUnschedulablePodsDuration`.
+pub const POD_MAX_IN_UNSCHEDULABLE: Duration = Duration::from_mins(5);
+
+pub const TAINT_NODE_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+pub const LABEL_HOSTNAME: &str = "kubernetes.io/hostname";
+pub const LABEL_ZONE: &str = "topology.kubernetes.io/zone";
+
+pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
+/// Since 1.34.2 (kubernetes#134740, cherry-picked as #135023) the taint key and value are no
+/// longer printed; 1.34.0–1.34.1 said `node(s) had untolerated taint {key: value}`.
+pub const ERR_REASON_UNTOLERATED_TAINT: &str = "node(s) had untolerated taint(s)";
+pub const ERR_REASON_NODE_AFFINITY: &str = "node(s) didn't match Pod's node affinity/selector";
+pub const PREEMPTION_NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
+pub const NO_PREEMPTION_VICTIMS: &str = "No preemption victims found for incoming pod";
+/// The DynamicResources plugin's PostFilter answer for a pod without resource claims.
+pub const DRA_NO_CLAIMS: &str = "no new claims to deallocate";
+
+// ---------------------------------------------------------------------------------------------
+// Taints and tolerations (k8s.io/component-helpers/scheduling/corev1, pkg/apis/core/v1/helper)
+// ---------------------------------------------------------------------------------------------
+
+/// `TolerationsTolerateTaint`: some toleration tolerates the taint.
+pub fn tolerations_tolerate_taint(tolerations: &[Toleration], taint: &Taint) -> bool {
+    tolerations.iter().any(|t| t.tolerates(taint))
+}
+
+/// `FindMatchingUntoleratedTaint`: the first taint passing `filter` that no toleration tolerates.
+pub fn find_matching_untolerated_taint<'a>(
+    taints: &'a [Taint],
+    tolerations: &[Toleration],
+    filter: impl Fn(&Taint) -> bool,
+) -> Option<&'a Taint> {
+    taints
+        .iter()
+        .filter(|t| filter(t))
+        .find(|t| !tolerations_tolerate_taint(tolerations, t))
+}
+
+/// `GetMatchingTolerations`: whether every taint is tolerated, and for each taint the first
+/// toleration that tolerates it.
+pub fn get_matching_tolerations(
+    taints: &[Taint],
+    tolerations: &[Toleration],
+) -> (bool, Vec<Toleration>) {
+    if taints.is_empty() {
+        return (true, vec![]);
+    }
+    let mut used = vec![];
+    for taint in taints {
+        match tolerations.iter().find(|t| t.tolerates(taint)) {
+            Some(t) => used.push(t.clone()),
+            None => return (false, vec![]),
+        }
+    }
+    (true, used)
+}
+
+/// `helper.DoNotScheduleTaintsFilterFunc`: NoSchedule and NoExecute taints.
+pub fn do_not_schedule_taint(t: &Taint) -> bool {
+    t.effect == "NoSchedule" || t.effect == "NoExecute"
+}
+
+// ---------------------------------------------------------------------------------------------
+// Node affinity (k8s.io/component-helpers/scheduling/corev1/nodeaffinity)
+// ---------------------------------------------------------------------------------------------
+
+/// One `NodeSelectorRequirement` against a node's labels: In, NotIn, Exists, DoesNotExist, Gt,
+/// Lt. A malformed requirement (In/NotIn without values, Gt/Lt without exactly one integer,
+/// values for Exists) matches nothing, as upstream's parse error does.
+pub fn node_selector_requirement_matches(r: &NodeSelectorRequirement, labels: &Labels) -> bool {
+    let v = labels.get(&r.key);
+    let valid = || r.values.iter().all(|x| is_valid_label_value(x));
+    match r.operator.as_str() {
+        "In" => !r.values.is_empty() && valid() && v.is_some_and(|v| r.values.contains(v)),
+        "NotIn" => !r.values.is_empty() && valid() && v.is_none_or(|v| !r.values.contains(v)),
+        "Exists" => r.values.is_empty() && v.is_some(),
+        "DoesNotExist" => r.values.is_empty() && v.is_none(),
+        "Gt" | "Lt" => {
+            if r.values.len() != 1 {
+                return false;
+            }
+            let Ok(want) = r.values[0].parse::<i64>() else {
+                return false;
+            };
+            let Some(Ok(have)) = v.map(|v| v.parse::<i64>()) else {
+                return false;
+            };
+            if r.operator == "Gt" {
+                have > want
+            } else {
+                have < want
+            }
+        }
+        _ => false,
+    }
+}
+
+/// `validation.IsValidLabelValue`: at most 63 characters, alphanumerics with `-`, `_`, `.` inside.
+pub fn is_valid_label_value(v: &str) -> bool {
+    if v.is_empty() {
+        return true;
+    }
+    let b = v.as_bytes();
+    v.len() <= 63
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+}
+
+/// `matchFields`: only `metadata.name` with In/NotIn (exactly one value for In, as validation
+/// requires), matched against the node name.
+fn field_requirement_matches(r: &NodeSelectorRequirement, node: &Node) -> bool {
+    if r.key != "metadata.name" {
+        return false;
+    }
+    let mut fields = Labels::new();
+    fields.insert("metadata.name".into(), node.metadata.name.clone());
+    match r.operator.as_str() {
+        "In" | "NotIn" => node_selector_requirement_matches(r, &fields),
+        _ => false,
+    }
+}
+
+/// A term: all expressions and fields ANDed. An empty term matches nothing.
+pub fn node_selector_term_matches(term: &NodeSelectorTerm, node: &Node) -> bool {
+    if term.match_expressions.is_empty() && term.match_fields.is_empty() {
+        return false;
+    }
+    term.match_expressions
+        .iter()
+        .all(|r| node_selector_requirement_matches(r, &node.metadata.labels))
+        && term
+            .match_fields
+            .iter()
+            .all(|r| field_requirement_matches(r, node))
+}
+
+/// A `NodeSelector`: terms ORed.
+pub fn node_selector_matches(sel: &NodeSelector, node: &Node) -> bool {
+    sel.node_selector_terms
+        .iter()
+        .any(|t| node_selector_term_matches(t, node))
+}
+
+/// `GetRequiredNodeAffinity(pod).Match(node)`: `spec.nodeSelector` and the required node
+/// affinity both match.
+pub fn pod_matches_node_affinity(pod: &Pod, node: &Node) -> bool {
+    if !Selector::from_map(&pod.spec.node_selector).matches(&node.metadata.labels) {
+        return false;
+    }
+    match pod
+        .spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|na| {
+            na.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        }) {
+        Some(sel) => node_selector_matches(sel, node),
+        None => true,
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PreferredSchedulingTerm {
+    #[serde(default)]
+    weight: i64,
+    #[serde(default)]
+    preference: NodeSelectorTerm,
+}
+
+fn preferred_terms(pod: &Pod) -> Vec<PreferredSchedulingTerm> {
+    pod.spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|na| {
+            na.extra
+                .get("preferredDuringSchedulingIgnoredDuringExecution")
+                .cloned()
+        })
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resources (pkg/api/v1/resource PodRequests, framework.NodeInfo)
+// ---------------------------------------------------------------------------------------------
+
+/// A pod's or node's cpu (millicores), memory (bytes) and other resources (their `Value()`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    pub milli_cpu: i128,
+    pub memory: i128,
+    pub scalar: BTreeMap<String, i128>,
+}
+
+fn value_of(milli: i128) -> i128 {
+    // Quantity.Value() rounds up.
+    (milli + 999).div_euclid(1000)
+}
+
+/// `resource.PodRequests`: regular containers summed, sidecars added, init containers as a
+/// maximum. With `non_missing`, a container without a cpu/memory request counts as
+/// 100m / 200Mi (`NonMissingContainerRequests`, used for scoring).
+pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
+    let container = |c: &crate::api::Container| -> BTreeMap<String, i128> {
+        let mut m = BTreeMap::new();
+        if let Some(r) = &c.resources {
+            for (k, q) in r.limits.iter().chain(r.requests.iter()) {
+                // requests override limits (API defaulting copies limits to missing requests)
+                if let Ok(v) = q.milli_value() {
+                    m.insert(k.clone(), v);
+                }
+            }
+            for (k, q) in &r.requests {
+                if let Ok(v) = q.milli_value() {
+                    m.insert(k.clone(), v);
+                }
+            }
+        }
+        if non_missing {
+            m.entry("cpu".into()).or_insert(DEFAULT_MILLI_CPU_REQUEST);
+            m.entry("memory".into())
+                .or_insert(DEFAULT_MEMORY_REQUEST * 1000);
+        }
+        m
+    };
+    let add = |a: &mut BTreeMap<String, i128>, b: &BTreeMap<String, i128>| {
+        for (k, v) in b {
+            *a.entry(k.clone()).or_insert(0) += v;
+        }
+    };
+    let mut sum = BTreeMap::new();
+    for c in &pod.spec.containers {
+        add(&mut sum, &container(c));
+    }
+    let mut sidecars = BTreeMap::new();
+    let mut init_max: BTreeMap<String, i128> = BTreeMap::new();
+    for c in &pod.spec.init_containers {
+        let req = container(c);
+        if c.restart_policy.as_deref() == Some("Always") {
+            add(&mut sidecars, &req);
+            add(&mut sum, &req);
+        } else {
+            let mut with_sidecars = sidecars.clone();
+            add(&mut with_sidecars, &req);
+            for (k, v) in with_sidecars {
+                let e = init_max.entry(k).or_insert(0);
+                *e = (*e).max(v);
+            }
+        }
+    }
+    for (k, v) in init_max {
+        let e = sum.entry(k).or_insert(0);
+        *e = (*e).max(v);
+    }
+    let mut r = Resources::default();
+    for (k, v) in sum {
+        match k.as_str() {
+            "cpu" => r.milli_cpu = v,
+            "memory" => r.memory = value_of(v),
+            _ => {
+                r.scalar.insert(k, value_of(v));
+            }
+        }
+    }
+    r
+}
+
+/// What the scheduler cache knows of a node: allocatable, the pods on it and their requests.
+#[derive(Clone, Debug, Default)]
+pub struct NodeInfo {
+    pub name: String,
+    pub allocatable: Resources,
+    pub allowed_pods: i128,
+    pub requested: Resources,
+    pub non_zero_requested: Resources,
+    pub pods: Vec<Pod>,
+}
+
+impl NodeInfo {
+    pub fn new(node: &Node) -> Self {
+        let mut alloc = Resources::default();
+        let mut allowed = 0;
+        let mut all = node.status.capacity.clone();
+        for (k, v) in &node.status.allocatable {
+            all.insert(k.clone(), v.clone());
+        }
+        for (k, q) in &all {
+            let Ok(m) = q.milli_value() else { continue };
+            match k.as_str() {
+                "cpu" => alloc.milli_cpu = m,
+                "memory" => alloc.memory = value_of(m),
+                "pods" => allowed = value_of(m),
+                "ephemeral-storage" => {}
+                _ => {
+                    alloc.scalar.insert(k.clone(), value_of(m));
+                }
+            }
+        }
+        NodeInfo {
+            name: node.metadata.name.clone(),
+            allocatable: alloc,
+            allowed_pods: allowed,
+            ..Default::default()
+        }
+    }
+
+    pub fn add_pod(&mut self, p: &Pod) {
+        let r = pod_requests(p, false);
+        let nz = pod_requests(p, true);
+        self.requested.milli_cpu += r.milli_cpu;
+        self.requested.memory += r.memory;
+        for (k, v) in &r.scalar {
+            *self.requested.scalar.entry(k.clone()).or_insert(0) += v;
+        }
+        self.non_zero_requested.milli_cpu += nz.milli_cpu;
+        self.non_zero_requested.memory += nz.memory;
+        self.pods.push(p.clone());
+    }
+
+    /// The node with its assigned, non-terminal pods from the store.
+    pub fn from_store(node: &Node, store: &Store) -> Self {
+        let mut ni = NodeInfo::new(node);
+        for p in store.pods_on_node(&node.metadata.name) {
+            if counts_on_node(p) {
+                ni.add_pod(p);
+            }
+        }
+        ni
+    }
+}
+
+/// Whether an assigned pod occupies its node in the scheduler's view (not Succeeded/Failed).
+fn counts_on_node(p: &Pod) -> bool {
+    p.status.phase != "Succeeded" && p.status.phase != "Failed"
+}
+
+/// `corev1helpers.PodPriority`.
+pub fn pod_priority(p: &Pod) -> i32 {
+    p.spec.priority.unwrap_or(0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filters
+// ---------------------------------------------------------------------------------------------
+
+/// `fwk.Code` of a rejecting filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    Unschedulable,
+    UnschedulableAndUnresolvable,
+}
+
+/// A filter plugin's rejection of one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    pub code: Code,
+    pub reasons: Vec<String>,
+    pub plugin: &'static str,
+}
+
+impl Status {
+    fn new(code: Code, plugin: &'static str, reasons: Vec<String>) -> Self {
+        Status {
+            code,
+            reasons,
+            plugin,
+        }
+    }
+}
+
+/// NodeUnschedulable Filter: a cordoned node rejects pods that do not tolerate
+/// `node.kubernetes.io/unschedulable:NoSchedule`.
+pub fn filter_node_unschedulable(pod: &Pod, node: &Node) -> Option<Status> {
+    if !node.spec.unschedulable {
+        return None;
+    }
+    let taint = Taint {
+        key: TAINT_NODE_UNSCHEDULABLE.into(),
+        value: String::new(),
+        effect: "NoSchedule".into(),
+        time_added: None,
+    };
+    if tolerations_tolerate_taint(&pod.spec.tolerations, &taint) {
+        return None;
+    }
+    Some(Status::new(
+        Code::UnschedulableAndUnresolvable,
+        "NodeUnschedulable",
+        vec![ERR_REASON_UNSCHEDULABLE.into()],
+    ))
+}
+
+/// TaintToleration Filter: NoSchedule/NoExecute taints must be tolerated.
+pub fn filter_taint_toleration(pod: &Pod, node: &Node) -> Option<Status> {
+    find_matching_untolerated_taint(
+        &node.spec.taints,
+        &pod.spec.tolerations,
+        do_not_schedule_taint,
+    )
+    .map(|_| {
+        Status::new(
+            Code::UnschedulableAndUnresolvable,
+            "TaintToleration",
+            vec![ERR_REASON_UNTOLERATED_TAINT.into()],
+        )
+    })
+}
+
+/// NodeAffinity Filter: nodeSelector and required node affinity.
+pub fn filter_node_affinity(pod: &Pod, node: &Node) -> Option<Status> {
+    if pod_matches_node_affinity(pod, node) {
+        None
+    } else {
+        Some(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            "NodeAffinity",
+            vec![ERR_REASON_NODE_AFFINITY.into()],
+        ))
+    }
+}
+
+/// NodeResourcesFit Filter (`fitsRequest`): "Too many pods", then cpu, memory and extended
+/// resources, all reasons kept. A request larger than the node's whole allocatable is
+/// UnschedulableAndUnresolvable (preemption cannot help).
+pub fn filter_node_resources_fit(pod: &Pod, ni: &NodeInfo) -> Option<Status> {
+    let req = pod_requests(pod, false);
+    let mut reasons = vec![];
+    let mut unresolvable = false;
+    if ni.pods.len() as i128 + 1 > ni.allowed_pods {
+        reasons.push("Too many pods".to_string());
+    }
+    if req.milli_cpu > 0 && req.milli_cpu > ni.allocatable.milli_cpu - ni.requested.milli_cpu {
+        reasons.push("Insufficient cpu".into());
+        unresolvable |= req.milli_cpu > ni.allocatable.milli_cpu;
+    }
+    if req.memory > 0 && req.memory > ni.allocatable.memory - ni.requested.memory {
+        reasons.push("Insufficient memory".into());
+        unresolvable |= req.memory > ni.allocatable.memory;
+    }
+    for (k, v) in &req.scalar {
+        if *v == 0 || k == "ephemeral-storage" {
+            continue;
+        }
+        let alloc = ni.allocatable.scalar.get(k).copied().unwrap_or(0);
+        let used = ni.requested.scalar.get(k).copied().unwrap_or(0);
+        if *v > alloc - used {
+            reasons.push(format!("Insufficient {k}"));
+            unresolvable |= *v > alloc;
+        }
+    }
+    if reasons.is_empty() {
+        return None;
+    }
+    let code = if unresolvable {
+        Code::UnschedulableAndUnresolvable
+    } else {
+        Code::Unschedulable
+    };
+    Some(Status::new(code, "NodeResourcesFit", reasons))
+}
+
+/// `RunFilterPlugins`: the first rejecting plugin, in the default profile's order.
+pub fn run_filters(pod: &Pod, node: &Node, ni: &NodeInfo) -> Option<Status> {
+    filter_node_unschedulable(pod, node)
+        .or_else(|| filter_taint_toleration(pod, node))
+        .or_else(|| filter_node_affinity(pod, node))
+        .or_else(|| filter_node_resources_fit(pod, ni))
+}
+
+/// The histogram part of `FitError.Error()`: `"<count> <reason>"` entries sorted as strings
+/// (so `10 ...` sorts before `2 ...`, as in Go), joined by `", "`.
+pub fn reasons_histogram<'a>(reasons: impl IntoIterator<Item = &'a str>) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in reasons {
+        *counts.entry(r).or_insert(0) += 1;
+    }
+    let mut v: Vec<String> = counts.iter().map(|(r, n)| format!("{n} {r}")).collect();
+    v.sort();
+    v.join(", ")
+}
+
+/// `FitError.Error()`: `0/N nodes are available: <histogram>.` followed by the post-filter
+/// message (`" " + msg`) when there is one.
+pub fn fit_error_message(num_nodes: usize, statuses: &[&Status], post_filter: &str) -> String {
+    let mut msg = format!("0/{num_nodes} nodes are available:");
+    let hist = reasons_histogram(
+        statuses
+            .iter()
+            .flat_map(|s| s.reasons.iter().map(String::as_str)),
+    );
+    if !hist.is_empty() {
+        msg.push_str(&format!(" {hist}."));
+    }
+    if !post_filter.is_empty() {
+        msg.push(' ');
+        msg.push_str(post_filter);
+    }
+    msg
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scores
+// ---------------------------------------------------------------------------------------------
+
+/// `helper.DefaultNormalizeScore`.
+pub fn default_normalize_score(max: i64, reverse: bool, scores: &mut [i64]) {
+    let max_count = scores.iter().copied().max().unwrap_or(0);
+    if max_count == 0 {
+        if reverse {
+            scores.iter_mut().for_each(|s| *s = max);
+        }
+        return;
+    }
+    for s in scores.iter_mut() {
+        let mut v = max * *s / max_count;
+        if reverse {
+            v = max - v;
+        }
+        *s = v;
+    }
+}
+
+/// `leastRequestedScore`.
+pub fn least_requested_score(requested: i128, capacity: i128) -> i64 {
+    if capacity == 0 || requested > capacity {
+        return 0;
+    }
+    ((capacity - requested) * MAX_NODE_SCORE as i128 / capacity) as i64
+}
+
+/// NodeResourcesFit Score with the LeastAllocated strategy (cpu and memory, weight 1 each;
+/// resources the node does not offer are skipped).
+pub fn least_allocated_score(pod: &Pod, ni: &NodeInfo) -> i64 {
+    let req = pod_requests(pod, true);
+    let mut total = 0i64;
+    let mut weights = 0i64;
+    for (alloc, used) in [
+        (
+            ni.allocatable.milli_cpu,
+            ni.non_zero_requested.milli_cpu + req.milli_cpu,
+        ),
+        (
+            ni.allocatable.memory,
+            ni.non_zero_requested.memory + req.memory,
+        ),
+    ] {
+        if alloc == 0 {
+            continue;
+        }
+        total += least_requested_score(used, alloc);
+        weights += 1;
+    }
+    if weights == 0 {
+        0
+    } else {
+        total / weights
+    }
+}
+
+/// NodeResourcesBalancedAllocation Score (`balancedResourceScorer` with two resources):
+/// `(1 - |fcpu - fmem| / 2) * 100` on actual requests. `None` for best-effort pods, whose
+/// scoring is skipped (kubernetes#129138).
+pub fn balanced_allocation_score(pod: &Pod, ni: &NodeInfo) -> Option<i64> {
+    let req = pod_requests(pod, false);
+    if req.milli_cpu == 0 && req.memory == 0 {
+        return None;
+    }
+    let mut fractions = vec![];
+    for (alloc, used) in [
+        (
+            ni.allocatable.milli_cpu,
+            ni.requested.milli_cpu + req.milli_cpu,
+        ),
+        (ni.allocatable.memory, ni.requested.memory + req.memory),
+    ] {
+        if alloc == 0 {
+            continue;
+        }
+        fractions.push((used as f64 / alloc as f64).min(1.0));
+    }
+    let std = if fractions.len() == 2 {
+        ((fractions[0] - fractions[1]) / 2.0).abs()
+    } else {
+        0.0
+    };
+    Some(((1.0 - std) * MAX_NODE_SCORE as f64) as i64)
+}
+
+/// TaintToleration Score (before normalization): intolerable PreferNoSchedule taints, counting
+/// only tolerations with effect PreferNoSchedule or empty.
+pub fn count_intolerable_prefer_no_schedule(pod: &Pod, node: &Node) -> i64 {
+    let tols: Vec<Toleration> = pod
+        .spec
+        .tolerations
+        .iter()
+        .filter(|t| t.effect.is_empty() || t.effect == "PreferNoSchedule")
+        .cloned()
+        .collect();
+    node.spec
+        .taints
+        .iter()
+        .filter(|t| t.effect == "PreferNoSchedule")
+        .filter(|t| !tolerations_tolerate_taint(&tols, t))
+        .count() as i64
+}
+
+/// A soft topology spread constraint: the topology key, maxSkew and the selector of the pods
+/// it counts.
+#[derive(Clone, Debug)]
+pub struct SpreadConstraint {
+    pub topology_key: String,
+    pub max_skew: i32,
+    pub selector: Selector,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TopologySpreadConstraintSpec {
+    #[serde(default)]
+    max_skew: i32,
+    #[serde(default)]
+    topology_key: String,
+    #[serde(default)]
+    when_unsatisfiable: String,
+    #[serde(default)]
+    label_selector: Option<LabelSelector>,
+}
+
+fn json_selector_map(v: &serde_json::Value) -> Labels {
+    v.as_object()
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `helper.DefaultSelector`: the selectors of the Services selecting the pod, merged, plus the
+/// selector of the pod's controller (ReplicationController, ReplicaSet or StatefulSet).
+pub fn default_selector(pod: &Pod, store: &Store) -> Selector {
+    let ns = pod.metadata.namespace.as_str();
+    let mut set = Labels::new();
+    for svc in store.list_kind("Service", Some(ns)) {
+        let v = serde_json::to_value(svc).unwrap_or_default();
+        let sel = json_selector_map(&v["spec"]["selector"]);
+        if !sel.is_empty() && Selector::from_map(&sel).matches(&pod.metadata.labels) {
+            set.extend(sel);
+        }
+    }
+    let mut reqs = match Selector::from_map(&set) {
+        Selector::Requirements(r) => r,
+        Selector::Nothing => vec![],
+    };
+    if let Some(owner) = pod.metadata.controller_ref() {
+        let extra = match owner.kind.as_str() {
+            "ReplicationController" => store
+                .get::<crate::api::ReplicationController>(ns, &owner.name)
+                .map(|rc| {
+                    let mut merged = set.clone();
+                    merged.extend(rc.spec.selector.clone());
+                    Selector::from_map(&merged)
+                }),
+            "ReplicaSet" => store
+                .get::<crate::api::ReplicaSet>(ns, &owner.name)
+                .and_then(|rs| rs.spec.selector.as_ref())
+                .and_then(|s| s.to_selector().ok()),
+            "StatefulSet" => store
+                .get_ref(&crate::store::ObjectRef::new(
+                    "StatefulSet",
+                    ns,
+                    &owner.name,
+                ))
+                .and_then(|o| {
+                    let v = serde_json::to_value(o).ok()?;
+                    let sel: LabelSelector =
+                        serde_json::from_value(v["spec"]["selector"].clone()).ok()?;
+                    sel.to_selector().ok()
+                }),
+            _ => None,
+        };
+        match (owner.kind.as_str(), extra) {
+            ("ReplicationController", Some(Selector::Requirements(r))) => reqs = r,
+            (_, Some(Selector::Requirements(r))) => reqs.extend(r),
+            _ => {}
+        }
+    }
+    Selector::Requirements(reqs)
+}
+
+/// The soft constraints PodTopologySpread scores with: the pod's `ScheduleAnyway` constraints,
+/// or (none given) the system defaults over [`default_selector`] — empty when the pod has no
+/// Service or controller. The bool tells whether the constraints are the system defaults.
+pub fn spread_constraints(pod: &Pod, store: &Store) -> (Vec<SpreadConstraint>, bool) {
+    let specs: Vec<TopologySpreadConstraintSpec> = pod
+        .spec
+        .extra
+        .get("topologySpreadConstraints")
+        .cloned()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    if !specs.is_empty() {
+        let cs = specs
+            .into_iter()
+            .filter(|c| c.when_unsatisfiable == "ScheduleAnyway")
+            .map(|c| SpreadConstraint {
+                topology_key: c.topology_key,
+                max_skew: c.max_skew,
+                selector: c
+                    .label_selector
+                    .as_ref()
+                    .and_then(|s| s.to_selector().ok())
+                    .unwrap_or(Selector::Nothing),
+            })
+            .collect();
+        return (cs, false);
+    }
+    let sel = default_selector(pod, store);
+    if sel.is_empty() {
+        return (vec![], true);
+    }
+    (
+        vec![
+            SpreadConstraint {
+                topology_key: LABEL_HOSTNAME.into(),
+                max_skew: 3,
+                selector: sel.clone(),
+            },
+            SpreadConstraint {
+                topology_key: LABEL_ZONE.into(),
+                max_skew: 5,
+                selector: sel,
+            },
+        ],
+        true,
+    )
+}
+
+/// `countPodsMatchSelector`: pods of the namespace on the node matching the selector, not
+/// terminating.
+fn count_pods_match_selector(pods: &[Pod], sel: &Selector, ns: &str) -> i64 {
+    if sel.is_empty() {
+        return 0;
+    }
+    pods.iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none() && p.metadata.namespace == ns)
+        .filter(|p| sel.matches(&p.metadata.labels))
+        .count() as i64
+}
+
+/// PodTopologySpread PreScore + Score + NormalizeScore over the feasible nodes (`filtered`, in
+/// the same order as the result), counting pods over all nodes matching the pod's required
+/// node affinity. `None` when the plugin skips (no constraints).
+pub fn topology_spread_scores(
+    pod: &Pod,
+    constraints: &[SpreadConstraint],
+    system_defaulted: bool,
+    filtered: &[(&Node, &NodeInfo)],
+    all: &[(&Node, &NodeInfo)],
+) -> Option<Vec<i64>> {
+    if constraints.is_empty() {
+        return None;
+    }
+    let require_all = !system_defaulted;
+    let has_all = |n: &Node| {
+        constraints
+            .iter()
+            .all(|c| n.metadata.labels.contains_key(&c.topology_key))
+    };
+    let mut ignored = BTreeSet::new();
+    let mut counts: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); constraints.len()];
+    for (n, _) in filtered {
+        if require_all && !has_all(n) {
+            ignored.insert(n.metadata.name.clone());
+            continue;
+        }
+        for (i, c) in constraints.iter().enumerate() {
+            if c.topology_key == LABEL_HOSTNAME {
+                continue;
+            }
+            let v = n
+                .metadata
+                .labels
+                .get(&c.topology_key)
+                .cloned()
+                .unwrap_or_default();
+            counts[i].entry(v).or_insert(0);
+        }
+    }
+    let weights: Vec<f64> = constraints
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let sz = if c.topology_key == LABEL_HOSTNAME {
+                filtered.len() - ignored.len()
+            } else {
+                counts[i].len()
+            };
+            ((sz + 2) as f64).ln()
+        })
+        .collect();
+    for (n, ni) in all {
+        if !pod_matches_node_affinity(pod, n) {
+            continue;
+        }
+        if require_all && !has_all(n) {
+            continue;
+        }
+        for (i, c) in constraints.iter().enumerate() {
+            if c.topology_key == LABEL_HOSTNAME {
+                continue;
+            }
+            let v = n
+                .metadata
+                .labels
+                .get(&c.topology_key)
+                .cloned()
+                .unwrap_or_default();
+            if let Some(cnt) = counts[i].get_mut(&v) {
+                *cnt += count_pods_match_selector(&ni.pods, &c.selector, &pod.metadata.namespace);
+            }
+        }
+    }
+    let mut raw: Vec<Option<i64>> = vec![];
+    for (n, ni) in filtered {
+        if ignored.contains(&n.metadata.name) {
+            raw.push(None);
+            continue;
+        }
+        let mut score = 0f64;
+        for (i, c) in constraints.iter().enumerate() {
+            if let Some(v) = n.metadata.labels.get(&c.topology_key) {
+                let cnt = if c.topology_key == LABEL_HOSTNAME {
+                    count_pods_match_selector(&ni.pods, &c.selector, &pod.metadata.namespace)
+                } else {
+                    counts[i].get(v).copied().unwrap_or(0)
+                };
+                score += cnt as f64 * weights[i] + (c.max_skew - 1) as f64;
+            }
+        }
+        raw.push(Some(score.round() as i64));
+    }
+    let valid: Vec<i64> = raw.iter().flatten().copied().collect();
+    let min = valid.iter().copied().min().unwrap_or(0);
+    let max = valid.iter().copied().max().unwrap_or(0);
+    Some(
+        raw.into_iter()
+            .map(|s| match s {
+                None => 0,
+                Some(_) if max == 0 => MAX_NODE_SCORE,
+                Some(s) => MAX_NODE_SCORE * (max + min - s) / max,
+            })
+            .collect(),
+    )
+}
+
+/// The default profile's weighted score of every feasible node (same order as `feasible`).
+pub fn score_nodes(
+    pod: &Pod,
+    store: &Store,
+    feasible: &[(&Node, &NodeInfo)],
+    all: &[(&Node, &NodeInfo)],
+) -> Vec<i64> {
+    let n = feasible.len();
+    let mut total = vec![0i64; n];
+    // TaintToleration, weight 3.
+    let mut tt: Vec<i64> = feasible
+        .iter()
+        .map(|(node, _)| count_intolerable_prefer_no_schedule(pod, node))
+        .collect();
+    default_normalize_score(MAX_NODE_SCORE, true, &mut tt);
+    // NodeAffinity, weight 2 (skipped without preferred terms).
+    let terms = preferred_terms(pod);
+    let mut na = vec![0i64; n];
+    if !terms.is_empty() {
+        for (i, (node, _)) in feasible.iter().enumerate() {
+            for t in &terms {
+                // An empty preferred term matches every node.
+                let empty = t.preference.match_expressions.is_empty()
+                    && t.preference.match_fields.is_empty();
+                if empty || node_selector_term_matches(&t.preference, node) {
+                    na[i] += t.weight;
+                }
+            }
+        }
+        default_normalize_score(MAX_NODE_SCORE, false, &mut na);
+    }
+    // PodTopologySpread, weight 2.
+    let (constraints, defaulted) = spread_constraints(pod, store);
+    let pts = topology_spread_scores(pod, &constraints, defaulted, feasible, all)
+        .unwrap_or_else(|| vec![0; n]);
+    for i in 0..n {
+        let ni = feasible[i].1;
+        total[i] = 3 * tt[i]
+            + 2 * na[i]
+            + least_allocated_score(pod, ni)
+            + 2 * pts[i]
+            + balanced_allocation_score(pod, ni).unwrap_or(0);
+    }
+    total
+}
+
+// ---------------------------------------------------------------------------------------------
+// One scheduling cycle
+// ---------------------------------------------------------------------------------------------
+
+/// The result of one scheduling attempt.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Bind to this node.
+    Bind(String),
+    /// No node fits: the FailedScheduling message, and victims to preempt (with the node they
+    /// free) if the DefaultPreemption plugin found a candidate.
+    Unschedulable {
+        message: String,
+        preempt: Option<(String, Vec<Pod>)>,
+    },
+}
+
+/// Nodes the scheduler considers: existing nodes not being deleted, by name.
+fn schedulable_nodes(store: &Store) -> Vec<&Node> {
+    store
+        .list::<Node>(None)
+        .filter(|n| n.metadata.deletion_timestamp.is_none())
+        .collect()
+}
+
+/// NodeInfo for each node, with the pods nominated to it that have at least the incoming pod's
+/// priority added (`RunFilterPluginsWithNominatedPods`).
+fn node_infos(pod: &Pod, store: &Store, nodes: &[&Node]) -> Vec<NodeInfo> {
+    let nominated: Vec<&Pod> = store
+        .list::<Pod>(None)
+        .filter(|p| p.spec.node_name.is_empty() && p.metadata.uid != pod.metadata.uid)
+        .filter(|p| pod_priority(p) >= pod_priority(pod))
+        .filter(|p| nominated_node(p).is_some())
+        .collect();
+    nodes
+        .iter()
+        .map(|n| {
+            let mut ni = NodeInfo::from_store(n, store);
+            for p in &nominated {
+                if nominated_node(p) == Some(n.metadata.name.as_str()) {
+                    ni.add_pod(p);
+                }
+            }
+            ni
+        })
+        .collect()
+}
+
+/// `status.nominatedNodeName`.
+pub fn nominated_node(p: &Pod) -> Option<&str> {
+    p.status
+        .extra
+        .get("nominatedNodeName")
+        .and_then(|v| v.as_str())
+        .filter(|s| !s.is_empty())
+}
+
+/// Runs filters and scores for a pod against the store (`schedulePod` + the PostFilter plugins).
+pub fn schedule_pod(pod: &Pod, store: &Store) -> Outcome {
+    let nodes = schedulable_nodes(store);
+    let infos = node_infos(pod, store, &nodes);
+    if nodes.is_empty() {
+        // ErrNoNodesAvailable.
+        return Outcome::Unschedulable {
+            message: "no nodes available to schedule pods".into(),
+            preempt: None,
+        };
+    }
+    let mut feasible = vec![];
+    let mut statuses: BTreeMap<String, Status> = BTreeMap::new();
+    for (n, ni) in nodes.iter().zip(infos.iter()) {
+        match run_filters(pod, n, ni) {
+            None => feasible.push((*n, ni)),
+            Some(s) => {
+                statuses.insert(n.metadata.name.clone(), s);
+            }
+        }
+    }
+    if !feasible.is_empty() {
+        let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
+        let scores = score_nodes(pod, store, &feasible, &all);
+        // Highest score; ties by node name (upstream: uniformly random among the best).
+        let mut best = 0;
+        for i in 1..feasible.len() {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        return Outcome::Bind(feasible[best].0.metadata.name.clone());
+    }
+    let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses) {
+        PreemptResult::NotEligible(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
+        PreemptResult::NoCandidates(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
+        // A successful PostFilter leaves no post-filter message.
+        PreemptResult::Candidate(node, victims) => (String::new(), Some((node, victims))),
+    };
+    let st: Vec<&Status> = statuses.values().collect();
+    Outcome::Unschedulable {
+        message: fit_error_message(nodes.len(), &st, &post),
+        preempt,
+    }
+}
+
+enum PreemptResult {
+    NotEligible(String),
+    NoCandidates(String),
+    Candidate(String, Vec<Pod>),
+}
+
+/// `podTerminatingByPreemption`.
+fn terminating_by_preemption(p: &Pod) -> bool {
+    p.metadata.deletion_timestamp.is_some()
+        && p.condition("DisruptionTarget")
+            .is_some_and(|c| c.status == "True" && c.reason == "PreemptionByScheduler")
+}
+
+fn start_time(p: &Pod) -> Time {
+    p.status
+        .start_time
+        .or(p.metadata.creation_timestamp)
+        .unwrap_or(Time::ZERO)
+}
+
+/// `MoreImportantPod`: higher priority, then earlier start time.
+fn more_important(a: &Pod, b: &Pod) -> std::cmp::Ordering {
+    pod_priority(b)
+        .cmp(&pod_priority(a))
+        .then(start_time(a).cmp(&start_time(b)))
+        .then(a.metadata.name.cmp(&b.metadata.name))
+}
+
+/// DefaultPreemption PostFilter: eligibility, `nodesWherePreemptionMightHelp`,
+/// `SelectVictimsOnNode` (remove all lower-priority pods, then reprieve the most important
+/// ones that still let the pod fit) and `pickOneNodeForPreemption` (lowest highest-victim
+/// priority, lowest priority sum, fewest victims, latest start of the highest-priority victim,
+/// then node name).
+fn preempt(
+    pod: &Pod,
+    store: &Store,
+    nodes: &[&Node],
+    infos: &[NodeInfo],
+    statuses: &BTreeMap<String, Status>,
+) -> PreemptResult {
+    if pod
+        .spec
+        .extra
+        .get("preemptionPolicy")
+        .and_then(|v| v.as_str())
+        == Some("Never")
+    {
+        return PreemptResult::NotEligible("not eligible due to preemptionPolicy=Never.".into());
+    }
+    if let Some(nom) = nominated_node(pod) {
+        let nom_unresolvable = statuses
+            .get(nom)
+            .is_some_and(|s| s.code == Code::UnschedulableAndUnresolvable);
+        if !nom_unresolvable
+            && store
+                .pods_on_node(nom)
+                .any(|p| pod_priority(p) < pod_priority(pod) && terminating_by_preemption(p))
+        {
+            return PreemptResult::NotEligible(
+                "not eligible due to a terminating pod on the nominated node.".into(),
+            );
+        }
+    }
+    let prio = pod_priority(pod);
+    let mut node_statuses: Vec<Status> = vec![];
+    let mut candidates: Vec<(String, Vec<Pod>)> = vec![];
+    for (n, ni) in nodes.iter().zip(infos.iter()) {
+        let name = &n.metadata.name;
+        let Some(st) = statuses.get(name) else {
+            continue;
+        };
+        if st.code == Code::UnschedulableAndUnresolvable {
+            node_statuses.push(Status::new(
+                Code::UnschedulableAndUnresolvable,
+                "DefaultPreemption",
+                vec![PREEMPTION_NOT_HELPFUL.into()],
+            ));
+            continue;
+        }
+        let mut potential: Vec<Pod> = ni
+            .pods
+            .iter()
+            .filter(|p| pod_priority(p) < prio)
+            .cloned()
+            .collect();
+        if potential.is_empty() {
+            node_statuses.push(Status::new(
+                Code::UnschedulableAndUnresolvable,
+                "DefaultPreemption",
+                vec![NO_PREEMPTION_VICTIMS.into()],
+            ));
+            continue;
+        }
+        let with = |kept: &[Pod]| {
+            let mut x = NodeInfo::new(n);
+            for p in ni.pods.iter().filter(|p| pod_priority(p) >= prio) {
+                x.add_pod(p);
+            }
+            for p in kept {
+                x.add_pod(p);
+            }
+            x
+        };
+        if let Some(s) = run_filters(pod, n, &with(&[])) {
+            node_statuses.push(s);
+            continue;
+        }
+        potential.sort_by(more_important);
+        let mut kept: Vec<Pod> = vec![];
+        let mut victims = vec![];
+        for p in potential {
+            kept.push(p);
+            if run_filters(pod, n, &with(&kept)).is_some() {
+                victims.push(kept.pop().expect("just pushed"));
+            }
+        }
+        candidates.push((name.clone(), victims));
+    }
+    if candidates.is_empty() {
+        let st: Vec<&Status> = node_statuses.iter().collect();
+        return PreemptResult::NoCandidates(fit_error_message(nodes.len(), &st, ""));
+    }
+    let key = |(name, v): &(String, Vec<Pod>)| {
+        let highest = v.iter().map(pod_priority).max().unwrap_or(i32::MIN);
+        let sum: i64 = v
+            .iter()
+            .map(|p| pod_priority(p) as i64 + i32::MAX as i64 + 1)
+            .sum();
+        let earliest_of_highest = v
+            .iter()
+            .filter(|p| pod_priority(p) == highest)
+            .map(start_time)
+            .min()
+            .unwrap_or(Time::ZERO);
+        (
+            highest,
+            sum,
+            v.len(),
+            std::cmp::Reverse(earliest_of_highest),
+            name.clone(),
+        )
+    };
+    candidates.sort_by_key(key);
+    let (node, victims) = candidates.swap_remove(0);
+    PreemptResult::Candidate(node, victims)
+}
+
+/// `calculateBackoffDuration`: 1 s doubling per attempt, capped at 10 s.
+pub fn backoff_duration(attempts: u32) -> Duration {
+    let mut d = POD_INITIAL_BACKOFF;
+    for _ in 1..attempts {
+        if d.0 > POD_MAX_BACKOFF.0 - d.0 {
+            return POD_MAX_BACKOFF;
+        }
+        d = Duration(d.0 * 2);
+    }
+    d
+}
+
+// ---------------------------------------------------------------------------------------------
+// The control loop
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+struct Attempt {
+    attempts: u32,
+    last: Time,
+}
+
+/// kube-scheduler with the default profile. Keys are pod keys (`ns/name`).
+#[derive(Default)]
+pub struct Scheduler {
+    /// Pods that failed to schedule: attempt count and when they were last tried.
+    unschedulable: BTreeMap<String, Attempt>,
+}
+
+/// A boxed scheduler for `Simulation::add_loop`.
+pub fn new_scheduler() -> Box<dyn Controller> {
+    Box::new(Scheduler::default())
+}
+
+fn responsible(p: &Pod) -> bool {
+    p.spec.node_name.is_empty()
+        && p.metadata.deletion_timestamp.is_none()
+        && (p.spec.scheduler_name.is_empty() || p.spec.scheduler_name == SCHEDULER_NAME)
+        && p.status.phase != "Succeeded"
+        && p.status.phase != "Failed"
+}
+
+fn scheduling_gated(p: &Pod) -> bool {
+    p.spec
+        .extra
+        .get("schedulingGates")
+        .and_then(|v| v.as_array())
+        .is_some_and(|a| !a.is_empty())
+}
+
+impl Scheduler {
+    /// Requeues an unschedulable pod honouring its back-off.
+    fn requeue(&self, key: &str, queue: &mut WorkQueue, now: Time) {
+        let due = match self.unschedulable.get(key) {
+            Some(a) => a.last + backoff_duration(a.attempts),
+            None => now,
+        };
+        queue.add_after(key, due - now, now);
+    }
+
+    /// Queueing hint for a node event: unschedulable pods that now pass every filter there.
+    fn on_node_event(&self, node: &Node, store: &Store, queue: &mut WorkQueue, now: Time) {
+        if node.metadata.deletion_timestamp.is_some() {
+            return;
+        }
+        for key in self.unschedulable.keys() {
+            let Some((ns, name)) = key.split_once('/') else {
+                continue;
+            };
+            let Some(p) = store.get::<Pod>(ns, name) else {
+                continue;
+            };
+            let ni = node_infos(p, store, &[node]).pop().unwrap_or_default();
+            if run_filters(p, node, &ni).is_none() {
+                self.requeue(key, queue, now);
+            }
+        }
+    }
+}
+
+impl Controller for Scheduler {
+    fn name(&self) -> &'static str {
+        SCHEDULER_NAME
+    }
+
+    fn in_controller_manager(&self) -> bool {
+        false
+    }
+
+    fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
+        match (&change.old, &change.new) {
+            (_, Some(Object::Node(n))) => self.on_node_event(n, store, queue, now),
+            (old, Some(Object::Pod(p))) => {
+                let key = p.metadata.key();
+                if responsible(p) {
+                    let spec_changed = match old {
+                        Some(Object::Pod(o)) => {
+                            o.spec != p.spec || o.metadata.labels != p.metadata.labels
+                        }
+                        _ => true,
+                    };
+                    if spec_changed {
+                        if self.unschedulable.contains_key(&key) {
+                            self.requeue(&key, queue, now);
+                        } else {
+                            queue.add(&key);
+                        }
+                    }
+                } else {
+                    // An assigned pod that became terminal frees its node.
+                    let freed = matches!(old, Some(Object::Pod(o)) if counts_on_node(o))
+                        && !counts_on_node(p)
+                        && !p.spec.node_name.is_empty();
+                    if freed {
+                        if let Some(n) = store.get::<Node>("", &p.spec.node_name) {
+                            self.on_node_event(n, store, queue, now);
+                        }
+                    }
+                }
+            }
+            (Some(Object::Pod(p)), None) => {
+                let key = p.metadata.key();
+                if !p.spec.node_name.is_empty() {
+                    // Fit's hint: a deleted assigned pod may make room.
+                    if let Some(n) = store.get::<Node>("", &p.spec.node_name) {
+                        self.on_node_event(n, store, queue, now);
+                    }
+                } else {
+                    queue.add(&key);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
+        let (ns, name) = key.split_once('/').unwrap_or(("", key));
+        let Some(pod) = ctx.store().get::<Pod>(ns, name).cloned() else {
+            self.unschedulable.remove(key);
+            return Ok(());
+        };
+        if !responsible(&pod) {
+            self.unschedulable.remove(key);
+            return Ok(());
+        }
+        let now = ctx.now();
+        if scheduling_gated(&pod) {
+            // PreEnqueue (SchedulingGates): the pod never enters the active queue.
+            let msg = "Scheduling is blocked due to non-empty scheduling gates";
+            let c = pod.condition("PodScheduled");
+            if c.is_none_or(|c| c.reason != "SchedulingGated") {
+                let mut p = pod.clone();
+                p.set_condition("PodScheduled", "False", "SchedulingGated", msg, now);
+                ctx.update_status(p.into_object())?;
+            }
+            return Ok(());
+        }
+        match schedule_pod(&pod, ctx.store()) {
+            Outcome::Bind(node) => {
+                ctx.bind(ns, name, &pod.metadata.uid, &node)?;
+                self.unschedulable.remove(key);
+                let bound = ctx
+                    .store()
+                    .get::<Pod>(ns, name)
+                    .cloned()
+                    .unwrap_or(pod.clone());
+                ctx.event(
+                    &bound.into_object(),
+                    "Normal",
+                    "Scheduled",
+                    &format!("Successfully assigned {ns}/{name} to {node}"),
+                );
+            }
+            Outcome::Unschedulable { message, preempt } => {
+                let a = self
+                    .unschedulable
+                    .entry(key.to_string())
+                    .or_insert(Attempt {
+                        attempts: 0,
+                        last: now,
+                    });
+                a.attempts += 1;
+                a.last = now;
+                let mut p = pod.clone();
+                if let Some((node, victims)) = &preempt {
+                    for v in victims {
+                        prepare_victim(ctx, v, &pod, node)?;
+                    }
+                    p.status
+                        .extra
+                        .insert("nominatedNodeName".into(), node.clone().into());
+                }
+                p.set_condition("PodScheduled", "False", "Unschedulable", &message, now);
+                if p.status != pod.status {
+                    ctx.update_status(p.clone().into_object())?;
+                }
+                ctx.event(
+                    &pod.clone().into_object(),
+                    "Warning",
+                    "FailedScheduling",
+                    &message,
+                );
+                // flushUnschedulablePodsLeftover.
+                ctx.requeue_after(key, POD_MAX_IN_UNSCHEDULABLE);
+            }
+        }
+        Ok(())
+    }
+
+    fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
+        for p in store.list::<Pod>(None) {
+            if responsible(p) {
+                queue.add(&p.metadata.key());
+            }
+        }
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// `prepareCandidate` for one victim: DisruptionTarget condition, delete, `Preempted` event.
+fn prepare_victim(
+    ctx: &mut Ctx,
+    victim: &Pod,
+    preemptor: &Pod,
+    node: &str,
+) -> Result<(), ApiError> {
+    let now = ctx.now();
+    let mut v = victim.clone();
+    v.set_condition(
+        "DisruptionTarget",
+        "True",
+        "PreemptionByScheduler",
+        &format!("{SCHEDULER_NAME}: preempting to accommodate a higher priority pod"),
+        now,
+    );
+    let v = match ctx.update_status(v.into_object()) {
+        Ok(o) => o,
+        Err(e) if e.is_not_found() => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    match ctx.delete::<Pod>(
+        &victim.metadata.namespace,
+        &victim.metadata.name,
+        &DeleteOptions::default(),
+    ) {
+        Ok(_) => {}
+        Err(e) if e.is_not_found() => return Ok(()),
+        Err(e) => return Err(e),
+    }
+    ctx.event(
+        &v,
+        "Normal",
+        "Preempted",
+        &format!("Preempted by pod {} on node {node}", preemptor.metadata.uid),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Affinity, NodeAffinity, Quantity, ResourceRequirements};
+
+    fn req(key: &str, op: &str, values: &[&str]) -> NodeSelectorRequirement {
+        NodeSelectorRequirement {
+            key: key.into(),
+            operator: op.into(),
+            values: values.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn term(
+        exprs: Vec<NodeSelectorRequirement>,
+        fields: Vec<NodeSelectorRequirement>,
+    ) -> NodeSelectorTerm {
+        NodeSelectorTerm {
+            match_expressions: exprs,
+            match_fields: fields,
+        }
+    }
+
+    fn pod_with(selector: &[(&str, &str)], terms: Option<Vec<NodeSelectorTerm>>) -> Pod {
+        let mut p = Pod::default();
+        p.spec.node_selector = selector
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if let Some(t) = terms {
+            p.spec.affinity = Some(Affinity {
+                node_affinity: Some(NodeAffinity {
+                    required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                        node_selector_terms: t,
+                    }),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            });
+        }
+        p
+    }
+
+    fn node_with(name: &str, labels: &[(&str, &str)]) -> Node {
+        let mut n = Node::default();
+        n.metadata.name = name.into();
+        n.metadata.labels = labels
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        n
+    }
+
+    // Port of TestNodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity_test.go).
+    #[test]
+    fn node_affinity_filter() {
+        let fields = |v: &str| req("metadata.name", "In", &[v]);
+        type Case<'a> = (&'a str, Pod, Vec<(&'a str, &'a str)>, &'a str, bool);
+        let cases: Vec<Case> = vec![
+            (
+                "missing labels",
+                pod_with(&[("foo", "bar")], None),
+                vec![],
+                "n",
+                false,
+            ),
+            (
+                "same labels",
+                pod_with(&[("foo", "bar")], None),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "node labels are superset",
+                pod_with(&[("foo", "bar")], None),
+                vec![("foo", "bar"), ("baz", "blah")],
+                "n",
+                true,
+            ),
+            (
+                "node labels are subset",
+                pod_with(&[("foo", "bar"), ("baz", "blah")], None),
+                vec![("foo", "bar")],
+                "n",
+                false,
+            ),
+            (
+                "In operator that matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("foo", "In", &["bar", "value2"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "Gt operator that matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("kernel-version", "Gt", &["0204"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("kernel-version", "0206")],
+                "n",
+                true,
+            ),
+            (
+                "NotIn operator that matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("mem-type", "NotIn", &["DDR", "DDR2"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("mem-type", "DDR3")],
+                "n",
+                true,
+            ),
+            (
+                "Exists operator that matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(vec![req("GPU", "Exists", &[])], vec![])]),
+                ),
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                "n",
+                true,
+            ),
+            (
+                "affinity that doesn't match node's labels",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("foo", "In", &["value1", "value2"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                false,
+            ),
+            (
+                "empty MatchExpressions matches no objects",
+                pod_with(&[], Some(vec![term(vec![], vec![])])),
+                vec![("foo", "bar")],
+                "n",
+                false,
+            ),
+            (
+                "no Affinity",
+                pod_with(&[], None),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "multiple matchExpressions ANDed that match",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![
+                            req("GPU", "Exists", &[]),
+                            req("GPU", "NotIn", &["AMD", "INTER"]),
+                        ],
+                        vec![],
+                    )]),
+                ),
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                "n",
+                true,
+            ),
+            (
+                "multiple matchExpressions ANDed that don't match",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![
+                            req("GPU", "Exists", &[]),
+                            req("GPU", "In", &["AMD", "INTER"]),
+                        ],
+                        vec![],
+                    )]),
+                ),
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                "n",
+                false,
+            ),
+            (
+                "multiple NodeSelectorTerms ORed",
+                pod_with(
+                    &[],
+                    Some(vec![
+                        term(vec![req("foo", "In", &["bar", "value2"])], vec![]),
+                        term(vec![req("diffkey", "In", &["wrong", "value2"])], vec![]),
+                    ]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "affinity and nodeSelector both satisfied",
+                pod_with(
+                    &[("foo", "bar")],
+                    Some(vec![term(vec![req("foo", "Exists", &[])], vec![])]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                true,
+            ),
+            (
+                "affinity matches but nodeSelector is not satisfied",
+                pod_with(
+                    &[("foo", "bar")],
+                    Some(vec![term(vec![req("foo", "Exists", &[])], vec![])]),
+                ),
+                vec![("foo", "barrrrrr")],
+                "n",
+                false,
+            ),
+            (
+                "invalid value in Affinity term",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("foo", "NotIn", &["invalid value: ___@#$%^"])],
+                        vec![],
+                    )]),
+                ),
+                vec![("foo", "bar")],
+                "n",
+                false,
+            ),
+            (
+                "matchFields In that matches",
+                pod_with(&[], Some(vec![term(vec![], vec![fields("node1")])])),
+                vec![],
+                "node1",
+                true,
+            ),
+            (
+                "matchFields In that does not match",
+                pod_with(&[], Some(vec![term(vec![], vec![fields("node1")])])),
+                vec![],
+                "node2",
+                false,
+            ),
+            (
+                "two terms: matchFields does not match, but matchExpressions matches",
+                pod_with(
+                    &[],
+                    Some(vec![
+                        term(vec![], vec![fields("node1"), fields("node2")]),
+                        term(vec![req("foo", "In", &["bar"])], vec![]),
+                    ]),
+                ),
+                vec![("foo", "bar")],
+                "node2",
+                true,
+            ),
+            (
+                "one term: matchFields does not match, but matchExpressions matches",
+                pod_with(
+                    &[],
+                    Some(vec![term(
+                        vec![req("foo", "In", &["bar"])],
+                        vec![fields("node1")],
+                    )]),
+                ),
+                vec![("foo", "bar")],
+                "node2",
+                false,
+            ),
+        ];
+        for (name, pod, labels, node_name, fits) in cases {
+            let node = node_with(node_name, &labels);
+            let st = filter_node_affinity(&pod, &node);
+            assert_eq!(st.is_none(), fits, "{name}");
+            if let Some(st) = st {
+                assert_eq!(st.code, Code::UnschedulableAndUnresolvable, "{name}");
+                assert_eq!(
+                    st.reasons,
+                    vec![ERR_REASON_NODE_AFFINITY.to_string()],
+                    "{name}"
+                );
+            }
+        }
+    }
+
+    fn taint(key: &str, value: &str, effect: &str) -> Taint {
+        Taint {
+            key: key.into(),
+            value: value.into(),
+            effect: effect.into(),
+            time_added: None,
+        }
+    }
+
+    fn tol(key: &str, op: &str, value: &str, effect: &str) -> Toleration {
+        Toleration {
+            key: key.into(),
+            operator: op.into(),
+            value: value.into(),
+            effect: effect.into(),
+            toleration_seconds: None,
+        }
+    }
+
+    // Port of TestTaintTolerationFilter (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go).
+    #[test]
+    fn taint_toleration_filter() {
+        let cases: Vec<(&str, Vec<Toleration>, Vec<Taint>, bool)> = vec![
+            (
+                "A pod having no tolerations can't be scheduled onto a node with nonempty taints",
+                vec![],
+                vec![taint("dedicated", "user1", "NoSchedule")],
+                false,
+            ),
+            (
+                "A pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule",
+                vec![tol("dedicated", "Equal", "user1", "NoSchedule")],
+                vec![taint("dedicated", "user1", "NoSchedule")],
+                true,
+            ),
+            (
+                "A pod which can't be scheduled on a dedicated node assigned to user2 with effect NoSchedule",
+                vec![tol("dedicated", "Equal", "user2", "NoSchedule")],
+                vec![taint("dedicated", "user1", "NoSchedule")],
+                false,
+            ),
+            (
+                "A pod can be scheduled onto the node, with a toleration uses operator Exists that tolerates the taints on the node",
+                vec![tol("foo", "Exists", "", "NoSchedule")],
+                vec![taint("foo", "bar", "NoSchedule")],
+                true,
+            ),
+            (
+                "A pod has multiple tolerations, node has multiple taints, all the taints are tolerated",
+                vec![
+                    tol("dedicated", "Equal", "user2", "NoSchedule"),
+                    tol("foo", "Exists", "", "NoSchedule"),
+                ],
+                vec![
+                    taint("dedicated", "user2", "NoSchedule"),
+                    taint("foo", "bar", "NoSchedule"),
+                ],
+                true,
+            ),
+            (
+                "A pod has a toleration that keys and values match the taint on the node, but (non-empty) effect doesn't match",
+                vec![tol("foo", "Equal", "bar", "PreferNoSchedule")],
+                vec![taint("foo", "bar", "NoSchedule")],
+                false,
+            ),
+            (
+                "The pod has a toleration that keys and values match the taint on the node, the effect of toleration is empty",
+                vec![tol("foo", "Equal", "bar", "")],
+                vec![taint("foo", "bar", "NoSchedule")],
+                true,
+            ),
+            (
+                "The pod has a toleration that key and value don't match the taint on the node, but the effect of taint on node is PreferNoSchedule",
+                vec![tol("dedicated", "Equal", "user2", "NoSchedule")],
+                vec![taint("dedicated", "user1", "PreferNoSchedule")],
+                true,
+            ),
+            (
+                "The pod has no toleration, but the effect of taint on node is PreferNoSchedule",
+                vec![],
+                vec![taint("dedicated", "user1", "PreferNoSchedule")],
+                true,
+            ),
+        ];
+        for (name, tols, taints, fits) in cases {
+            let mut pod = Pod::default();
+            pod.spec.tolerations = tols;
+            let mut node = Node::default();
+            node.spec.taints = taints;
+            let st = filter_taint_toleration(&pod, &node);
+            assert_eq!(st.is_none(), fits, "{name}");
+            if let Some(st) = st {
+                assert_eq!(st.reasons, vec![ERR_REASON_UNTOLERATED_TAINT.to_string()]);
+                assert_eq!(st.code, Code::UnschedulableAndUnresolvable);
+            }
+        }
+    }
+
+    // Port of TestNodeUnschedulable (pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable_test.go).
+    #[test]
+    fn node_unschedulable_filter() {
+        let mut node = Node::default();
+        let pod = Pod::default();
+        assert!(filter_node_unschedulable(&pod, &node).is_none());
+        node.spec.unschedulable = true;
+        let st = filter_node_unschedulable(&pod, &node).unwrap();
+        assert_eq!(st.reasons, vec![ERR_REASON_UNSCHEDULABLE.to_string()]);
+        let mut tolerant = Pod::default();
+        tolerant.spec.tolerations = vec![tol(TAINT_NODE_UNSCHEDULABLE, "Exists", "", "NoSchedule")];
+        assert!(filter_node_unschedulable(&tolerant, &node).is_none());
+    }
+
+    fn with_requests(cpu: &str, mem: &str) -> Pod {
+        let mut p = Pod::default();
+        let mut r = ResourceRequirements::default();
+        if !cpu.is_empty() {
+            r.requests.insert("cpu".into(), Quantity(cpu.into()));
+        }
+        if !mem.is_empty() {
+            r.requests.insert("memory".into(), Quantity(mem.into()));
+        }
+        p.spec.containers.push(crate::api::Container {
+            name: "c".into(),
+            resources: Some(r),
+            ..Default::default()
+        });
+        p
+    }
+
+    fn node_alloc(cpu: &str, mem: &str, pods: &str) -> Node {
+        let mut n = Node::default();
+        for (k, v) in [("cpu", cpu), ("memory", mem), ("pods", pods)] {
+            n.status.allocatable.insert(k.into(), Quantity(v.into()));
+        }
+        n
+    }
+
+    // TestEnoughRequests-style rows (pkg/scheduler/framework/plugins/noderesources/fit_test.go):
+    // all insufficient resources are reported, pods first, and a request larger than the
+    // whole node is unresolvable.
+    #[test]
+    fn resources_fit() {
+        let node = node_alloc("10", "20", "32");
+        let mut ni = NodeInfo::new(&node);
+        ni.add_pod(&with_requests("5", "19"));
+        assert!(filter_node_resources_fit(&with_requests("5", "1"), &ni).is_none());
+        let st = filter_node_resources_fit(&with_requests("6", "2"), &ni).unwrap();
+        assert_eq!(st.reasons, vec!["Insufficient cpu", "Insufficient memory"]);
+        assert_eq!(st.code, Code::Unschedulable);
+        let st = filter_node_resources_fit(&with_requests("11", ""), &ni).unwrap();
+        assert_eq!(st.code, Code::UnschedulableAndUnresolvable);
+        let tiny = node_alloc("10", "20", "1");
+        let mut ni = NodeInfo::new(&tiny);
+        ni.add_pod(&Pod::default());
+        let st = filter_node_resources_fit(&with_requests("1", ""), &ni).unwrap();
+        assert_eq!(st.reasons, vec!["Too many pods"]);
+        assert_eq!(st.code, Code::Unschedulable);
+        // Non-zero defaults for scoring only.
+        assert_eq!(pod_requests(&Pod::default(), false), Resources::default());
+        let nz = pod_requests(&with_requests("", ""), true);
+        assert_eq!((nz.milli_cpu, nz.memory), (100, 200 * 1024 * 1024));
+    }
+
+    // FitError.Error() format (pkg/scheduler/framework/types_test.go TestFitError-style): the
+    // histogram is sorted as strings, post-filter message appended after a space.
+    #[test]
+    fn fit_error_format() {
+        let s = |r: &str| Status::new(Code::Unschedulable, "X", vec![r.into()]);
+        let a = s("Insufficient cpu");
+        let b = s("node(s) had untolerated taint(s)");
+        let mut list = vec![&b];
+        for _ in 0..10 {
+            list.push(&a);
+        }
+        assert_eq!(
+            fit_error_message(11, &list, "preemption: x."),
+            "0/11 nodes are available: 1 node(s) had untolerated taint(s), 10 Insufficient cpu. preemption: x."
+        );
+        assert_eq!(reasons_histogram(["b", "a", "b"]), "1 a, 2 b");
+        assert_eq!(
+            reasons_histogram(["z"; 10].into_iter().chain(["a"; 2])),
+            "10 z, 2 a"
+        );
+    }
+
+    // Port of TestDefaultNormalizeScore (pkg/scheduler/framework/plugins/helper/normalize_score_test.go).
+    #[test]
+    fn normalize_scores() {
+        let cases: Vec<(bool, Vec<i64>, Vec<i64>)> = vec![
+            (false, vec![10, 20, 30, 40, 50], vec![20, 40, 60, 80, 100]),
+            (true, vec![10, 20, 30, 40, 50], vec![80, 60, 40, 20, 0]),
+            (
+                false,
+                vec![1000, 10, 20, 30, 40, 50],
+                vec![100, 1, 2, 3, 4, 5],
+            ),
+            (
+                true,
+                vec![1000, 10, 20, 30, 40, 50],
+                vec![0, 99, 98, 97, 96, 95],
+            ),
+            (false, vec![1, 1, 1, 1], vec![100, 100, 100, 100]),
+            (true, vec![1, 1, 1, 1], vec![0, 0, 0, 0]),
+            (false, vec![0, 0, 0, 0], vec![0, 0, 0, 0]),
+            (true, vec![0, 0, 0, 0], vec![100, 100, 100, 100]),
+        ];
+        for (reverse, mut scores, want) in cases {
+            default_normalize_score(MAX_NODE_SCORE, reverse, &mut scores);
+            assert_eq!(scores, want, "reverse={reverse}");
+        }
+    }
+
+    #[test]
+    fn least_allocated_and_balanced() {
+        // Port of a TestLeastAllocatedScoringStrategy row: node 4000m / 10000 bytes, pod
+        // requesting 3000m / 5000: ((4000-3000)*100/4000 + (10000-5000)*100/10000) / 2 = 37.
+        let node = node_alloc("4", "10000", "110");
+        let ni = NodeInfo::new(&node);
+        assert_eq!(least_allocated_score(&with_requests("3", "5000"), &ni), 37);
+        // Balanced: |0.75 - 0.5| / 2 = 0.125 → 87.
+        assert_eq!(
+            balanced_allocation_score(&with_requests("3", "5000"), &ni),
+            Some(87)
+        );
+        assert_eq!(balanced_allocation_score(&Pod::default(), &ni), None);
+        assert_eq!(least_requested_score(5, 4), 0);
+    }
+
+    #[test]
+    fn scheduling_queue_backoff() {
+        let secs: Vec<i64> = (1..=6)
+            .map(|a| backoff_duration(a).as_millis() / 1000)
+            .collect();
+        assert_eq!(secs, vec![1, 2, 4, 8, 10, 10]);
+    }
+
+    #[test]
+    fn label_values() {
+        assert!(is_valid_label_value("bar"));
+        assert!(is_valid_label_value(""));
+        assert!(is_valid_label_value("a-b_c.d"));
+        assert!(!is_valid_label_value("invalid value: ___@#$%^"));
+        assert!(!is_valid_label_value("-a"));
+        assert!(!is_valid_label_value(&"a".repeat(64)));
+    }
+}
