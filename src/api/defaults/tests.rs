@@ -1,0 +1,1 @@
+//! Defaulting tests.
