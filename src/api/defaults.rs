@@ -459,34 +459,44 @@ pub fn default_pod_only(s: &mut PodSpec) {
     }
 }
 
-/// `GetPodQOS`: BestEffort without requests/limits, Guaranteed when every container's requests
-/// equal its limits for cpu and memory, else Burstable.
+/// `qos.ComputePodQOS` over regular and init containers (cpu and memory only, zero quantities
+/// ignored): BestEffort without any request or limit; Guaranteed when every container limits both
+/// cpu and memory and the summed requests equal the summed limits; Burstable otherwise. Missing
+/// requests count as their limits, as pod defaulting sets them before upstream computes the class.
 pub fn qos_class(s: &PodSpec) -> &'static str {
-    let mut any = false;
+    use super::validation::quantity::parse_quantity;
+    let nanos = |q: Option<&Quantity>| {
+        q.and_then(|q| parse_quantity(q.0.trim()).ok())
+            .map(|q| q.nanos)
+    };
+    let mut requests: BTreeMap<&str, i128> = BTreeMap::new();
+    let mut limits: BTreeMap<&str, i128> = BTreeMap::new();
     let mut guaranteed = true;
     for c in s.containers.iter().chain(s.init_containers.iter()) {
-        let Some(r) = &c.resources else {
-            guaranteed = false;
-            continue;
-        };
-        if !r.requests.is_empty() || !r.limits.is_empty() {
-            any = true;
-        }
+        let r = c.resources.as_ref();
+        let mut limits_found = 0;
         for res in ["cpu", "memory"] {
-            let lim = r.limits.get(res).and_then(|q| q.milli_value().ok());
-            let req = r
-                .requests
-                .get(res)
-                .and_then(|q| q.milli_value().ok())
-                .or(lim);
-            if lim.is_none() || req != lim {
-                guaranteed = false;
+            let lim = nanos(r.and_then(|r| r.limits.get(res)));
+            let req = nanos(r.and_then(|r| r.requests.get(res))).or(lim);
+            if let Some(q) = req.filter(|q| *q > 0) {
+                *requests.entry(res).or_default() += q;
+            }
+            if let Some(q) = lim.filter(|q| *q > 0) {
+                limits_found += 1;
+                *limits.entry(res).or_default() += q;
             }
         }
+        if limits_found < 2 {
+            guaranteed = false;
+        }
     }
-    if !any {
-        "BestEffort"
-    } else if guaranteed {
+    if requests.is_empty() && limits.is_empty() {
+        return "BestEffort";
+    }
+    if guaranteed && requests.iter().any(|(k, v)| limits.get(k) != Some(v)) {
+        guaranteed = false;
+    }
+    if guaranteed && requests.len() == limits.len() {
         "Guaranteed"
     } else {
         "Burstable"

@@ -401,3 +401,76 @@ fn prepare_for_create_clears_status() {
     assert_eq!(p.status.phase, "Pending");
     assert_eq!(p.status.qos_class, "BestEffort");
 }
+
+// Port of TestComputePodQOS (pkg/apis/core/helper/qos/qos_test.go) rows.
+#[test]
+fn qos_rows() {
+    let c = |req: &[(&str, &str)], lim: &[(&str, &str)]| Container {
+        resources: Some(ResourceRequirements {
+            requests: req
+                .iter()
+                .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+                .collect(),
+            limits: lim
+                .iter()
+                .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+                .collect(),
+        }),
+        ..ctr("x")
+    };
+    let spec = |cs: Vec<Container>| PodSpec {
+        containers: cs,
+        ..Default::default()
+    };
+    let cases = [
+        (spec(vec![c(&[], &[])]), "BestEffort"),
+        (
+            spec(vec![c(&[("ephemeral-storage", "1Gi")], &[])]),
+            "BestEffort",
+        ),
+        (spec(vec![c(&[("cpu", "0")], &[])]), "BestEffort"),
+        (
+            spec(vec![c(
+                &[("cpu", "100m"), ("memory", "100Mi")],
+                &[("cpu", "100m"), ("memory", "100Mi")],
+            )]),
+            "Guaranteed",
+        ),
+        (
+            spec(vec![c(&[], &[("cpu", "100m"), ("memory", "100Mi")])]),
+            "Guaranteed",
+        ),
+        (
+            spec(vec![c(
+                &[("cpu", "100m")],
+                &[("cpu", "100m"), ("memory", "100Mi")],
+            )]),
+            "Guaranteed",
+        ),
+        (
+            spec(vec![c(
+                &[("cpu", "100m"), ("memory", "100Mi")],
+                &[("cpu", "200m"), ("memory", "100Mi")],
+            )]),
+            "Burstable",
+        ),
+        (
+            spec(vec![c(&[("cpu", "100m")], &[("cpu", "100m")])]),
+            "Burstable",
+        ),
+        (
+            spec(vec![
+                c(&[], &[("cpu", "100m"), ("memory", "100Mi")]),
+                c(&[("cpu", "1")], &[]),
+            ]),
+            "Burstable",
+        ),
+    ];
+    for (s, want) in cases {
+        assert_eq!(qos_class(&s), want, "{:?}", s.containers);
+    }
+    // Init containers count too.
+    let mut s = spec(vec![c(&[], &[("cpu", "1"), ("memory", "1Gi")])]);
+    s.init_containers = vec![c(&[("memory", "1Mi")], &[])];
+    assert_eq!(qos_class(&s), "Burstable");
+}

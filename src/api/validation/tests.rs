@@ -1158,3 +1158,52 @@ proptest! {
         }
     }
 }
+
+// generateName is validated as a prefix (a trailing dash is fine) and the generated name as a name.
+#[test]
+fn generate_name_through_api_server() {
+    let mut a = api();
+    let mut o = rs_obj(
+        "",
+        1,
+        labels(&[("app", "web")]),
+        tmpl(&[("app", "web")], vec![ctr("web", "nginx")]),
+    );
+    o.meta_mut().generate_name = "web-".into();
+    let created = a.create(o.clone()).unwrap();
+    assert!(created.meta().name.starts_with("web-") && created.meta().name.len() == 9);
+    o.meta_mut().generate_name = "Web-".into();
+    let err = a.create(o).unwrap_err();
+    let msg = err.kubectl_message();
+    let sub = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    let name = err.name.clone();
+    assert!(name.starts_with("Web-"));
+    assert_eq!(
+        msg,
+        format!("The ReplicaSet \"{name}\" is invalid: \n* metadata.generateName: Invalid value: \"Web-\": {sub}\n* metadata.name: Invalid value: \"{name}\": {sub}")
+    );
+}
+
+// Bad values print as apimachinery 1.34's ErrorBody does: %q for strings, JSON (HTML-safe, sorted
+// map keys) for maps and lists.
+#[test]
+fn value_rendering() {
+    use crate::api::errors::{go_json, go_quote};
+    assert_eq!(
+        go_quote("a\u{1}\t\"é\u{200b}\u{7f}"),
+        "\"a\\x01\\t\\\"é\\u200b\\x7f\""
+    );
+    assert_eq!(go_quote("\u{1F600}"), "\"\u{1F600}\"");
+    assert_eq!(
+        go_json(&json!({"b": "<x&y>", "a": ["\u{2028}", 1, true, null]})),
+        "{\"a\":[\"\\u2028\",1,true,null],\"b\":\"\\u003cx\\u0026y\\u003e\"}"
+    );
+    assert_eq!(
+        FieldError::invalid("metadata.labels", "a\nb", "bad").to_string(),
+        "metadata.labels: Invalid value: \"a\\nb\": bad"
+    );
+    assert_eq!(
+        FieldError::not_supported("spec.x", "y", &["a\"b"]).to_string(),
+        "spec.x: Unsupported value: \"y\": supported values: \"a\\\"b\""
+    );
+}
