@@ -1,12 +1,37 @@
-//! API-server defaulting (`pkg/apis/*/v1/defaults.go`) and create/update strategies.
+//! API-server defaulting (`pkg/apis/*/v1/defaults.go`), create/update strategies and the pod
+//! admission defaults every cluster applies (DefaultTolerationSeconds, Priority, ServiceAccount).
+//!
+//! Defaults are what `kubectl get -o yaml` shows on a freshly created object: `dnsPolicy`,
+//! `restartPolicy`, `schedulerName`, `securityContext: {}`, `terminationGracePeriodSeconds`,
+//! per-container `imagePullPolicy`, `terminationMessagePath/Policy`, `resources: {}`, port
+//! `protocol`, probe timings, volume modes, quantities in canonical form (`0.5` → `500m`).
 
-use super::core::{PodSpec, PodStatus};
+use super::core::{Container, PodSpec, PodStatus, Quantity, ResourceRequirements, Toleration};
 use super::object::Object;
+use super::validation::quantity::canonical_resource_quantity;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
-/// `PrepareForCreate` of each kind's REST strategy: a client cannot set status on create.
+/// `v1.DefaultTerminationGracePeriodSeconds`.
+pub const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: i64 = 30;
+/// `v1.DefaultSchedulerName`.
+pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
+/// `v1.TerminationMessagePathDefault`.
+pub const TERMINATION_MESSAGE_PATH_DEFAULT: &str = "/dev/termination-log";
+/// DefaultTolerationSeconds admission: `--default-not-ready-toleration-seconds` and
+/// `--default-unreachable-toleration-seconds`.
+pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
+/// `v1.TaintNodeNotReady`.
+pub const TAINT_NODE_NOT_READY: &str = "node.kubernetes.io/not-ready";
+/// `v1.TaintNodeUnreachable`.
+pub const TAINT_NODE_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+
+/// `PrepareForCreate` of each kind's REST strategy: a client cannot set status on create. For
+/// pods the mutating admission plugins run here too (see [`admit_pod_create`]).
 pub fn prepare_for_create(o: &mut Object) {
     match o {
         Object::Pod(p) => {
+            admit_pod_create(&mut p.spec);
             p.status = PodStatus {
                 phase: "Pending".into(),
                 ..Default::default()
@@ -17,6 +42,64 @@ pub fn prepare_for_create(o: &mut Object) {
         Object::ReplicationController(rc) => rc.status = Default::default(),
         Object::Node(_) => {}
     }
+}
+
+/// The default mutating admission plugins a pod passes on create:
+/// * DefaultTolerationSeconds: tolerate `not-ready` and `unreachable` NoExecute taints for 300 s
+///   unless the pod already tolerates them;
+/// * Priority: with no `priorityClassName` (and no global default class) `priority: 0` and
+///   `preemptionPolicy: PreemptLowerPriority`; the two built-in system classes get their values;
+/// * ServiceAccount: `serviceAccountName: default` (the token volume is not modelled).
+pub fn admit_pod_create(spec: &mut PodSpec) {
+    let tolerates = |key: &str, tols: &[Toleration]| {
+        tols.iter().any(|t| {
+            (t.key == key || t.key.is_empty()) && (t.effect == "NoExecute" || t.effect.is_empty())
+        })
+    };
+    for key in [TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE] {
+        if !tolerates(key, &spec.tolerations) {
+            spec.tolerations.push(Toleration {
+                key: key.into(),
+                operator: "Exists".into(),
+                value: String::new(),
+                effect: "NoExecute".into(),
+                toleration_seconds: Some(DEFAULT_TOLERATION_SECONDS),
+            });
+        }
+    }
+    let class = spec
+        .extra
+        .get("priorityClassName")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let priority = match class.as_str() {
+        "" => Some(0),
+        "system-node-critical" => Some(2_000_001_000),
+        "system-cluster-critical" => Some(2_000_000_000),
+        // kubeplay has no PriorityClass objects; upstream would look the class up.
+        _ => None,
+    };
+    if let Some(p) = priority {
+        if spec.priority.is_none() {
+            spec.priority = Some(p);
+        }
+        spec.extra
+            .entry("preemptionPolicy")
+            .or_insert_with(|| "PreemptLowerPriority".into());
+    }
+    let sa = spec
+        .extra
+        .get("serviceAccountName")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .unwrap_or("default")
+        .to_string();
+    spec.extra
+        .insert("serviceAccountName".into(), Value::String(sa.clone()));
+    // The deprecated field mirrors it in v1 output.
+    spec.extra
+        .insert("serviceAccount".into(), Value::String(sa));
 }
 
 /// Copies `status` of `from` into `to` (same kind); used by update strategies.
@@ -32,76 +115,388 @@ pub fn copy_status(from: &Object, to: &mut Object) {
     }
 }
 
-/// `SetDefaults_PodSpec` and friends (the fields kubeplay reads or prints).
-pub fn default_pod_spec(s: &mut PodSpec) {
-    if s.restart_policy.is_empty() {
-        s.restart_policy = "Always".into();
+/// The tag `parsers.ParseImageName` reports: the explicit tag, `latest` when there is neither a
+/// tag nor a digest, empty for a digest-only or unparseable reference (docker reference grammar:
+/// `[domain[:port]/]path[:tag][@algo:hex]`, lower-case repository, tag `[\w][\w.-]{0,127}`).
+pub fn image_tag(image: &str) -> String {
+    parse_image_tag(image).unwrap_or_default()
+}
+
+fn is_path_component(s: &str) -> bool {
+    // [a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*
+    let b = s.as_bytes();
+    if b.is_empty() || !(b[0].is_ascii_lowercase() || b[0].is_ascii_digit()) {
+        return false;
     }
-    if s.termination_grace_period_seconds.is_none() {
-        s.termination_grace_period_seconds = Some(30);
-    }
-    if s.scheduler_name.is_empty() {
-        s.scheduler_name = "default-scheduler".into();
-    }
-    if !s.extra.contains_key("dnsPolicy") {
-        s.extra.insert("dnsPolicy".into(), "ClusterFirst".into());
-    }
-    for c in s.containers.iter_mut().chain(s.init_containers.iter_mut()) {
-        if !c.extra.contains_key("imagePullPolicy") && !c.image.is_empty() {
-            let latest = !c.image.contains(':') || c.image.ends_with(":latest");
-            let policy = if latest && !c.image.contains('@') {
-                "Always"
-            } else {
-                "IfNotPresent"
-            };
-            c.extra.insert("imagePullPolicy".into(), policy.into());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_lowercase() || b[i].is_ascii_digit() {
+            i += 1;
+            continue;
         }
-        if !c.extra.contains_key("terminationMessagePath") {
-            c.extra.insert(
-                "terminationMessagePath".into(),
-                "/dev/termination-log".into(),
-            );
+        let start = i;
+        while i < b.len() && matches!(b[i], b'.' | b'_' | b'-') {
+            i += 1;
         }
-        if !c.extra.contains_key("terminationMessagePolicy") {
-            c.extra
-                .insert("terminationMessagePolicy".into(), "File".into());
+        let sep = &s[start..i];
+        let ok = sep == "." || sep == "_" || sep == "__" || sep.bytes().all(|c| c == b'-');
+        if !ok || i >= b.len() || !(b[i].is_ascii_lowercase() || b[i].is_ascii_digit()) {
+            return false;
         }
-        for p in c.ports.iter_mut() {
-            if p.protocol.is_none() {
-                p.protocol = Some("TCP".into());
+    }
+    true
+}
+
+fn is_domain(s: &str) -> bool {
+    let (host, port) = if s.starts_with('[') {
+        let Some(end) = s.find(']') else {
+            return false;
+        };
+        let rest = &s[end + 1..];
+        let port = match rest.strip_prefix(':') {
+            Some(p) => Some(p),
+            None if rest.is_empty() => None,
+            None => return false,
+        };
+        let inner = &s[1..end];
+        if inner.is_empty() || !inner.bytes().all(|c| c.is_ascii_hexdigit() || c == b':') {
+            return false;
+        }
+        ("ipv6", port)
+    } else {
+        match s.rsplit_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (s, None),
+        }
+    };
+    if let Some(p) = port {
+        if p.is_empty() || !p.bytes().all(|c| c.is_ascii_digit()) {
+            return false;
+        }
+    }
+    !host.is_empty()
+        && host.split('.').all(|c| {
+            let b = c.as_bytes();
+            !b.is_empty()
+                && b[0].is_ascii_alphanumeric()
+                && b[b.len() - 1].is_ascii_alphanumeric()
+                && b.iter().all(|x| x.is_ascii_alphanumeric() || *x == b'-')
+        })
+}
+
+fn parse_image_tag(image: &str) -> Option<String> {
+    if image.len() == 64
+        && image
+            .bytes()
+            .all(|c| matches!(c, b'a'..=b'f' | b'0'..=b'9'))
+    {
+        return None;
+    }
+    let (name_tag, digest) = match image.split_once('@') {
+        Some((n, d)) => (n, Some(d)),
+        None => (image, None),
+    };
+    if let Some(d) = digest {
+        let (algo, hex) = d.split_once(':')?;
+        let algo_ok = !algo.is_empty()
+            && algo.as_bytes()[0].is_ascii_alphabetic()
+            && algo.split(['-', '_', '+', '.']).all(|p| {
+                !p.is_empty()
+                    && p.as_bytes()[0].is_ascii_alphabetic()
+                    && p.bytes().all(|c| c.is_ascii_alphanumeric())
+            });
+        if !algo_ok || hex.len() < 32 || !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+    }
+    let last_slash = name_tag.rfind('/').map_or(0, |i| i + 1);
+    let (name, tag) = match name_tag[last_slash..].rfind(':') {
+        Some(i) => (
+            &name_tag[..last_slash + i],
+            Some(&name_tag[last_slash + i + 1..]),
+        ),
+        None => (name_tag, None),
+    };
+    if let Some(t) = tag {
+        let b = t.as_bytes();
+        let ok = !b.is_empty()
+            && b.len() <= 128
+            && (b[0].is_ascii_alphanumeric() || b[0] == b'_')
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'));
+        if !ok {
+            return None;
+        }
+    }
+    // splitDockerDomain
+    let (domain, remote) = match name.split_once('/') {
+        Some((d, r)) if d.contains(['.', ':']) || d == "localhost" || d.to_lowercase() != d => {
+            (Some(d), r)
+        }
+        _ => (None, name),
+    };
+    if let Some(d) = domain {
+        if !is_domain(d) {
+            return None;
+        }
+    }
+    if remote.to_lowercase() != remote || !remote.split('/').all(is_path_component) {
+        return None;
+    }
+    let full_len = domain.map_or("docker.io/".len(), |d| d.len() + 1) + remote.len();
+    if full_len > 255 {
+        return None;
+    }
+    Some(match (tag, digest) {
+        (Some(t), _) => t.to_string(),
+        (None, None) => "latest".to_string(),
+        (None, Some(_)) => String::new(),
+    })
+}
+
+/// `SetDefaults_ResourceList`: quantities rounded up to milli precision and stored in canonical
+/// form; unparseable ones are left for validation to report.
+pub fn default_resource_list(list: &mut BTreeMap<String, Quantity>) {
+    for q in list.values_mut() {
+        if let Some(c) = canonical_resource_quantity(&q.0) {
+            q.0 = c;
+        }
+    }
+}
+
+fn set_default(m: &mut Map<String, Value>, k: &str, v: Value) {
+    let missing = match m.get(k) {
+        None | Some(Value::Null) => true,
+        Some(Value::String(s)) => s.is_empty(),
+        Some(Value::Number(n)) => n.as_i64() == Some(0),
+        _ => false,
+    };
+    if missing {
+        m.insert(k.to_string(), v);
+    }
+}
+
+/// `SetDefaults_HTTPGetAction` inside a handler object.
+fn default_handler(h: &mut Value) {
+    if let Some(g) = h.get_mut("httpGet").and_then(Value::as_object_mut) {
+        set_default(g, "path", "/".into());
+        set_default(g, "scheme", "HTTP".into());
+    }
+}
+
+/// `SetDefaults_Probe` plus its handler.
+fn default_probe(p: &mut Value) {
+    if let Some(m) = p.as_object_mut() {
+        set_default(m, "timeoutSeconds", 1.into());
+        set_default(m, "periodSeconds", 10.into());
+        set_default(m, "successThreshold", 1.into());
+        set_default(m, "failureThreshold", 3.into());
+    }
+    default_handler(p);
+}
+
+/// `SetDefaults_ObjectFieldSelector` for env vars.
+fn default_env(extra: &mut Map<String, Value>) {
+    if let Some(env) = extra.get_mut("env").and_then(Value::as_array_mut) {
+        for e in env {
+            if let Some(f) = e
+                .pointer_mut("/valueFrom/fieldRef")
+                .and_then(Value::as_object_mut)
+            {
+                set_default(f, "apiVersion", "v1".into());
             }
         }
     }
 }
 
-/// `GetPodQOS`: BestEffort without requests/limits, Guaranteed when every container's requests
-/// equal its limits for cpu and memory, else Burstable.
-pub fn qos_class(s: &PodSpec) -> &'static str {
-    let mut any = false;
-    let mut guaranteed = true;
-    for c in s.containers.iter().chain(s.init_containers.iter()) {
-        let Some(r) = &c.resources else {
-            guaranteed = false;
-            continue;
+/// `SetDefaults_Container`, `SetDefaults_ContainerPort`, `SetDefaults_Probe`, resource lists.
+pub fn default_container(c: &mut Container) {
+    let policy_set = c
+        .extra
+        .get("imagePullPolicy")
+        .and_then(Value::as_str)
+        .is_some_and(|s| !s.is_empty());
+    if !policy_set {
+        let policy = if image_tag(&c.image) == "latest" {
+            "Always"
+        } else {
+            "IfNotPresent"
         };
-        if !r.requests.is_empty() || !r.limits.is_empty() {
-            any = true;
+        c.extra.insert("imagePullPolicy".into(), policy.into());
+    }
+    set_default(
+        &mut c.extra,
+        "terminationMessagePath",
+        TERMINATION_MESSAGE_PATH_DEFAULT.into(),
+    );
+    set_default(&mut c.extra, "terminationMessagePolicy", "File".into());
+    for p in c.ports.iter_mut() {
+        if p.protocol.as_deref().unwrap_or("").is_empty() {
+            p.protocol = Some("TCP".into());
         }
-        for res in ["cpu", "memory"] {
-            let lim = r.limits.get(res).and_then(|q| q.milli_value().ok());
-            let req = r
-                .requests
-                .get(res)
-                .and_then(|q| q.milli_value().ok())
-                .or(lim);
-            if lim.is_none() || req != lim {
-                guaranteed = false;
+    }
+    let r = c
+        .resources
+        .get_or_insert_with(ResourceRequirements::default);
+    default_resource_list(&mut r.limits);
+    default_resource_list(&mut r.requests);
+    for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
+        if let Some(p) = c.extra.get_mut(probe).filter(|v| v.is_object()) {
+            default_probe(p);
+        }
+    }
+    if let Some(l) = c.extra.get_mut("lifecycle").and_then(Value::as_object_mut) {
+        for h in ["postStart", "preStop"] {
+            if let Some(h) = l.get_mut(h) {
+                default_handler(h);
             }
         }
     }
-    if !any {
-        "BestEffort"
-    } else if guaranteed {
+    default_env(&mut c.extra);
+}
+
+/// `SetDefaults_Volume` and the volume-source defaults (`defaultMode: 420`, hostPath `type: ""`,
+/// projected service-account tokens valid one hour).
+fn default_volumes(extra: &mut Map<String, Value>) {
+    let Some(vols) = extra.get_mut("volumes").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for v in vols {
+        let Some(m) = v.as_object_mut() else { continue };
+        if m.keys().all(|k| k == "name") {
+            m.insert("emptyDir".into(), Value::Object(Map::new()));
+        }
+        for src in ["secret", "configMap", "downwardAPI", "projected"] {
+            if let Some(s) = m.get_mut(src).and_then(Value::as_object_mut) {
+                if s.get("defaultMode").is_none_or(Value::is_null) {
+                    s.insert("defaultMode".into(), 420.into());
+                }
+            }
+        }
+        if let Some(h) = m.get_mut("hostPath").and_then(Value::as_object_mut) {
+            h.entry("type").or_insert_with(|| "".into());
+        }
+        if let Some(srcs) = m
+            .get_mut("projected")
+            .and_then(|p| p.get_mut("sources"))
+            .and_then(Value::as_array_mut)
+        {
+            for s in srcs {
+                if let Some(t) = s
+                    .get_mut("serviceAccountToken")
+                    .and_then(Value::as_object_mut)
+                {
+                    set_default(t, "expirationSeconds", 3600.into());
+                }
+            }
+        }
+    }
+}
+
+/// `SetDefaults_PodSpec` and the defaults of everything a PodSpec contains (containers, init
+/// containers, ephemeral containers, volumes).
+pub fn default_pod_spec(s: &mut PodSpec) {
+    set_default(&mut s.extra, "dnsPolicy", "ClusterFirst".into());
+    if s.restart_policy.is_empty() {
+        s.restart_policy = "Always".into();
+    }
+    if s.extra.get("securityContext").is_none_or(Value::is_null) {
+        s.extra
+            .insert("securityContext".into(), Value::Object(Map::new()));
+    }
+    if s.termination_grace_period_seconds.is_none() {
+        s.termination_grace_period_seconds = Some(DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS);
+    }
+    if s.scheduler_name.is_empty() {
+        s.scheduler_name = DEFAULT_SCHEDULER_NAME.into();
+    }
+    for c in s.containers.iter_mut().chain(s.init_containers.iter_mut()) {
+        default_container(c);
+    }
+    if let Some(ecs) = s
+        .extra
+        .get_mut("ephemeralContainers")
+        .and_then(Value::as_array_mut)
+    {
+        for ec in ecs.iter_mut() {
+            if let Ok(mut c) = serde_json::from_value::<Container>(ec.clone()) {
+                default_container(&mut c);
+                if let Ok(v) = serde_json::to_value(&c) {
+                    *ec = v;
+                }
+            }
+        }
+    }
+    default_volumes(&mut s.extra);
+}
+
+/// `SetDefaults_Pod` (pods only, not templates): requests default to limits, service links on,
+/// host-network ports default their hostPort.
+pub fn default_pod_only(s: &mut PodSpec) {
+    for c in s.containers.iter_mut().chain(s.init_containers.iter_mut()) {
+        if let Some(r) = c.resources.as_mut() {
+            for (k, v) in r.limits.clone() {
+                r.requests.entry(k).or_insert(v);
+            }
+        }
+    }
+    s.extra
+        .entry("enableServiceLinks")
+        .or_insert(Value::Bool(true));
+    if s.extra
+        .get("hostNetwork")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+    {
+        for c in s.containers.iter_mut().chain(s.init_containers.iter_mut()) {
+            for p in c.ports.iter_mut() {
+                let hp = p.extra.get("hostPort").and_then(Value::as_i64).unwrap_or(0);
+                if hp == 0 {
+                    p.extra.insert("hostPort".into(), p.container_port.into());
+                }
+            }
+        }
+    }
+}
+
+/// `qos.ComputePodQOS` over regular and init containers (cpu and memory only, zero quantities
+/// ignored): BestEffort without any request or limit; Guaranteed when every container limits both
+/// cpu and memory and the summed requests equal the summed limits; Burstable otherwise. Missing
+/// requests count as their limits, as pod defaulting sets them before upstream computes the class.
+pub fn qos_class(s: &PodSpec) -> &'static str {
+    use super::validation::quantity::parse_quantity;
+    let nanos = |q: Option<&Quantity>| {
+        q.and_then(|q| parse_quantity(q.0.trim()).ok())
+            .map(|q| q.nanos)
+    };
+    let mut requests: BTreeMap<&str, i128> = BTreeMap::new();
+    let mut limits: BTreeMap<&str, i128> = BTreeMap::new();
+    let mut guaranteed = true;
+    for c in s.containers.iter().chain(s.init_containers.iter()) {
+        let r = c.resources.as_ref();
+        let mut limits_found = 0;
+        for res in ["cpu", "memory"] {
+            let lim = nanos(r.and_then(|r| r.limits.get(res)));
+            let req = nanos(r.and_then(|r| r.requests.get(res))).or(lim);
+            if let Some(q) = req.filter(|q| *q > 0) {
+                *requests.entry(res).or_default() += q;
+            }
+            if let Some(q) = lim.filter(|q| *q > 0) {
+                limits_found += 1;
+                *limits.entry(res).or_default() += q;
+            }
+        }
+        if limits_found < 2 {
+            guaranteed = false;
+        }
+    }
+    if requests.is_empty() && limits.is_empty() {
+        return "BestEffort";
+    }
+    if guaranteed && requests.iter().any(|(k, v)| limits.get(k) != Some(v)) {
+        guaranteed = false;
+    }
+    if guaranteed && requests.len() == limits.len() {
         "Guaranteed"
     } else {
         "Burstable"
@@ -113,12 +508,21 @@ pub fn default_object(o: &mut Object) {
     match o {
         Object::Pod(p) => {
             default_pod_spec(&mut p.spec);
+            default_pod_only(&mut p.spec);
             if p.status.qos_class.is_empty() {
                 p.status.qos_class = qos_class(&p.spec).into();
             }
         }
-        Object::Node(_) => {}
+        Object::Node(n) => {
+            // SetDefaults_NodeStatus: allocatable defaults to capacity.
+            if n.status.allocatable.is_empty() && !n.status.capacity.is_empty() {
+                n.status.allocatable = n.status.capacity.clone();
+            }
+            default_resource_list(&mut n.status.capacity);
+            default_resource_list(&mut n.status.allocatable);
+        }
         Object::ReplicaSet(rs) => {
+            // SetDefaults_ReplicaSet (apps/v1).
             if rs.spec.replicas.is_none() {
                 rs.spec.replicas = Some(1);
             }
@@ -143,3 +547,6 @@ pub fn default_object(o: &mut Object) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -24,14 +24,131 @@ pub struct FieldError {
     pub type_: FieldErrorType,
     pub value: Option<Value>,
     pub detail: String,
+    /// The bad value exactly as Go renders it, when `value` cannot carry it: Go marshals a struct
+    /// with its fields in declaration order, which a sorted `serde_json` map would reorder (see
+    /// [`FieldError::with_value_text`]).
+    pub value_text: Option<String>,
 }
 
+/// How `field.Error.ErrorBody` prints a bad value (apimachinery 1.34): strings with `%q`,
+/// numbers and booleans with `%v`, anything else as its JSON encoding.
 fn go_value(v: &Value) -> String {
     match v {
-        Value::String(s) => format!("{s:?}"),
+        Value::String(s) => go_quote(s),
         Value::Null => "null".into(),
-        other => other.to_string(),
+        Value::Bool(_) | Value::Number(_) => v.to_string(),
+        other => go_json(other),
     }
+}
+
+/// Go's `strconv.Quote`: `\a \b \f \n \r \t \v`, `\xNN` for other ASCII controls, `\uNNNN` /
+/// `\UNNNNNNNN` for non-printable runes, printable runes as they are.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if go_is_print(c) => out.push(c),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// An approximation of Go's `unicode.IsPrint` (letters, marks, numbers, punctuation, symbols and
+/// the ASCII space) without the Unicode tables: controls, separators other than ' ', format
+/// characters, surrogates, private use and noncharacters are not printable.
+fn go_is_print(c: char) -> bool {
+    let u = c as u32;
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    !matches!(u,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x180E | 0x200B..=0x200F
+        | 0x2028..=0x202E | 0x2060..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB
+        | 0xE000..=0xF8FF | 0xFDD0..=0xFDEF | 0xFFFE | 0xFFFF
+        | 0xF0000..=0x10FFFF)
+        && (u & 0xFFFE) != 0xFFFE
+}
+
+/// Go's `json.Marshal` of a decoded JSON value: compact, object keys sorted (Go sorts map keys),
+/// `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c`-style sequences (HTML-safe encoding).
+pub fn go_json(v: &Value) -> String {
+    let mut out = String::new();
+    write_go_json(v, &mut out);
+    out
+}
+
+fn write_go_json(v: &Value, out: &mut String) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => write_go_json_string(s, out),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_json(x, out);
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            out.push('{');
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_json_string(k, out);
+                out.push(':');
+                write_go_json(&m[k], out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A JSON string literal as Go's `encoding/json` writes it.
+pub fn write_go_json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 impl FieldError {
@@ -41,6 +158,7 @@ impl FieldError {
             type_: FieldErrorType::Required,
             value: None,
             detail: detail.into(),
+            value_text: None,
         }
     }
     pub fn invalid(
@@ -53,6 +171,7 @@ impl FieldError {
             type_: FieldErrorType::Invalid,
             value: Some(value.into()),
             detail: detail.into(),
+            value_text: None,
         }
     }
     pub fn forbidden(field: impl Into<String>, detail: impl Into<String>) -> Self {
@@ -61,6 +180,7 @@ impl FieldError {
             type_: FieldErrorType::Forbidden,
             value: None,
             detail: detail.into(),
+            value_text: None,
         }
     }
     pub fn not_supported(
@@ -73,6 +193,7 @@ impl FieldError {
             type_: FieldErrorType::Unsupported(supported.iter().map(|s| s.to_string()).collect()),
             value: Some(value.into()),
             detail: String::new(),
+            value_text: None,
         }
     }
     pub fn duplicate(field: impl Into<String>, value: impl Into<Value>) -> Self {
@@ -81,6 +202,7 @@ impl FieldError {
             type_: FieldErrorType::Duplicate,
             value: Some(value.into()),
             detail: String::new(),
+            value_text: None,
         }
     }
     pub fn too_long(field: impl Into<String>, max: usize) -> Self {
@@ -89,6 +211,7 @@ impl FieldError {
             type_: FieldErrorType::TooLong(max),
             value: None,
             detail: String::new(),
+            value_text: None,
         }
     }
     pub fn too_many(field: impl Into<String>, actual: usize, max: usize) -> Self {
@@ -97,7 +220,41 @@ impl FieldError {
             type_: FieldErrorType::TooMany(max),
             value: Some(Value::from(actual)),
             detail: String::new(),
+            value_text: None,
         }
+    }
+}
+
+impl FieldError {
+    /// `field.NotFound`.
+    pub fn not_found(field: impl Into<String>, value: impl Into<Value>) -> Self {
+        FieldError {
+            field: field.into(),
+            type_: FieldErrorType::NotFound,
+            value: Some(value.into()),
+            detail: String::new(),
+            value_text: None,
+        }
+    }
+    /// `field.InternalError`.
+    pub fn internal(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        FieldError {
+            field: field.into(),
+            type_: FieldErrorType::Internal,
+            value: None,
+            detail: detail.into(),
+            value_text: None,
+        }
+    }
+    /// Sets the detail (upstream assigns `err.Detail` after `field.Duplicate`/`field.NotFound`).
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = detail.into();
+        self
+    }
+    /// Overrides how the bad value is printed (a Go struct marshalled in field order).
+    pub fn with_value_text(mut self, text: impl Into<String>) -> Self {
+        self.value_text = Some(text.into());
+        self
     }
 }
 
@@ -105,7 +262,10 @@ impl fmt::Display for FieldError {
     /// Formats as `field.Error.Error()` does: `spec.replicas: Invalid value: -1: must be greater
     /// than or equal to 0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let v = self.value.as_ref().map(go_value);
+        let v = self
+            .value_text
+            .clone()
+            .or_else(|| self.value.as_ref().map(go_value));
         match &self.type_ {
             FieldErrorType::Required => write!(f, "{}: Required value", self.field)?,
             FieldErrorType::Invalid => write!(
@@ -122,7 +282,7 @@ impl fmt::Display for FieldError {
                     v.unwrap_or_default()
                 )?;
                 if !s.is_empty() {
-                    let q: Vec<String> = s.iter().map(|x| format!("{x:?}")).collect();
+                    let q: Vec<String> = s.iter().map(|x| go_quote(x)).collect();
                     write!(f, ": supported values: {}", q.join(", "))?;
                 }
             }

@@ -1,0 +1,1319 @@
+//! Pod, PodSpec, PodTemplateSpec and container validation (`pkg/apis/core/validation`), for the
+//! fields kubeplay models. Fields kept verbatim in `extra` maps are checked where their rule is
+//! simple (`dnsPolicy`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
+//! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
+//! `priorityClassName`); volumes, env, security contexts and probe bodies are not validated.
+
+use super::meta::{
+    validate_annotations, validate_label_name, validate_labels, validate_object_meta,
+    validate_object_meta_update,
+};
+use super::names::{
+    inclusive_range_error, is_dns1123_label, is_qualified_name, is_valid_label_value,
+    is_valid_port_name, is_valid_port_num, name_is_dns_subdomain,
+};
+use super::quantity::parse_quantity;
+use super::{child, idx, key};
+use crate::api::core::{
+    Container, NodeSelector, NodeSelectorRequirement, Pod, PodSpec, PodTemplateSpec,
+    ResourceRequirements, Toleration,
+};
+use crate::api::errors::{go_json, write_go_json_string, FieldError};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `core.PodDeletionCost`.
+pub const POD_DELETION_COST: &str = "controller.kubernetes.io/pod-deletion-cost";
+/// `core.MirrorPodAnnotationKey`.
+pub const MIRROR_POD_ANNOTATION: &str = "kubernetes.io/config.mirror";
+const APPARMOR_PREFIX: &str = "container.apparmor.security.beta.kubernetes.io/";
+const SECCOMP_POD_ANNOTATION: &str = "seccomp.security.alpha.kubernetes.io/pod";
+const SECCOMP_CONTAINER_PREFIX: &str = "container.seccomp.security.alpha.kubernetes.io/";
+
+/// `PodValidationOptions` (the parts kubeplay uses).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PodValidationOptions {
+    /// Kept for objects that already carry an invalid pod-deletion-cost (updates only).
+    pub allow_invalid_pod_deletion_cost: bool,
+    /// The PodSpec belongs to a Pod, not to a template.
+    pub resource_is_pod: bool,
+}
+
+fn extra_str(m: &Map<String, Value>, k: &str) -> Option<String> {
+    match m.get(k)? {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+fn extra_bool(m: &Map<String, Value>, k: &str) -> bool {
+    m.get(k).and_then(Value::as_bool).unwrap_or(false)
+}
+
+/// `helper.GetDeletionCostFromPodAnnotations`: a base-10 int32 whose first character is `-`, a
+/// non-zero digit, or exactly `"0"` (no `+`, no leading zeros).
+pub fn deletion_cost_valid(value: &str) -> bool {
+    let b = value.as_bytes();
+    let first_ok = match b.first() {
+        None => false,
+        Some(b'-') => true,
+        Some(b'0') => value == "0",
+        Some(c) => (b'1'..=b'9').contains(c),
+    };
+    first_ok && value.parse::<i64>().is_ok_and(|v| i32::try_from(v).is_ok())
+}
+
+/// `ValidateSeccompProfile` for the deprecated annotations.
+fn validate_seccomp_profile(p: &str, path: &str) -> Vec<FieldError> {
+    if matches!(p, "runtime/default" | "docker/default" | "unconfined") {
+        return vec![];
+    }
+    if let Some(rest) = p.strip_prefix("localhost/") {
+        return validate_local_descending_path(rest, path);
+    }
+    vec![FieldError::invalid(
+        path,
+        p,
+        "must be a valid seccomp profile",
+    )]
+}
+
+/// `validateLocalDescendingPath`.
+fn validate_local_descending_path(target: &str, path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if target.starts_with('/') {
+        errs.push(FieldError::invalid(path, target, "must be a relative path"));
+    }
+    if target.split('/').any(|s| s == "..") {
+        errs.push(FieldError::invalid(path, target, "must not contain '..'"));
+    }
+    errs
+}
+
+fn pod_spec_has_container(spec: &PodSpec, name: &str) -> bool {
+    spec.containers
+        .iter()
+        .chain(spec.init_containers.iter())
+        .any(|c| c.name == name)
+        || spec
+            .extra
+            .get("ephemeralContainers")
+            .and_then(Value::as_array)
+            .is_some_and(|a| {
+                a.iter()
+                    .any(|c| c.get("name").and_then(Value::as_str) == Some(name))
+            })
+}
+
+/// `ValidatePodSpecificAnnotations`: mirror pods need a node, the pod-deletion-cost must be an
+/// int32, the deprecated seccomp and AppArmor annotations must name valid profiles.
+pub fn validate_pod_specific_annotations(
+    annotations: &BTreeMap<String, String>,
+    spec: &PodSpec,
+    path: &str,
+    opts: PodValidationOptions,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if let Some(v) = annotations.get(MIRROR_POD_ANNOTATION) {
+        if spec.node_name.is_empty() {
+            errs.push(FieldError::invalid(
+                key(path, MIRROR_POD_ANNOTATION),
+                v.as_str(),
+                "must set spec.nodeName if mirror pod annotation is set",
+            ));
+        }
+    }
+    if !opts.allow_invalid_pod_deletion_cost {
+        if let Some(v) = annotations.get(POD_DELETION_COST) {
+            if !deletion_cost_valid(v) {
+                errs.push(FieldError::invalid(
+                    key(path, POD_DELETION_COST),
+                    v.as_str(),
+                    "must be a 32bit integer",
+                ));
+            }
+        }
+    }
+    if let Some(p) = annotations.get(SECCOMP_POD_ANNOTATION) {
+        errs.extend(validate_seccomp_profile(
+            p,
+            &child(path, SECCOMP_POD_ANNOTATION),
+        ));
+    }
+    for (k, p) in annotations {
+        if k.starts_with(SECCOMP_CONTAINER_PREFIX) {
+            errs.extend(validate_seccomp_profile(p, &child(path, k)));
+        }
+    }
+    for (k, p) in annotations {
+        let Some(container) = k.strip_prefix(APPARMOR_PREFIX) else {
+            continue;
+        };
+        if !pod_spec_has_container(spec, container) {
+            errs.push(FieldError::invalid(
+                key(path, k),
+                container,
+                "container not found",
+            ));
+        }
+        if !(p.is_empty()
+            || p == "runtime/default"
+            || p == "unconfined"
+            || p.starts_with("localhost/"))
+        {
+            errs.push(FieldError::invalid(
+                key(path, k),
+                p.as_str(),
+                format!(
+                    "invalid AppArmor profile name: {}",
+                    crate::api::errors::go_quote(p)
+                ),
+            ));
+        }
+    }
+    errs
+}
+
+/// Internal `core.Toleration` as Go's `json.Marshal` prints it (no JSON tags: Go field names).
+fn toleration_go_json(t: &Toleration) -> String {
+    let mut s = String::from("{\"Key\":");
+    write_go_json_string(&t.key, &mut s);
+    s.push_str(",\"Operator\":");
+    write_go_json_string(&t.operator, &mut s);
+    s.push_str(",\"Value\":");
+    write_go_json_string(&t.value, &mut s);
+    s.push_str(",\"Effect\":");
+    write_go_json_string(&t.effect, &mut s);
+    s.push_str(",\"TolerationSeconds\":");
+    match t.toleration_seconds {
+        Some(v) => s.push_str(&v.to_string()),
+        None => s.push_str("null"),
+    }
+    s.push('}');
+    s
+}
+
+/// `validateTaintEffect`.
+pub fn validate_taint_effect(effect: &str, allow_empty: bool, path: &str) -> Vec<FieldError> {
+    if !allow_empty && effect.is_empty() {
+        return vec![FieldError::required(path, "")];
+    }
+    match effect {
+        "NoSchedule" | "PreferNoSchedule" | "NoExecute" => vec![],
+        e => vec![FieldError::not_supported(
+            path,
+            e,
+            &["NoSchedule", "PreferNoSchedule", "NoExecute"],
+        )],
+    }
+}
+
+/// `ValidateTolerations`.
+pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    for (i, t) in tolerations.iter().enumerate() {
+        let p = idx(path, i);
+        if !t.key.is_empty() {
+            errs.extend(validate_label_name(&t.key, &child(&p, "key")));
+        }
+        if t.key.is_empty() && t.operator != "Exists" {
+            errs.push(FieldError::invalid(
+                child(&p, "operator"),
+                t.operator.as_str(),
+                "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
+            ));
+        }
+        if t.toleration_seconds.is_some() && t.effect != "NoExecute" {
+            errs.push(FieldError::invalid(
+                child(&p, "effect"),
+                t.effect.as_str(),
+                "effect must be 'NoExecute' when `tolerationSeconds` is set",
+            ));
+        }
+        match t.operator.as_str() {
+            "Equal" | "" => {
+                let msgs = is_valid_label_value(&t.value);
+                if !msgs.is_empty() {
+                    errs.push(FieldError::invalid(
+                        child(&p, "operator"),
+                        t.value.as_str(),
+                        msgs.join(";"),
+                    ));
+                }
+            }
+            "Exists" => {
+                if !t.value.is_empty() {
+                    errs.push(
+                        FieldError::invalid(
+                            child(&p, "operator"),
+                            serde_json::to_value(t).unwrap_or_default(),
+                            "value must be empty when `operator` is 'Exists'",
+                        )
+                        .with_value_text(toleration_go_json(t)),
+                    );
+                }
+            }
+            op => errs.push(FieldError::not_supported(
+                child(&p, "operator"),
+                op,
+                &["Equal", "Exists"],
+            )),
+        }
+        if !t.effect.is_empty() {
+            errs.extend(validate_taint_effect(&t.effect, true, &child(&p, "effect")));
+        }
+    }
+    errs
+}
+
+/// `ValidateNodeSelectorRequirement`.
+fn validate_node_selector_requirement(r: &NodeSelectorRequirement, path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    match r.operator.as_str() {
+        "In" | "NotIn" => {
+            if r.values.is_empty() {
+                errs.push(FieldError::required(
+                    child(path, "values"),
+                    "must be specified when `operator` is 'In' or 'NotIn'",
+                ));
+            }
+        }
+        "Exists" | "DoesNotExist" => {
+            if !r.values.is_empty() {
+                errs.push(FieldError::forbidden(
+                    child(path, "values"),
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                ));
+            }
+        }
+        "Gt" | "Lt" => {
+            if r.values.len() != 1 {
+                errs.push(FieldError::required(
+                    child(path, "values"),
+                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
+                ));
+            }
+        }
+        op => errs.push(FieldError::invalid(
+            child(path, "operator"),
+            op,
+            "not a valid selector operator",
+        )),
+    }
+    errs.extend(validate_label_name(&r.key, &child(path, "key")));
+    errs
+}
+
+/// `ValidateNodeFieldSelectorRequirement` (only `metadata.name` is selectable).
+fn validate_node_field_selector_requirement(
+    r: &NodeSelectorRequirement,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    match r.operator.as_str() {
+        "In" | "NotIn" => {
+            if r.values.len() != 1 {
+                errs.push(FieldError::required(
+                    child(path, "values"),
+                    "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+                ));
+            }
+        }
+        op => errs.push(FieldError::invalid(
+            child(path, "operator"),
+            op,
+            "not a valid selector operator",
+        )),
+    }
+    if r.key != "metadata.name" {
+        errs.push(FieldError::invalid(
+            child(path, "key"),
+            r.key.as_str(),
+            "not a valid field selector key",
+        ));
+    } else {
+        for (i, v) in r.values.iter().enumerate() {
+            for m in name_is_dns_subdomain(v, false) {
+                errs.push(FieldError::invalid(
+                    idx(&child(path, "values"), i),
+                    v.as_str(),
+                    m,
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// `ValidateNodeSelector` (required node affinity).
+pub fn validate_node_selector(ns: &NodeSelector, path: &str) -> Vec<FieldError> {
+    let terms = child(path, "nodeSelectorTerms");
+    if ns.node_selector_terms.is_empty() {
+        return vec![FieldError::required(
+            terms,
+            "must have at least one node selector term",
+        )];
+    }
+    let mut errs = vec![];
+    for (i, t) in ns.node_selector_terms.iter().enumerate() {
+        let tp = idx(&terms, i);
+        for (j, r) in t.match_expressions.iter().enumerate() {
+            errs.extend(validate_node_selector_requirement(
+                r,
+                &idx(&child(&tp, "matchExpressions"), j),
+            ));
+        }
+        for (j, r) in t.match_fields.iter().enumerate() {
+            errs.extend(validate_node_field_selector_requirement(
+                r,
+                &idx(&child(&tp, "matchFields"), j),
+            ));
+        }
+    }
+    errs
+}
+
+const STANDARD_CONTAINER_RESOURCES: [&str; 3] = ["cpu", "memory", "ephemeral-storage"];
+const STANDARD_RESOURCES: [&str; 26] = [
+    "cpu",
+    "memory",
+    "ephemeral-storage",
+    "requests.cpu",
+    "requests.memory",
+    "requests.ephemeral-storage",
+    "limits.cpu",
+    "limits.memory",
+    "limits.ephemeral-storage",
+    "pods",
+    "services",
+    "replicationcontrollers",
+    "resourcequotas",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "requests.storage",
+    "services.nodeports",
+    "services.loadbalancers",
+    "storage",
+    "count/pods",
+    "count/services",
+    "count/replicationcontrollers",
+    "count/secrets",
+    "count/configmaps",
+    "count/persistentvolumeclaims",
+];
+
+fn is_hugepage_resource(name: &str) -> bool {
+    name.starts_with("hugepages-")
+}
+
+/// `helper.IsNativeResource`: unprefixed or in the `kubernetes.io/` domain.
+fn is_native_resource(name: &str) -> bool {
+    !name.contains('/') || name.contains("kubernetes.io/")
+}
+
+/// `helper.IsExtendedResourceName`.
+fn is_extended_resource_name(name: &str) -> bool {
+    if is_native_resource(name) || name.starts_with("requests.") {
+        return false;
+    }
+    is_qualified_name(&format!("requests.{name}")).is_empty()
+}
+
+/// `validateContainerResourceName`.
+fn validate_container_resource_name(name: &str, path: &str) -> Vec<FieldError> {
+    let mut errs: Vec<FieldError> = is_qualified_name(name)
+        .into_iter()
+        .map(|m| FieldError::invalid(path, name, m))
+        .collect();
+    if !errs.is_empty() {
+        return errs;
+    }
+    if !name.contains('/') {
+        let standard = STANDARD_RESOURCES.contains(&name)
+            || is_hugepage_resource(name)
+            || name.starts_with("requests.hugepages-")
+            || name.starts_with("limits.hugepages-");
+        if !standard {
+            errs.push(FieldError::invalid(
+                path,
+                name,
+                "must be a standard resource type or fully qualified",
+            ));
+        }
+        if !(STANDARD_CONTAINER_RESOURCES.contains(&name) || is_hugepage_resource(name)) {
+            errs.push(FieldError::invalid(
+                path,
+                name,
+                "must be a standard resource for containers",
+            ));
+        }
+    } else if !is_native_resource(name) && !is_extended_resource_name(name) {
+        errs.push(FieldError::invalid(
+            path,
+            name,
+            "doesn't follow extended resource name standard",
+        ));
+    }
+    errs
+}
+
+/// `ValidateResourceRequirements` for a container: names, non-negative (and, for extended
+/// resources, whole) quantities, requests at most limits (equal for resources that cannot be
+/// overcommitted). A quantity that does not parse is reported with the parser's message (the
+/// real API server rejects it while decoding, before validation).
+pub fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let lim_path = child(path, "limits");
+    let req_path = child(path, "requests");
+    let parse = |name: &str, raw: &str, p: &str, errs: &mut Vec<FieldError>| match parse_quantity(
+        raw.trim(),
+    ) {
+        Ok(q) => {
+            if q.nanos < 0 {
+                errs.push(FieldError::invalid(
+                    p,
+                    q.canonical(),
+                    super::meta::IS_NEGATIVE,
+                ));
+            }
+            if is_extended_resource_name(name) && q.milli_value() % 1000 != 0 {
+                errs.push(FieldError::invalid(p, q.canonical(), "must be an integer"));
+            }
+            Some(q)
+        }
+        Err(m) => {
+            errs.push(FieldError::invalid(p, raw, m));
+            None
+        }
+    };
+    let mut limits = BTreeMap::new();
+    for (name, q) in &r.limits {
+        let p = key(&lim_path, name);
+        errs.extend(validate_container_resource_name(name, &p));
+        if let Some(v) = parse(name, &q.0, &p, &mut errs) {
+            limits.insert(name.clone(), v);
+        }
+    }
+    for (name, q) in &r.requests {
+        let p = key(&req_path, name);
+        errs.extend(validate_container_resource_name(name, &p));
+        let Some(req) = parse(name, &q.0, &p, &mut errs) else {
+            continue;
+        };
+        let overcommit = is_native_resource(name) && !is_hugepage_resource(name);
+        match limits.get(name) {
+            Some(lim) => {
+                if req.nanos != lim.nanos && !overcommit {
+                    errs.push(FieldError::invalid(
+                        req_path.as_str(),
+                        req.canonical(),
+                        format!("must be equal to {name} limit of {}", lim.canonical()),
+                    ));
+                } else if req.nanos > lim.nanos {
+                    errs.push(FieldError::invalid(
+                        req_path.as_str(),
+                        req.canonical(),
+                        format!(
+                            "must be less than or equal to {name} limit of {}",
+                            lim.canonical()
+                        ),
+                    ));
+                }
+            }
+            None if !overcommit && !r.limits.contains_key(name) => {
+                errs.push(FieldError::required(
+                    lim_path.as_str(),
+                    "Limit must be set for non overcommitable resources",
+                ));
+            }
+            None => {}
+        }
+    }
+    errs
+}
+
+/// `validateContainerPorts`.
+fn validate_container_ports(c: &Container, path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let mut names = BTreeSet::new();
+    for (i, port) in c.ports.iter().enumerate() {
+        let p = idx(path, i);
+        if let Some(name) = port.name.as_deref().filter(|n| !n.is_empty()) {
+            let msgs = is_valid_port_name(name);
+            if !msgs.is_empty() {
+                for m in msgs {
+                    errs.push(FieldError::invalid(child(&p, "name"), name, m));
+                }
+            } else if !names.insert(name.to_string()) {
+                errs.push(FieldError::duplicate(child(&p, "name"), name));
+            }
+        }
+        if port.container_port == 0 {
+            errs.push(FieldError::required(child(&p, "containerPort"), ""));
+        } else {
+            for m in is_valid_port_num(i64::from(port.container_port)) {
+                errs.push(FieldError::invalid(
+                    child(&p, "containerPort"),
+                    port.container_port,
+                    m,
+                ));
+            }
+        }
+        let host_port = port
+            .extra
+            .get("hostPort")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        if host_port != 0 {
+            for m in is_valid_port_num(host_port) {
+                errs.push(FieldError::invalid(child(&p, "hostPort"), host_port, m));
+            }
+        }
+        match port.protocol.as_deref().unwrap_or("") {
+            "" => errs.push(FieldError::required(child(&p, "protocol"), "")),
+            "TCP" | "UDP" | "SCTP" => {}
+            other => errs.push(FieldError::not_supported(
+                child(&p, "protocol"),
+                other,
+                &["SCTP", "TCP", "UDP"],
+            )),
+        }
+    }
+    errs
+}
+
+/// `validateContainerCommon`: name, image, terminationMessagePolicy, ports, imagePullPolicy,
+/// resources.
+fn validate_container_common(c: &Container, path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let name_path = child(path, "name");
+    if c.name.is_empty() {
+        errs.push(FieldError::required(name_path, ""));
+    } else {
+        for m in is_dns1123_label(&c.name) {
+            errs.push(FieldError::invalid(name_path.as_str(), c.name.as_str(), m));
+        }
+    }
+    if c.image.is_empty() {
+        errs.push(FieldError::required(child(path, "image"), ""));
+    }
+    match extra_str(&c.extra, "terminationMessagePolicy").as_deref() {
+        Some("File") | Some("FallbackToLogsOnError") => {}
+        None | Some("") => errs.push(FieldError::required(
+            child(path, "terminationMessagePolicy"),
+            "",
+        )),
+        Some(other) => errs.push(FieldError::not_supported(
+            child(path, "terminationMessagePolicy"),
+            other,
+            &["File", "FallbackToLogsOnError"],
+        )),
+    }
+    errs.extend(validate_container_ports(c, &child(path, "ports")));
+    match extra_str(&c.extra, "imagePullPolicy").as_deref() {
+        Some("Always") | Some("IfNotPresent") | Some("Never") => {}
+        None | Some("") => errs.push(FieldError::required(child(path, "imagePullPolicy"), "")),
+        Some(other) => errs.push(FieldError::not_supported(
+            child(path, "imagePullPolicy"),
+            other,
+            &["Always", "IfNotPresent", "Never"],
+        )),
+    }
+    if let Some(r) = &c.resources {
+        errs.extend(validate_resource_requirements(r, &child(path, "resources")));
+    }
+    errs
+}
+
+/// `AccumulateUniqueHostPorts`.
+fn check_host_port_conflicts(
+    containers: &[(usize, &Container)],
+    path: &str,
+    seen: &mut BTreeSet<String>,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    for (ci, c) in containers {
+        for (pi, port) in c.ports.iter().enumerate() {
+            let hp = port
+                .extra
+                .get("hostPort")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
+            if hp == 0 {
+                continue;
+            }
+            let host_ip = port
+                .extra
+                .get("hostIP")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let s = format!("{}/{host_ip}/{hp}", port.protocol.as_deref().unwrap_or(""));
+            if !seen.insert(s.clone()) {
+                errs.push(FieldError::duplicate(
+                    child(&idx(&child(&idx(path, *ci), "ports"), pi), "hostPort"),
+                    s,
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// `validateContainers`.
+fn validate_containers(containers: &[Container], path: &str) -> Vec<FieldError> {
+    if containers.is_empty() {
+        return vec![FieldError::required(path, "")];
+    }
+    let mut errs = vec![];
+    let mut names = BTreeSet::new();
+    for (i, c) in containers.iter().enumerate() {
+        let p = idx(path, i);
+        errs.extend(validate_container_common(c, &p));
+        if !names.insert(c.name.clone()) {
+            errs.push(FieldError::duplicate(child(&p, "name"), c.name.as_str()));
+        }
+        if c.restart_policy.is_some() {
+            errs.push(FieldError::forbidden(
+                child(&p, "restartPolicy"),
+                "may not be set for non-init containers",
+            ));
+        }
+    }
+    let all: Vec<(usize, &Container)> = containers.iter().enumerate().collect();
+    errs.extend(check_host_port_conflicts(&all, path, &mut BTreeSet::new()));
+    errs
+}
+
+/// `validateInitContainers`.
+fn validate_init_containers(
+    inits: &[Container],
+    regular: &[Container],
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let mut names: BTreeSet<String> = regular.iter().map(|c| c.name.clone()).collect();
+    for (i, c) in inits.iter().enumerate() {
+        let p = idx(path, i);
+        errs.extend(validate_container_common(c, &p));
+        let mut restart_always = false;
+        if let Some(rp) = &c.restart_policy {
+            if rp == "Always" {
+                restart_always = true;
+            } else {
+                errs.push(FieldError::not_supported(
+                    child(&p, "restartPolicy"),
+                    rp.as_str(),
+                    &["Always"],
+                ));
+            }
+        }
+        if names.contains(&c.name) {
+            errs.push(FieldError::duplicate(child(&p, "name"), c.name.as_str()));
+        } else if !c.name.is_empty() {
+            names.insert(c.name.clone());
+        }
+        errs.extend(check_host_port_conflicts(
+            &[(i, c)],
+            path,
+            &mut BTreeSet::new(),
+        ));
+        if !restart_always {
+            for f in [
+                "lifecycle",
+                "livenessProbe",
+                "readinessProbe",
+                "startupProbe",
+            ] {
+                if c.extra.get(f).is_some_and(|v| !v.is_null()) {
+                    errs.push(FieldError::forbidden(
+                        child(&p, f),
+                        "may not be set for init containers without restartPolicy=Always",
+                    ));
+                }
+            }
+        }
+    }
+    errs
+}
+
+/// `ValidatePodSpec`.
+pub fn validate_pod_spec(
+    spec: &PodSpec,
+    path: &str,
+    opts: PodValidationOptions,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if spec.termination_grace_period_seconds.is_none() {
+        errs.push(FieldError::required(
+            child(path, "terminationGracePeriodSeconds"),
+            "",
+        ));
+    }
+    errs.extend(validate_containers(
+        &spec.containers,
+        &child(path, "containers"),
+    ));
+    errs.extend(validate_init_containers(
+        &spec.init_containers,
+        &spec.containers,
+        &child(path, "initContainers"),
+    ));
+    // validatePodHostNetworkDeps
+    if extra_bool(&spec.extra, "hostNetwork") {
+        for (i, c) in spec.containers.iter().enumerate() {
+            for (j, port) in c.ports.iter().enumerate() {
+                let hp = port
+                    .extra
+                    .get("hostPort")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0);
+                if (opts.resource_is_pod || hp != 0) && hp != i64::from(port.container_port) {
+                    errs.push(FieldError::invalid(
+                        child(
+                            &idx(&child(&idx(&child(path, "containers"), i), "ports"), j),
+                            "hostPort",
+                        ),
+                        hp,
+                        "must match `containerPort` when `hostNetwork` is true",
+                    ));
+                }
+            }
+        }
+    }
+    match spec.restart_policy.as_str() {
+        "Always" | "OnFailure" | "Never" => {}
+        "" => errs.push(FieldError::required(child(path, "restartPolicy"), "")),
+        other => errs.push(FieldError::not_supported(
+            child(path, "restartPolicy"),
+            other,
+            &["Always", "OnFailure", "Never"],
+        )),
+    }
+    match extra_str(&spec.extra, "dnsPolicy").as_deref() {
+        Some("ClusterFirstWithHostNet") | Some("ClusterFirst") | Some("Default") | Some("None") => {
+        }
+        None | Some("") => errs.push(FieldError::required(child(path, "dnsPolicy"), "")),
+        Some(other) => errs.push(FieldError::not_supported(
+            child(path, "dnsPolicy"),
+            other,
+            &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"],
+        )),
+    }
+    errs.extend(validate_labels(
+        &spec.node_selector,
+        &child(path, "nodeSelector"),
+    ));
+    if let Some(required) = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|n| {
+            n.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+    {
+        errs.extend(validate_node_selector(
+            required,
+            &child(
+                &child(&child(path, "affinity"), "nodeAffinity"),
+                "requiredDuringSchedulingIgnoredDuringExecution",
+            ),
+        ));
+    }
+    if let Some(gates) = spec.extra.get("schedulingGates").and_then(Value::as_array) {
+        let mut seen = BTreeSet::new();
+        for (i, g) in gates.iter().enumerate() {
+            let name = g.get("name").and_then(Value::as_str).unwrap_or("");
+            let p = idx(&child(path, "schedulingGates"), i);
+            for m in is_qualified_name(name) {
+                errs.push(FieldError::invalid(p.as_str(), name, m));
+            }
+            if !seen.insert(name.to_string()) {
+                errs.push(FieldError::duplicate(p.as_str(), name));
+            }
+        }
+    }
+    if let Some(sa) = extra_str(&spec.extra, "serviceAccountName").filter(|s| !s.is_empty()) {
+        for m in name_is_dns_subdomain(&sa, false) {
+            errs.push(FieldError::invalid(
+                child(path, "serviceAccountName"),
+                sa.as_str(),
+                m,
+            ));
+        }
+    }
+    if !spec.node_name.is_empty() {
+        for m in name_is_dns_subdomain(&spec.node_name, false) {
+            errs.push(FieldError::invalid(
+                child(path, "nodeName"),
+                spec.node_name.as_str(),
+                m,
+            ));
+        }
+    }
+    if let Some(v) = spec.active_deadline_seconds {
+        if !(1..=i64::from(i32::MAX)).contains(&v) {
+            errs.push(FieldError::invalid(
+                child(path, "activeDeadlineSeconds"),
+                v,
+                inclusive_range_error(1, i64::from(i32::MAX)),
+            ));
+        }
+    }
+    if !spec.hostname.is_empty() {
+        for m in is_dns1123_label(&spec.hostname) {
+            errs.push(FieldError::invalid(
+                child(path, "hostname"),
+                spec.hostname.as_str(),
+                m,
+            ));
+        }
+    }
+    if !spec.subdomain.is_empty() {
+        for m in is_dns1123_label(&spec.subdomain) {
+            errs.push(FieldError::invalid(
+                child(path, "subdomain"),
+                spec.subdomain.as_str(),
+                m,
+            ));
+        }
+    }
+    if !spec.tolerations.is_empty() {
+        errs.extend(validate_tolerations(
+            &spec.tolerations,
+            &child(path, "tolerations"),
+        ));
+    }
+    if let Some(pc) = extra_str(&spec.extra, "priorityClassName").filter(|s| !s.is_empty()) {
+        for m in name_is_dns_subdomain(&pc, false) {
+            errs.push(FieldError::invalid(
+                child(path, "priorityClassName"),
+                pc.as_str(),
+                m,
+            ));
+        }
+    }
+    errs
+}
+
+/// `validateContainersOnlyForPod`: a pod's images may not carry surrounding whitespace.
+fn validate_containers_only_for_pod(containers: &[Container], path: &str) -> Vec<FieldError> {
+    containers
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.image.trim() != c.image)
+        .map(|(i, c)| {
+            FieldError::invalid(
+                child(&idx(path, i), "image"),
+                c.image.as_str(),
+                "must not have leading or trailing whitespace",
+            )
+        })
+        .collect()
+}
+
+/// `validatePodMetadataAndSpec`.
+fn validate_pod_metadata_and_spec(pod: &Pod, opts: PodValidationOptions) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&pod.metadata, true, name_is_dns_subdomain, "metadata");
+    errs.extend(validate_pod_specific_annotations(
+        &pod.metadata.annotations,
+        &pod.spec,
+        "metadata.annotations",
+        opts,
+    ));
+    errs.extend(validate_pod_spec(&pod.spec, "spec", opts));
+    errs.extend(validate_containers_only_for_pod(
+        &pod.spec.containers,
+        "spec.containers",
+    ));
+    errs.extend(validate_containers_only_for_pod(
+        &pod.spec.init_containers,
+        "spec.initContainers",
+    ));
+    errs
+}
+
+fn has_scheduling_gates(spec: &PodSpec) -> bool {
+    spec.extra
+        .get("schedulingGates")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+}
+
+/// `ValidatePodCreate`.
+pub fn validate_pod_create(pod: &Pod) -> Vec<FieldError> {
+    let opts = PodValidationOptions {
+        allow_invalid_pod_deletion_cost: false,
+        resource_is_pod: true,
+    };
+    let mut errs = validate_pod_metadata_and_spec(pod, opts);
+    if pod
+        .spec
+        .extra
+        .get("ephemeralContainers")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+    {
+        errs.push(FieldError::forbidden(
+            "spec.ephemeralContainers",
+            "cannot be set on create",
+        ));
+    }
+    if !pod.spec.node_name.is_empty() && has_scheduling_gates(&pod.spec) {
+        errs.push(FieldError::forbidden(
+            "spec.nodeName",
+            "cannot be set until all schedulingGates have been cleared",
+        ));
+    }
+    errs
+}
+
+/// `ValidatePodTemplateSpec`: template labels and annotations (reported on `<path>.labels` and
+/// `<path>.annotations`, as upstream), pod-specific annotations, the pod spec, no ephemeral
+/// containers.
+pub fn validate_pod_template_spec(
+    t: &PodTemplateSpec,
+    path: &str,
+    opts: PodValidationOptions,
+) -> Vec<FieldError> {
+    let mut errs = validate_labels(&t.metadata.labels, &child(path, "labels"));
+    errs.extend(validate_annotations(
+        &t.metadata.annotations,
+        &child(path, "annotations"),
+    ));
+    errs.extend(validate_pod_specific_annotations(
+        &t.metadata.annotations,
+        &t.spec,
+        &child(path, "annotations"),
+        opts,
+    ));
+    errs.extend(validate_pod_spec(&t.spec, &child(path, "spec"), opts));
+    if t.spec
+        .extra
+        .get("ephemeralContainers")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+    {
+        errs.push(FieldError::forbidden(
+            child(&child(path, "spec"), "ephemeralContainers"),
+            "ephemeral containers not allowed in pod template",
+        ));
+    }
+    errs
+}
+
+/// The fields a regular pod update may change, as the Forbidden error lists them (1.34, with
+/// resizes going through the `resize` subresource).
+pub const UPDATABLE_POD_SPEC_FIELDS: &str = "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
+
+/// `ValidateContainerUpdates`: same number of containers, images still set. Returns `true` to
+/// stop when the counts differ.
+fn validate_container_updates(
+    new: &[Container],
+    old: &[Container],
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) -> bool {
+    if new.len() != old.len() {
+        errs.push(FieldError::forbidden(
+            path,
+            "pod updates may not add or remove containers",
+        ));
+        return true;
+    }
+    for (i, c) in new.iter().enumerate() {
+        if c.image.is_empty() {
+            errs.push(FieldError::required(child(&idx(path, i), "image"), ""));
+        }
+        if c.image.trim() != c.image {
+            errs.push(FieldError::invalid(
+                child(&idx(path, i), "image"),
+                c.image.as_str(),
+                "must not have leading or trailing whitespace",
+            ));
+        }
+    }
+    false
+}
+
+/// The Go field name of a PodSpec JSON key, for the update diff.
+fn go_field_name(json_key: &str) -> String {
+    match json_key {
+        "dnsPolicy" => "DNSPolicy".into(),
+        "dnsConfig" => "DNSConfig".into(),
+        "os" => "OS".into(),
+        "hostPID" => "HostPID".into(),
+        "hostIPC" => "HostIPC".into(),
+        k => {
+            let mut c = k.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        }
+    }
+}
+
+/// A compact stand-in for upstream's `cmp.Diff(oldPod.Spec, mungedPodSpec)` (go-cmp output is
+/// deliberately unstable, so only its shape is reproduced): one `-`/`+` pair per changed field.
+pub fn pod_spec_diff(old: &Value, new: &Value) -> String {
+    let empty = Map::new();
+    let o = old.as_object().unwrap_or(&empty);
+    let n = new.as_object().unwrap_or(&empty);
+    let keys: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
+    let mut lines = vec!["  core.PodSpec{".to_string()];
+    let mut same = 0;
+    for k in keys {
+        let (a, b) = (o.get(k), n.get(k));
+        if a == b {
+            same += 1;
+            continue;
+        }
+        if same > 0 {
+            lines.push(format!("  \t... // {same} identical fields"));
+            same = 0;
+        }
+        let f = go_field_name(k);
+        let show = |v: Option<&Value>| v.map(go_json).unwrap_or_else(|| "nil".into());
+        lines.push(format!("- \t{f}: {},", show(a)));
+        lines.push(format!("+ \t{f}: {},", show(b)));
+    }
+    if same > 0 {
+        lines.push(format!("  \t... // {same} identical fields"));
+    }
+    lines.push("  }".into());
+    lines.join("\n")
+}
+
+/// `ValidatePodUpdate`: the new pod must be valid, and only images, a shortened
+/// activeDeadlineSeconds, added tolerations, removed scheduling gates (and, while gated, added
+/// nodeSelector terms) may change.
+///
+/// kubeplay has no `pods/binding` subresource: setting `spec.nodeName` on an unbound pod is
+/// accepted here as the binding (upstream's update would refuse it); changing it afterwards is not.
+pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
+    let opts = PodValidationOptions {
+        allow_invalid_pod_deletion_cost: old
+            .metadata
+            .annotations
+            .get(POD_DELETION_COST)
+            .is_some_and(|v| !deletion_cost_valid(v)),
+        resource_is_pod: true,
+    };
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_pod_metadata_and_spec(new, opts));
+    // ValidatePodSpecificAnnotationUpdates
+    let path = "metadata.annotations";
+    for (k, ov) in &old.metadata.annotations {
+        if new.metadata.annotations.get(k) == Some(ov) {
+            continue;
+        }
+        if k.starts_with(APPARMOR_PREFIX) {
+            errs.push(FieldError::forbidden(
+                key(path, k),
+                "may not remove or update AppArmor annotations",
+            ));
+        }
+        if k == MIRROR_POD_ANNOTATION {
+            errs.push(FieldError::forbidden(
+                key(path, k),
+                "may not remove or update mirror pod annotation",
+            ));
+        }
+    }
+    for k in new.metadata.annotations.keys() {
+        if old.metadata.annotations.contains_key(k) {
+            continue;
+        }
+        if k.starts_with(APPARMOR_PREFIX) {
+            errs.push(FieldError::forbidden(
+                key(path, k),
+                "may not add AppArmor annotations",
+            ));
+        }
+        if k == MIRROR_POD_ANNOTATION {
+            errs.push(FieldError::forbidden(
+                key(path, k),
+                "may not add mirror pod annotation",
+            ));
+        }
+    }
+    errs.extend(validate_pod_specific_annotations(
+        &new.metadata.annotations,
+        &new.spec,
+        path,
+        opts,
+    ));
+
+    if validate_container_updates(
+        &new.spec.containers,
+        &old.spec.containers,
+        "spec.containers",
+        &mut errs,
+    ) || validate_container_updates(
+        &new.spec.init_containers,
+        &old.spec.init_containers,
+        "spec.initContainers",
+        &mut errs,
+    ) {
+        return errs;
+    }
+    match (
+        new.spec.active_deadline_seconds,
+        old.spec.active_deadline_seconds,
+    ) {
+        (Some(n), old_ads) => {
+            if n < 0 || n > i64::from(i32::MAX) {
+                errs.push(FieldError::invalid(
+                    "spec.activeDeadlineSeconds",
+                    n,
+                    inclusive_range_error(0, i64::from(i32::MAX)),
+                ));
+                return errs;
+            }
+            if old_ads.is_some_and(|o| o < n) {
+                errs.push(FieldError::invalid(
+                    "spec.activeDeadlineSeconds",
+                    n,
+                    "must be less than or equal to previous value",
+                ));
+                return errs;
+            }
+        }
+        (None, Some(_)) => errs.push(FieldError::invalid(
+            "spec.activeDeadlineSeconds",
+            Value::Null,
+            "must not update from a positive integer to nil value",
+        )),
+        (None, None) => {}
+    }
+    // validateOnlyAddedTolerations
+    let mut tol_errs = vec![];
+    for o in &old.spec.tolerations {
+        let found = new.spec.tolerations.iter().any(|n| {
+            Toleration {
+                toleration_seconds: n.toleration_seconds,
+                ..o.clone()
+            } == *n
+        });
+        if !found {
+            tol_errs.push(FieldError::forbidden(
+                "spec.tolerations",
+                "existing toleration can not be modified except its tolerationSeconds",
+            ));
+            break;
+        }
+    }
+    if tol_errs.is_empty() {
+        tol_errs.extend(validate_tolerations(
+            &new.spec.tolerations,
+            "spec.tolerations",
+        ));
+    }
+    errs.extend(tol_errs);
+    // validateOnlyDeletedSchedulingGates
+    let gate_names = |s: &PodSpec| -> Vec<String> {
+        s.extra
+            .get("schedulingGates")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|g| {
+                        g.get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let old_gates: BTreeSet<String> = gate_names(&old.spec).into_iter().collect();
+    for (i, g) in gate_names(&new.spec).iter().enumerate() {
+        if !old_gates.contains(g) {
+            errs.push(FieldError::forbidden(
+                child(&idx("spec.schedulingGates", i), "name"),
+                format!("only deletion is allowed, but found new scheduling gate '{g}'"),
+            ));
+        }
+    }
+
+    let new_v = serde_json::to_value(&new.spec).unwrap_or_default();
+    let old_v = serde_json::to_value(&old.spec).unwrap_or_default();
+    if new_v == old_v {
+        return errs;
+    }
+    let old_qos = if old.status.qos_class.is_empty() {
+        crate::api::defaults::qos_class(&old.spec)
+    } else {
+        old.status.qos_class.as_str()
+    };
+    if old_qos != crate::api::defaults::qos_class(&new.spec) {
+        errs.push(FieldError::invalid(
+            "metadata",
+            new.status.qos_class.as_str(),
+            "Pod QoS is immutable",
+        ));
+    }
+    let mut munged = new.spec.clone();
+    for (c, o) in munged.containers.iter_mut().zip(&old.spec.containers) {
+        c.image = o.image.clone();
+    }
+    for (c, o) in munged
+        .init_containers
+        .iter_mut()
+        .zip(&old.spec.init_containers)
+    {
+        c.image = o.image.clone();
+    }
+    munged.active_deadline_seconds = old.spec.active_deadline_seconds;
+    match old.spec.extra.get("schedulingGates") {
+        Some(v) => {
+            munged.extra.insert("schedulingGates".into(), v.clone());
+        }
+        None => {
+            munged.extra.remove("schedulingGates");
+        }
+    }
+    munged.tolerations = old.spec.tolerations.clone();
+    if old
+        .spec
+        .termination_grace_period_seconds
+        .is_some_and(|g| g < 0)
+        && munged.termination_grace_period_seconds == Some(1)
+    {
+        munged.termination_grace_period_seconds = old.spec.termination_grace_period_seconds;
+    }
+    // kubeplay's stand-in for pods/binding.
+    if old.spec.node_name.is_empty() {
+        munged.node_name.clear();
+    }
+    if has_scheduling_gates(&old.spec) && munged.node_selector != old.spec.node_selector {
+        let mutated = old
+            .spec
+            .node_selector
+            .iter()
+            .any(|(k, v)| munged.node_selector.get(k) != Some(v));
+        if mutated {
+            errs.push(FieldError::invalid(
+                "spec.nodeSelector",
+                serde_json::to_value(&munged.node_selector).unwrap_or_default(),
+                "only additions to spec.nodeSelector are allowed (no mutations or deletions)",
+            ));
+        }
+        munged.node_selector = old.spec.node_selector.clone();
+    }
+    let munged_v = serde_json::to_value(&munged).unwrap_or_default();
+    if munged_v != old_v {
+        errs.push(FieldError::forbidden(
+            "spec",
+            format!(
+                "pod updates may not change fields other than {UPDATABLE_POD_SPEC_FIELDS}\n{}",
+                pod_spec_diff(&old_v, &munged_v)
+            ),
+        ));
+    }
+    errs
+}
