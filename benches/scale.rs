@@ -32,9 +32,10 @@ fn pods(n: usize, seed: u64) -> Vec<Pod> {
                 ..Default::default()
             });
             if rng.below(10) == 0 {
-                p.metadata
-                    .annotations
-                    .insert("controller.kubernetes.io/pod-deletion-cost".into(), (rng.below(200) as i64 - 100).to_string());
+                p.metadata.annotations.insert(
+                    "controller.kubernetes.io/pod-deletion-cost".into(),
+                    (rng.below(200) as i64 - 100).to_string(),
+                );
             }
             p
         })
@@ -54,7 +55,13 @@ fn bench_get_pods_to_delete() -> (f64, f64) {
     let mut bare = vec![];
     for _ in 0..15 {
         let t = Instant::now();
-        black_box(get_pods_to_delete(&refs, &refs, 5_000, now, ScaleDownGates::default()));
+        black_box(get_pods_to_delete(
+            &refs,
+            &refs,
+            5_000,
+            now,
+            ScaleDownGates::default(),
+        ));
         ours.push(t.elapsed().as_secs_f64() * 1e3);
         // The bare sort: the same keys (node, phase, readiness, cost, rank, ready time,
         // restarts, creation, uid) precomputed into a tuple and sorted.
@@ -73,7 +80,10 @@ fn bench_get_pods_to_delete() -> (f64, f64) {
                     2,
                     true,
                     cost,
-                    -p.status.conditions[0].last_transition_time.unwrap_or_default().0,
+                    -p.status.conditions[0]
+                        .last_transition_time
+                        .unwrap_or_default()
+                        .0,
                     -p.metadata.creation_timestamp.unwrap_or_default().0,
                     p.metadata.uid.clone(),
                 )
@@ -118,7 +128,11 @@ timeline:
     sim.run_until(end).expect("run");
     let wall = t.elapsed().as_secs_f64();
     let pods_left = sim.api.store.list::<Pod>(None).count();
-    assert!(sim.api.store.list_kind("ReplicaSet", None).any(|o| matches!(o, Object::ReplicaSet(_))));
+    assert!(sim
+        .api
+        .store
+        .list_kind("ReplicaSet", None)
+        .any(|o| matches!(o, Object::ReplicaSet(_))));
     black_box(pods_left);
     (wall, 600.0 / wall, sim.syncs)
 }
@@ -133,8 +147,14 @@ fn main() {
     println!("|---|---|");
     println!("| getPodsToDelete, 10,000 pods, delete 5,000 (median of 15) | {ours:.2} ms |");
     println!("| bare sort of the same keys (median of 15) | {bare:.2} ms |");
-    println!("| ratio getPodsToDelete / bare sort | {:.2}x |", ours / bare);
-    println!("| RS 0 → 5,000 → 0 on 500 nodes, 10 simulated minutes: wall | {:.3} s |", wall);
+    println!(
+        "| ratio getPodsToDelete / bare sort | {:.2}x |",
+        ours / bare
+    );
+    println!(
+        "| RS 0 → 5,000 → 0 on 500 nodes, 10 simulated minutes: wall | {:.3} s |",
+        wall
+    );
     println!("| simulated / wall | {ratio:.0}x |");
     println!("| reconciles | {syncs} |");
 }

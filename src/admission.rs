@@ -1,6 +1,6 @@
 //! Admission plugins as pure functions: DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds).
 
-use crate::api::{Pod, Toleration};
+use crate::api::{Pod, PodSpec, Toleration};
 
 /// `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`.
 pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
@@ -14,16 +14,19 @@ pub const TAINT_NODE_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 /// NoExecute, tolerationSeconds: 300}`; the same for `node.kubernetes.io/unreachable`.
 /// not-ready is appended before unreachable, as upstream does.
 pub fn default_toleration_seconds(pod: &mut Pod) {
+    default_toleration_seconds_spec(&mut pod.spec);
+}
+
+/// [`default_toleration_seconds`] on a pod spec (used by the API server's create path).
+pub fn default_toleration_seconds_spec(spec: &mut PodSpec) {
     let covers = |t: &Toleration, key: &str| {
         (t.key == key || t.key.is_empty()) && (t.effect == "NoExecute" || t.effect.is_empty())
     };
-    let not_ready = pod
-        .spec
+    let not_ready = spec
         .tolerations
         .iter()
         .any(|t| covers(t, TAINT_NODE_NOT_READY));
-    let unreachable = pod
-        .spec
+    let unreachable = spec
         .tolerations
         .iter()
         .any(|t| covers(t, TAINT_NODE_UNREACHABLE));
@@ -35,10 +38,10 @@ pub fn default_toleration_seconds(pod: &mut Pod) {
         toleration_seconds: Some(DEFAULT_TOLERATION_SECONDS),
     };
     if !not_ready {
-        pod.spec.tolerations.push(make(TAINT_NODE_NOT_READY));
+        spec.tolerations.push(make(TAINT_NODE_NOT_READY));
     }
     if !unreachable {
-        pod.spec.tolerations.push(make(TAINT_NODE_UNREACHABLE));
+        spec.tolerations.push(make(TAINT_NODE_UNREACHABLE));
     }
 }
 

@@ -68,6 +68,11 @@ fn rs_in(ns: &str, name: &str, uid: &str, owners: Vec<OwnerReference>) -> Object
     let labels: BTreeMap<String, String> = [("app".to_string(), name.to_string())].into();
     rs.spec.selector = Some(kubeplay::api::LabelSelector::from_labels(&labels));
     rs.spec.template.metadata.labels = labels;
+    rs.spec.template.spec.containers = vec![Container {
+        name: "c".into(),
+        image: "nginx:1.27".into(),
+        ..Default::default()
+    }];
     rs.spec.replicas = Some(0);
     Object::ReplicaSet(rs)
 }
@@ -82,6 +87,14 @@ fn rc(name: &str, uid: &str, owners: Vec<OwnerReference>) -> Object {
         ..Default::default()
     };
     rc.spec.selector = [("app".to_string(), name.to_string())].into();
+    let mut template = kubeplay::api::PodTemplateSpec::default();
+    template.metadata.labels = rc.spec.selector.clone();
+    template.spec.containers = vec![Container {
+        name: "c".into(),
+        image: "nginx:1.27".into(),
+        ..Default::default()
+    }];
+    rc.spec.template = Some(template);
     rc.spec.replicas = Some(0);
     Object::ReplicationController(rc)
 }
@@ -1606,7 +1619,11 @@ fn pod_to_gc_node(p: &Object, is_virtual: bool) -> Node {
 // Port of TestAttemptToDeleteItem (pkg/controller/garbagecollector/garbagecollector_test.go).
 #[test]
 fn test_attempt_to_delete_item() {
-    let p = get_pod("ToBeDeletedPod", "456", vec![rc_ref("owner1", "123", None)]);
+    let p = get_pod(
+        "to-be-deleted-pod",
+        "456",
+        vec![rc_ref("owner1", "123", None)],
+    );
     let mut h = Harness::new(GarbageCollector::new());
     h.api.load(p.clone()).unwrap();
     let item = pod_to_gc_node(&p, true);
@@ -1621,21 +1638,21 @@ fn test_attempt_to_delete_item() {
     assert_eq!(
         got,
         vec![
-            "delete /v1, Resource=pods ns=ns1 name=ToBeDeletedPod",
-            "get /v1, Resource=pods ns=ns1 name=ToBeDeletedPod",
+            "delete /v1, Resource=pods ns=ns1 name=to-be-deleted-pod",
+            "get /v1, Resource=pods ns=ns1 name=to-be-deleted-pod",
             "get /v1, Resource=replicationcontrollers ns=ns1 name=owner1",
         ]
     );
-    assert!(h.api.store.get::<Pod>("ns1", "ToBeDeletedPod").is_none());
+    assert!(h.api.store.get::<Pod>("ns1", "to-be-deleted-pod").is_none());
 }
 
 // Port of TestAbsentOwnerCache (pkg/controller/garbagecollector/garbagecollector_test.go).
 #[test]
 fn test_absent_owner_cache() {
-    let rc1_pod1 = get_pod("rc1Pod1", "456-1", vec![rc_ref("rc1", "1", Some(true))]);
-    let rc1_pod2 = get_pod("rc1Pod2", "456-2", vec![rc_ref("rc1", "1", Some(false))]);
-    let rc2_pod1 = get_pod("rc2Pod1", "456-3", vec![rc_ref("rc2", "2", None)]);
-    let rc3_pod1 = get_pod("rc3Pod1", "456-4", vec![rc_ref("rc3", "3", None)]);
+    let rc1_pod1 = get_pod("rc1-pod1", "456-1", vec![rc_ref("rc1", "1", Some(true))]);
+    let rc1_pod2 = get_pod("rc1-pod2", "456-2", vec![rc_ref("rc1", "1", Some(false))]);
+    let rc2_pod1 = get_pod("rc2-pod1", "456-3", vec![rc_ref("rc2", "2", None)]);
+    let rc3_pod1 = get_pod("rc3-pod1", "456-4", vec![rc_ref("rc3", "3", None)]);
     let mut h = Harness::new(GarbageCollector::with_absent_owner_cache_size(2));
     for p in [&rc1_pod1, &rc1_pod2, &rc2_pod1, &rc3_pod1] {
         h.api.load(p.clone()).unwrap();

@@ -191,7 +191,7 @@ fn get_replica_sets_with_same_controller_table() {
     let mut pending_deletion = new_replica_set("rs4", 1, &[("foo", "xyzzy")]);
     pending_deletion.metadata.owner_references[0].uid = "789".into();
     pending_deletion.metadata.deletion_timestamp = Some(t0());
-    pending_deletion.metadata.finalizers = vec!["keep".into()];
+    pending_deletion.metadata.finalizers = vec!["example.com/keep".into()];
     for r in [&some, &related, &unrelated, &pending_deletion] {
         h.load(r.clone());
     }
@@ -246,7 +246,7 @@ fn related_pods_lookup() {
     let mut pending = new_replica_set("foo3", 1, &[("foo", "xyzzy")]);
     pending.metadata.owner_references[0].uid = "789".into();
     pending.metadata.deletion_timestamp = Some(t0());
-    pending.metadata.finalizers = vec!["keep".into()];
+    pending.metadata.finalizers = vec!["example.com/keep".into()];
     for r in [&some, &related, &unrelated, &pending] {
         h.load(r.clone());
     }
@@ -1038,7 +1038,7 @@ fn terminating_replicas_gate() {
         h.load(new_pod("live", &rs, "Running", true));
         let mut dying = new_pod("dying", &rs, "Running", true);
         dying.metadata.deletion_timestamp = Some(t0());
-        dying.metadata.finalizers = vec!["keep".into()];
+        dying.metadata.finalizers = vec!["example.com/keep".into()];
         h.load(dying);
         h.sync(&key(&rs)).unwrap();
         let st = h.rs("foobar").status;

@@ -191,7 +191,9 @@ fn explain_from_a_store() {
     api.load(Object::ReplicaSet(rs.clone())).unwrap();
     for (i, c) in ["10", "-1", "x"].iter().enumerate() {
         let p = cost(running(&format!("web-{i}"), &format!("u{i}"), "n", None), c);
-        api.load(Object::Pod(p)).unwrap();
+        // The API server rejects an invalid cost; put it in the store directly to show that
+        // the controller still reads it as 0 (as upstream's helper does).
+        api.store.put(Object::Pod(p));
     }
     // Not claimed: another owner's pod, and a terminated one.
     let mut foreign = running("foreign", "uf", "n", None);

@@ -6,7 +6,7 @@
 //! per-container `imagePullPolicy`, `terminationMessagePath/Policy`, `resources: {}`, port
 //! `protocol`, probe timings, volume modes, quantities in canonical form (`0.5` → `500m`).
 
-use super::core::{Container, PodSpec, PodStatus, Quantity, ResourceRequirements, Toleration};
+use super::core::{Container, PodSpec, PodStatus, Quantity, ResourceRequirements};
 use super::object::Object;
 use super::validation::quantity::canonical_resource_quantity;
 use serde_json::{Map, Value};
@@ -18,13 +18,9 @@ pub const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: i64 = 30;
 pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 /// `v1.TerminationMessagePathDefault`.
 pub const TERMINATION_MESSAGE_PATH_DEFAULT: &str = "/dev/termination-log";
-/// DefaultTolerationSeconds admission: `--default-not-ready-toleration-seconds` and
-/// `--default-unreachable-toleration-seconds`.
-pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
-/// `v1.TaintNodeNotReady`.
-pub const TAINT_NODE_NOT_READY: &str = "node.kubernetes.io/not-ready";
-/// `v1.TaintNodeUnreachable`.
-pub const TAINT_NODE_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+pub use crate::admission::{
+    DEFAULT_TOLERATION_SECONDS, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE,
+};
 
 /// `PrepareForCreate` of each kind's REST strategy: a client cannot set status on create. For
 /// pods the mutating admission plugins run here too (see [`admit_pod_create`]).
@@ -51,22 +47,7 @@ pub fn prepare_for_create(o: &mut Object) {
 ///   `preemptionPolicy: PreemptLowerPriority`; the two built-in system classes get their values;
 /// * ServiceAccount: `serviceAccountName: default` (the token volume is not modelled).
 pub fn admit_pod_create(spec: &mut PodSpec) {
-    let tolerates = |key: &str, tols: &[Toleration]| {
-        tols.iter().any(|t| {
-            (t.key == key || t.key.is_empty()) && (t.effect == "NoExecute" || t.effect.is_empty())
-        })
-    };
-    for key in [TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE] {
-        if !tolerates(key, &spec.tolerations) {
-            spec.tolerations.push(Toleration {
-                key: key.into(),
-                operator: "Exists".into(),
-                value: String::new(),
-                effect: "NoExecute".into(),
-                toleration_seconds: Some(DEFAULT_TOLERATION_SECONDS),
-            });
-        }
-    }
+    crate::admission::default_toleration_seconds_spec(spec);
     let class = spec
         .extra
         .get("priorityClassName")

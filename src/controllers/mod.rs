@@ -6,9 +6,9 @@
 
 pub mod controller_utils;
 pub mod garbagecollector;
-pub mod replicaset;
 pub mod node_lifecycle;
 pub mod podgc;
+pub mod replicaset;
 pub mod taint_eviction;
 
 use crate::api::{ApiError, Duration, Object, Resource, Time};

@@ -203,6 +203,11 @@ impl Harness {
             p.metadata.uid = format!("blocker-{i}");
             p.metadata.creation_timestamp = Some(t0());
             p.metadata.labels = labels(&[("blocker", "true")]);
+            p.spec.containers = vec![kubeplay::api::Container {
+                name: "c".into(),
+                image: "nginx".into(),
+                ..Default::default()
+            }];
             self.api.load(p.into_object()).unwrap();
         }
     }

@@ -1,7 +1,7 @@
 //! Defaulting tests: ports of `pkg/apis/core/v1/defaults_test.go` and `pkg/apis/apps/v1/defaults_test.go` rows.
 
 use super::*;
-use crate::api::core::{ContainerPort, Pod};
+use crate::api::core::{ContainerPort, Pod, Toleration};
 use crate::api::ReplicationControllerSpec;
 use crate::api::{Labels, Node, ObjectMeta, PodTemplateSpec, ReplicaSet, ReplicationController};
 use serde_json::json;
