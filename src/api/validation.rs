@@ -30,5 +30,10 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
             }
         }
     }
+    if let Object::Deployment(d) = o {
+        errs.extend(super::deployment_validation::validate_deployment_object(
+            d, old,
+        ))
+    }
     errs
 }

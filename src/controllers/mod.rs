@@ -4,6 +4,8 @@
 //! reconciles one key at a time ([`Controller::sync`]) through a [`Ctx`], whose client records
 //! every call as an [`Action`] — as Kubernetes' fake clientset does — so tests can assert on them.
 
+pub mod deployment;
+
 use crate::api::{ApiError, Duration, Object, Resource, Time};
 use crate::features::FeatureGates;
 use crate::queue::WorkQueue;
