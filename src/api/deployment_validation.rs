@@ -314,6 +314,7 @@ mod tests {
     /// Port of TestValidateDeployment (pkg/apis/apps/validation/validation_test.go): the
     /// success case and the error cases, with the exact `field.Error` strings.
     #[test]
+    #[allow(clippy::type_complexity)]
     fn validate_deployment_table() {
         assert!(validate_deployment(&valid()).is_empty());
 

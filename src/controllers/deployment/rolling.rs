@@ -130,11 +130,11 @@ pub fn cleanup_unhealthy_replicas(
     // The ReplicaSet controller deletes not-ready, unscheduled and pending pods first, so these
     // scale-downs remove the unhealthy replicas and do not reduce availability.
     let mut total = 0;
-    for i in 0..old_rss.len() {
+    for slot in old_rss.iter_mut() {
         if total >= max_cleanup {
             break;
         }
-        let target = &old_rss[i];
+        let target = &*slot;
         let spec = target.replicas();
         let avail = target.status.available_replicas;
         if spec == 0 || spec == avail {
@@ -150,7 +150,7 @@ pub fn cleanup_unhealthy_replicas(
         }
         let (_, updated) = scale_replica_set_and_record_event(ctx, target, new_count, d)?;
         total += count;
-        old_rss[i] = updated;
+        *slot = updated;
     }
     Ok((old_rss, total))
 }

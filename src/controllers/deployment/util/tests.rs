@@ -1,4 +1,5 @@
 //! Ports of `pkg/controller/deployment/util/deployment_util_test.go` and `hash_test.go`.
+#![allow(clippy::type_complexity)]
 
 use super::*;
 use crate::api::{
@@ -1015,9 +1016,9 @@ fn test_get_deployments_for_replica_set() {
         let names: Vec<&str> = got.iter().map(|d| d.metadata.name.as_str()).collect();
         assert_eq!(names, vec![format!("deployment-{i}")]);
     }
-    for i in 3..5 {
+    for (i, rs) in rss.iter().enumerate().skip(3) {
         assert_eq!(
-            get_deployments_for_replica_set(&deployments, &rss[i]).unwrap_err(),
+            get_deployments_for_replica_set(&deployments, rs).unwrap_err(),
             format!("could not find deployments set for ReplicaSet test-replicaSet-{i} in namespace test with labels: map[app:test-{i} label:label-{i}]")
         );
     }
