@@ -69,6 +69,91 @@ pub fn prepare_for_status_update(request: &Object, stored: &mut Object) {
 mod tests {
     use super::*;
 
+    /// The Deployment JSON shape: a pasted manifest decodes, defaults as the API server does, and
+    /// serialises with Kubernetes' field names and omissions — checked against k8s-openapi's
+    /// `apps/v1.Deployment`, which must read it and write the very same JSON back.
+    #[test]
+    fn json_shape_matches_kubernetes() {
+        let manifest = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx-deployment
+  labels: {app: nginx}
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: nginx}
+  template:
+    metadata:
+      labels: {app: nginx}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.14.2
+        ports:
+        - containerPort: 80
+"#;
+        let v: serde_json::Value = serde_norway::from_str(manifest).unwrap();
+        let mut o = Object::from_value(v).unwrap();
+        crate::api::defaults::default_object(&mut o);
+        let Object::Deployment(mut d) = o else {
+            panic!("not a Deployment")
+        };
+        d.status.observed_generation = 1;
+        d.status.replicas = 3;
+        d.status.updated_replicas = 3;
+        d.status.ready_replicas = 3;
+        d.status.available_replicas = 3;
+        d.status.conditions = vec![super::super::apps::DeploymentCondition {
+            type_: "Available".into(),
+            status: "True".into(),
+            last_update_time: Some(crate::api::Time::from_unix_secs(1_735_689_600)),
+            last_transition_time: Some(crate::api::Time::from_unix_secs(1_735_689_600)),
+            reason: "MinimumReplicasAvailable".into(),
+            message: "Deployment has minimum availability.".into(),
+        }];
+        let ours = serde_json::to_value(&d).unwrap();
+        assert_eq!(
+            ours["spec"]["strategy"],
+            serde_json::json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}})
+        );
+        assert_eq!(ours["spec"]["revisionHistoryLimit"], 10);
+        assert_eq!(ours["spec"]["progressDeadlineSeconds"], 600);
+        assert!(ours["spec"].get("paused").is_none());
+        assert!(ours["spec"].get("minReadySeconds").is_none());
+        assert!(ours["status"].get("unavailableReplicas").is_none());
+        assert!(ours["status"].get("collisionCount").is_none());
+        assert!(ours["status"].get("terminatingReplicas").is_none());
+        assert_eq!(
+            ours["status"]["conditions"][0]["lastUpdateTime"],
+            "2025-01-01T00:00:00Z"
+        );
+
+        let theirs: k8s_openapi::api::apps::v1::Deployment =
+            serde_json::from_value(ours.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&theirs).unwrap(), ours);
+
+        // And back: our decoder reads what k8s-openapi writes.
+        let back: Deployment =
+            serde_json::from_value(serde_json::to_value(&theirs).unwrap()).unwrap();
+        assert_eq!(back, d);
+
+        // An empty status and zero counters are omitted entirely.
+        let mut z = d.clone();
+        z.status = Default::default();
+        assert_eq!(
+            serde_json::to_value(&z).unwrap()["status"],
+            serde_json::json!({})
+        );
+        // Integer maxSurge stays an integer.
+        z.spec.strategy.rolling_update.as_mut().unwrap().max_surge = Some(IntOrString::Int(1));
+        assert_eq!(
+            serde_json::to_value(&z).unwrap()["spec"]["strategy"]["rollingUpdate"]["maxSurge"],
+            1
+        );
+    }
+
     /// Port of TestSetDefaultDeployment (pkg/apis/apps/v1/defaults_test.go).
     #[test]
     fn defaults() {

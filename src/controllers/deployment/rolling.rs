@@ -13,6 +13,12 @@ use crate::controllers::Ctx;
 /// `rolloutRolling`: create the new ReplicaSet if needed, then either scale it up, or scale old
 /// ones down, or (when complete) clean up old ReplicaSets; always sync the rollout status.
 ///
+/// Note (upstream wins over ALGORITHMS.md §3.7): the sync that creates the new ReplicaSet with
+/// its surge (3 of 10 at 25%) finds nothing more to scale up and goes on to scale the old
+/// ReplicaSet down by `maxScaledDown` (13 − 8 − 3 = 2) in the same reconcile, so a real rollout
+/// shows 10/0 → 10/3 → 8/3 → 8/5 → 3/5 → 3/10 → 0/10; the spec's 10/3 → 5/3 → 5/8 → 0/8 → 0/10
+/// assumes the new pods became available between the two steps (both are tested).
+///
 /// # Errors
 /// The first failed write.
 pub fn rollout_rolling(

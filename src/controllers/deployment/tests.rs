@@ -2199,3 +2199,211 @@ fn hash_collision_bumps_collision_count() {
         .get::<ReplicaSet>("default", &format!("foo-{hash1}"))
         .is_some());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Inside the simulation loop (watch → queue → sync), with a stand-in ReplicaSet loop
+// ---------------------------------------------------------------------------------------------
+
+/// Stands in for the ReplicaSet controller and the kubelets: every ReplicaSet immediately
+/// reports `spec.replicas` pods, all available.
+struct InstantReplicaSets;
+
+impl Controller for InstantReplicaSets {
+    fn name(&self) -> &'static str {
+        "instant-replicasets"
+    }
+    fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, _now: Time) {
+        if let Some(Object::ReplicaSet(rs)) = &change.new {
+            queue.add(&rs.metadata.key());
+        }
+    }
+    fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
+        let (ns, name) = split_key(key);
+        let Some(mut rs) = ctx.store().get::<ReplicaSet>(ns, name).cloned() else {
+            return Ok(());
+        };
+        let n = rs.replicas();
+        rs.status.replicas = n;
+        rs.status.ready_replicas = n;
+        rs.status.available_replicas = n;
+        rs.status.observed_generation = rs.metadata.generation;
+        ctx.update_status(Object::ReplicaSet(rs)).map(|_| ())
+    }
+    fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
+        for rs in store.list::<ReplicaSet>(None) {
+            queue.add(&rs.metadata.key());
+        }
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// Create, roll out and scale a deployment through the simulation's watch/queue/sync loop.
+#[test]
+fn simulated_rollout_with_watch_and_requeues() {
+    use crate::sim::Simulation;
+    let mut sim = Simulation::new(
+        42,
+        ts("2025-01-01T00:00:00Z"),
+        FeatureGates::default(),
+        World::default(),
+    );
+    sim.add_loop(Box::new(DeploymentController::new()));
+    sim.add_loop(Box::new(InstantReplicaSets));
+    let mut d = new_deployment("web", 3, None, None, None, labels(&[("app", "web")]));
+    d.spec.strategy = Default::default();
+    d.metadata.uid.clear();
+    sim.api.create(Object::Deployment(d)).unwrap();
+    sim.run_for(Duration::from_secs(5)).unwrap();
+
+    let d = sim
+        .api
+        .store
+        .get::<Deployment>("default", "web")
+        .cloned()
+        .unwrap();
+    assert!(deployment_complete(&d, &d.status), "{:?}", d.status);
+    assert_eq!(d.status.ready_replicas, 3);
+    let p = get_deployment_condition(&d.status, DEPLOYMENT_PROGRESSING).unwrap();
+    assert_eq!(p.reason, NEW_RS_AVAILABLE_REASON);
+    assert!(sim.controller::<DeploymentController>().is_some());
+
+    // Roll out a new image: 3 replicas, 25% → maxSurge 1, maxUnavailable 0.
+    let mut d2 = d.clone();
+    d2.spec.template.spec.containers[0].image = "foo/bar:v2".into();
+    sim.api.update(Object::Deployment(d2)).unwrap();
+    sim.api.events.clear();
+    sim.run_for(Duration::from_secs(5)).unwrap();
+    let d = sim
+        .api
+        .store
+        .get::<Deployment>("default", "web")
+        .cloned()
+        .unwrap();
+    assert!(deployment_complete(&d, &d.status), "{:?}", d.status);
+    assert_eq!(d.metadata.annotations[REVISION_ANNOTATION], "2");
+    let scaled: Vec<String> = sim
+        .api
+        .events
+        .iter()
+        .filter(|e| e.reason == "ScalingReplicaSet")
+        .map(|e| {
+            let w: Vec<&str> = e.message.split(' ').collect();
+            format!("{} {} {}", w[1], w[6], w[8])
+        })
+        .collect();
+    // As the documentation's nginx example: up to 1, down to 2, up to 2, down to 1, up to 3,
+    // down to 0 (never more than 4 pods, never fewer than 3 available).
+    assert_eq!(
+        scaled,
+        ["up 0 1", "down 3 2", "up 1 2", "down 2 1", "up 2 3", "down 1 0"]
+    );
+    assert!(sim.api.events.iter().all(|e| e.source == COMPONENT));
+
+    // Scale: a scaling event goes through `sync` (no new ReplicaSet).
+    let mut d3 = d.clone();
+    d3.spec.replicas = Some(5);
+    sim.api.update(Object::Deployment(d3)).unwrap();
+    sim.run_for(Duration::from_secs(5)).unwrap();
+    let d = sim
+        .api
+        .store
+        .get::<Deployment>("default", "web")
+        .cloned()
+        .unwrap();
+    assert!(deployment_complete(&d, &d.status));
+    assert_eq!(sim.api.store.list::<ReplicaSet>(None).count(), 2);
+    assert_eq!(
+        sim.api.events.last().unwrap().message,
+        format!(
+            "Scaled up replica set {} from 3 to 5",
+            new_rs_name_of(&sim, &d)
+        )
+    );
+}
+
+fn new_rs_name_of(sim: &crate::sim::Simulation, d: &Deployment) -> String {
+    let mut rss: Vec<ReplicaSet> = sim.api.store.list::<ReplicaSet>(None).cloned().collect();
+    find_new_replica_set(d, &mut rss).unwrap().metadata.name
+}
+
+/// A failed ReplicaSet create (here: invalid, the template labels do not match the selector)
+/// emits `ReplicaSetCreateError` and, with a progress deadline, `Progressing=False`.
+#[test]
+fn replica_set_create_error() {
+    let mut fx = Fixture::new();
+    let mut d = new_deployment("foo", 1, None, None, None, foo_bar());
+    d.spec.progress_deadline_seconds = Some(600);
+    d.spec.template.metadata.labels = labels(&[("foo", "baz")]);
+    fx.put_d(&d);
+    let err = sync_deployment(&mut fx.ctx(), "default/foo").unwrap_err();
+    assert_eq!(err.reason, crate::api::Reason::Invalid);
+    let ev = fx.events();
+    assert_eq!(ev.len(), 1);
+    assert!(
+        ev[0].starts_with("Warning ReplicaSetCreateError Failed to create new replica set \"foo-"),
+        "{}",
+        ev[0]
+    );
+    assert!(
+        ev[0].contains("is invalid: spec.template.metadata.labels"),
+        "{}",
+        ev[0]
+    );
+    let st = fx.d("foo").status;
+    let p = get_deployment_condition(&st, DEPLOYMENT_PROGRESSING).unwrap();
+    assert_eq!(
+        (p.status.as_str(), p.reason.as_str()),
+        ("False", FAILED_RS_CREATE_REASON)
+    );
+    assert_eq!(
+        p.message,
+        ev[0].trim_start_matches("Warning ReplicaSetCreateError ")
+    );
+}
+
+/// The REST strategy hooks: annotation changes bump the generation; a status update may change
+/// annotations (the controller's revision annotation) but not the spec.
+#[test]
+fn api_server_strategy_hooks() {
+    let mut api = ApiServer::new(1, ts("2025-01-01T00:00:00Z"));
+    let mut d = new_deployment("web", 2, None, None, Some(IntOrString::Int(1)), foo_bar());
+    d.metadata.uid.clear();
+    let Object::Deployment(d) = api.create(Object::Deployment(d)).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(d.metadata.generation, 1);
+    let mut a = d.clone();
+    a.metadata
+        .annotations
+        .insert("kubernetes.io/change-cause".into(), "v2".into());
+    let Object::Deployment(a) = api.update(Object::Deployment(a)).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(a.metadata.generation, 2);
+    let mut s = a.clone();
+    s.metadata
+        .annotations
+        .insert(REVISION_ANNOTATION.into(), "1".into());
+    s.metadata.labels.insert("ignored".into(), "x".into());
+    s.spec.replicas = Some(9);
+    s.status.observed_generation = 2;
+    let Object::Deployment(s) = api.update_status(Object::Deployment(s)).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(s.metadata.annotations[REVISION_ANNOTATION], "1");
+    assert!(!s.metadata.labels.contains_key("ignored"));
+    assert_eq!(s.spec.replicas, Some(2));
+    assert_eq!(s.status.observed_generation, 2);
+    assert_eq!(s.metadata.generation, 2);
+    // Selector changes are rejected on update.
+    let mut bad = s.clone();
+    bad.spec.selector = Some(LabelSelector::from_labels(&labels(&[("foo", "baz")])));
+    bad.spec.template.metadata.labels = labels(&[("foo", "baz")]);
+    let err = api.update(Object::Deployment(bad)).unwrap_err();
+    assert_eq!(
+        err.kubectl_message(),
+        "The Deployment \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"foo\":\"baz\"}}: field is immutable"
+    );
+}
