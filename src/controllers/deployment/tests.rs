@@ -2407,3 +2407,69 @@ fn api_server_strategy_hooks() {
         "The Deployment \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"foo\":\"baz\"}}: field is immutable"
     );
 }
+
+/// calculateStatus: counts, unavailable never negative, and terminatingReplicas only with the
+/// (alpha, off by default) DeploymentReplicaSetTerminatingReplicas gate.
+#[test]
+fn calculate_status_counts_and_terminating_gate() {
+    let d = new_deployment("foo", 3, None, None, Some(IntOrString::Int(1)), foo_bar());
+    let mut a = new_rs_with_available("a", 2, 3, 3);
+    a.status.ready_replicas = 3;
+    a.status.terminating_replicas = Some(1);
+    a.status.observed_generation = 1;
+    let mut b = new_rs_with_available("b", 2, 1, 0);
+    b.status.terminating_replicas = Some(2);
+    b.status.observed_generation = 1;
+    let now = ts("2025-01-01T00:00:00Z");
+    let gates = FeatureGates::default();
+    let s = super::sync::calculate_status(&[a.clone(), b.clone()], Some(&b), &d, now, &gates);
+    assert_eq!(
+        (
+            s.replicas,
+            s.updated_replicas,
+            s.ready_replicas,
+            s.available_replicas,
+            s.unavailable_replicas
+        ),
+        (4, 1, 3, 3, 1)
+    );
+    assert_eq!(s.terminating_replicas, None);
+    let avail = get_deployment_condition(&s, DEPLOYMENT_AVAILABLE).unwrap();
+    assert_eq!(avail.status, CONDITION_TRUE);
+    let mut on = FeatureGates::default();
+    on.set("DeploymentReplicaSetTerminatingReplicas", true);
+    let s = super::sync::calculate_status(&[a.clone(), b], None, &d, now, &on);
+    assert_eq!(s.terminating_replicas, Some(3));
+    // More available than desired: unavailable is 0, not negative.
+    let s = super::sync::calculate_status(
+        &[new_rs_with_available("c", 1, 5, 5)],
+        None,
+        &d,
+        now,
+        &gates,
+    );
+    assert_eq!(s.unavailable_replicas, 0);
+}
+
+/// The `scale` doc example: 10 → 15 with a new and an old ReplicaSet of 5 each (max-replicas 10):
+/// new +3, old +2.
+#[test]
+fn scale_doc_example() {
+    let mut fx = Fixture::new();
+    let d = new_deployment(
+        "foo",
+        15,
+        None,
+        None,
+        Some(IntOrString::Int(1)),
+        Labels::new(),
+    );
+    let mut n = rs("new", 5, Labels::new(), Some(ts("2016-05-20T02:00:00Z")));
+    let mut o = rs("old", 5, Labels::new(), Some(ts("2016-05-20T01:00:00Z")));
+    set_replicas_annotations(&mut n, 10, 10);
+    set_replicas_annotations(&mut o, 10, 10);
+    let n = fx.put_rs(&n);
+    let mut olds = vec![fx.put_rs(&o)];
+    scale(&mut fx.ctx(), &d, Some(&n), &mut olds).unwrap();
+    assert_eq!((fx.rs("new").replicas(), fx.rs("old").replicas()), (8, 7));
+}
