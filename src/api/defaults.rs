@@ -37,6 +37,7 @@ pub fn prepare_for_create(o: &mut Object) {
         Object::ReplicaSet(rs) => rs.status = Default::default(),
         Object::ReplicationController(rc) => rc.status = Default::default(),
         Object::Node(_) => {}
+        Object::Deployment(d) => super::deployment_defaults::prepare_for_create(d),
     }
 }
 
@@ -92,6 +93,7 @@ pub fn copy_status(from: &Object, to: &mut Object) {
         (Object::ReplicationController(a), Object::ReplicationController(b)) => {
             b.status = a.status.clone()
         }
+        (Object::Deployment(a), Object::Deployment(b)) => b.status = a.status.clone(),
         _ => {}
     }
 }
@@ -526,6 +528,7 @@ pub fn default_object(o: &mut Object) {
                 default_pod_spec(&mut t.spec);
             }
         }
+        Object::Deployment(d) => super::deployment_defaults::set_defaults_deployment(d),
     }
 }
 

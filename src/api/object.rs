@@ -1,6 +1,6 @@
 //! `Object`: any supported kind, with `Resource` for typed access and decoding by apiVersion/kind.
 
-use super::apps::{ReplicaSet, ReplicationController};
+use super::apps::{Deployment, ReplicaSet, ReplicationController};
 use super::core::{Node, Pod};
 use super::meta::ObjectMeta;
 use serde::de::DeserializeOwned;
@@ -114,6 +114,7 @@ kinds! {
     Node => Node, "v1", "nodes", "", false;
     ReplicaSet => ReplicaSet, "apps/v1", "replicasets", "apps", true;
     ReplicationController => ReplicationController, "v1", "replicationcontrollers", "", true;
+    Deployment => Deployment, "apps/v1", "deployments", "apps", true;
 }
 
 /// Looks a kind up by kind name, plural, singular or kubectl short name (`rs`, `po`, `rc`, `no`).

@@ -5,6 +5,7 @@
 //! every call as an [`Action`] — as Kubernetes' fake clientset does — so tests can assert on them.
 
 pub mod controller_utils;
+pub mod deployment;
 pub mod garbagecollector;
 pub mod node_lifecycle;
 pub mod podgc;
@@ -211,6 +212,7 @@ pub fn default_loops() -> Vec<Box<dyn Controller>> {
     vec![
         crate::kubelet::new_kubelet(),
         crate::scheduler::new_scheduler(),
+        Box::new(deployment::DeploymentController::new()),
         Box::new(replicaset::ReplicaSetController::new()),
         Box::new(replicaset::ReplicaSetController::new_replication_controller()),
         Box::new(garbagecollector::GarbageCollector::new()),

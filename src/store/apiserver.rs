@@ -252,6 +252,7 @@ impl ApiServer {
             // Keep spec and metadata; take status.
             let mut n = old.clone();
             crate::api::defaults::copy_status(&o, &mut n);
+            crate::api::deployment_defaults::prepare_for_status_update(&o, &mut n);
             n
         } else {
             crate::api::defaults::copy_status(&old, &mut o);
@@ -266,7 +267,9 @@ impl ApiServer {
             m.deletion_timestamp = om.deletion_timestamp;
             m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
             m.generation = om.generation;
-            if spec_of(&o) != spec_of(&old) {
+            if spec_of(&o) != spec_of(&old)
+                || crate::api::deployment_defaults::annotations_bump_generation(&o, &old)
+            {
                 o.meta_mut().generation += 1;
             }
             o

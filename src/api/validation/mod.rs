@@ -78,6 +78,7 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
             Object::Node(n) => node::validate_node(n),
             Object::ReplicaSet(rs) => workloads::validate_replica_set(rs),
             Object::ReplicationController(rc) => workloads::validate_replication_controller(rc),
+            Object::Deployment(d) => super::deployment_validation::validate_deployment(d),
         },
         Some(old) => {
             let mut new = o.clone();
@@ -94,6 +95,9 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
                 }
                 (Object::ReplicationController(n), Object::ReplicationController(o)) => {
                     workloads::validate_replication_controller_strategy_update(n, o)
+                }
+                (Object::Deployment(n), Object::Deployment(o)) => {
+                    super::deployment_validation::validate_deployment_update(n, o)
                 }
                 (n, o) => vec![FieldError::internal(
                     "kind",

@@ -30,7 +30,7 @@ fn labels_value(t: &PodTemplateSpec) -> (Value, String) {
 /// The checks shared by `ValidatePodTemplateSpecForReplicaSet` and `...ForRC`: selector matches
 /// the template labels, the template is a valid pod template, restartPolicy is Always and
 /// activeDeadlineSeconds is unset.
-fn validate_template_for_controller(
+pub(crate) fn validate_template_for_controller(
     t: &PodTemplateSpec,
     selector: &Selector,
     path: &str,
