@@ -309,12 +309,14 @@ impl Scenario {
                 acts.push(TimelineAction::ControllerManager(match c.as_str() {
                     "start" => true,
                     "stop" => false,
-                    other => return Err(err(
-                        format!("timeline[{i}].controllerManager"),
-                        format!(
+                    other => {
+                        return Err(err(
+                            format!("timeline[{i}].controllerManager"),
+                            format!(
                             "Unsupported value: {other:?}: supported values: \"start\", \"stop\""
                         ),
-                    )),
+                        ))
+                    }
                 }));
             }
             if acts.len() != 1 {
