@@ -21,8 +21,10 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = r#"
+/// TypeScript declarations of what `snapshot()` and `events()` return (`crate::trace`'s
+/// `Snapshot` and `TraceEvent` as serialised). `tests/web.rs` checks the field lists against
+/// real values, so this cannot drift silently from `src/trace.rs`.
+pub const TYPESCRIPT_TYPES: &str = r#"
 export interface NodeView {
     name: string;
     /** Status of the Ready condition: "True", "False" or "Unknown". */
@@ -94,6 +96,9 @@ export interface TraceEvent {
     message: string;
 }
 "#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_APPEND: &'static str = TYPESCRIPT_TYPES;
 
 #[wasm_bindgen]
 extern "C" {

@@ -1,15 +1,16 @@
 //! Browser tests of the JavaScript boundary (`src/wasm.rs`), run by `wasm-pack test --chrome`.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Error, Reflect};
-use kubeplay::wasm::WasmSimulation as Simulation;
+use js_sys::{Array, Error, Object, Reflect};
+use kubeplay::wasm::{WasmSimulation as Simulation, TYPESCRIPT_TYPES};
+use std::collections::BTreeSet;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Three nodes, one named pod and one pod with a generated name (its name and every uid come
-/// from the seeded RNG, so they show whether two runs agree).
+/// Three nodes, one named pod, one pod with a generated name (its name and every uid come from
+/// the seeded RNG, so they show whether two runs agree) and a ReplicaSet scaled to zero.
 fn scenario(seed: u64) -> String {
     format!(
         r#"apiVersion: kubeplay.dev/v1alpha1
@@ -40,6 +41,21 @@ objects:
     containers:
     - name: c
       image: busybox
+- apiVersion: apps/v1
+  kind: ReplicaSet
+  metadata:
+    name: idle
+  spec:
+    replicas: 0
+    selector:
+      matchLabels: {{app: idle}}
+    template:
+      metadata:
+        labels: {{app: idle}}
+      spec:
+        containers:
+        - name: c
+          image: busybox
 "#
     )
 }
@@ -186,4 +202,46 @@ fn same_seed_same_run() {
     // And the comparison can fail: another seed gives other generated names and uids.
     let (c_snap, _) = run(43);
     assert_ne!(a_snap, c_snap);
+}
+
+/// Field names of `export interface NAME { ... }` in the TypeScript declarations.
+fn ts_fields(name: &str) -> BTreeSet<String> {
+    let start = TYPESCRIPT_TYPES
+        .find(&format!("export interface {name} {{"))
+        .unwrap_or_else(|| panic!("no interface {name}"));
+    let body = &TYPESCRIPT_TYPES[start..];
+    body.lines()
+        .skip(1)
+        .take_while(|l| l.trim() != "}")
+        .map(str::trim)
+        .filter(|l| !l.starts_with("/**") && !l.starts_with('*') && !l.is_empty())
+        .map(|l| {
+            let field = l.split(':').next().expect("a field");
+            field.trim_end_matches('?').to_string()
+        })
+        .collect()
+}
+
+fn keys(v: &JsValue) -> BTreeSet<String> {
+    Object::keys(v.unchecked_ref::<Object>())
+        .iter()
+        .map(|k| k.as_string().expect("a string key"))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn typescript_declarations_match_the_values() {
+    let mut sim = Simulation::new(&scenario(5)).expect("scenario builds");
+    sim.run_for(60.0).expect("runs");
+    let snap: JsValue = sim.snapshot().expect("snapshot").into();
+    assert_eq!(keys(&snap), ts_fields("Snapshot"));
+    let first = |list: &str| Array::from(&get(&snap, list)).get(0);
+    assert_eq!(keys(&first("nodes")), ts_fields("NodeView"));
+    assert_eq!(keys(&first("pods")), ts_fields("PodView"));
+    assert_eq!(keys(&first("workloads")), ts_fields("WorkloadView"));
+    // Events exist once control loops run; every one has the declared shape.
+    let events: JsValue = sim.events(0).expect("events").into();
+    for e in Array::from(&events).iter() {
+        assert_eq!(keys(&e), ts_fields("TraceEvent"));
+    }
 }
