@@ -10,8 +10,8 @@ cd "$root"
 
 "$root/scripts/install-tools.sh"
 
-# node_modules/.bin first: wasm-opt 132 (npm binaryen). /usr/bin holds chromedriver.
-export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH:/usr/bin"
+# node_modules/.bin first: wasm-opt 132 (npm binaryen). chromedriver is /usr/bin/chromedriver.
+export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 start=$SECONDS
