@@ -15,4 +15,7 @@ pub mod scheduler;
 pub mod sim;
 pub mod store;
 pub mod trace;
+/// The JavaScript boundary; compiled only for WebAssembly, so the core never depends on JS.
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 pub mod world;

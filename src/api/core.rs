@@ -309,9 +309,9 @@ pub struct PodStatus {
     pub message: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
     pub host_ip: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(rename = "podIP", default, skip_serializing_if = "String::is_empty")]
     pub pod_ip: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<Time>,
@@ -355,7 +355,8 @@ pub struct ContainerStatus {
     pub last_state: Option<ContainerState>,
     #[serde(default)]
     pub image: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// Always written, as upstream (`json:"imageID"`, no omitempty).
+    #[serde(rename = "imageID", default)]
     pub image_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started: Option<bool>,

@@ -248,7 +248,7 @@ impl Time {
         if b[13] != b':' || b[16] != b':' {
             return Err(bad());
         }
-        if !(1..=12).contains(&mo) || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60 {
+        if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
             return Err(bad());
         }
         let mut i = 19;
