@@ -176,8 +176,24 @@ pub fn registered_node(node: &Node, cfg: &KubeletConfig, index: u32, now: Time) 
         ])
     });
     st.extra.entry("nodeInfo").or_insert_with(|| {
+        // Stable per node name (FNV-1a), so the same scenario reports the same ids.
+        let h = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let id = format!("{h:016x}{:016x}", h.rotate_left(29) ^ 0x9e37_79b9_7f4a_7c15);
+        let uuid = format!(
+            "{}-{}-{}-{}-{}",
+            &id[0..8],
+            &id[8..12],
+            &id[12..16],
+            &id[16..20],
+            &id[20..32]
+        );
         serde_json::json!({
             "architecture": "amd64",
+            "bootID": uuid,
+            "machineID": id,
+            "systemUUID": uuid,
             "containerRuntimeVersion": "containerd://2.1.3",
             "kernelVersion": "6.8.0",
             "kubeProxyVersion": KUBELET_VERSION,
@@ -1091,8 +1107,12 @@ impl Kubelet {
             } else {
                 pod.status.pod_ip.clone()
             };
-            let host_ip =
-                node_internal_ip(&node).unwrap_or_else(|| format!("172.18.0.{}", nrt.index + 2));
+            // An imported pod keeps the addresses it was written with.
+            let host_ip = if pod.status.host_ip.is_empty() {
+                node_internal_ip(&node).unwrap_or_else(|| format!("172.18.0.{}", nrt.index + 2))
+            } else {
+                pod.status.host_ip.clone()
+            };
             let mut rt = PodRt {
                 uid: pod.metadata.uid.clone(),
                 started: pod.status.start_time.unwrap_or(now),

@@ -30,6 +30,23 @@ nodes:
   capacity: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "2"}
 objects:
 - apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: web
+    annotations: {kubernetes.io/change-cause: "first"}
+  spec:
+    replicas: 2
+    minReadySeconds: 5
+    selector: {matchLabels: {app: web}}
+    strategy:
+      rollingUpdate: {maxSurge: 1, maxUnavailable: "25%"}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers:
+        - name: nginx
+          image: nginx:1.27
+- apiVersion: apps/v1
   kind: ReplicaSet
   metadata:
     name: frontend
@@ -250,6 +267,7 @@ fn round_trip(o: &Object) -> Value {
         Object::Pod(_) => through_k8s_openapi::<core::Pod>(&what, &v),
         Object::Node(_) => through_k8s_openapi::<core::Node>(&what, &v),
         Object::ReplicaSet(_) => through_k8s_openapi::<apps::ReplicaSet>(&what, &v),
+        Object::Deployment(_) => through_k8s_openapi::<apps::Deployment>(&what, &v),
         Object::ReplicationController(_) => {
             through_k8s_openapi::<core::ReplicationController>(&what, &v)
         }
@@ -375,7 +393,13 @@ fn fields_kubeplay_writes_use_kubernetes_names() {
         p.status.container_statuses[0].image_id,
         "us-docker.pkg.dev/google-samples/containers/gke/gb-frontend@sha256:2222"
     );
-    assert!(p.status.extra.is_empty(), "{:?}", p.status.extra);
+    // Only the list forms the kubelet writes next to hostIP/podIP go to the pass-through map.
+    let extra: Vec<&str> = p.status.extra.keys().map(String::as_str).collect();
+    assert!(
+        extra.iter().all(|k| ["hostIPs", "podIPs"].contains(k)),
+        "{:?}",
+        p.status.extra
+    );
 
     // ...and what kubeplay writes itself (as the kubelet will) keeps those names on the way out.
     let t = Time::parse_rfc3339("2025-01-01T00:01:00Z").expect("time");

@@ -438,7 +438,10 @@ mod tests {
         old.metadata.resource_version = "1".into();
         let mut new = old.clone();
         new.spec.replicas = Some(3);
-        assert_eq!(msgs(&validate_deployment_update(&new, &old)), Vec::<String>::new());
+        assert_eq!(
+            msgs(&validate_deployment_update(&new, &old)),
+            Vec::<String>::new()
+        );
         new.spec.selector = Some(LabelSelector::from_labels(&labels(&[("name", "def")])));
         new.spec.template.metadata.labels = labels(&[("name", "def")]);
         assert_eq!(
