@@ -316,13 +316,13 @@ fn an_owner_reference_whose_uid_names_another_object_is_dangling() {
 #[test]
 fn owners_of_kinds_the_api_server_does_not_serve_are_not_dangling() {
     // Upstream treats an unserved kind as a REST mapping error: never dangling, retried with
-    // back-off. kubeplay's API server serves no StatefulSets (yet).
+    // back-off. kubeplay serves no custom resources.
     let mut sim = new_sim();
     let deploy_ref = OwnerReference {
-        api_version: "apps/v1".into(),
-        kind: "StatefulSet".into(),
+        api_version: "example.com/v1".into(),
+        kind: "Widget".into(),
         name: "web".into(),
-        uid: "sts-uid".into(),
+        uid: "widget-uid".into(),
         controller: Some(true),
         block_owner_deletion: Some(true),
     };
