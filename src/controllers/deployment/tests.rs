@@ -65,9 +65,27 @@ impl Fixture {
         }
     }
 
-    /// Puts an object into the store as an informer would show it (no validation and generation
-    /// as given, as upstream's fake clientset), with the API server's pod-template defaults.
-    fn put(&mut self, mut o: Object) -> Object {
+    /// Puts an object into the store as an informer would show it (no write through the API
+    /// server, generation as given, as upstream's fake clientset), with the API server's
+    /// pod-template defaults. The fixture must be an object a real API server could hold: it
+    /// must pass create validation (after defaulting a copy), or the test fails.
+    fn put(&mut self, o: Object) -> Object {
+        let mut v = o.clone();
+        crate::api::defaults::default_object(&mut v);
+        let errs = crate::api::validation::validate_object(&v, None);
+        assert!(
+            errs.is_empty(),
+            "invalid {} fixture {:?}: {:?}",
+            o.kind(),
+            o.meta().name,
+            errs.iter().map(ToString::to_string).collect::<Vec<_>>()
+        );
+        self.put_unvalidated(o)
+    }
+
+    /// [`Self::put`] without the validity check, for the few tests that model an object the
+    /// API server would reject (each says why).
+    fn put_unvalidated(&mut self, mut o: Object) -> Object {
         self.seq += 1;
         match &mut o {
             Object::Deployment(d) => {
@@ -91,6 +109,13 @@ impl Fixture {
 
     fn put_d(&mut self, d: &Deployment) -> Deployment {
         match self.put(Object::Deployment(d.clone())) {
+            Object::Deployment(d) => d,
+            _ => unreachable!(),
+        }
+    }
+
+    fn put_d_unvalidated(&mut self, d: &Deployment) -> Deployment {
+        match self.put_unvalidated(Object::Deployment(d.clone())) {
             Object::Deployment(d) => d,
             _ => unreachable!(),
         }
@@ -147,7 +172,11 @@ fn foo_bar() -> Labels {
 }
 
 /// `newDeployment(name, replicas, revisionHistoryLimit, maxSurge, maxUnavailable, selector)`:
-/// RollingUpdate with maxSurge/maxUnavailable 0 unless given, no progress deadline.
+/// RollingUpdate, no progress deadline. maxSurge is 0 unless given; maxUnavailable is 0 unless
+/// given, except that with maxSurge 0 it is 1: upstream's helper defaults both to 0, which the
+/// API server rejects ("may not be 0 when `maxSurge` is 0") and which the controller resolves to
+/// maxUnavailable 1 anyway (`resolveFenceposts`). Explicit 0/0 (rows of upstream tables whose
+/// deployment is only passed to a function, never stored) is kept as given.
 fn new_deployment(
     name: &str,
     replicas: i32,
@@ -161,9 +190,11 @@ fn new_deployment(
     d.metadata.namespace = "default".into();
     d.metadata.uid = format!("uid-{name}");
     d.spec.strategy.type_ = ROLLING_UPDATE.into();
+    let max_surge = max_surge.unwrap_or(IntOrString::Int(0));
+    let default_unavailable = IntOrString::Int(i32::from(max_surge == IntOrString::Int(0)));
     d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
-        max_unavailable: Some(max_unavailable.unwrap_or(IntOrString::Int(0))),
-        max_surge: Some(max_surge.unwrap_or(IntOrString::Int(0))),
+        max_unavailable: Some(max_unavailable.unwrap_or(default_unavailable)),
+        max_surge: Some(max_surge),
     });
     d.spec.replicas = Some(replicas);
     d.spec.selector = Some(LabelSelector::from_labels(&selector));
@@ -180,7 +211,11 @@ fn new_deployment(
     d
 }
 
-/// `rs(name, replicas, selector, timestamp)`: a ReplicaSet with an unrelated template.
+/// `rs(name, replicas, selector, timestamp)`: a ReplicaSet with an unrelated template. Upstream's
+/// has an empty template and is often called with a nil selector; the API server (which every
+/// update of these tests goes through) accepts neither, so here the template carries the
+/// selector as labels and one container, and callers pass a non-empty selector (`foo: bar` where
+/// upstream passes nil).
 fn rs(name: &str, replicas: i32, selector: Labels, timestamp: Option<Time>) -> ReplicaSet {
     let mut r = ReplicaSet::default();
     r.metadata.name = name.into();
@@ -262,6 +297,7 @@ fn test_scale() {
     let new_ts = Some(ts("2016-05-20T02:00:00Z"));
     let old_ts = Some(ts("2016-05-20T01:00:00Z"));
     let older_ts = Some(ts("2016-05-20T00:00:00Z"));
+    // Upstream's deployments and ReplicaSets here have nil selectors: `foo: bar` (see `rs`).
     let nd = |replicas: i32, surge: Option<i32>, unavailable: Option<i32>| {
         new_deployment(
             "foo",
@@ -269,7 +305,7 @@ fn test_scale() {
             None,
             surge.map(IntOrString::Int),
             unavailable.map(IntOrString::Int),
-            Labels::new(),
+            foo_bar(),
         )
     };
     let updated_template = |replicas: i32| {
@@ -281,7 +317,7 @@ fn test_scale() {
             .insert("another".into(), "label".into());
         d
     };
-    let r = |name: &str, n: i32, t: Option<Time>| rs(name, n, Labels::new(), t);
+    let r = |name: &str, n: i32, t: Option<Time>| rs(name, n, foo_bar(), t);
 
     struct Case {
         name: &'static str,
@@ -536,10 +572,10 @@ fn test_scale() {
 #[test]
 fn scale_events_and_annotations() {
     let mut fx = Fixture::new();
-    let d = new_deployment("foo", 10, None, None, None, Labels::new());
-    let mut new_rs = rs("foo-v2", 2, Labels::new(), Some(ts("2016-05-20T02:00:00Z")));
+    let d = new_deployment("foo", 10, None, None, None, foo_bar());
+    let mut new_rs = rs("foo-v2", 2, foo_bar(), Some(ts("2016-05-20T02:00:00Z")));
     set_replicas_annotations(&mut new_rs, 5, 5);
-    let mut old = rs("foo-v1", 3, Labels::new(), Some(ts("2016-05-20T01:00:00Z")));
+    let mut old = rs("foo-v1", 3, foo_bar(), Some(ts("2016-05-20T01:00:00Z")));
     set_replicas_annotations(&mut old, 5, 5);
     let new_rs = fx.put_rs(&new_rs);
     let mut olds = vec![fx.put_rs(&old)];
@@ -708,8 +744,8 @@ fn test_reconcile_new_replica_set() {
     ];
     for (i, (dr, surge, old_r, new_r, expect, want)) in cases.into_iter().enumerate() {
         let mut fx = Fixture::new();
-        let new_rs = fx.put_rs(&rs("foo-v2", new_r, Labels::new(), None));
-        let old_rs = fx.put_rs(&rs("foo-v1", old_r, Labels::new(), None));
+        let new_rs = fx.put_rs(&rs("foo-v2", new_r, foo_bar(), None));
+        let old_rs = fx.put_rs(&rs("foo-v1", old_r, foo_bar(), None));
         let d = new_deployment(
             "foo",
             dr,
@@ -787,7 +823,7 @@ fn test_cleanup_unhealthy_replicas() {
     ];
     for (i, (old_r, ready, _unhealthy, max_cleanup, want)) in cases.into_iter().enumerate() {
         let mut fx = Fixture::new();
-        let mut old = rs("foo-v2", old_r, Labels::new(), None);
+        let mut old = rs("foo-v2", old_r, foo_bar(), None);
         old.status.available_replicas = ready;
         let old = fx.put_rs(&old);
         let d = new_deployment(
@@ -796,7 +832,7 @@ fn test_cleanup_unhealthy_replicas() {
             None,
             Some(IntOrString::Int(2)),
             Some(IntOrString::Int(2)),
-            Labels::new(),
+            foo_bar(),
         );
         let (_, count) =
             cleanup_unhealthy_replicas(&mut fx.ctx(), vec![old], &d, max_cleanup).unwrap();
@@ -817,7 +853,7 @@ fn test_scale_down_old_replica_sets_for_rolling_update() {
     ];
     for (i, (dr, mu, ready, old_r, expect, want)) in cases.into_iter().enumerate() {
         let mut fx = Fixture::new();
-        let mut old = rs("foo-v2", old_r, Labels::new(), None);
+        let mut old = rs("foo-v2", old_r, foo_bar(), None);
         old.status.available_replicas = ready;
         let old = fx.put_rs(&old);
         let d = new_deployment(
@@ -901,49 +937,49 @@ fn test_old_pods_running() {
         (
             "old RSs without pods but with non-zero status replicas",
             None,
-            vec![new_rs_with_status("rs-1", 0, 1, Labels::new())],
+            vec![new_rs_with_status("rs-1", 0, 1, foo_bar())],
             PodMap::new(),
             true,
         ),
         (
             "old RSs without pods or non-zero status replicas",
             None,
-            vec![new_rs_with_status("rs-1", 0, 0, Labels::new())],
+            vec![new_rs_with_status("rs-1", 0, 0, foo_bar())],
             PodMap::new(),
             false,
         ),
         (
             "old RSs with zero status replicas but pods in terminal state are present",
             None,
-            vec![new_rs_with_status("rs-1", 0, 0, Labels::new())],
+            vec![new_rs_with_status("rs-1", 0, 0, foo_bar())],
             map(vec![("uid-1", vec![pod("Failed"), pod("Succeeded")])]),
             false,
         ),
         (
             "old RSs with zero status replicas but pod in unknown phase present",
             None,
-            vec![new_rs_with_status("rs-1", 0, 0, Labels::new())],
+            vec![new_rs_with_status("rs-1", 0, 0, foo_bar())],
             map(vec![("uid-1", vec![pod("Unknown")])]),
             true,
         ),
         (
             "old RSs with zero status replicas with pending pod present",
             None,
-            vec![new_rs_with_status("rs-1", 0, 0, Labels::new())],
+            vec![new_rs_with_status("rs-1", 0, 0, foo_bar())],
             map(vec![("uid-1", vec![pod("Pending")])]),
             true,
         ),
         (
             "old RSs with zero status replicas with running pod present",
             None,
-            vec![new_rs_with_status("rs-1", 0, 0, Labels::new())],
+            vec![new_rs_with_status("rs-1", 0, 0, foo_bar())],
             map(vec![("uid-1", vec![pod("Running")])]),
             true,
         ),
         (
             "old RSs with zero status replicas but pods in terminal state and pending are present",
             None,
-            vec![new_rs_with_status("rs-1", 0, 0, Labels::new())],
+            vec![new_rs_with_status("rs-1", 0, 0, foo_bar())],
             map(vec![
                 ("uid-1", vec![pod("Failed"), pod("Succeeded")]),
                 ("uid-2", vec![]),
@@ -972,7 +1008,9 @@ fn test_old_pods_running() {
 // progress_test.go
 // ---------------------------------------------------------------------------------------------
 
-/// `currentDeployment(pds, replicas, statusReplicas, updatedReplicas, availableReplicas, conds)`.
+/// `currentDeployment(pds, replicas, statusReplicas, updatedReplicas, availableReplicas, conds)`,
+/// with the `foo: bar` selector, template labels and container that upstream's helper leaves out
+/// (a deployment without them is rejected by the API server; the progress code never reads them).
 fn current_deployment(
     pds: Option<i32>,
     replicas: i32,
@@ -987,6 +1025,13 @@ fn current_deployment(
     d.spec.progress_deadline_seconds = pds;
     d.spec.replicas = Some(replicas);
     d.spec.strategy.type_ = RECREATE.into();
+    d.spec.selector = Some(LabelSelector::from_labels(&foo_bar()));
+    d.spec.template.metadata.labels = foo_bar();
+    d.spec.template.spec.containers = vec![Container {
+        name: "foo".into(),
+        image: "foo/bar".into(),
+        ..Default::default()
+    }];
     d.status = DeploymentStatus {
         replicas: status_replicas,
         updated_replicas: updated,
@@ -1115,8 +1160,10 @@ fn test_requeue_stuck_deployment() {
     }
 }
 
+/// `newRSWithAvailable(name, specReplicas, statusReplicas, availableReplicas)` (with the
+/// `foo: bar` selector where upstream's has none, to be a valid ReplicaSet).
 fn new_rs_with_available(name: &str, spec: i32, status: i32, available: i32) -> ReplicaSet {
-    let mut r = rs(name, spec, Labels::new(), None);
+    let mut r = rs(name, spec, foo_bar(), None);
     r.status.replicas = status;
     r.status.available_replicas = available;
     r
@@ -1331,7 +1378,7 @@ fn test_sync_deployment_creates_replica_set() {
     let d = fx.d("foo");
     assert_eq!(d.status.observed_generation, 1);
     let avail = get_deployment_condition(&d.status, DEPLOYMENT_AVAILABLE).unwrap();
-    // maxSurge = maxUnavailable = 0 resolves to maxUnavailable 1: 0 available is enough.
+    // maxSurge 0, maxUnavailable 1 (upstream's 0/0 resolves to the same): 0 available is enough.
     assert_eq!(
         (
             avail.status.as_str(),
@@ -1368,13 +1415,15 @@ fn test_dont_sync_deployments_with_empty_pod_selector() {
     let mut fx = Fixture::new();
     let mut d = new_deployment("foo", 1, None, None, None, foo_bar());
     d.spec.selector = Some(LabelSelector::default());
-    fx.put_d(&d);
+    // Upstream models this invalid object on purpose (a deployment stored before validation
+    // rejected `{}` selectors): stored as is.
+    fx.put_d_unvalidated(&d);
     // Upstream: "the fake deployment has no generation set so there is no action happening".
     sync_deployment(&mut fx.ctx(), "default/foo").unwrap();
     assert!(fx.actions.is_empty());
     // With a generation, observedGeneration is synced.
     d.metadata.generation = 1;
-    fx.put_d(&d);
+    fx.put_d_unvalidated(&d);
     fx.api.events.clear();
     sync_deployment(&mut fx.ctx(), "default/foo").unwrap();
     assert_eq!(fx.verbs(), vec!["update-status Deployment"]);
@@ -1403,6 +1452,12 @@ fn test_reentrant_rollback() {
     rs1.spec.template.spec.termination_grace_period_seconds = Some(1);
     let mut rs2 = new_replica_set(&d, "deploymentrs-new", 1);
     rs2.metadata.annotations = labels(&[(REVISION_ANNOTATION, "2")]);
+    // Upstream sets pod-template-hash on the ReplicaSets' selectors only, but its Go helpers share
+    // one label map between every selector, template and label set of the test (the deployment's
+    // included), so the hash ends up everywhere. Here the ReplicaSets carry it in their selector,
+    // template labels and labels, as a deployment's ReplicaSets do on a real cluster (the API
+    // server requires the template labels to match the selector); the deployment keeps
+    // `foo: bar`, as a real one does.
     for r in [&mut rs1, &mut rs2] {
         r.spec
             .selector
@@ -1411,6 +1466,14 @@ fn test_reentrant_rollback() {
             .match_labels
             .as_mut()
             .unwrap()
+            .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), "hash".into());
+        r.spec
+            .template
+            .metadata
+            .labels
+            .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), "hash".into());
+        r.metadata
+            .labels
             .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), "hash".into());
     }
     fx.put_d(&d);
@@ -1615,26 +1678,31 @@ fn test_get_replica_sets_for_deployment() {
 }
 
 /// Port of TestGetReplicaSetsForDeploymentAdoptRelease: an orphan with matching labels is
-/// adopted, an owned ReplicaSet with other labels is released (both by patch).
+/// adopted, an owned ReplicaSet with other labels is released (both by patch). Upstream names
+/// them `rsAdopt` and `rsRelease`, which the API server rejects (names must be lowercase RFC 1123
+/// subdomains; an invalid name would make the adopt/release patches fail): `rs-adopt` and
+/// `rs-release` here.
 #[test]
 fn test_get_replica_sets_for_deployment_adopt_release() {
     let mut fx = Fixture::new();
     let d = fx.put_d(&new_deployment("foo", 1, None, None, None, foo_bar()));
-    let mut adopt = new_replica_set(&d, "rsAdopt", 1);
+    // Upstream: rsAdopt.
+    let mut adopt = new_replica_set(&d, "rs-adopt", 1);
     adopt.metadata.owner_references.clear();
-    let mut release = new_replica_set(&d, "rsRelease", 1);
+    // Upstream: rsRelease.
+    let mut release = new_replica_set(&d, "rs-release", 1);
     release.metadata.labels = labels(&[("foo", "notbar")]);
     fx.put_rs(&adopt);
     fx.put_rs(&release);
     let got = get_replica_sets_for_deployment(&mut fx.ctx(), &d).unwrap();
     assert_eq!(got.len(), 1);
-    assert_eq!(got[0].metadata.name, "rsAdopt");
+    assert_eq!(got[0].metadata.name, "rs-adopt");
     assert_eq!(fx.verbs(), vec!["patch ReplicaSet", "patch ReplicaSet"]);
     assert_eq!(
-        fx.rs("rsAdopt").metadata.controller_ref().cloned(),
+        fx.rs("rs-adopt").metadata.controller_ref().cloned(),
         Some(controller_ref(&d))
     );
-    assert!(fx.rs("rsRelease").metadata.owner_references.is_empty());
+    assert!(fx.rs("rs-release").metadata.owner_references.is_empty());
 
     // A deployment being deleted adopts nothing and releases nothing.
     let mut fx = Fixture::new();
@@ -1773,8 +1841,11 @@ fn test_replica_set_event_handlers() {
 fn retries_are_bounded() {
     let mut fx = Fixture::new();
     let mut d = new_deployment("foo", 1, None, None, None, foo_bar());
+    // A strategy type this API server rejects, as a newer API server might store one (version
+    // skew); it reaches syncDeployment's `unexpected deployment strategy type` branch, so it is
+    // stored unvalidated.
     d.spec.strategy.type_ = "Canary".into();
-    fx.put_d(&d);
+    fx.put_d_unvalidated(&d);
     let mut dc = DeploymentController::new();
     let err = dc.sync("default/foo", &mut fx.ctx()).unwrap_err();
     assert_eq!(err.message, "unexpected deployment strategy type: Canary");
@@ -2328,30 +2399,45 @@ fn new_rs_name_of(sim: &crate::sim::Simulation, d: &Deployment) -> String {
     find_new_replica_set(d, &mut rss).unwrap().metadata.name
 }
 
-/// A failed ReplicaSet create (here: invalid, the template labels do not match the selector)
-/// emits `ReplicaSetCreateError` and, with a progress deadline, `Progressing=False`.
+/// A failed ReplicaSet create emits `ReplicaSetCreateError` and, with a progress deadline,
+/// `Progressing=False`. The deployment is valid, but its ReplicaSet's name is not, as can happen
+/// on a real cluster: `<name>-<hash>` is cut to 253 characters by truncating the deployment's
+/// name, and a 253-character name with a `.` just before the cut leaves `….-<hash>`.
 #[test]
 fn replica_set_create_error() {
     let mut fx = Fixture::new();
-    let mut d = new_deployment("foo", 1, None, None, None, foo_bar());
+    let mut d = new_deployment("placeholder", 1, None, None, None, foo_bar());
     d.spec.progress_deadline_seconds = Some(600);
-    d.spec.template.metadata.labels = labels(&[("foo", "baz")]);
+    let mut template = d.spec.template.clone();
+    crate::api::defaults::default_pod_spec(&mut template.spec);
+    let hash = compute_hash(&template, None);
+    let cut = 253 - 1 - hash.len();
+    let name = format!("{}.{}", "a".repeat(cut - 1), "a".repeat(253 - cut));
+    d.metadata.name = name.clone();
+    d.metadata.uid = "uid-long".into();
     fx.put_d(&d);
-    let err = sync_deployment(&mut fx.ctx(), "default/foo").unwrap_err();
+    assert_eq!(compute_hash(&fx.d(&name).spec.template, None), hash);
+    let rs_name = format!("{}-{hash}", &name[..cut]);
+    let err = sync_deployment(&mut fx.ctx(), &format!("default/{name}")).unwrap_err();
     assert_eq!(err.reason, crate::api::Reason::Invalid);
+    assert_eq!(
+        fx.verbs(),
+        vec!["create ReplicaSet", "update-status Deployment"]
+    );
     let ev = fx.events();
     assert_eq!(ev.len(), 1);
-    assert!(
-        ev[0].starts_with("Warning ReplicaSetCreateError Failed to create new replica set \"foo-"),
-        "{}",
-        ev[0]
+    assert_eq!(
+        ev[0],
+        format!(
+            "Warning ReplicaSetCreateError Failed to create new replica set {rs_name:?}: \
+             ReplicaSet.apps {rs_name:?} is invalid: metadata.name: Invalid value: {rs_name:?}: \
+             a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \
+             '-' or '.', and must start and end with an alphanumeric character (e.g. \
+             'example.com', regex used for validation is \
+             '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+        )
     );
-    assert!(
-        ev[0].contains("is invalid: spec.template.metadata.labels"),
-        "{}",
-        ev[0]
-    );
-    let st = fx.d("foo").status;
+    let st = fx.d(&name).status;
     let p = get_deployment_condition(&st, DEPLOYMENT_PROGRESSING).unwrap();
     assert_eq!(
         (p.status.as_str(), p.reason.as_str()),
@@ -2456,16 +2542,9 @@ fn calculate_status_counts_and_terminating_gate() {
 #[test]
 fn scale_doc_example() {
     let mut fx = Fixture::new();
-    let d = new_deployment(
-        "foo",
-        15,
-        None,
-        None,
-        Some(IntOrString::Int(1)),
-        Labels::new(),
-    );
-    let mut n = rs("new", 5, Labels::new(), Some(ts("2016-05-20T02:00:00Z")));
-    let mut o = rs("old", 5, Labels::new(), Some(ts("2016-05-20T01:00:00Z")));
+    let d = new_deployment("foo", 15, None, None, Some(IntOrString::Int(1)), foo_bar());
+    let mut n = rs("new", 5, foo_bar(), Some(ts("2016-05-20T02:00:00Z")));
+    let mut o = rs("old", 5, foo_bar(), Some(ts("2016-05-20T01:00:00Z")));
     set_replicas_annotations(&mut n, 10, 10);
     set_replicas_annotations(&mut o, 10, 10);
     let n = fx.put_rs(&n);
