@@ -240,6 +240,9 @@ pub(crate) fn run_apply(
             "error: kubeplay implements client-side apply only (drop --server-side)".into(),
         );
     }
+    if p.bool("prune") {
+        return Err("error: kubeplay does not implement --prune".into());
+    }
     let (dry, format) = common(&p, "apply")?;
     let ns = Namespace::from(&p);
     let (docs, mut errs) = read_objects(&p.strings("filename"), input, &ns)?;
@@ -586,7 +589,7 @@ spec:
         let bad = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: bad\nspec:\n  template:\n    metadata:\n      labels: {a: b}\n";
         assert_eq!(
             execute_with_input(&mut sim, "apply -f -", Some(bad)).unwrap_err(),
-            "The ReplicaSet \"bad\" is invalid: spec.selector: Required value"
+            "The ReplicaSet \"bad\" is invalid: \n* spec.selector: Required value\n* spec.template.metadata.labels: Invalid value: {\"a\":\"b\"}: `selector` does not match template `labels`\n* spec.template.spec.containers: Required value"
         );
     }
 

@@ -44,7 +44,7 @@ impl Writer {
         for _ in 0..level {
             self.pending.push_str("  ");
         }
-        self.pending.push_str(s);
+        self.pending.push_str(&super::table::escape_terminal(s));
     }
     fn flush(&mut self) {
         self.out.push_str(&tabwriter::format(
@@ -1318,24 +1318,171 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
     w.finish()
 }
 
-/// Describes one object (the generic describer prints name and namespace for other kinds).
-fn describe_object(sim: &Simulation, o: &Object, show_events: bool) -> String {
-    match o {
-        Object::Pod(p) => describe_pod(sim, p, show_events),
-        Object::Node(n) => describe_node(sim, n, show_events),
-        Object::ReplicaSet(rs) => describe_replica_set(sim, rs, show_events),
-        Object::ReplicationController(rc) => describe_replication_controller(sim, rc, show_events),
-        #[allow(unreachable_patterns)]
-        other => {
-            let mut w = Writer::new();
-            w.w(0, &format!("Name:\t{}\n", other.meta().name));
-            if !other.meta().namespace.is_empty() {
-                w.w(0, &format!("Namespace:\t{}\n", other.meta().namespace));
-            }
-            print_labels_multiline(&mut w, "Labels", &other.meta().labels);
-            print_annotations_multiline(&mut w, "Annotations", &other.meta().annotations);
-            w.finish()
+/// `camelcase.Split` then `smartLabelFor`: `apiVersion` → `API Version`, `uid` → `UID`.
+pub fn smart_label_for(field: &str) -> String {
+    if field.chars().any(|c| !c.is_alphabetic() && c != '-') {
+        return field.to_string();
+    }
+    let class = |c: char| {
+        if c.is_lowercase() {
+            1
+        } else if c.is_uppercase() {
+            2
+        } else if c.is_numeric() {
+            3
+        } else {
+            4
         }
+    };
+    let mut runs: Vec<Vec<char>> = vec![];
+    let mut last = 0;
+    for c in field.chars() {
+        let k = class(c);
+        if k == last {
+            if let Some(r) = runs.last_mut() {
+                r.push(c);
+            }
+        } else {
+            runs.push(vec![c]);
+        }
+        last = k;
+    }
+    for i in 0..runs.len().saturating_sub(1) {
+        let upper = runs[i].first().is_some_and(|c| c.is_uppercase());
+        let lower_next = runs[i + 1].first().is_some_and(|c| c.is_lowercase());
+        if upper && lower_next {
+            if let Some(c) = runs[i].pop() {
+                runs[i + 1].insert(0, c);
+            }
+        }
+    }
+    const ACRONYMS: &[&str] = &["API", "URL", "UID", "OSB", "GUID"];
+    runs.into_iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| r.into_iter().collect::<String>())
+        .filter(|p| p != "_")
+        .map(|p| {
+            let up = p.to_uppercase();
+            if ACRONYMS.contains(&up.as_str()) {
+                up
+            } else {
+                let mut cs = p.chars();
+                match cs.next() {
+                    Some(f) => f.to_uppercase().collect::<String>() + cs.as_str(),
+                    None => String::new(),
+                }
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Go's `%v` for a decoded JSON value.
+fn go_value(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `printUnstructuredContent`.
+fn print_unstructured(
+    w: &mut Writer,
+    level: usize,
+    content: &serde_json::Map<String, Value>,
+    prefix: &str,
+    skip: &[&str],
+) {
+    for (field, value) in content {
+        let expr = format!("{prefix}.{field}");
+        if skip.contains(&expr.as_str()) {
+            continue;
+        }
+        match value {
+            Value::Object(m) => {
+                w.w(level, &format!("{}:\n", smart_label_for(field)));
+                print_unstructured(w, level + 1, m, &expr, skip);
+            }
+            Value::Array(a) => {
+                w.w(level, &format!("{}:\n", smart_label_for(field)));
+                for child in a {
+                    match child {
+                        Value::Object(m) => print_unstructured(w, level + 1, m, &expr, skip),
+                        other => w.w(level + 1, &format!("{}\n", go_value(other))),
+                    }
+                }
+            }
+            other => w.w(
+                level,
+                &format!("{}:\t{}\n", smart_label_for(field), go_value(other)),
+            ),
+        }
+    }
+}
+
+/// The generic describer (`genericDescriber`) for kinds without their own describer.
+fn describe_generic(sim: &Simulation, kind: &str, v: &Value, show_events: bool) -> String {
+    let mut w = Writer::new();
+    let meta = v.get("metadata").cloned().unwrap_or(Value::Null);
+    let s = |k: &str| {
+        meta.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let map = |k: &str| -> BTreeMap<String, String> {
+        meta.get(k)
+            .and_then(Value::as_object)
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), go_value(v))).collect())
+            .unwrap_or_default()
+    };
+    w.w(0, &format!("Name:\t{}\n", s("name")));
+    w.w(0, &format!("Namespace:\t{}\n", s("namespace")));
+    print_labels_multiline(&mut w, "Labels", &map("labels"));
+    print_annotations_multiline(&mut w, "Annotations", &map("annotations"));
+    if let Some(m) = v.as_object() {
+        print_unstructured(
+            &mut w,
+            0,
+            m,
+            "",
+            &[
+                ".metadata.managedFields",
+                ".metadata.name",
+                ".metadata.namespace",
+                ".metadata.labels",
+                ".metadata.annotations",
+            ],
+        );
+    }
+    if show_events {
+        let evs = events::for_object(
+            &sim.api.events,
+            kind,
+            &s("namespace"),
+            &s("name"),
+            &s("uid"),
+        );
+        describe_events(&mut w, &evs, sim.now());
+    }
+    w.finish()
+}
+
+/// Describes one object or Event.
+fn describe_item(sim: &Simulation, item: &Item, show_events: bool) -> String {
+    match item {
+        Item::Obj(Object::Pod(p)) => describe_pod(sim, p, show_events),
+        Item::Obj(Object::Node(n)) => describe_node(sim, n, show_events),
+        Item::Obj(Object::ReplicaSet(rs)) => describe_replica_set(sim, rs, show_events),
+        Item::Obj(Object::ReplicationController(rc)) => {
+            describe_replication_controller(sim, rc, show_events)
+        }
+        #[allow(unreachable_patterns)]
+        Item::Obj(o) => {
+            describe_generic(sim, o.kind(), &super::output::object_value(o), show_events)
+        }
+        Item::Event(e) => describe_generic(sim, "Event", &e.to_value(), show_events),
     }
 }
 
@@ -1350,14 +1497,7 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     let req = resource::build(&p.args, true, p.str("selector"), false)?;
     let namespace = if all_ns { None } else { Some(ns.name.as_str()) };
     let (infos, errs) = resource::visit(sim, &req, namespace, "");
-    let items: Vec<Object> = infos
-        .into_iter()
-        .flat_map(|i| i.items)
-        .filter_map(|i| match i {
-            Item::Obj(o) => Some(o),
-            Item::Event(_) => None,
-        })
-        .collect();
+    let items: Vec<Item> = infos.into_iter().flat_map(|i| i.items).collect();
     // DescribeMatchingResources: `describe TYPE PREFIX` describes every object whose name
     // starts with PREFIX when no object has that exact name.
     if items.is_empty() && p.args.len() == 2 && errs.len() == 1 && errs[0].contains("(NotFound)") {
@@ -1369,16 +1509,16 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
                 } else {
                     None
                 };
-                let matching: Vec<Object> = sim
+                let matching: Vec<Item> = sim
                     .api
                     .store
                     .list_kind(k, ns_name)
                     .filter(|o| o.meta().name.starts_with(&prefix))
-                    .cloned()
+                    .map(|o| Item::Obj(o.clone()))
                     .collect();
                 if !matching.is_empty() {
                     for o in &matching {
-                        out.print(&(describe_object(sim, o, show_events) + "\n"));
+                        out.print(&(describe_item(sim, o, show_events) + "\n"));
                     }
                     return Ok(());
                 }
@@ -1390,7 +1530,7 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         if i > 0 {
             text.push_str("\n\n");
         }
-        text.push_str(&describe_object(sim, o, show_events));
+        text.push_str(&describe_item(sim, o, show_events));
     }
     out.print(&text);
     if items.is_empty() && errs.is_empty() {
@@ -1579,6 +1719,42 @@ System Info:
         assert!(out.starts_with(want_start), "{out}");
         assert!(out.contains("Non-terminated Pods:          (1 in total)\n  Namespace                   Name    CPU Requests  CPU Limits  Memory Requests  Memory Limits  Age\n  ---------                   ----    ------------  ----------  ---------------  -------------  ---\n  default                     bare    0 (0%)        0 (0%)      0 (0%)           0 (0%)         5m\n"), "{out}");
         assert!(out.contains("Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n  Resource           Requests  Limits\n  --------           --------  ------\n  cpu                0 (0%)    0 (0%)\n  memory             0 (0%)    0 (0%)\n  ephemeral-storage  0 (0%)    0 (0%)\nEvents:              <none>"), "{out}");
+    }
+
+    #[test]
+    fn smart_labels() {
+        assert_eq!(smart_label_for("apiVersion"), "API Version");
+        assert_eq!(smart_label_for("uid"), "UID");
+        assert_eq!(smart_label_for("creationTimestamp"), "Creation Timestamp");
+        assert_eq!(smart_label_for("involvedObject"), "Involved Object");
+        assert_eq!(smart_label_for("HTTPServer"), "HTTP Server");
+        assert_eq!(smart_label_for("foo_bar"), "foo_bar");
+    }
+
+    #[test]
+    fn describe_event_generically() {
+        let mut sim = sim();
+        load_fixture(&mut sim);
+        let rs = Object::ReplicaSet(
+            sim.api
+                .store
+                .get::<ReplicaSet>("default", "frontend")
+                .cloned()
+                .unwrap(),
+        );
+        sim.api.now = ago(60);
+        sim.api.record_event(
+            &rs,
+            "Normal",
+            "SuccessfulCreate",
+            "Created pod: frontend-a",
+            "replicaset-controller",
+        );
+        sim.api.now = now();
+        let name = super::events::aggregate(&sim.api.events)[0].name.clone();
+        let out = execute(&mut sim, &format!("describe ev {name}")).unwrap();
+        assert!(out.starts_with(&format!("Name:             {name}\nNamespace:        default\nLabels:           <none>\nAnnotations:      <none>\nAPI Version:      v1\nCount:            1\nEvent Time:       <nil>\nFirst Timestamp:  2025-01-01T00:59:00Z\nInvolved Object:\n  API Version:   apps/v1\n  Kind:          ReplicaSet\n")), "{out}");
+        assert!(out.ends_with("Source:\n  Component:  replicaset-controller\nType:         Normal\nEvents:       <none>"), "{out}");
     }
 
     #[test]

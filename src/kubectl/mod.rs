@@ -295,6 +295,23 @@ mod tests {
             let _ = execute(&mut sim, &line);
         }
 
+        /// Unicode anywhere (quotes, flags, names, annotation values) does not panic either.
+        #[test]
+        fn unicode_command_lines_never_panic(
+            cmd in proptest::sample::select(vec![
+                "get pods ", "annotate pod bare ", "label pod bare ", "get pod ", "describe pod ",
+                "delete pod ", "scale rs frontend --replicas=", "get pods -l ", "drain ",
+                "apply -f - ", "get ev ", "cordon ",
+            ]),
+            tail in "\\PC{0,40}",
+        ) {
+            let mut sim = sim();
+            load_fixture(&mut sim);
+            let _ = execute_with_input(&mut sim, &format!("{cmd}{tail}"), Some(&tail));
+            let _ = execute(&mut sim, "get pods -o yaml");
+            let _ = execute(&mut sim, "describe pods");
+        }
+
         /// Random combinations of real commands, kinds, names and flags never panic either.
         #[test]
         fn random_kubectl_like_commands_never_panic(
@@ -317,16 +334,4 @@ mod tests {
             let _ = execute_with_input(&mut sim, &line, Some("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: nginx}]}\n"));
         }
     }
-}
-
-/// Like [`execute`], with text for `-f -`.
-///
-/// # Errors
-/// kubectl's error text.
-pub fn execute_with_input(
-    sim: &mut Simulation,
-    cmd: &str,
-    _stdin: Option<&str>,
-) -> Result<String, String> {
-    execute(sim, cmd)
 }

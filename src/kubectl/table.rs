@@ -59,6 +59,11 @@ pub struct TableOptions {
     pub kind_prefix: Option<String>,
 }
 
+/// `printers.EscapeTerminal`: ESC and CR cannot reach the terminal.
+pub fn escape_terminal(s: &str) -> String {
+    s.replace('\x1b', "^[").replace('\r', "\\r")
+}
+
 /// Header names after decoration (NAMESPACE first, label columns and LABELS last).
 pub fn headers(columns: &[Column], opts: &TableOptions) -> Vec<String> {
     let mut h = vec![];
@@ -101,7 +106,7 @@ pub fn row_cells(columns: &[Column], row: &Row, opts: &TableOptions) -> Vec<Stri
             v.truncate(p);
             v.push_str("...");
         }
-        cells.push(v);
+        cells.push(escape_terminal(&v));
     }
     for l in &opts.label_columns {
         cells.push(row.labels.get(l).cloned().unwrap_or_default());

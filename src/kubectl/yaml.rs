@@ -458,7 +458,7 @@ fn is_timestamp(s: &str) -> bool {
     }
     match zone {
         "Z" => true,
-        z if z.len() == 6 && (z.starts_with('+') || z.starts_with('-')) => {
+        z if z.is_ascii() && z.len() == 6 && (z.starts_with('+') || z.starts_with('-')) => {
             let (zh, zm) = (&z[1..3], &z[4..6]);
             &z[3..4] == ":" && num(zh, 2).is_some() && num(zm, 2).is_some()
         }
@@ -531,7 +531,9 @@ fn analyze(s: &str) -> Analysis {
                 _ => {}
             }
         }
-        if !is_printable(c) || c == '\u{feff}' {
+        // Line breaks other than '\n' are written escaped (double-quoted), as are
+        // characters YAML cannot print.
+        if !is_printable(c) || matches!(c, '\u{feff}' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}') {
             special = true;
         }
         if c == ' ' {
@@ -751,6 +753,85 @@ status:
         let mut keys = vec!["b", "a10", "a9", "a_b", "aB", "A"];
         keys.sort_by(|a, b| key_cmp(a, b));
         assert_eq!(keys, ["A", "a_b", "a9", "a10", "aB", "b"]);
+    }
+
+    fn arb_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            "\\PC{0,30}".prop_map(Value::from),
+            "[ -~]{0,120}".prop_map(Value::from),
+            proptest::sample::select(vec![
+                "",
+                "true",
+                "no",
+                "~",
+                "123",
+                "0x1f",
+                "1e3",
+                ".5",
+                "1:20",
+                "2025-01-01",
+                "- a",
+                "a: b",
+                " x",
+                "x ",
+                "#",
+                "a #b",
+                "'q'",
+                "\"q\"",
+                "tab\tx",
+                "line\nbreak",
+                "trailing\n",
+                "two\n\n",
+                "\nlead",
+                "cr\rx",
+                "crlf\r\n",
+                "nul\u{0}",
+                "é ü",
+                "---",
+                "...",
+                "*a",
+                "&a",
+                "!t",
+                "%p",
+                "@x",
+                "`x",
+                "|",
+                ">",
+                "{",
+                "[",
+                "?",
+                "? x",
+                ": y",
+                "-",
+                "a\u{2028}b",
+                "\u{feff}bom",
+            ])
+            .prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 40, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                proptest::collection::btree_map("\\PC{0,12}", inner, 0..5)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Whatever we print parses back to the same value (keys, quoting, folding, blocks).
+        #[test]
+        fn yaml_round_trips(v in arb_json()) {
+            let doc = json!({"root": v});
+            let text = to_yaml(&doc);
+            let back = crate::scenario::parse_documents(&text)
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
+            proptest::prop_assert_eq!(back.len(), 1);
+            proptest::prop_assert_eq!(&back[0], &doc, "{}", text);
+        }
     }
 
     #[test]
