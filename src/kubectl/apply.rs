@@ -556,8 +556,8 @@ spec:
             "error: no objects passed to apply"
         );
         assert_eq!(
-            execute_with_input(&mut sim, "apply -f -", Some("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n")).unwrap_err(),
-            "error: resource mapping not found for name: \"web\" namespace: \"\" from \"STDIN\": no matches for kind \"Deployment\" in version \"apps/v1\"\nensure CRDs are installed first"
+            execute_with_input(&mut sim, "apply -f -", Some("apiVersion: apps/v1beta1\nkind: Deployment\nmetadata:\n  name: web\n")).unwrap_err(),
+            "error: resource mapping not found for name: \"web\" namespace: \"\" from \"STDIN\": no matches for kind \"Deployment\" in version \"apps/v1beta1\"\nensure CRDs are installed first"
         );
         assert_eq!(
             execute_with_input(&mut sim, "apply -f -", Some("kind: Pod\nmetadata:\n  name: p\n")).unwrap_err(),

@@ -492,6 +492,7 @@ mod tests {
                 kinds: vec![
                     Kind::Obj("Pod"),
                     Kind::Obj("ReplicationController"),
+                    Kind::Obj("Deployment"),
                     Kind::Obj("ReplicaSet")
                 ],
                 selector: String::new()

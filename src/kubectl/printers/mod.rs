@@ -3,6 +3,7 @@
 //! To add a kind: write `printers/<kind>.rs` with its `COLUMNS` and a `row` function and add it
 //! to [`printer_for`]. Kinds without a printer get the server's default NAME / AGE table.
 
+pub mod deployment;
 pub mod event;
 pub mod node;
 pub mod pod;
@@ -46,6 +47,10 @@ pub fn printer_for(kind: &str) -> Printer {
         "Node" => Printer {
             columns: node::COLUMNS,
             row: node::row,
+        },
+        "Deployment" => Printer {
+            columns: deployment::COLUMNS,
+            row: deployment::row,
         },
         "ReplicaSet" => Printer {
             columns: replicaset::COLUMNS,
