@@ -91,8 +91,8 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
         String,
         String,
     );
-    let mut groups: BTreeMap<Key, Event> = BTreeMap::new();
-    for r in records {
+    let mut groups: BTreeMap<Key, (usize, Event)> = BTreeMap::new();
+    for (idx, r) in records.iter().enumerate() {
         let key: Key = (
             r.kind.clone(),
             r.namespace.clone(),
@@ -106,35 +106,43 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
         let n = r.count.max(1);
         groups
             .entry(key)
-            .and_modify(|e| {
+            .and_modify(|(_, e)| {
                 e.count += n;
                 e.first = e.first.min(r.time);
                 e.last = e.last.max(r.time);
             })
-            .or_insert_with(|| Event {
-                name: String::new(),
-                namespace: if r.namespace.is_empty() {
-                    "default".into()
-                } else {
-                    r.namespace.clone()
-                },
-                involved_kind: r.kind.clone(),
-                involved_name: r.name.clone(),
-                involved_namespace: r.namespace.clone(),
-                involved_uid: r.uid.clone(),
-                type_: r.type_.clone(),
-                reason: r.reason.clone(),
-                message: r.message.clone(),
-                source: r.source.clone(),
-                first: r.time,
-                last: r.time,
-                count: n,
+            .or_insert_with(|| {
+                (
+                    idx,
+                    Event {
+                        name: String::new(),
+                        namespace: if r.namespace.is_empty() {
+                            "default".into()
+                        } else {
+                            r.namespace.clone()
+                        },
+                        involved_kind: r.kind.clone(),
+                        involved_name: r.name.clone(),
+                        involved_namespace: r.namespace.clone(),
+                        involved_uid: r.uid.clone(),
+                        type_: r.type_.clone(),
+                        reason: r.reason.clone(),
+                        message: r.message.clone(),
+                        source: r.source.clone(),
+                        first: r.time,
+                        last: r.time,
+                        count: n,
+                    },
+                )
             });
     }
+    // The recorder names events `<object>.<UnixNano of the first emission>`; the simulated
+    // clock has millisecond resolution, so the emission index stands in for the nanoseconds
+    // and keeps same-millisecond events in emission order.
     let mut out: Vec<Event> = groups
         .into_values()
-        .map(|mut e| {
-            let nanos = (e.first.0 as i128 * 1_000_000).max(0);
+        .map(|(idx, mut e)| {
+            let nanos = (e.first.0 as i128 * 1_000_000).max(0) + (idx % 1_000_000) as i128;
             e.name = format!("{}.{:x}", e.involved_name, nanos);
             e
         })
@@ -205,7 +213,7 @@ mod tests {
         assert_eq!(failed.count, 2);
         assert_eq!(failed.first, Time::from_unix_secs(120));
         assert_eq!(failed.last, Time::from_unix_secs(130));
-        assert_eq!(failed.name, format!("web.{:x}", 120_000_000_000i128));
+        assert_eq!(failed.name, format!("web.{:x}", 120_000_000_002i128));
         assert_eq!(failed.object(), "replicaset/web");
         // Names sort by creation time within an object.
         assert_eq!(evs[0].message, "Created pod: web-a");

@@ -335,3 +335,131 @@ mod tests {
         }
     }
 }
+
+/// kubectl against the full simulation (controllers, scheduler, kubelets) and its timeline.
+#[cfg(test)]
+mod e2e {
+    use super::{execute, execute_with_input};
+    use crate::api::Duration;
+
+    const RS: &str = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: frontend\nspec:\n  replicas: 3\n  selector:\n    matchLabels: {tier: frontend}\n  template:\n    metadata:\n      labels: {tier: frontend}\n    spec:\n      containers:\n      - name: php\n        image: nginx\n";
+
+    fn cluster() -> crate::sim::Simulation {
+        crate::scenario::Scenario::parse("kind: Scenario\nmetadata: {name: e2e}\n")
+            .unwrap()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn apply_scale_drain_through_the_controllers() {
+        let mut sim = cluster();
+        assert_eq!(
+            execute_with_input(&mut sim, "apply -f -", Some(RS)).unwrap(),
+            "replicaset.apps/frontend created"
+        );
+        sim.run_for(Duration::from_secs(30)).unwrap();
+        assert_eq!(
+            execute(&mut sim, "get rs").unwrap(),
+            "NAME       DESIRED   CURRENT   READY   AGE\nfrontend   3         3         3       30s"
+        );
+        let pods = execute(&mut sim, "get pods --no-headers").unwrap();
+        assert_eq!(pods.lines().count(), 3, "{pods}");
+        assert!(
+            pods.lines()
+                .all(|l| l.split_whitespace().collect::<Vec<_>>()[1..4] == ["1/1", "Running", "0"]),
+            "{pods}"
+        );
+        // Pod events come in emission order: scheduled before the kubelet pulls.
+        let evs = execute(&mut sim, "get events").unwrap();
+        let sched = evs.find("Scheduled").unwrap();
+        let pull = evs.find("Pulling").unwrap();
+        assert!(sched < pull, "{evs}");
+        assert!(execute(&mut sim, "describe rs frontend")
+            .unwrap()
+            .contains("Pods Status:  3 Running / 0 Waiting / 0 Succeeded / 0 Failed"));
+
+        assert_eq!(
+            execute(&mut sim, "scale rs frontend --replicas=1").unwrap(),
+            "replicaset.apps/frontend scaled"
+        );
+        sim.run_for(Duration::from_secs(60)).unwrap();
+        assert_eq!(
+            execute(&mut sim, "get pods -o name")
+                .unwrap()
+                .lines()
+                .count(),
+            1
+        );
+
+        // Drain the node running the survivor: the pod is evicted and replaced elsewhere.
+        let node = execute(&mut sim, "get pods -o wide --no-headers")
+            .unwrap()
+            .split_whitespace()
+            .nth(6)
+            .unwrap()
+            .to_string();
+        let out = execute(&mut sim, &format!("drain {node}")).unwrap();
+        assert!(
+            out.starts_with(&format!(
+                "node/{node} cordoned\nevicting pod default/frontend-"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.ends_with(&format!(" evicted\nnode/{node} drained")),
+            "{out}"
+        );
+        sim.run_for(Duration::from_secs(60)).unwrap();
+        let wide = execute(&mut sim, "get pods -o wide --no-headers").unwrap();
+        assert_eq!(wide.lines().count(), 1, "{wide}");
+        assert!(
+            !wide.contains(&node),
+            "the replacement avoids the cordoned node: {wide}"
+        );
+        assert!(execute(&mut sim, "get nodes")
+            .unwrap()
+            .contains(&format!("{node}   Ready,SchedulingDisabled")));
+    }
+
+    #[test]
+    fn timeline_commands_are_logged_with_kubectl_output() {
+        let s = crate::scenario::Scenario::parse(&format!(
+            "kind: Scenario\nmetadata: {{name: t}}\ntimeline:\n- at: 0s\n  apply: |\n{}\n- at: 10s\n  kubectl: kubectl scale rs frontend --current-replicas=2 --replicas=5\n- at: 20s\n  kubectl: kubectl scale rs/frontend --replicas=5\n- at: 30s\n  kubectl: get rs frontend -o name\n",
+            RS.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+        ))
+        .unwrap();
+        let mut sim = s.build().unwrap();
+        sim.run_for(Duration::from_secs(40)).unwrap();
+        let log: Vec<(String, String, bool)> = sim
+            .log
+            .iter()
+            .map(|e| (e.action.clone(), e.output.clone(), e.ok))
+            .collect();
+        assert_eq!(
+            log,
+            [
+                (
+                    "kubectl apply -f -".to_string(),
+                    "replicaset.apps/frontend created".to_string(),
+                    true
+                ),
+                (
+                    "kubectl scale rs frontend --current-replicas=2 --replicas=5".into(),
+                    "error: Expected replicas to be 2, was 3".into(),
+                    false
+                ),
+                (
+                    "kubectl scale rs/frontend --replicas=5".into(),
+                    "replicaset.apps/frontend scaled".into(),
+                    true
+                ),
+                (
+                    "kubectl get rs frontend -o name".into(),
+                    "replicaset.apps/frontend".into(),
+                    true
+                ),
+            ]
+        );
+    }
+}
