@@ -2,6 +2,7 @@
 //! kubectl's grouping, separators and `No resources found`, or yaml/json/name output.
 
 use super::args::{self, Flag};
+use super::jsonpath;
 use super::output::{self, GET_FORMATS};
 use super::printers::{self, event, PrintOptions};
 use super::resource::{self, Info, Item, Kind};
@@ -23,6 +24,7 @@ const FLAGS: &[Flag] = &[
     Flag::bool("watch").short('w'),
     Flag::bool("watch-only"),
     Flag::strings("filename").short('f'),
+    Flag::str("sort-by"),
 ];
 
 pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Result<(), String> {
@@ -39,8 +41,19 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         );
     }
     let format = p.string("output");
+    let (format, template) = match format.split_once('=') {
+        Some((f, t)) if f == "jsonpath" || f == "custom-columns" => (f.to_string(), t.to_string()),
+        _ => (format.clone(), String::new()),
+    };
     if !format.is_empty() && !GET_FORMATS.contains(&format.as_str()) {
-        return Err(output::no_printer(&format, GET_FORMATS));
+        return Err(output::no_printer(&p.string("output"), GET_FORMATS));
+    }
+    if (format == "jsonpath" || format == "custom-columns") && template.is_empty() {
+        return Err(if format == "jsonpath" {
+            "error: template format specified but no template given".to_string()
+        } else {
+            "error: custom-columns format specified but no custom columns given".to_string()
+        });
     }
     if p.bool("show-labels") && !format.is_empty() && format != "wide" {
         return Err(format!(
@@ -50,12 +63,37 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     let all_ns = p.bool("all-namespaces");
     let req = resource::build(&p.args, true, p.str("selector"), false)?;
     let namespace = if all_ns { None } else { Some(ns.name.as_str()) };
-    let (infos, mut errs) = resource::visit(sim, &req, namespace, &p.string("field-selector"));
+    let (mut infos, mut errs) = resource::visit(sim, &req, namespace, &p.string("field-selector"));
+    let sort_by = p.string("sort-by");
+    if !sort_by.is_empty() {
+        sort_infos(&mut infos, &sort_by)?;
+    }
     if p.bool("ignore-not-found") {
         errs.retain(|e| !e.starts_with("Error from server (NotFound)"));
     }
     let now = sim.now();
 
+    if format == "jsonpath" || format == "custom-columns" {
+        let single = req.single_item();
+        if single && !errs.is_empty() {
+            return Err(errs.join("\n"));
+        }
+        let items: Vec<Item> = infos.into_iter().flat_map(|i| i.items).collect();
+        if format == "jsonpath" {
+            let t = jsonpath::parse(&template)
+                .map_err(|e| format!("error: error parsing jsonpath {template}, {e}"))?;
+            let v = if single && items.len() == 1 {
+                items[0].to_value()
+            } else {
+                output::list_value(items.iter().map(Item::to_value).collect())
+            };
+            // The JSONPath printer writes no newline of its own.
+            out.text.push_str(&t.execute(&v));
+        } else {
+            out.print(&custom_columns(&template, &items, p.bool("no-headers"))?);
+        }
+        return finish(out, errs);
+    }
     if matches!(format.as_str(), "yaml" | "json" | "name") {
         let single = req.single_item();
         if single && !errs.is_empty() {
@@ -102,6 +140,93 @@ fn finish(_out: &mut Out, errs: Vec<String>) -> Result<(), String> {
     } else {
         Err(errs.join("\n"))
     }
+}
+
+/// `--sort-by`: orders each result's items by the field (kubectl's `RuntimeSorter`).
+fn sort_infos(infos: &mut [Info], field: &str) -> Result<(), String> {
+    let path = jsonpath::relaxed_path(field).map_err(|e| format!("error: {e}"))?;
+    let relaxed = {
+        let t = field.trim();
+        let inner = t
+            .strip_prefix('{')
+            .and_then(|x| x.strip_suffix('}'))
+            .unwrap_or(t);
+        if inner.starts_with('.') {
+            format!("{{{inner}}}")
+        } else {
+            format!("{{.{inner}}}")
+        }
+    };
+    let mut any = false;
+    let mut total = 0;
+    for info in infos.iter_mut() {
+        let mut keyed: Vec<(Option<serde_json::Value>, Item)> = info
+            .items
+            .drain(..)
+            .map(|it| {
+                let v = it.to_value();
+                let k = jsonpath::eval(&path, &v).first().map(|x| (*x).clone());
+                (k, it)
+            })
+            .collect();
+        total += keyed.len();
+        any |= keyed.iter().any(|(k, _)| k.is_some());
+        keyed.sort_by(|a, b| jsonpath::sort_cmp(a.0.as_ref(), b.0.as_ref()));
+        info.items = keyed.into_iter().map(|(_, it)| it).collect();
+    }
+    if total > 1 && !any {
+        return Err(format!(
+            "error: couldn't find any field with path {relaxed:?} in the list of objects"
+        ));
+    }
+    Ok(())
+}
+
+/// `-o custom-columns=HEADER:path,...` (`CustomColumnsPrinter`).
+fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String, String> {
+    let mut cols = vec![];
+    for part in spec.split(',') {
+        let Some((h, path)) = part.split_once(':') else {
+            return Err(format!(
+                "error: unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>"
+            ));
+        };
+        cols.push((
+            h.to_string(),
+            jsonpath::relaxed_path(path).map_err(|e| format!("error: {e}"))?,
+        ));
+    }
+    let mut raw = String::new();
+    if !no_headers {
+        raw.push_str(
+            &cols
+                .iter()
+                .map(|(h, _)| h.as_str())
+                .collect::<Vec<_>>()
+                .join("\t"),
+        );
+        raw.push('\n');
+    }
+    for it in items {
+        let v = it.to_value();
+        let cells: Vec<String> = cols
+            .iter()
+            .map(|(_, p)| {
+                let vals = jsonpath::eval(p, &v);
+                if vals.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    vals.iter()
+                        .map(|x| jsonpath::text_of(x))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                }
+            })
+            .collect();
+        raw.push_str(&cells.join("\t"));
+        raw.push('\n');
+    }
+    Ok(table::layout(&raw))
 }
 
 /// `multipleGVKsRequested`.
@@ -328,8 +453,8 @@ replicaset.apps/frontend   2         2         2       10m"
             .unwrap_err()
             .starts_with("You must specify the type of resource to get."));
         assert_eq!(
-            execute(&mut sim, "get pods -o jsonpath={.items}").unwrap_err(),
-            "error: unable to match a printer suitable for the output format \"jsonpath={.items}\", allowed formats are: json,name,wide,yaml"
+            execute(&mut sim, "get pods -o go-template={{.items}}").unwrap_err(),
+            "error: unable to match a printer suitable for the output format \"go-template={{.items}}\", allowed formats are: custom-columns,json,jsonpath,name,wide,yaml"
         );
         assert_eq!(
             execute(&mut sim, "get pods -o yaml --show-labels").unwrap_err(),
@@ -383,6 +508,51 @@ replicaset.apps/frontend   2         2         2       10m"
         assert_eq!(
             execute(&mut sim, "get pod nope -o yaml").unwrap_err(),
             "Error from server (NotFound): pods \"nope\" not found"
+        );
+    }
+
+    #[test]
+    fn jsonpath_custom_columns_and_sort_by() {
+        let mut sim = sim();
+        load_fixture(&mut sim);
+        assert_eq!(
+            get(&mut sim, "get pods -o jsonpath='{.items[*].metadata.name}'"),
+            "bare frontend-a frontend-b"
+        );
+        assert_eq!(
+            get(
+                &mut sim,
+                r#"get pods -l app=web -o jsonpath='{range .items[*]}{.metadata.name}{"\t"}{.spec.nodeName}{"\n"}{end}'"#
+            ),
+            "frontend-a\tnode-1\nfrontend-b\tnode-1"
+        );
+        assert_eq!(
+            get(&mut sim, "get rs frontend -o jsonpath={.spec.replicas}"),
+            "2"
+        );
+        assert_eq!(
+            get(&mut sim, "get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName,OWNER:.metadata.ownerReferences[0].name"),
+            "NAME         NODE     OWNER\nbare         node-2   <none>\nfrontend-a   node-1   frontend\nfrontend-b   node-1   frontend"
+        );
+        assert_eq!(
+            get(&mut sim, "get pods --sort-by=.spec.nodeName -o name"),
+            "pod/frontend-a\npod/frontend-b\npod/bare"
+        );
+        assert_eq!(
+            get(&mut sim, "get pods --sort-by={.metadata.name} --no-headers -o custom-columns=N:metadata.name"),
+            "bare\nfrontend-a\nfrontend-b"
+        );
+        assert_eq!(
+            execute(&mut sim, "get pods --sort-by=.foo").unwrap_err(),
+            "error: couldn't find any field with path \"{.foo}\" in the list of objects"
+        );
+        assert_eq!(
+            execute(&mut sim, "get pods -o jsonpath").unwrap_err(),
+            "error: template format specified but no template given"
+        );
+        assert_eq!(
+            execute(&mut sim, "get pods -o custom-columns=NAME").unwrap_err(),
+            "error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>"
         );
     }
 

@@ -13,6 +13,7 @@
 
 pub mod args;
 pub mod events;
+pub mod jsonpath;
 pub mod output;
 pub mod printers;
 pub mod resource;
@@ -325,6 +326,8 @@ mod tests {
                 "--force", "--now", "--all", "--overwrite", "app=db", "app-", "--show-labels",
                 "--ignore-daemonsets", "--delete-emptydir-data", "-f", "-", "--dry-run=client",
                 "--dry-run=server", "--list", "-L", "app", "--field-selector", "spec.nodeName=node-1",
+                "jsonpath={.items[*].metadata.name}", "jsonpath={range .items[*]}{.x}{end}",
+                "custom-columns=A:.metadata.name,B:.spec", "--sort-by=.metadata.name", "{", "[",
                 "'", "\"", "=", ",", "/",
             ]), 0..8)
         ) {

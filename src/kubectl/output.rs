@@ -87,7 +87,7 @@ pub fn print_value(format: &str, v: &Value) -> String {
 
 /// The output formats kubeplay's `get` supports, for kubectl's `unable to match a printer`
 /// error.
-pub const GET_FORMATS: &[&str] = &["json", "name", "wide", "yaml"];
+pub const GET_FORMATS: &[&str] = &["custom-columns", "json", "jsonpath", "name", "wide", "yaml"];
 
 /// kubectl's error for an unsupported `-o` value.
 pub fn no_printer(format: &str, allowed: &[&str]) -> String {
@@ -119,8 +119,8 @@ mod tests {
     #[test]
     fn unsupported_format_error() {
         assert_eq!(
-            no_printer("jsonpath={.x}", GET_FORMATS),
-            "error: unable to match a printer suitable for the output format \"jsonpath={.x}\", allowed formats are: json,name,wide,yaml"
+            no_printer("go-template={{.x}}", GET_FORMATS),
+            "error: unable to match a printer suitable for the output format \"go-template={{.x}}\", allowed formats are: custom-columns,json,jsonpath,name,wide,yaml"
         );
     }
 }
