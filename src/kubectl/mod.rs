@@ -6,10 +6,16 @@
 //! `Err` otherwise. Output and error texts follow kubectl 1.34 (`staging/src/k8s.io/kubectl`,
 //! `cli-runtime` and the API server's table printers). Nothing here panics on any input.
 //!
-//! Commands: `get`, `describe`, `apply`, `create`, `delete`, `scale`, `label`, `annotate`,
-//! `cordon`, `uncordon`, `drain`. kubectl never blocks here: `delete` and `drain` report as
-//! kubectl does once the API server has accepted the deletions (the simulation then runs the
-//! graceful termination on its virtual clock).
+//! Commands: `get` (tables, `-o wide|yaml|json|name|jsonpath|custom-columns`, `--sort-by`),
+//! `describe`, `apply`, `create`, `delete`, `scale`, `label`, `annotate`, `cordon`,
+//! `uncordon`, `drain`. kubectl never blocks here: `delete` and `drain` report as kubectl does
+//! once the API server has accepted the deletions (the simulation then runs the graceful
+//! termination on its virtual clock).
+//!
+//! Layout: `args` (tokenizer, pflag rules), `resource` (the resource builder's argument
+//! forms), one module per command, `printers/<kind>.rs` (one table per kind; add a kind there),
+//! `table` + `tabwriter` (kubectl's column layout), `yaml` / `output` / `jsonpath` (generic
+//! printers), `events` (Events from the event log), `merge` (client-side apply's patch).
 
 pub mod args;
 pub mod events;
@@ -78,6 +84,35 @@ pub fn execute_with(sim: &mut Simulation, cmd: &str, input: Input) -> Result<Str
     } else {
         Ok(text)
     }
+}
+
+/// The paths a command line reads with `-f` / `--filename` (not `-`), so a caller with a file
+/// system (the CLI) can load them into [`Input::files`] before calling [`execute_with`].
+pub fn referenced_files(cmd: &str) -> Vec<String> {
+    let Ok(words) = args::tokenize(cmd) else {
+        return vec![];
+    };
+    let mut out = vec![];
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        let value = if w == "-f" || w == "--filename" {
+            i += 1;
+            words.get(i).cloned()
+        } else if let Some(v) = w.strip_prefix("--filename=") {
+            Some(v.to_string())
+        } else {
+            w.strip_prefix("-f")
+                .map(|v| v.strip_prefix('=').unwrap_or(v).to_string())
+        };
+        for f in value.iter().flat_map(|v| v.split(',')) {
+            if !f.is_empty() && f != "-" && !out.iter().any(|o| o == f) {
+                out.push(f.to_string());
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 /// What a command has printed so far, and whether it failed.
@@ -274,6 +309,18 @@ mod tests {
         );
         assert!(execute(&mut sim, "").is_err());
         assert!(execute(&mut sim, "kubectl").is_err());
+    }
+
+    #[test]
+    fn files_a_command_reads() {
+        assert_eq!(
+            referenced_files(
+                "apply -f a.yaml -f - --filename=b.yaml,c.yaml -fd.yaml -f=e.yaml -n x"
+            ),
+            ["a.yaml", "b.yaml", "c.yaml", "d.yaml", "e.yaml"]
+        );
+        assert!(referenced_files("get pods").is_empty());
+        assert!(referenced_files("apply -f 'unterminated").is_empty());
     }
 
     #[test]
