@@ -1,40 +1,29 @@
 //! The built-in scenarios shipped in `scenarios/`, compiled in.
 
-/// (name, YAML) of every built-in scenario, in lesson order.
-pub const BUILTIN: &[(&str, &str)] = &[
-    ("frontend", include_str!("../../scenarios/frontend.yaml")),
-    (
-        "bare-pods-after",
-        include_str!("../../scenarios/bare-pods-after.yaml"),
-    ),
-    (
-        "bare-pods-before",
-        include_str!("../../scenarios/bare-pods-before.yaml"),
-    ),
-    (
-        "isolate-pod",
-        include_str!("../../scenarios/isolate-pod.yaml"),
-    ),
-    (
-        "scale-down-deletion-cost",
-        include_str!("../../scenarios/scale-down-deletion-cost.yaml"),
-    ),
-    (
-        "scale-down-doubled-up",
-        include_str!("../../scenarios/scale-down-doubled-up.yaml"),
-    ),
-    (
-        "orphan-readopt",
-        include_str!("../../scenarios/orphan-readopt.yaml"),
-    ),
-    (
-        "node-failure",
-        include_str!("../../scenarios/node-failure.yaml"),
-    ),
-    (
-        "replication-controller",
-        include_str!("../../scenarios/replication-controller.yaml"),
-    ),
+macro_rules! builtin {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../../scenarios/", $name, ".yaml")))),*]
+    };
+}
+
+/// (name, YAML) of every built-in scenario, in lesson order. Each is `scenarios/<name>.yaml`.
+pub const BUILTIN: &[(&str, &str)] = builtin![
+    "frontend",
+    "bare-pods-after",
+    "bare-pods-before",
+    "isolate-pod",
+    "scale-down-deletion-cost",
+    "scale-down-doubled-up",
+    "orphan-readopt",
+    "node-failure",
+    "replication-controller",
+    "nginx-deployment",
+    "deployment-rollback",
+    "deployment-rollover",
+    "deployment-proportional-scaling",
+    "deployment-pause-resume",
+    "deployment-progress-deadline",
+    "deployment-recreate",
 ];
 
 /// A built-in scenario by name.
