@@ -5,6 +5,7 @@
 pub mod admission;
 pub mod api;
 pub mod controllers;
+pub mod cron;
 pub mod features;
 pub mod kubectl;
 pub mod kubelet;

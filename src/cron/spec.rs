@@ -1,0 +1,234 @@
+//! Schedules and their activation times: robfig/cron v3 `spec.go` (`SpecSchedule.Next`, the
+//! day-of-month / day-of-week OR rule, the five-year search limit) and `constantdelay.go`.
+
+use super::parser::Bounds;
+use super::tz::Location;
+use crate::api::Time;
+
+/// Set on a field written as `*` or `?` (a step > 1 clears it again).
+pub const STAR_BIT: u64 = 1 << 63;
+
+pub const SECONDS: Bounds = Bounds {
+    min: 0,
+    max: 59,
+    names: &[],
+};
+pub const MINUTES: Bounds = Bounds {
+    min: 0,
+    max: 59,
+    names: &[],
+};
+pub const HOURS: Bounds = Bounds {
+    min: 0,
+    max: 23,
+    names: &[],
+};
+pub const DOM: Bounds = Bounds {
+    min: 1,
+    max: 31,
+    names: &[],
+};
+pub const MONTHS: Bounds = Bounds {
+    min: 1,
+    max: 12,
+    names: &[
+        ("jan", 1),
+        ("feb", 2),
+        ("mar", 3),
+        ("apr", 4),
+        ("may", 5),
+        ("jun", 6),
+        ("jul", 7),
+        ("aug", 8),
+        ("sep", 9),
+        ("oct", 10),
+        ("nov", 11),
+        ("dec", 12),
+    ],
+};
+/// Day of week: 0 (Sunday) to 6 — robfig rejects 7.
+pub const DOW: Bounds = Bounds {
+    min: 0,
+    max: 6,
+    names: &[
+        ("sun", 0),
+        ("mon", 1),
+        ("tue", 2),
+        ("wed", 3),
+        ("thu", 4),
+        ("fri", 5),
+        ("sat", 6),
+    ],
+};
+
+/// A crontab schedule as bit sets (`SpecSchedule`). `location: None` is Go's `time.Local`: the
+/// zone of the time passed to `next` (UTC for the CronJob controller).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecSchedule {
+    pub second: u64,
+    pub minute: u64,
+    pub hour: u64,
+    pub dom: u64,
+    pub month: u64,
+    pub dow: u64,
+    pub location: Option<Location>,
+}
+
+/// A parsed schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    Spec(SpecSchedule),
+    /// `@every <d>`: `ConstantDelaySchedule`, whole seconds, at least one.
+    ConstantDelay {
+        delay_secs: i64,
+    },
+}
+
+impl Schedule {
+    /// `cron.Every(d)`: below one second becomes one second; sub-second parts are dropped.
+    pub fn every(nanos: i128) -> Schedule {
+        let secs = if nanos < 1_000_000_000 {
+            1
+        } else {
+            (nanos / 1_000_000_000) as i64
+        };
+        Schedule::ConstantDelay { delay_secs: secs }
+    }
+
+    /// `Schedule.Next(t)` with `t` in UTC: the first activation strictly after `t` (whole
+    /// seconds), or [`Time::ZERO`] when none exists within five years.
+    pub fn next(&self, t: Time) -> Time {
+        self.next_in(t, &Location::Utc)
+    }
+
+    /// `Next` for a `t` whose Go location is `local` (only matters for schedules without a zone).
+    pub fn next_in(&self, t: Time, local: &Location) -> Time {
+        if t.is_zero() {
+            return Time::ZERO;
+        }
+        match self {
+            Schedule::ConstantDelay { delay_secs } => {
+                // t + delay - t.Nanosecond()
+                Time(t.0.div_euclid(1000) * 1000 + delay_secs * 1000)
+            }
+            Schedule::Spec(s) => s.next(t, local),
+        }
+    }
+
+    /// The schedule's own zone (`TZ=`), if any.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            Schedule::Spec(s) => s.location.as_ref(),
+            Schedule::ConstantDelay { .. } => None,
+        }
+    }
+}
+
+fn bit(v: u32) -> u64 {
+    1u64 << v
+}
+
+impl SpecSchedule {
+    /// robfig's `SpecSchedule.Next`, field by field with wrap-around, in the schedule's zone.
+    pub fn next(&self, t: Time, local: &Location) -> Time {
+        let loc = self.location.as_ref().unwrap_or(local);
+        // Start at the earliest possible time (the upcoming second).
+        let mut t = t.0.div_euclid(1000) + 1;
+        let mut added = false;
+        let year_limit = loc.civil(t).year + 5;
+        'wrap: loop {
+            let c = loc.civil(t);
+            if c.year > year_limit {
+                return Time::ZERO;
+            }
+            // Month.
+            while bit(loc.civil(t).month) & self.month == 0 {
+                if !added {
+                    added = true;
+                    let c = loc.civil(t);
+                    t = loc.date(c.year, i64::from(c.month), 1, 0, 0, 0);
+                }
+                t = loc.add_date(t, 0, 1, 0);
+                if loc.civil(t).month == 1 {
+                    continue 'wrap;
+                }
+            }
+            // Day (midnight may not exist with DST: notice the hour and correct it).
+            while !self.day_matches(&loc.civil(t)) {
+                if !added {
+                    added = true;
+                    let c = loc.civil(t);
+                    t = loc.date(c.year, i64::from(c.month), i64::from(c.day), 0, 0, 0);
+                }
+                t = loc.add_date(t, 0, 0, 1);
+                let h = i64::from(loc.civil(t).hour);
+                if h != 0 {
+                    if h > 12 {
+                        t += (24 - h) * 3600;
+                    } else {
+                        t -= h * 3600;
+                    }
+                }
+                if loc.civil(t).day == 1 {
+                    continue 'wrap;
+                }
+            }
+            // Hour.
+            while bit(loc.civil(t).hour) & self.hour == 0 {
+                if !added {
+                    added = true;
+                    let c = loc.civil(t);
+                    t = loc.date(
+                        c.year,
+                        i64::from(c.month),
+                        i64::from(c.day),
+                        i64::from(c.hour),
+                        0,
+                        0,
+                    );
+                }
+                t += 3600;
+                if loc.civil(t).hour == 0 {
+                    continue 'wrap;
+                }
+            }
+            // Minute.
+            while bit(loc.civil(t).minute) & self.minute == 0 {
+                if !added {
+                    added = true;
+                    t = t.div_euclid(60) * 60;
+                }
+                t += 60;
+                if loc.civil(t).minute == 0 {
+                    continue 'wrap;
+                }
+            }
+            // Second.
+            while bit(loc.civil(t).second) & self.second == 0 {
+                if !added {
+                    added = true;
+                }
+                t += 1;
+                if loc.civil(t).second == 0 {
+                    continue 'wrap;
+                }
+            }
+            return Time::from_unix_secs(t);
+        }
+    }
+
+    /// `dayMatches`: both restrictions must hold when either field is a star; when both are
+    /// restricted, either one suffices.
+    pub fn day_matches(&self, c: &super::tz::Civil) -> bool {
+        let dom_match = bit(c.day) & self.dom != 0;
+        let dow_match = bit(c.weekday) & self.dow != 0;
+        if self.dom & STAR_BIT != 0 || self.dow & STAR_BIT != 0 {
+            dom_match && dow_match
+        } else {
+            dom_match || dow_match
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
