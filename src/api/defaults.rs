@@ -38,6 +38,8 @@ pub fn prepare_for_create(o: &mut Object) {
         Object::ReplicationController(rc) => rc.status = Default::default(),
         Object::Node(_) => {}
         Object::Deployment(d) => super::deployment_defaults::prepare_for_create(d),
+        Object::Job(j) => super::batch_defaults::prepare_for_create_job(j),
+        Object::CronJob(cj) => super::batch_defaults::prepare_for_create_cron_job(cj),
     }
 }
 
@@ -94,6 +96,8 @@ pub fn copy_status(from: &Object, to: &mut Object) {
             b.status = a.status.clone()
         }
         (Object::Deployment(a), Object::Deployment(b)) => b.status = a.status.clone(),
+        (Object::Job(a), Object::Job(b)) => b.status = a.status.clone(),
+        (Object::CronJob(a), Object::CronJob(b)) => b.status = a.status.clone(),
         _ => {}
     }
 }
@@ -529,6 +533,8 @@ pub fn default_object(o: &mut Object) {
             }
         }
         Object::Deployment(d) => super::deployment_defaults::set_defaults_deployment(d),
+        Object::Job(j) => super::batch_defaults::set_defaults_job(j),
+        Object::CronJob(cj) => super::batch_defaults::set_defaults_cron_job(cj),
     }
 }
 

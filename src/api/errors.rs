@@ -246,6 +246,17 @@ impl FieldError {
             value_text: None,
         }
     }
+    /// `field.Invalid(path, field.OmitValueType{}, detail)`: printed without a value
+    /// (`spec.x: Invalid value: detail`).
+    pub fn invalid_omit_value(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        FieldError {
+            field: field.into(),
+            type_: FieldErrorType::Invalid,
+            value: None,
+            detail: detail.into(),
+            value_text: None,
+        }
+    }
     /// Sets the detail (upstream assigns `err.Detail` after `field.Duplicate`/`field.NotFound`).
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = detail.into();
@@ -268,12 +279,11 @@ impl fmt::Display for FieldError {
             .or_else(|| self.value.as_ref().map(go_value));
         match &self.type_ {
             FieldErrorType::Required => write!(f, "{}: Required value", self.field)?,
-            FieldErrorType::Invalid => write!(
-                f,
-                "{}: Invalid value: {}",
-                self.field,
-                v.unwrap_or_default()
-            )?,
+            FieldErrorType::Invalid => match v {
+                Some(v) => write!(f, "{}: Invalid value: {}", self.field, v)?,
+                // field.OmitValueType: no value is printed.
+                None => write!(f, "{}: Invalid value", self.field)?,
+            },
             FieldErrorType::Unsupported(s) => {
                 write!(
                     f,

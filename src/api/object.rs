@@ -1,6 +1,7 @@
 //! `Object`: any supported kind, with `Resource` for typed access and decoding by apiVersion/kind.
 
 use super::apps::{Deployment, ReplicaSet, ReplicationController};
+use super::batch::{CronJob, Job};
 use super::core::{Node, Pod};
 use super::meta::ObjectMeta;
 use serde::de::DeserializeOwned;
@@ -115,6 +116,8 @@ kinds! {
     ReplicaSet => ReplicaSet, "apps/v1", "replicasets", "apps", true;
     ReplicationController => ReplicationController, "v1", "replicationcontrollers", "", true;
     Deployment => Deployment, "apps/v1", "deployments", "apps", true;
+    Job => Job, "batch/v1", "jobs", "batch", true;
+    CronJob => CronJob, "batch/v1", "cronjobs", "batch", true;
 }
 
 /// Looks a kind up by kind name, plural, singular or kubectl short name (`rs`, `po`, `rc`, `no`).

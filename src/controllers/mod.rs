@@ -7,6 +7,7 @@
 pub mod controller_utils;
 pub mod deployment;
 pub mod garbagecollector;
+pub mod job;
 pub mod node_lifecycle;
 pub mod podgc;
 pub mod replicaset;
@@ -215,6 +216,7 @@ pub fn default_loops() -> Vec<Box<dyn Controller>> {
         Box::new(deployment::DeploymentController::new()),
         Box::new(replicaset::ReplicaSetController::new()),
         Box::new(replicaset::ReplicaSetController::new_replication_controller()),
+        job::new_job_controller(),
         Box::new(garbagecollector::GarbageCollector::new()),
         node_lifecycle::new_node_lifecycle_controller(),
         taint_eviction::new_taint_eviction_controller(),

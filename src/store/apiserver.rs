@@ -119,6 +119,10 @@ impl ApiServer {
             m.deletion_grace_period_seconds = None;
             m.creation_timestamp = None;
         }
+        // Jobs' create strategy generates a selector naming the uid, so it must exist first.
+        if crate::api::batch_defaults::needs_uid_before_prepare(&o) {
+            o.meta_mut().uid = self.rng.uuid();
+        }
         crate::api::defaults::prepare_for_create(&mut o);
         crate::api::defaults::default_object(&mut o);
         if o.meta().name.is_empty() && !o.meta().generate_name.is_empty() {
@@ -144,7 +148,11 @@ impl ApiServer {
         if self.store.get_ref(&ObjectRef::of(&o)).is_some() {
             return Err(ApiError::already_exists(&resource, &o.meta().name));
         }
-        let uid = self.rng.uuid();
+        let uid = if o.meta().uid.is_empty() {
+            self.rng.uuid()
+        } else {
+            o.meta().uid.clone()
+        };
         let rv = self.next_rv();
         let m = o.meta_mut();
         m.uid = uid;
@@ -167,6 +175,10 @@ impl ApiServer {
             o.meta_mut().namespace = "default".into();
         }
         crate::api::defaults::default_object(&mut o);
+        if o.meta().uid.is_empty() && crate::api::batch_defaults::needs_uid_before_prepare(&o) {
+            o.meta_mut().uid = self.rng.uuid();
+        }
+        crate::api::batch_defaults::prepare_for_load(&mut o);
         if o.meta().name.is_empty() && !o.meta().generate_name.is_empty() {
             let n = generate_name(&o.meta().generate_name, &mut self.rng);
             o.meta_mut().name = n;

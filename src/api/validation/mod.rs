@@ -79,6 +79,9 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
             Object::ReplicaSet(rs) => workloads::validate_replica_set(rs),
             Object::ReplicationController(rc) => workloads::validate_replication_controller(rc),
             Object::Deployment(d) => super::deployment_validation::validate_deployment(d),
+            Object::Job(_) | Object::CronJob(_) => {
+                super::batch_validation::validate_batch_object(o, None)
+            }
         },
         Some(old) => {
             let mut new = o.clone();
@@ -98,6 +101,9 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
                 }
                 (Object::Deployment(n), Object::Deployment(o)) => {
                     super::deployment_validation::validate_deployment_update(n, o)
+                }
+                (Object::Job(_), Object::Job(_)) | (Object::CronJob(_), Object::CronJob(_)) => {
+                    super::batch_validation::validate_batch_object(&new, Some(old))
                 }
                 (n, o) => vec![FieldError::internal(
                     "kind",

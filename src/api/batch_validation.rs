@@ -1,0 +1,1070 @@
+//! Job and CronJob validation (`pkg/apis/batch/validation/validation.go`) with upstream's field
+//! paths and messages, and the REST strategies' options (`pkg/registry/batch/job/strategy.go`).
+//!
+//! Generic object-meta and pod-template checks come from [`crate::api::validation`].
+
+use super::batch::{
+    CronJob, CronJobSpec, Job, JobSpec, JobTemplateSpec, PodFailurePolicyOnExitCodesRequirement,
+    PodFailurePolicyOnPodConditionsPattern, PodFailurePolicyRule, SuccessPolicyRule,
+    CONTROLLER_UID_LABEL, INDEXED_COMPLETION, JOB_NAME_LABEL, LEGACY_CONTROLLER_UID_LABEL,
+    LEGACY_JOB_NAME_LABEL, NON_INDEXED_COMPLETION,
+};
+use super::errors::FieldError;
+use super::meta::Labels;
+use super::object::Object;
+use super::validation::meta::{
+    invalid_selector, label_selector_as_selector, validate_label_selector,
+    validate_nonnegative_field, validate_object_meta, validate_object_meta_update, FIELD_IMMUTABLE,
+};
+use super::validation::names::{
+    is_dns1123_label, is_dns1123_subdomain, is_qualified_name, name_is_dns_subdomain, regex_error,
+};
+use super::validation::pod::{validate_pod_template_spec, PodValidationOptions};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+const MAX_PARALLELISM_FOR_INDEXED_JOB: i32 = 100_000;
+const MAX_FAILED_INDEXES_FOR_INDEXED_JOB: i32 = 100_000;
+const COMPLETIONS_SOFT_LIMIT: i32 = 100_000;
+const PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS: i32 = 10_000;
+const MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS: i32 = 10_000;
+const MAX_POD_FAILURE_POLICY_RULES: usize = 20;
+const MAX_POD_FAILURE_POLICY_ON_EXIT_CODES_VALUES: usize = 255;
+const MAX_POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERNS: usize = 20;
+const MAX_MANAGED_BY_LENGTH: usize = 63;
+const MAX_JOB_SUCCESS_POLICY_SUCCEEDED_INDEXES_LIMIT: usize = 64 * 1024;
+const MAX_SUCCESS_POLICY_RULE: usize = 20;
+/// `DNS1035LabelMaxLength - 11`: the CronJob controller appends `-<minutes since epoch>`.
+pub const MAX_CRON_JOB_NAME_LENGTH: usize = 52;
+
+const SUPPORTED_ACTIONS: [&str; 4] = ["Count", "FailIndex", "FailJob", "Ignore"];
+const SUPPORTED_OPERATORS: [&str; 2] = ["In", "NotIn"];
+const SUPPORTED_STATUSES: [&str; 3] = ["False", "True", "Unknown"];
+
+fn to_value<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+/// Go's `%q` of a `[]string`: `["a" "b"]`.
+fn go_quoted_list(items: &[&str]) -> String {
+    let q: Vec<String> = items.iter().map(|s| crate::api::go_quote(s)).collect();
+    format!("[{}]", q.join(" "))
+}
+
+fn labels_value(l: &Labels) -> Value {
+    if l.is_empty() {
+        Value::Null
+    } else {
+        to_value(l)
+    }
+}
+
+/// `JobValidationOptions` (the parts kubeplay models).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JobValidationOptions {
+    /// Require the `batch.kubernetes.io/` selector labels too.
+    pub require_prefixed_labels: bool,
+    /// Node affinity, node selector, tolerations, labels, annotations and scheduling gates of the
+    /// template may change (suspended Jobs that never started).
+    pub allow_mutable_scheduling_directives: bool,
+    /// ElasticIndexedJob (GA): completions of an Indexed Job may change with parallelism.
+    pub allow_elastic_indexed_jobs: bool,
+}
+
+/// `validationOptionsForJob`.
+pub fn validation_options_for_job(old: Option<&Job>) -> JobValidationOptions {
+    let mut o = JobValidationOptions {
+        require_prefixed_labels: true,
+        allow_mutable_scheduling_directives: false,
+        allow_elastic_indexed_jobs: true,
+    };
+    if let Some(old) = old {
+        o.allow_mutable_scheduling_directives =
+            old.spec.suspend == Some(true) && old.status.start_time.is_none();
+        let l = &old.spec.template.metadata.labels;
+        o.require_prefixed_labels =
+            l.contains_key(JOB_NAME_LABEL) && l.contains_key(CONTROLLER_UID_LABEL);
+    }
+    o
+}
+
+/// `ValidateHasLabel`.
+fn validate_has_label(labels: &Labels, path: &str, key: &str, expected: &str) -> Vec<FieldError> {
+    let p = format!("{path}.labels[{key}]");
+    match labels.get(key) {
+        None => vec![FieldError::required(p, format!("must be '{expected}'"))],
+        Some(v) if v != expected => vec![FieldError::invalid(
+            p,
+            labels_value(labels),
+            format!("must be '{expected}'"),
+        )],
+        Some(_) => vec![],
+    }
+}
+
+/// `validateGeneratedSelector`.
+pub fn validate_generated_selector(j: &Job, validate_batch_labels: bool) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if j.spec.manual_selector == Some(true) {
+        return errs;
+    }
+    let Some(sel) = &j.spec.selector else {
+        return errs;
+    };
+    if j.metadata.uid.is_empty() {
+        errs.push(FieldError::required("metadata.uid", ""));
+    }
+    let labels = &j.spec.template.metadata.labels;
+    let path = "spec.template.metadata";
+    let (uid, name) = (j.metadata.uid.as_str(), j.metadata.name.as_str());
+    errs.extend(validate_has_label(
+        labels,
+        path,
+        LEGACY_CONTROLLER_UID_LABEL,
+        uid,
+    ));
+    errs.extend(validate_has_label(
+        labels,
+        path,
+        LEGACY_JOB_NAME_LABEL,
+        name,
+    ));
+    let mut expected = Labels::new();
+    if validate_batch_labels {
+        errs.extend(validate_has_label(labels, path, CONTROLLER_UID_LABEL, uid));
+        errs.extend(validate_has_label(labels, path, JOB_NAME_LABEL, name));
+        expected.insert(CONTROLLER_UID_LABEL.into(), uid.into());
+        expected.insert(JOB_NAME_LABEL.into(), name.into());
+    }
+    expected.insert(LEGACY_CONTROLLER_UID_LABEL.into(), uid.into());
+    expected.insert(LEGACY_JOB_NAME_LABEL.into(), name.into());
+    if let Ok(s) = sel.to_selector() {
+        if !s.matches(&expected) {
+            errs.push(invalid_selector(
+                "spec.selector",
+                sel,
+                "`selector` not auto-generated",
+            ));
+        }
+    }
+    errs
+}
+
+/// `ValidateJob`.
+pub fn validate_job(j: &Job, opts: JobValidationOptions) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&j.metadata, true, name_is_dns_subdomain, "metadata");
+    errs.extend(validate_generated_selector(j, opts.require_prefixed_labels));
+    errs.extend(validate_job_spec(&j.spec, "spec"));
+    if j.spec.completion_mode.as_deref() == Some(INDEXED_COMPLETION) {
+        if let Some(c) = j.spec.completions.filter(|c| *c > 0) {
+            let host = format!("{}-{}", j.metadata.name, c - 1);
+            if !is_dns1123_label(&host).is_empty() {
+                errs.push(FieldError::invalid(
+                    "metadata.name",
+                    j.metadata.name.as_str(),
+                    format!("will not able to create pod with invalid DNS label: {host}"),
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// `ValidateJobSpec`: the spec, the selector, and the template labels matching it.
+pub fn validate_job_spec(spec: &JobSpec, path: &str) -> Vec<FieldError> {
+    let mut errs = validate_job_spec_inner(spec, path);
+    match &spec.selector {
+        None => errs.push(FieldError::required(format!("{path}.selector"), "")),
+        Some(sel) => errs.extend(validate_label_selector(sel, &format!("{path}.selector"))),
+    }
+    if let (Some(_), Ok(sel)) = (
+        &spec.selector,
+        label_selector_as_selector(spec.selector.as_ref()),
+    ) {
+        if !sel.matches(&spec.template.metadata.labels) {
+            errs.push(FieldError::invalid(
+                format!("{path}.template.metadata.labels"),
+                labels_value(&spec.template.metadata.labels),
+                "`selector` does not match template `labels`",
+            ));
+        }
+    }
+    errs
+}
+
+/// `IsDomainPrefixedPath`.
+fn is_domain_prefixed_path(path: &str, v: &str) -> Vec<FieldError> {
+    if v.is_empty() {
+        return vec![FieldError::required(path, "")];
+    }
+    let Some((host, rest)) = v
+        .split_once('/')
+        .filter(|(h, r)| !h.is_empty() && !r.is_empty())
+    else {
+        return vec![FieldError::invalid(
+            path,
+            v,
+            "must be a domain-prefixed path (such as \"acme.io/foo\")",
+        )];
+    };
+    let mut errs: Vec<FieldError> = is_dns1123_subdomain(host)
+        .into_iter()
+        .map(|m| FieldError::invalid(path, host, m))
+        .collect();
+    let ok = rest
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
+    if !ok {
+        errs.push(FieldError::invalid(
+            path,
+            rest,
+            regex_error(
+                "must be a valid path",
+                "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+",
+                &[],
+            ),
+        ));
+    }
+    errs
+}
+
+/// `validateJobSpec` (shared with Job templates).
+fn validate_job_spec_inner(spec: &JobSpec, path: &str) -> Vec<FieldError> {
+    let p = |c: &str| format!("{path}.{c}");
+    let mut errs = vec![];
+    let nonneg = |v: Option<i64>, c: &str, errs: &mut Vec<FieldError>| {
+        if let Some(v) = v {
+            errs.extend(validate_nonnegative_field(v, &p(c)));
+        }
+    };
+    nonneg(spec.parallelism.map(i64::from), "parallelism", &mut errs);
+    nonneg(spec.completions.map(i64::from), "completions", &mut errs);
+    nonneg(
+        spec.active_deadline_seconds,
+        "activeDeadlineSeconds",
+        &mut errs,
+    );
+    nonneg(spec.backoff_limit.map(i64::from), "backoffLimit", &mut errs);
+    nonneg(
+        spec.ttl_seconds_after_finished.map(i64::from),
+        "ttlSecondsAfterFinished",
+        &mut errs,
+    );
+    nonneg(
+        spec.backoff_limit_per_index.map(i64::from),
+        "backoffLimitPerIndex",
+        &mut errs,
+    );
+    if let Some(m) = spec.max_failed_indexes {
+        errs.extend(validate_nonnegative_field(
+            i64::from(m),
+            &p("maxFailedIndexes"),
+        ));
+        if spec.backoff_limit_per_index.is_none() {
+            errs.push(FieldError::required(
+                p("backoffLimitPerIndex"),
+                "when maxFailedIndexes is specified",
+            ));
+        }
+    }
+    if let Some(m) = &spec.managed_by {
+        errs.extend(is_domain_prefixed_path(&p("managedBy"), m));
+        if m.len() > MAX_MANAGED_BY_LENGTH {
+            errs.push(FieldError::too_long(p("managedBy"), MAX_MANAGED_BY_LENGTH));
+        }
+    }
+    if let Some(mode) = &spec.completion_mode {
+        if mode != NON_INDEXED_COMPLETION && mode != INDEXED_COMPLETION {
+            errs.push(FieldError::not_supported(
+                p("completionMode"),
+                mode.as_str(),
+                &[NON_INDEXED_COMPLETION, INDEXED_COMPLETION],
+            ));
+        }
+        if mode == INDEXED_COMPLETION {
+            if spec.completions.is_none() {
+                errs.push(FieldError::required(
+                    p("completions"),
+                    "when completion mode is Indexed",
+                ));
+            }
+            if let Some(par) = spec
+                .parallelism
+                .filter(|v| *v > MAX_PARALLELISM_FOR_INDEXED_JOB)
+            {
+                errs.push(FieldError::invalid(
+                    p("parallelism"),
+                    par,
+                    format!(
+                        "must be less than or equal to {MAX_PARALLELISM_FOR_INDEXED_JOB} when completion mode is Indexed"
+                    ),
+                ));
+            }
+            if let (Some(c), Some(m)) = (spec.completions, spec.max_failed_indexes) {
+                if m > c {
+                    errs.push(FieldError::invalid(
+                        p("maxFailedIndexes"),
+                        m,
+                        "must be less than or equal to completions",
+                    ));
+                }
+            }
+            if let Some(m) = spec
+                .max_failed_indexes
+                .filter(|m| *m > MAX_FAILED_INDEXES_FOR_INDEXED_JOB)
+            {
+                errs.push(FieldError::invalid(
+                    p("maxFailedIndexes"),
+                    m,
+                    format!("must be less than or equal to {MAX_FAILED_INDEXES_FOR_INDEXED_JOB}"),
+                ));
+            }
+            if spec.completions.is_some_and(|c| c > COMPLETIONS_SOFT_LIMIT)
+                && spec.backoff_limit_per_index.is_some()
+            {
+                if spec.max_failed_indexes.is_none() {
+                    errs.push(FieldError::required(
+                        p("maxFailedIndexes"),
+                        format!(
+                            "must be specified when completions is above {COMPLETIONS_SOFT_LIMIT}"
+                        ),
+                    ));
+                }
+                if let Some(par) = spec
+                    .parallelism
+                    .filter(|v| *v > PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS)
+                {
+                    errs.push(FieldError::invalid(
+                        p("parallelism"),
+                        par,
+                        format!("must be less than or equal to {PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS} when completions are above {COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index"),
+                    ));
+                }
+                if let Some(m) = spec
+                    .max_failed_indexes
+                    .filter(|m| *m > MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS)
+                {
+                    errs.push(FieldError::invalid(
+                        p("maxFailedIndexes"),
+                        m,
+                        format!("must be less than or equal to {MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS} when completions are above {COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index"),
+                    ));
+                }
+            }
+        }
+    }
+    if spec
+        .completion_mode
+        .as_deref()
+        .unwrap_or(NON_INDEXED_COMPLETION)
+        == NON_INDEXED_COMPLETION
+    {
+        if let Some(b) = spec.backoff_limit_per_index {
+            errs.push(FieldError::invalid(
+                p("backoffLimitPerIndex"),
+                b,
+                "requires indexed completion mode",
+            ));
+        }
+        if let Some(m) = spec.max_failed_indexes {
+            errs.push(FieldError::invalid(
+                p("maxFailedIndexes"),
+                m,
+                "requires indexed completion mode",
+            ));
+        }
+    }
+    if let Some(pfp) = &spec.pod_failure_policy {
+        let rules_path = p("podFailurePolicy.rules");
+        if pfp.rules.len() > MAX_POD_FAILURE_POLICY_RULES {
+            errs.push(FieldError::too_many(
+                rules_path.as_str(),
+                pfp.rules.len(),
+                MAX_POD_FAILURE_POLICY_RULES,
+            ));
+        }
+        let names: BTreeSet<&str> = spec
+            .template
+            .spec
+            .containers
+            .iter()
+            .chain(spec.template.spec.init_containers.iter())
+            .map(|c| c.name.as_str())
+            .collect();
+        for (i, r) in pfp.rules.iter().enumerate() {
+            errs.extend(validate_pod_failure_policy_rule(
+                spec,
+                r,
+                &format!("{rules_path}[{i}]"),
+                &names,
+            ));
+        }
+    }
+    if let Some(sp) = &spec.success_policy {
+        if spec
+            .completion_mode
+            .as_deref()
+            .unwrap_or(NON_INDEXED_COMPLETION)
+            != INDEXED_COMPLETION
+        {
+            errs.push(FieldError::invalid(
+                p("successPolicy"),
+                to_value(sp),
+                "requires indexed completion mode",
+            ));
+        } else {
+            let rules_path = p("successPolicy.rules");
+            if sp.rules.is_empty() {
+                errs.push(FieldError::required(
+                    rules_path.as_str(),
+                    "at least one rules must be specified when the successPolicy is specified",
+                ));
+            }
+            if sp.rules.len() > MAX_SUCCESS_POLICY_RULE {
+                errs.push(FieldError::too_many(
+                    rules_path.as_str(),
+                    sp.rules.len(),
+                    MAX_SUCCESS_POLICY_RULE,
+                ));
+            }
+            for (i, r) in sp.rules.iter().enumerate() {
+                errs.extend(validate_success_policy_rule(
+                    spec,
+                    r,
+                    &format!("{rules_path}[{i}]"),
+                ));
+            }
+        }
+    }
+    if let Some(rp) = &spec.pod_replacement_policy {
+        if spec.pod_failure_policy.is_some() {
+            if rp != "Failed" {
+                errs.push(FieldError::not_supported(
+                    p("podReplacementPolicy"),
+                    rp.as_str(),
+                    &["Failed"],
+                ));
+            }
+        } else if rp != "Failed" && rp != "TerminatingOrFailed" {
+            errs.push(FieldError::not_supported(
+                p("podReplacementPolicy"),
+                rp.as_str(),
+                &["Failed", "TerminatingOrFailed"],
+            ));
+        }
+    }
+    errs.extend(validate_pod_template_spec(
+        &spec.template,
+        &p("template"),
+        PodValidationOptions::default(),
+    ));
+    let rp = spec.template.spec.restart_policy.as_str();
+    let rp_path = p("template.spec.restartPolicy");
+    if rp == "Always" || rp.is_empty() {
+        errs.push(FieldError::required(
+            rp_path,
+            "valid values: \"OnFailure\", \"Never\"",
+        ));
+    } else if rp != "OnFailure" && rp != "Never" {
+        errs.push(FieldError::not_supported(
+            rp_path,
+            rp,
+            &["OnFailure", "Never"],
+        ));
+    } else if spec.pod_failure_policy.is_some() && rp != "Never" {
+        errs.push(FieldError::invalid(
+            rp_path,
+            rp,
+            "only \"Never\" is supported when podFailurePolicy is specified",
+        ));
+    }
+    errs
+}
+
+/// `validatePodFailurePolicyRule`.
+fn validate_pod_failure_policy_rule(
+    spec: &JobSpec,
+    r: &PodFailurePolicyRule,
+    path: &str,
+    names: &BTreeSet<&str>,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let action_path = format!("{path}.action");
+    if r.action.is_empty() {
+        errs.push(FieldError::required(
+            action_path,
+            format!("valid values: {}", go_quoted_list(&SUPPORTED_ACTIONS)),
+        ));
+    } else if r.action == "FailIndex" {
+        if spec.backoff_limit_per_index.is_none() {
+            errs.push(FieldError::invalid(
+                action_path,
+                r.action.as_str(),
+                "requires the backoffLimitPerIndex to be set",
+            ));
+        }
+    } else if !SUPPORTED_ACTIONS.contains(&r.action.as_str()) {
+        errs.push(FieldError::not_supported(
+            action_path,
+            r.action.as_str(),
+            &SUPPORTED_ACTIONS,
+        ));
+    }
+    if let Some(ec) = &r.on_exit_codes {
+        errs.extend(validate_on_exit_codes(
+            ec,
+            &format!("{path}.onExitCodes"),
+            names,
+        ));
+    }
+    if !r.on_pod_conditions.is_empty() {
+        errs.extend(validate_on_pod_conditions(
+            &r.on_pod_conditions,
+            &format!("{path}.onPodConditions"),
+        ));
+    }
+    if r.on_exit_codes.is_some() && !r.on_pod_conditions.is_empty() {
+        errs.push(FieldError::invalid_omit_value(
+            path,
+            "specifying both OnExitCodes and OnPodConditions is not supported",
+        ));
+    }
+    if r.on_exit_codes.is_none() && r.on_pod_conditions.is_empty() {
+        errs.push(FieldError::invalid_omit_value(
+            path,
+            "specifying one of OnExitCodes and OnPodConditions is required",
+        ));
+    }
+    errs
+}
+
+fn validate_on_pod_conditions(
+    pats: &[PodFailurePolicyOnPodConditionsPattern],
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if pats.len() > MAX_POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERNS {
+        errs.push(FieldError::too_many(
+            path,
+            pats.len(),
+            MAX_POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERNS,
+        ));
+    }
+    for (j, pat) in pats.iter().enumerate() {
+        let pp = format!("{path}[{j}]");
+        for m in is_qualified_name(&pat.type_) {
+            errs.push(FieldError::invalid(
+                format!("{pp}.type"),
+                pat.type_.as_str(),
+                m,
+            ));
+        }
+        let sp = format!("{pp}.status");
+        if pat.status.is_empty() {
+            errs.push(FieldError::required(
+                sp,
+                format!("valid values: {}", go_quoted_list(&SUPPORTED_STATUSES)),
+            ));
+        } else if !SUPPORTED_STATUSES.contains(&pat.status.as_str()) {
+            errs.push(FieldError::not_supported(
+                sp,
+                pat.status.as_str(),
+                &SUPPORTED_STATUSES,
+            ));
+        }
+    }
+    errs
+}
+
+fn validate_on_exit_codes(
+    ec: &PodFailurePolicyOnExitCodesRequirement,
+    path: &str,
+    names: &BTreeSet<&str>,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let op_path = format!("{path}.operator");
+    if ec.operator.is_empty() {
+        errs.push(FieldError::required(
+            op_path,
+            format!("valid values: {}", go_quoted_list(&SUPPORTED_OPERATORS)),
+        ));
+    } else if !SUPPORTED_OPERATORS.contains(&ec.operator.as_str()) {
+        errs.push(FieldError::not_supported(
+            op_path,
+            ec.operator.as_str(),
+            &SUPPORTED_OPERATORS,
+        ));
+    }
+    if let Some(c) = &ec.container_name {
+        if !names.contains(c.as_str()) {
+            errs.push(FieldError::invalid(
+                format!("{path}.containerName"),
+                c.as_str(),
+                "must be one of the container or initContainer names in the pod template",
+            ));
+        }
+    }
+    let vp = format!("{path}.values");
+    if ec.values.is_empty() {
+        errs.push(FieldError::invalid(
+            vp.as_str(),
+            Value::Null,
+            "at least one value is required",
+        ));
+    } else if ec.values.len() > MAX_POD_FAILURE_POLICY_ON_EXIT_CODES_VALUES {
+        errs.push(FieldError::too_many(
+            vp.as_str(),
+            ec.values.len(),
+            MAX_POD_FAILURE_POLICY_ON_EXIT_CODES_VALUES,
+        ));
+    }
+    let mut ordered = true;
+    let mut seen = BTreeSet::new();
+    for (j, v) in ec.values.iter().enumerate() {
+        let p = format!("{vp}[{j}]");
+        if ec.operator == "In" && *v == 0 {
+            errs.push(FieldError::invalid(
+                p.as_str(),
+                *v,
+                "must not be 0 for the In operator",
+            ));
+        }
+        if !seen.insert(*v) {
+            errs.push(FieldError::duplicate(p.as_str(), *v));
+        }
+        if j > 0 && ec.values[j - 1] > *v {
+            ordered = false;
+        }
+    }
+    if !ordered {
+        errs.push(FieldError::invalid(
+            vp,
+            to_value(&ec.values),
+            "must be ordered",
+        ));
+    }
+    errs
+}
+
+/// `validateSuccessPolicyRule`.
+fn validate_success_policy_rule(
+    spec: &JobSpec,
+    r: &SuccessPolicyRule,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if r.succeeded_count.is_none() && r.succeeded_indexes.is_none() {
+        errs.push(FieldError::required(
+            path,
+            "at least one of succeededCount or succeededIndexes must be specified",
+        ));
+    }
+    let completions = spec.completions.unwrap_or(0);
+    let mut total = 0;
+    if let Some(si) = &r.succeeded_indexes {
+        let p = format!("{path}.succeededIndexes");
+        if si.len() > MAX_JOB_SUCCESS_POLICY_SUCCEEDED_INDEXES_LIMIT {
+            errs.push(FieldError::too_long(
+                p.as_str(),
+                MAX_JOB_SUCCESS_POLICY_SUCCEEDED_INDEXES_LIMIT,
+            ));
+        }
+        match validate_indexes_format(si, completions) {
+            Ok(t) => total = t,
+            Err(e) => errs.push(FieldError::invalid(
+                p,
+                si.as_str(),
+                format!("error parsing succeededIndexes: {e}"),
+            )),
+        }
+    }
+    if let Some(c) = r.succeeded_count {
+        let p = format!("{path}.succeededCount");
+        errs.extend(validate_nonnegative_field(i64::from(c), &p));
+        if c > completions {
+            errs.push(FieldError::invalid(
+                p.as_str(),
+                c,
+                format!("must be less than or equal to {completions} (the number of specified completions)"),
+            ));
+        }
+        if r.succeeded_indexes.is_some() && c > total {
+            errs.push(FieldError::invalid(
+                p.as_str(),
+                c,
+                format!("must be less than or equal to {total} (the number of indexes in the specified succeededIndexes field)"),
+            ));
+        }
+    }
+    errs
+}
+
+/// Go's `strconv.Atoi` for the index parsers (no sign handling beyond `+`/`-`).
+fn atoi(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// `parseIndexInterval`.
+///
+/// # Errors
+/// Upstream's messages (`too large index: "5"`, `non-increasing order, previous: 3, current: 1`).
+pub fn parse_index_interval(s: &str, completions: i32) -> Result<(i32, i32), String> {
+    let limits: Vec<&str> = s.split('-').collect();
+    if limits.len() > 2 {
+        return Err(format!(
+            "the fragment {} violates the requirement that an index interval can have at most two parts separated by '-'",
+            crate::api::go_quote(s)
+        ));
+    }
+    let bad = |x: &str| {
+        format!(
+            "cannot convert string to integer for index: {}",
+            crate::api::go_quote(x)
+        )
+    };
+    let x = atoi(limits[0]).ok_or_else(|| bad(limits[0]))?;
+    if x >= i64::from(completions) {
+        return Err(format!(
+            "too large index: {}",
+            crate::api::go_quote(limits[0])
+        ));
+    }
+    if limits.len() > 1 {
+        let y = atoi(limits[1]).ok_or_else(|| bad(limits[1]))?;
+        if y >= i64::from(completions) {
+            return Err(format!(
+                "too large index: {}",
+                crate::api::go_quote(limits[1])
+            ));
+        }
+        if x >= y {
+            return Err(format!("non-increasing order, previous: {x}, current: {y}"));
+        }
+        return Ok((x as i32, y as i32));
+    }
+    Ok((x as i32, x as i32))
+}
+
+/// `validateIndexesFormat`: returns the number of indexes.
+///
+/// # Errors
+/// The first bad interval's message.
+pub fn validate_indexes_format(s: &str, completions: i32) -> Result<i32, String> {
+    if s.is_empty() {
+        return Ok(0);
+    }
+    let mut last: Option<i32> = None;
+    let mut total = 0;
+    for iv in s.split(',') {
+        let (x, y) = parse_index_interval(iv, completions)?;
+        if let Some(l) = last {
+            if l >= x {
+                return Err(format!("non-increasing order, previous: {l}, current: {x}"));
+            }
+        }
+        total += y - x + 1;
+        last = Some(y);
+    }
+    Ok(total)
+}
+
+/// `ValidateJobTemplateSpec`: the job spec; the selector is generated, so it may not be set.
+pub fn validate_job_template_spec(t: &JobTemplateSpec, path: &str) -> Vec<FieldError> {
+    let mut errs = validate_job_spec_inner(&t.spec, &format!("{path}.spec"));
+    if let Some(sel) = &t.spec.selector {
+        errs.push(invalid_selector(
+            &format!("{path}.spec.selector"),
+            sel,
+            "`selector` will be auto-generated",
+        ));
+    }
+    if t.spec.manual_selector == Some(true) {
+        errs.push(FieldError::not_supported(
+            format!("{path}.spec.manualSelector"),
+            true,
+            &["nil", "false"],
+        ));
+    }
+    errs
+}
+
+/// The template with the scheduling directives taken from `new` (for suspended, never-started
+/// Jobs).
+fn with_scheduling_directives(
+    old: &crate::api::PodTemplateSpec,
+    new: &crate::api::PodTemplateSpec,
+) -> crate::api::PodTemplateSpec {
+    let mut t = old.clone();
+    t.spec.affinity = new.spec.affinity.clone();
+    t.spec.node_selector = new.spec.node_selector.clone();
+    t.spec.tolerations = new.spec.tolerations.clone();
+    t.metadata.annotations = new.metadata.annotations.clone();
+    t.metadata.labels = new.metadata.labels.clone();
+    match new.spec.extra.get("schedulingGates") {
+        Some(g) => {
+            t.spec.extra.insert("schedulingGates".into(), g.clone());
+        }
+        None => {
+            t.spec.extra.remove("schedulingGates");
+        }
+    }
+    t
+}
+
+/// `ValidateJobSpecUpdate`.
+pub fn validate_job_spec_update(
+    new: &JobSpec,
+    old: &JobSpec,
+    opts: JobValidationOptions,
+) -> Vec<FieldError> {
+    let mut errs = validate_job_spec(new, "spec");
+    // validateCompletions
+    let indexed = new.completion_mode.as_deref() == Some(INDEXED_COMPLETION);
+    if !opts.allow_elastic_indexed_jobs || !indexed {
+        if new.completions != old.completions {
+            errs.push(FieldError::invalid(
+                "spec.completions",
+                to_value(&new.completions),
+                FIELD_IMMUTABLE,
+            ));
+        }
+    } else if new.completions != old.completions {
+        if let Some(c) = new.completions {
+            if Some(c) != new.parallelism {
+                errs.push(FieldError::invalid(
+                    "spec.completions",
+                    c,
+                    "can only be modified in tandem with spec.parallelism",
+                ));
+            }
+        }
+    }
+    if new.selector != old.selector {
+        let e = match &new.selector {
+            Some(s) => invalid_selector("spec.selector", s, FIELD_IMMUTABLE),
+            None => FieldError::invalid("spec.selector", Value::Null, FIELD_IMMUTABLE),
+        };
+        errs.push(e);
+    }
+    let old_t = if opts.allow_mutable_scheduling_directives {
+        with_scheduling_directives(&old.template, &new.template)
+    } else {
+        old.template.clone()
+    };
+    if new.template != old_t {
+        errs.push(FieldError::invalid(
+            "spec.template",
+            to_value(&new.template),
+            FIELD_IMMUTABLE,
+        ));
+    }
+    let imm = |a: Value, b: Value, f: &str, errs: &mut Vec<FieldError>| {
+        if a != b {
+            errs.push(FieldError::invalid(format!("spec.{f}"), a, FIELD_IMMUTABLE));
+        }
+    };
+    imm(
+        to_value(&new.completion_mode),
+        to_value(&old.completion_mode),
+        "completionMode",
+        &mut errs,
+    );
+    imm(
+        to_value(&new.pod_failure_policy),
+        to_value(&old.pod_failure_policy),
+        "podFailurePolicy",
+        &mut errs,
+    );
+    imm(
+        to_value(&new.backoff_limit_per_index),
+        to_value(&old.backoff_limit_per_index),
+        "backoffLimitPerIndex",
+        &mut errs,
+    );
+    imm(
+        to_value(&new.managed_by),
+        to_value(&old.managed_by),
+        "managedBy",
+        &mut errs,
+    );
+    imm(
+        to_value(&new.success_policy),
+        to_value(&old.success_policy),
+        "successPolicy",
+        &mut errs,
+    );
+    errs
+}
+
+/// The Job strategy's `ValidateUpdate`: `ValidateJob` then `ValidateJobUpdate`.
+pub fn validate_job_update(new: &Job, old: &Job) -> Vec<FieldError> {
+    let opts = validation_options_for_job(Some(old));
+    let mut errs = validate_job(new, opts);
+    errs.extend(validate_object_meta_update(
+        &new.metadata,
+        &old.metadata,
+        "metadata",
+    ));
+    errs.extend(validate_job_spec_update(&new.spec, &old.spec, opts));
+    errs
+}
+
+/// `validateTimeZone`.
+pub fn validate_time_zone(tz: Option<&str>, path: &str) -> Vec<FieldError> {
+    let Some(tz) = tz else {
+        return vec![];
+    };
+    if tz.is_empty() {
+        return vec![FieldError::invalid(
+            path,
+            tz,
+            "timeZone must be nil or non-empty string",
+        )];
+    }
+    for part in tz.split('/') {
+        let chars_ok = (1..=14).contains(&part.len())
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-_+".contains(c));
+        if part == "." || part == ".." || part.starts_with('-') || !chars_ok {
+            return vec![FieldError::invalid(
+                path,
+                tz,
+                format!("unknown time zone {tz}"),
+            )];
+        }
+    }
+    let mut errs = vec![];
+    if tz.eq_ignore_ascii_case("Local") {
+        errs.push(FieldError::invalid(
+            path,
+            tz,
+            "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones",
+        ));
+    }
+    if let Err(e) = crate::cron::load_location(tz) {
+        errs.push(FieldError::invalid(path, tz, e));
+    }
+    errs
+}
+
+/// `validateScheduleFormat`.
+fn validate_schedule_format(
+    schedule: &str,
+    allow_tz_in_schedule: bool,
+    tz: Option<&str>,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if let Err(e) = crate::cron::parse_standard(schedule) {
+        errs.push(FieldError::invalid(path, schedule, e));
+    }
+    let has_tz = schedule.contains("TZ");
+    if allow_tz_in_schedule && has_tz && tz.is_some() {
+        errs.push(FieldError::invalid(
+            path,
+            schedule,
+            "cannot use both timeZone field and TZ or CRON_TZ in schedule",
+        ));
+    } else if !allow_tz_in_schedule && has_tz {
+        errs.push(FieldError::invalid(
+            path,
+            schedule,
+            "cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
+        ));
+    }
+    errs
+}
+
+/// `validateCronJobSpec`.
+pub fn validate_cron_job_spec(spec: &CronJobSpec, old: Option<&CronJobSpec>) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if spec.schedule.is_empty() {
+        errs.push(FieldError::required("spec.schedule", ""));
+    } else {
+        let allow = old.is_some_and(|o| o.schedule.contains("TZ"));
+        errs.extend(validate_schedule_format(
+            &spec.schedule,
+            allow,
+            spec.time_zone.as_deref(),
+            "spec.schedule",
+        ));
+    }
+    if let Some(s) = spec.starting_deadline_seconds {
+        errs.extend(validate_nonnegative_field(
+            s,
+            "spec.startingDeadlineSeconds",
+        ));
+    }
+    if old.is_none_or(|o| o.time_zone != spec.time_zone) {
+        errs.extend(validate_time_zone(
+            spec.time_zone.as_deref(),
+            "spec.timeZone",
+        ));
+    }
+    match spec.concurrency_policy.as_str() {
+        "Allow" | "Forbid" | "Replace" => {}
+        "" => errs.push(FieldError::required("spec.concurrencyPolicy", "")),
+        other => errs.push(FieldError::not_supported(
+            "spec.concurrencyPolicy",
+            other,
+            &["Allow", "Forbid", "Replace"],
+        )),
+    }
+    errs.extend(validate_job_template_spec(
+        &spec.job_template,
+        "spec.jobTemplate",
+    ));
+    if let Some(l) = spec.successful_jobs_history_limit {
+        errs.extend(validate_nonnegative_field(
+            i64::from(l),
+            "spec.successfulJobsHistoryLimit",
+        ));
+    }
+    if let Some(l) = spec.failed_jobs_history_limit {
+        errs.extend(validate_nonnegative_field(
+            i64::from(l),
+            "spec.failedJobsHistoryLimit",
+        ));
+    }
+    errs
+}
+
+/// `ValidateCronJobCreate`, including the 52-character name limit.
+pub fn validate_cron_job_create(cj: &CronJob) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&cj.metadata, true, name_is_dns_subdomain, "metadata");
+    errs.extend(validate_cron_job_spec(&cj.spec, None));
+    if cj.metadata.name.len() > MAX_CRON_JOB_NAME_LENGTH {
+        errs.push(FieldError::invalid(
+            "metadata.name",
+            cj.metadata.name.as_str(),
+            "must be no more than 52 characters",
+        ));
+    }
+    errs
+}
+
+/// `ValidateCronJobUpdate` (no name-length check, so old long names stay updatable).
+pub fn validate_cron_job_update(new: &CronJob, old: &CronJob) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_cron_job_spec(&new.spec, Some(&old.spec)));
+    errs
+}
+
+/// The hook [`crate::api::validation::validate_object`] calls for batch kinds.
+pub fn validate_batch_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
+    match (o, old) {
+        (Object::Job(n), Some(Object::Job(o))) => validate_job_update(n, o),
+        (Object::Job(n), _) => validate_job(n, validation_options_for_job(None)),
+        (Object::CronJob(n), Some(Object::CronJob(o))) => validate_cron_job_update(n, o),
+        (Object::CronJob(n), _) => validate_cron_job_create(n),
+        _ => vec![],
+    }
+}
+
+#[cfg(test)]
+mod tests;
