@@ -1083,9 +1083,10 @@ impl Kubelet {
         };
         let now = ctx.now();
         let cfg = ctx.world.kubelet.clone();
+        let rule_index = ctx.world.claim_rule(&pod);
         let env = Env {
             cfg: &cfg,
-            rule: cfg.rule_for(&pod),
+            rule: rule_index.and_then(|i| cfg.rules.get(i)),
             pod: &pod,
         };
         let frozen = cfg.is_frozen(&pod);

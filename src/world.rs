@@ -144,10 +144,16 @@ pub struct FaultRule {
     /// container is killed (exit code 137).
     #[serde(default)]
     pub ignore_sigterm: bool,
+    /// The rule applies to at most this many pods: the first matching pods the kubelet runs
+    /// claim it; later matching pods fall through to the next rules ("the first two attempts
+    /// fail, then the work succeeds").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_pods: Option<u32>,
 }
 
 impl KubeletConfig {
-    /// The first fault rule matching the pod, if any.
+    /// The first fault rule matching the pod, if any (ignoring `maxPods`; see
+    /// [`World::claim_rule`]).
     pub fn rule_for(&self, p: &Pod) -> Option<&FaultRule> {
         self.rules.iter().find(|r| r.match_.matches(p))
     }
@@ -172,6 +178,32 @@ pub struct World {
     /// Nodes whose kubelet is down (no heartbeats, no pod updates), with when it went down.
     pub nodes_down: BTreeMap<String, crate::api::Time>,
     pub kubelet: KubeletConfig,
+    /// Fault rule index → uids of the pods that claimed it (rules with `maxPods`).
+    pub rule_claims: BTreeMap<usize, std::collections::BTreeSet<String>>,
+}
+
+impl World {
+    /// The index of the fault rule that applies to the pod: the first matching rule that has
+    /// room left under its `maxPods` (or already counts this pod). A pod keeps its rule.
+    pub fn claim_rule(&mut self, p: &Pod) -> Option<usize> {
+        for (i, r) in self.kubelet.rules.iter().enumerate() {
+            if !r.match_.matches(p) {
+                continue;
+            }
+            let Some(max) = r.max_pods else {
+                return Some(i);
+            };
+            let claims = self.rule_claims.entry(i).or_default();
+            if claims.contains(&p.metadata.uid) {
+                return Some(i);
+            }
+            if (claims.len() as u32) < max {
+                claims.insert(p.metadata.uid.clone());
+                return Some(i);
+            }
+        }
+        None
+    }
 }
 
 /// Durations in scenario files: `90s`, `1m30s`, or a number of seconds.

@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use k8s_openapi::api::apps::v1 as apps;
+use k8s_openapi::api::batch::v1 as batch;
 use k8s_openapi::api::core::v1 as core;
 use kubeplay::api::{Duration, Object, KINDS};
 use kubeplay::scenario::Scenario;
@@ -28,7 +29,60 @@ nodes:
   taints:
   - {key: dedicated, value: gpu, effect: NoSchedule}
   capacity: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "2"}
+kubelet:
+  rules:
+  - match: {image: "busybox:1.37"}
+    runFor: 10s
+    exitCode: 0
 objects:
+- apiVersion: batch/v1
+  kind: Job
+  metadata:
+    name: shape-job
+  spec:
+    completions: 3
+    parallelism: 2
+    completionMode: Indexed
+    backoffLimitPerIndex: 1
+    maxFailedIndexes: 1
+    ttlSecondsAfterFinished: 3600
+    activeDeadlineSeconds: 600
+    successPolicy:
+      rules:
+      - {succeededIndexes: "0-2", succeededCount: 3}
+    podFailurePolicy:
+      rules:
+      - action: FailJob
+        onExitCodes: {containerName: main, operator: In, values: [42]}
+      - action: Ignore
+        onPodConditions:
+        - type: DisruptionTarget
+    template:
+      spec:
+        restartPolicy: Never
+        containers:
+        - name: main
+          image: busybox:1.37
+          command: [sh, -c, "echo $JOB_COMPLETION_INDEX"]
+- apiVersion: batch/v1
+  kind: CronJob
+  metadata:
+    name: shape-cron
+  spec:
+    schedule: "*/2 * * * *"
+    timeZone: Europe/Rome
+    startingDeadlineSeconds: 100
+    concurrencyPolicy: Forbid
+    jobTemplate:
+      metadata:
+        labels: {app: cron}
+      spec:
+        template:
+          spec:
+            restartPolicy: OnFailure
+            containers:
+            - name: main
+              image: busybox:1.37
 - apiVersion: apps/v1
   kind: Deployment
   metadata:
@@ -271,6 +325,8 @@ fn round_trip(o: &Object) -> Value {
         Object::ReplicationController(_) => {
             through_k8s_openapi::<core::ReplicationController>(&what, &v)
         }
+        Object::Job(_) => through_k8s_openapi::<batch::Job>(&what, &v),
+        Object::CronJob(_) => through_k8s_openapi::<batch::CronJob>(&what, &v),
         // A kind added to `kinds!` without a line here fails loudly instead of going unchecked.
         #[allow(unreachable_patterns)]
         _ => panic!("no k8s-openapi type mapped for kind {}", o.kind()),

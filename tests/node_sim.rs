@@ -113,6 +113,7 @@ fn rule(m: PodMatch) -> FaultRule {
         never_ready: false,
         ready_after: None,
         ignore_sigterm: false,
+        max_pods: None,
     }
 }
 

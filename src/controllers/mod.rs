@@ -5,6 +5,7 @@
 //! every call as an [`Action`] — as Kubernetes' fake clientset does — so tests can assert on them.
 
 pub mod controller_utils;
+pub mod cronjob;
 pub mod deployment;
 pub mod garbagecollector;
 pub mod job;
@@ -12,6 +13,7 @@ pub mod node_lifecycle;
 pub mod podgc;
 pub mod replicaset;
 pub mod taint_eviction;
+pub mod ttlafterfinished;
 
 use crate::api::{ApiError, Duration, Object, Resource, Time};
 use crate::features::FeatureGates;
@@ -217,6 +219,8 @@ pub fn default_loops() -> Vec<Box<dyn Controller>> {
         Box::new(replicaset::ReplicaSetController::new()),
         Box::new(replicaset::ReplicaSetController::new_replication_controller()),
         job::new_job_controller(),
+        cronjob::new_cron_job_controller(),
+        ttlafterfinished::new_ttl_after_finished_controller(),
         Box::new(garbagecollector::GarbageCollector::new()),
         node_lifecycle::new_node_lifecycle_controller(),
         taint_eviction::new_taint_eviction_controller(),

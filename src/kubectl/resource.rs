@@ -493,7 +493,9 @@ mod tests {
                     Kind::Obj("Pod"),
                     Kind::Obj("ReplicationController"),
                     Kind::Obj("Deployment"),
-                    Kind::Obj("ReplicaSet")
+                    Kind::Obj("ReplicaSet"),
+                    Kind::Obj("CronJob"),
+                    Kind::Obj("Job")
                 ],
                 selector: String::new()
             })

@@ -24,6 +24,23 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "deployment-pause-resume",
     "deployment-progress-deadline",
     "deployment-recreate",
+    "job-pi",
+    "job-pi-with-ttl",
+    "job-parallel",
+    "job-indexed",
+    "job-work-queue",
+    "job-backoff-limit",
+    "job-pod-failure-policy",
+    "job-pod-failure-policy-ignore",
+    "job-backoff-limit-per-index",
+    "job-suspend",
+    "job-active-deadline",
+    "cronjob-hello",
+    "cronjob-friday-13",
+    "cronjob-forbid",
+    "cronjob-replace",
+    "cronjob-downtime-no-deadline",
+    "cronjob-downtime-deadline",
 ];
 
 /// A built-in scenario by name.
