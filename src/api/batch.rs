@@ -239,7 +239,7 @@ pub struct CronJobSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suspend: Option<bool>,
     #[serde(default)]
-    pub job_template: JobTemplateSpec,
+    pub job_template: Box<JobTemplateSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub successful_jobs_history_limit: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -152,6 +152,7 @@ pub fn new_ttl_after_finished_controller() -> Box<dyn Controller> {
 }
 
 #[cfg(test)]
+#[allow(clippy::type_complexity)]
 mod tests {
     use super::*;
     use crate::api::batch::JobCondition;

@@ -91,7 +91,10 @@ fn run(name: &str, r: Row) {
         if r.still_active {
             cj.status.active = vec![get_ref(&job)];
         } else {
-            job.status.completion_time = job.metadata.creation_timestamp.map(|t| t + Duration::from_secs(10));
+            job.status.completion_time = job
+                .metadata
+                .creation_timestamp
+                .map(|t| t + Duration::from_secs(10));
             job.status.conditions.push(JobCondition {
                 type_: "Complete".into(),
                 status: "True".into(),
@@ -119,9 +122,22 @@ fn run(name: &str, r: Row) {
         component: COMPONENT,
     };
     let _ = ctl.sync_key("snazzycats/mycronjob", &mut ctx);
-    let count = |verb: &str, kind: &str| actions.iter().filter(|a| a.verb == verb && a.kind == kind).count();
-    assert_eq!(count("create", "Job"), usize::from(r.expect_create), "{name}: create");
-    assert_eq!(count("delete", "Job"), usize::from(r.expect_delete), "{name}: delete");
+    let count = |verb: &str, kind: &str| {
+        actions
+            .iter()
+            .filter(|a| a.verb == verb && a.kind == kind)
+            .count()
+    };
+    assert_eq!(
+        count("create", "Job"),
+        usize::from(r.expect_create),
+        "{name}: create"
+    );
+    assert_eq!(
+        count("delete", "Job"),
+        usize::from(r.expect_delete),
+        "{name}: delete"
+    );
     assert_eq!(
         count("update-status", "CronJob") > 0,
         r.expect_update_status,
@@ -135,7 +151,11 @@ fn run(name: &str, r: Row) {
     };
     assert_eq!(active, r.expect_active, "{name}: active");
     let warnings = api.events.iter().filter(|e| e.type_ == "Warning").count();
-    assert_eq!(warnings, r.expected_warnings, "{name}: warnings {:?}", api.events);
+    assert_eq!(
+        warnings, r.expected_warnings,
+        "{name}: warnings {:?}",
+        api.events
+    );
     let requeue = queue.next_due().map(|t| t - now);
     assert_eq!(requeue, r.expect_requeue_after, "{name}: requeue");
 }
@@ -176,11 +196,23 @@ fn controller_v2_sync_cron_job() {
     let rows: Vec<(&str, Row)> = vec![
         (
             "never ran, not valid schedule, A",
-            Row { policy: "Allow", schedule: ERROR_SCHEDULE, now: Some(just_before_the_hour()), expected_warnings: 1, ..base.clone() },
+            Row {
+                policy: "Allow",
+                schedule: ERROR_SCHEDULE,
+                now: Some(just_before_the_hour()),
+                expected_warnings: 1,
+                ..base.clone()
+            },
         ),
         (
             "never ran, not valid schedule, F",
-            Row { policy: "Forbid", schedule: ERROR_SCHEDULE, now: Some(just_before_the_hour()), expected_warnings: 1, ..base.clone() },
+            Row {
+                policy: "Forbid",
+                schedule: ERROR_SCHEDULE,
+                now: Some(just_before_the_hour()),
+                expected_warnings: 1,
+                ..base.clone()
+            },
         ),
         (
             "never ran, not valid time zone",
@@ -195,7 +227,13 @@ fn controller_v2_sync_cron_job() {
         ("never ran, not time, A", never_not_time("Allow")),
         ("never ran, not time, F", never_not_time("Forbid")),
         ("never ran, not time, R", never_not_time("Replace")),
-        ("never ran, not time in zone", Row { time_zone: Some("America/New_York"), ..never_not_time("Allow") }),
+        (
+            "never ran, not time in zone",
+            Row {
+                time_zone: Some("America/New_York"),
+                ..never_not_time("Allow")
+            },
+        ),
         ("never ran, is time, A", never_is_time("Allow")),
         ("never ran, is time, F", never_is_time("Forbid")),
         ("never ran, is time, R", never_is_time("Replace")),
@@ -219,7 +257,12 @@ fn controller_v2_sync_cron_job() {
         ),
         (
             "never ran, is time, suspended",
-            Row { policy: "Allow", suspend: true, now: Some(just_after_the_hour()), ..base.clone() },
+            Row {
+                policy: "Allow",
+                suspend: true,
+                now: Some(just_after_the_hour()),
+                ..base.clone()
+            },
         ),
         (
             "never ran, is time, past deadline",
@@ -231,26 +274,75 @@ fn controller_v2_sync_cron_job() {
                 ..base.clone()
             },
         ),
-        ("never ran, is time, not past deadline", Row { deadline: Some(LONG_DEAD), ..never_is_time("Allow") }),
-        ("prev ran but done, not time, A", Row { expect_requeue_after: d(0, 1), ..prev_done("Allow", just_before_the_hour()) }),
-        ("prev ran but done, not time, F", Row { expect_requeue_after: d(0, 1), ..prev_done("Forbid", just_before_the_hour()) }),
-        ("prev ran but done, not time, R", Row { expect_requeue_after: d(0, 1), ..prev_done("Replace", just_before_the_hour()) }),
+        (
+            "never ran, is time, not past deadline",
+            Row {
+                deadline: Some(LONG_DEAD),
+                ..never_is_time("Allow")
+            },
+        ),
+        (
+            "prev ran but done, not time, A",
+            Row {
+                expect_requeue_after: d(0, 1),
+                ..prev_done("Allow", just_before_the_hour())
+            },
+        ),
+        (
+            "prev ran but done, not time, F",
+            Row {
+                expect_requeue_after: d(0, 1),
+                ..prev_done("Forbid", just_before_the_hour())
+            },
+        ),
+        (
+            "prev ran but done, not time, R",
+            Row {
+                expect_requeue_after: d(0, 1),
+                ..prev_done("Replace", just_before_the_hour())
+            },
+        ),
         (
             "prev ran but done, is time, A",
-            Row { expect_create: true, expect_active: 1, expect_requeue_after: d(0, 59), ..prev_done("Allow", just_after_the_hour()) },
+            Row {
+                expect_create: true,
+                expect_active: 1,
+                expect_requeue_after: d(0, 59),
+                ..prev_done("Allow", just_after_the_hour())
+            },
         ),
         (
             "prev ran but done, is time, F",
-            Row { expect_create: true, expect_active: 1, expect_requeue_after: d(0, 59), ..prev_done("Forbid", just_after_the_hour()) },
+            Row {
+                expect_create: true,
+                expect_active: 1,
+                expect_requeue_after: d(0, 59),
+                ..prev_done("Forbid", just_after_the_hour())
+            },
         ),
         (
             "prev ran but done, is time, R",
-            Row { expect_create: true, expect_active: 1, expect_requeue_after: d(0, 59), ..prev_done("Replace", just_after_the_hour()) },
+            Row {
+                expect_create: true,
+                expect_active: 1,
+                expect_requeue_after: d(0, 59),
+                ..prev_done("Replace", just_after_the_hour())
+            },
         ),
-        ("prev ran but done, is time, suspended", Row { suspend: true, ..prev_done("Allow", just_after_the_hour()) }),
+        (
+            "prev ran but done, is time, suspended",
+            Row {
+                suspend: true,
+                ..prev_done("Allow", just_after_the_hour())
+            },
+        ),
         (
             "prev ran but done, is time, past deadline",
-            Row { deadline: Some(SHORT_DEAD), expect_requeue_after: d(0, 59), ..prev_done("Allow", just_after_the_hour()) },
+            Row {
+                deadline: Some(SHORT_DEAD),
+                expect_requeue_after: d(0, 59),
+                ..prev_done("Allow", just_after_the_hour())
+            },
         ),
         (
             "prev ran but done, is time, not past deadline",

@@ -191,6 +191,7 @@ pub fn get_remaining_time_for_failures_count(
 }
 
 #[cfg(test)]
+#[allow(clippy::type_complexity)]
 mod tests {
     use super::*;
     use crate::api::{ContainerState, ContainerStateTerminated, ContainerStatus, PodCondition};

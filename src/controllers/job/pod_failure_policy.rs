@@ -146,6 +146,7 @@ pub fn match_on_pod_conditions<'a>(
 }
 
 #[cfg(test)]
+#[allow(clippy::type_complexity)]
 mod tests {
     use super::*;
     use crate::api::batch::{

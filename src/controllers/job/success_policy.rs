@@ -60,6 +60,7 @@ pub fn match_succeeded_indexes_rule(
 }
 
 #[cfg(test)]
+#[allow(clippy::type_complexity)]
 mod tests {
     use super::*;
     use crate::api::batch::SuccessPolicyRule;

@@ -53,9 +53,15 @@ impl Fixture {
 
     /// `newJob(parallelism, completions, backoffLimit, completionMode)`: a manual `foo=bar`
     /// selector; `completions < 0` means none.
-    fn job(&mut self, parallelism: i32, completions: i32, backoff_limit: i32, indexed: bool) -> Job {
+    fn job(
+        &mut self,
+        parallelism: i32,
+        completions: i32,
+        backoff_limit: i32,
+        indexed: bool,
+    ) -> Job {
         let labels: Labels = [("foo".to_string(), "bar".to_string())].into();
-        let j = Job {
+        Job {
             metadata: crate::api::ObjectMeta {
                 name: "foobar".into(),
                 namespace: "default".into(),
@@ -87,8 +93,7 @@ impl Fixture {
                 ..Default::default()
             },
             ..Default::default()
-        };
-        j
+        }
     }
 
     fn load_job(&mut self, j: Job) {
@@ -238,7 +243,10 @@ fn run(name: &str, r: Row) {
     assert_eq!(s.active, r.exp_active, "{name}: active");
     assert_eq!(s.ready, r.exp_ready, "{name}: ready");
     assert_eq!(s.succeeded, r.exp_succeeded, "{name}: succeeded");
-    assert_eq!(s.completed_indexes, r.exp_completed, "{name}: completedIndexes");
+    assert_eq!(
+        s.completed_indexes, r.exp_completed,
+        "{name}: completedIndexes"
+    );
     assert_eq!(s.failed, r.exp_failed, "{name}: failed");
     assert_eq!(s.terminating, r.exp_terminating, "{name}: terminating");
     let conds: Vec<(&str, &str, &str)> = s
@@ -271,14 +279,58 @@ fn controller_sync_job() {
         ..Default::default()
     };
     let rows: Vec<(&str, Row)> = vec![
-        ("job start", Row { parallelism: 2, completions: 5, creations: 2, exp_active: 2, ..base.clone() }),
-        ("WQ job start", Row { parallelism: 2, completions: -1, creations: 2, exp_active: 2, ..base.clone() }),
-        ("pending pods", Row { parallelism: 2, completions: 5, pending: 2, exp_active: 2, ..base.clone() }),
+        (
+            "job start",
+            Row {
+                parallelism: 2,
+                completions: 5,
+                creations: 2,
+                exp_active: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "WQ job start",
+            Row {
+                parallelism: 2,
+                completions: -1,
+                creations: 2,
+                exp_active: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "pending pods",
+            Row {
+                parallelism: 2,
+                completions: 5,
+                pending: 2,
+                exp_active: 2,
+                ..base.clone()
+            },
+        ),
         (
             "correct # of pods",
-            Row { parallelism: 3, completions: 5, active: 3, ready: 2, exp_active: 3, exp_ready: Some(2), ..base.clone() },
+            Row {
+                parallelism: 3,
+                completions: 5,
+                active: 3,
+                ready: 2,
+                exp_active: 3,
+                exp_ready: Some(2),
+                ..base.clone()
+            },
         ),
-        ("WQ job: correct # of pods", Row { parallelism: 2, completions: -1, active: 2, exp_active: 2, ..base.clone() }),
+        (
+            "WQ job: correct # of pods",
+            Row {
+                parallelism: 2,
+                completions: -1,
+                active: 2,
+                exp_active: 2,
+                ..base.clone()
+            },
+        ),
         (
             "too few active pods",
             Row {
@@ -377,19 +429,46 @@ fn controller_sync_job() {
         ),
         (
             "too few active pods and active back-off",
-            Row { parallelism: 1, completions: 1, backoff_record: Some((1, true)), ..base.clone() },
+            Row {
+                parallelism: 1,
+                completions: 1,
+                backoff_record: Some((1, true)),
+                ..base.clone()
+            },
         ),
         (
             "too few active pods and no back-offs",
-            Row { parallelism: 1, completions: 1, backoff_record: Some((0, true)), creations: 1, exp_active: 1, ..base.clone() },
+            Row {
+                parallelism: 1,
+                completions: 1,
+                backoff_record: Some((0, true)),
+                creations: 1,
+                exp_active: 1,
+                ..base.clone()
+            },
         ),
         (
             "too few active pods with a dynamic job",
-            Row { parallelism: 2, completions: -1, active: 1, creations: 1, exp_active: 2, ..base.clone() },
+            Row {
+                parallelism: 2,
+                completions: -1,
+                active: 1,
+                creations: 1,
+                exp_active: 2,
+                ..base.clone()
+            },
         ),
         (
             "too many active pods",
-            Row { parallelism: 2, completions: 5, active: 3, deletions: 1, exp_active: 2, patches: 1, ..base.clone() },
+            Row {
+                parallelism: 2,
+                completions: 5,
+                active: 3,
+                deletions: 1,
+                exp_active: 2,
+                patches: 1,
+                ..base.clone()
+            },
         ),
         (
             "too many active pods; PodReplacementPolicy enabled",
@@ -502,7 +581,15 @@ fn controller_sync_job() {
         ),
         (
             "more active pods than parallelism",
-            Row { parallelism: 2, completions: 5, active: 10, deletions: 8, exp_active: 2, patches: 8, ..base.clone() },
+            Row {
+                parallelism: 2,
+                completions: 5,
+                active: 10,
+                deletions: 8,
+                exp_active: 2,
+                patches: 8,
+                ..base.clone()
+            },
         ),
         (
             "more active pods than remaining completions",
@@ -592,7 +679,12 @@ fn controller_sync_job() {
                 parallelism: 2,
                 completions: 3,
                 indexed: true,
-                with_indexes: vec![("0", "Succeeded"), ("1", "Failed"), ("1", "Succeeded"), ("2", "Succeeded")],
+                with_indexes: vec![
+                    ("0", "Succeeded"),
+                    ("1", "Failed"),
+                    ("1", "Succeeded"),
+                    ("2", "Succeeded"),
+                ],
                 exp_succeeded: 3,
                 exp_failed: 1,
                 exp_completed: "0-2",
@@ -625,13 +717,30 @@ fn delayed_terminal_conditions_with_default_gates() {
     let conds: Vec<(&str, &str, &str, &str)> = s
         .conditions
         .iter()
-        .map(|c| (c.type_.as_str(), c.status.as_str(), c.reason.as_str(), c.message.as_str()))
+        .map(|c| {
+            (
+                c.type_.as_str(),
+                c.status.as_str(),
+                c.reason.as_str(),
+                c.message.as_str(),
+            )
+        })
         .collect();
     assert_eq!(
         conds,
         [
-            ("SuccessCriteriaMet", "True", "CompletionsReached", "Reached expected number of succeeded pods"),
-            ("Complete", "True", "CompletionsReached", "Reached expected number of succeeded pods"),
+            (
+                "SuccessCriteriaMet",
+                "True",
+                "CompletionsReached",
+                "Reached expected number of succeeded pods"
+            ),
+            (
+                "Complete",
+                "True",
+                "CompletionsReached",
+                "Reached expected number of succeeded pods"
+            ),
         ]
     );
     assert_eq!(s.completion_time, Some(f.api.now));
@@ -708,11 +817,39 @@ fn past_backoff_limit_on_failure_counts_restarts() {
 fn ensure_job_condition_status_rules() {
     let now = ts("2025-01-01T00:00:00Z");
     let mut list = vec![];
-    assert!(!ensure_job_condition_status(&mut list, "Suspended", "False", "JobResumed", "Job resumed", now));
+    assert!(!ensure_job_condition_status(
+        &mut list,
+        "Suspended",
+        "False",
+        "JobResumed",
+        "Job resumed",
+        now
+    ));
     assert!(list.is_empty());
-    assert!(ensure_job_condition_status(&mut list, "Suspended", "True", "JobSuspended", "Job suspended", now));
-    assert!(!ensure_job_condition_status(&mut list, "Suspended", "True", "JobSuspended", "Job suspended", now));
-    assert!(ensure_job_condition_status(&mut list, "Suspended", "False", "JobResumed", "Job resumed", now));
+    assert!(ensure_job_condition_status(
+        &mut list,
+        "Suspended",
+        "True",
+        "JobSuspended",
+        "Job suspended",
+        now
+    ));
+    assert!(!ensure_job_condition_status(
+        &mut list,
+        "Suspended",
+        "True",
+        "JobSuspended",
+        "Job suspended",
+        now
+    ));
+    assert!(ensure_job_condition_status(
+        &mut list,
+        "Suspended",
+        "False",
+        "JobResumed",
+        "Job resumed",
+        now
+    ));
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].status, "False");
 }

@@ -30,10 +30,46 @@ fn cj(created: Time, schedule: &str, last: Option<Time>, sds: Option<i64>) -> Cr
 fn most_recent_schedule_time_table() {
     use MissedSchedules as M;
     #[allow(clippy::type_complexity)]
-    let cases: Vec<(&str, CronJob, bool, Time, Time, Option<Time>, MissedSchedules, bool)> = vec![
-        ("now before next schedule", cj(top(), "0 * * * *", None, None), false, top() + Duration::from_secs(30), top(), None, M::None, false),
-        ("now just after next schedule", cj(top(), "0 * * * *", None, None), false, after(61 * MIN), top(), Some(after(60 * MIN)), M::None, false),
-        ("missed 5 schedules", cj(after(10), "0 * * * *", None, None), false, after(301 * MIN), after(10), Some(after(300 * MIN)), M::Few, false),
+    let cases: Vec<(
+        &str,
+        CronJob,
+        bool,
+        Time,
+        Time,
+        Option<Time>,
+        MissedSchedules,
+        bool,
+    )> = vec![
+        (
+            "now before next schedule",
+            cj(top(), "0 * * * *", None, None),
+            false,
+            top() + Duration::from_secs(30),
+            top(),
+            None,
+            M::None,
+            false,
+        ),
+        (
+            "now just after next schedule",
+            cj(top(), "0 * * * *", None, None),
+            false,
+            after(61 * MIN),
+            top(),
+            Some(after(60 * MIN)),
+            M::None,
+            false,
+        ),
+        (
+            "missed 5 schedules",
+            cj(after(10), "0 * * * *", None, None),
+            false,
+            after(301 * MIN),
+            after(10),
+            Some(after(300 * MIN)),
+            M::Few,
+            false,
+        ),
         (
             "complex schedule",
             cj(top(), "30 6-16/4 * * 1-5", Some(after(30 * MIN)), None),
@@ -84,7 +120,16 @@ fn most_recent_schedule_time_table() {
             M::Many,
             false,
         ),
-        ("rogue cronjob", cj(after(10), "59 23 31 2 *", None, None), false, after(HOUR), after(10), None, M::None, true),
+        (
+            "rogue cronjob",
+            cj(after(10), "59 23 31 2 *", None, None),
+            false,
+            after(HOUR),
+            after(10),
+            None,
+            M::None,
+            true,
+        ),
         (
             "earliestTime being CreationTimestamp and LastScheduleTime",
             cj(top(), "0 * * * *", Some(top()), None),
@@ -149,17 +194,37 @@ fn next_schedule_time_cases() {
     let t2 = after(HOUR);
     // Case 1: no known start times, and none needed yet.
     let c = cj(t1 - Duration::from_mins(10), "0 * * * ?", None, None);
-    assert_eq!(next_schedule_time(&c, t1 - Duration::from_mins(7), &sched).0, None);
+    assert_eq!(
+        next_schedule_time(&c, t1 - Duration::from_mins(7), &sched).0,
+        None
+    );
     // Case 2: no known start times, and one needed.
-    assert_eq!(next_schedule_time(&c, t1 + Duration::from_secs(2), &sched).0, Some(t1));
+    assert_eq!(
+        next_schedule_time(&c, t1 + Duration::from_secs(2), &sched).0,
+        Some(t1)
+    );
     // Case 3: known LastScheduleTime, no start needed.
     let c = cj(t1 - Duration::from_mins(10), "0 * * * ?", Some(t1), None);
-    assert_eq!(next_schedule_time(&c, t1 + Duration::from_mins(2), &sched).0, None);
+    assert_eq!(
+        next_schedule_time(&c, t1 + Duration::from_mins(2), &sched).0,
+        None
+    );
     // Case 4: known LastScheduleTime, a start needed.
-    assert_eq!(next_schedule_time(&c, t2 + Duration::from_mins(5), &sched).0, Some(t2));
+    assert_eq!(
+        next_schedule_time(&c, t2 + Duration::from_mins(5), &sched).0,
+        Some(t2)
+    );
     // Case 5: known LastScheduleTime, two starts needed.
-    let c = cj(t1 - Duration::from_secs(2 * HOUR), "0 * * * ?", Some(t1 - Duration::from_secs(HOUR)), None);
-    assert_eq!(next_schedule_time(&c, t2 + Duration::from_mins(5), &sched).0, Some(t2));
+    let c = cj(
+        t1 - Duration::from_secs(2 * HOUR),
+        "0 * * * ?",
+        Some(t1 - Duration::from_secs(HOUR)),
+        None,
+    );
+    assert_eq!(
+        next_schedule_time(&c, t2 + Duration::from_mins(5), &sched).0,
+        Some(t2)
+    );
     // Case 6: now is way way ahead of last start time, and there is no deadline.
     let now = t2 + Duration::from_secs(10 * 24 * HOUR);
     let (t, too_many, _) = next_schedule_time(&c, now, &sched);
@@ -204,12 +269,21 @@ fn next_schedule_time_duration_table() {
             after(19 * 24 * HOUR + HOUR + 30 * MIN),
             48 * HOUR + 30 * MIN,
         ),
-        ("no previous run of a cronjob", cj(top(), "0 12 * * 5", None, None), after(6 * HOUR), 20 * HOUR),
+        (
+            "no previous run of a cronjob",
+            cj(top(), "0 12 * * 5", None, None),
+            after(6 * HOUR),
+            20 * HOUR,
+        ),
     ];
     for (name, c, now, want) in cases {
         let sched = parse_standard(&c.spec.schedule).unwrap();
         let got = next_schedule_time_duration(&c, now, &sched);
-        assert_eq!(got, Duration::from_secs(want) + NEXT_SCHEDULE_DELTA, "{name}");
+        assert_eq!(
+            got,
+            Duration::from_secs(want) + NEXT_SCHEDULE_DELTA,
+            "{name}"
+        );
     }
 }
 
@@ -219,11 +293,20 @@ fn get_job_from_template2_table() {
     let scheduled = top();
     let mut c = cj(top(), "* * * * ?", None, None);
     c.metadata.namespace = "snazzycats".into();
-    c.spec.job_template.metadata.labels.insert("a".into(), "b".into());
+    c.spec
+        .job_template
+        .metadata
+        .labels
+        .insert("a".into(), "b".into());
     for (tz, annotations, want_count, want_ts) in [
         (Some("UTC"), vec![("x", "y")], 2, "2016-05-19T10:00:00Z"),
         (None, vec![("x", "y")], 2, "2016-05-19T10:00:00Z"),
-        (Some("Europe/Rome"), vec![("x", "y"), ("z", "x")], 3, "2016-05-19T12:00:00+02:00"),
+        (
+            Some("Europe/Rome"),
+            vec![("x", "y"), ("z", "x")],
+            3,
+            "2016-05-19T12:00:00+02:00",
+        ),
     ] {
         c.spec.time_zone = tz.map(String::from);
         c.spec.job_template.metadata.annotations = annotations
@@ -264,11 +347,31 @@ fn by_job_start_time() {
         j
     };
     let cases = vec![
-        ("both have nil start times", vec![j("b", None), j("a", None)], vec!["a", "b"]),
-        ("only the first has a nil start time", vec![j("a", None), j("b", Some(now))], vec!["b", "a"]),
-        ("only the second has a nil start time", vec![j("a", Some(now)), j("b", None)], vec!["a", "b"]),
-        ("both have non-nil, equal start time", vec![j("b", Some(now)), j("a", Some(now))], vec!["a", "b"]),
-        ("both have non-nil, different start time", vec![j("a", Some(later)), j("b", Some(now))], vec!["b", "a"]),
+        (
+            "both have nil start times",
+            vec![j("b", None), j("a", None)],
+            vec!["a", "b"],
+        ),
+        (
+            "only the first has a nil start time",
+            vec![j("a", None), j("b", Some(now))],
+            vec!["b", "a"],
+        ),
+        (
+            "only the second has a nil start time",
+            vec![j("a", Some(now)), j("b", None)],
+            vec!["a", "b"],
+        ),
+        (
+            "both have non-nil, equal start time",
+            vec![j("b", Some(now)), j("a", Some(now))],
+            vec!["a", "b"],
+        ),
+        (
+            "both have non-nil, different start time",
+            vec![j("a", Some(later)), j("b", Some(now))],
+            vec!["b", "a"],
+        ),
     ];
     for (name, mut input, want) in cases {
         crate::controllers::controller_utils::sort_by_less(&mut input, by_job_start_time_less);

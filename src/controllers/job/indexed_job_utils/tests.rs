@@ -1,3 +1,5 @@
+#![allow(clippy::type_complexity)]
+
 use super::*;
 use crate::api::batch::JobSpec;
 use crate::api::Time;
@@ -41,7 +43,9 @@ fn to_index_phases(pods: &[&Pod]) -> Vec<(String, String)> {
 }
 
 fn ip(v: &[(&str, &str)]) -> Vec<(String, String)> {
-    v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    v.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
 }
 
 fn job(completions: i32, completed: &str) -> Job {
@@ -66,12 +70,32 @@ fn oi(p: &[(i64, i64)]) -> OrderedIntervals {
 // Port of TestCalculateSucceededIndexes (pkg/controller/job/indexed_job_utils_test.go).
 #[test]
 fn calculate_succeeded_indexes_table() {
-    let cases: Vec<(&str, &str, Vec<(&str, &str)>, i32, Vec<(i64, i64)>, Vec<(i64, i64)>)> = vec![
-        ("one index", "", vec![("1", "Succeeded")], 2, vec![], vec![(1, 1)]),
+    let cases: Vec<(
+        &str,
+        &str,
+        Vec<(&str, &str)>,
+        i32,
+        Vec<(i64, i64)>,
+        Vec<(i64, i64)>,
+    )> = vec![
+        (
+            "one index",
+            "",
+            vec![("1", "Succeeded")],
+            2,
+            vec![],
+            vec![(1, 1)],
+        ),
         (
             "two separate",
             "",
-            vec![("2", "Failed"), ("5", "Succeeded"), ("5", "Succeeded"), ("10", "Failed"), ("10", "Succeeded")],
+            vec![
+                ("2", "Failed"),
+                ("5", "Succeeded"),
+                ("5", "Succeeded"),
+                ("10", "Failed"),
+                ("10", "Succeeded"),
+            ],
             11,
             vec![],
             vec![(5, 5), (10, 10)],
@@ -126,7 +150,14 @@ fn calculate_succeeded_indexes_table() {
             vec![],
             vec![(0, 2), (4, 4)],
         ),
-        ("prev interval out of range", "0-5,8-10", vec![], 8, vec![(0, 5)], vec![(0, 5)]),
+        (
+            "prev interval out of range",
+            "0-5,8-10",
+            vec![],
+            8,
+            vec![(0, 5)],
+            vec![(0, 5)],
+        ),
         (
             "prev interval partially out of range",
             "0-5,8-10",
@@ -162,7 +193,12 @@ fn calculate_succeeded_indexes_table() {
         (
             "new within prev",
             "2-7",
-            vec![("0", "Succeeded"), ("3", "Succeeded"), ("5", "Succeeded"), ("9", "Succeeded")],
+            vec![
+                ("0", "Succeeded"),
+                ("3", "Succeeded"),
+                ("5", "Succeeded"),
+                ("9", "Succeeded"),
+            ],
             10,
             vec![(2, 7)],
             vec![(0, 0), (2, 7), (9, 9)],
@@ -195,9 +231,10 @@ fn build_pod(index: &str, failure_count: &str, phase: &str, finalizer: bool) -> 
     p.metadata
         .annotations
         .insert(JOB_COMPLETION_INDEX_ANNOTATION.into(), index.into());
-    p.metadata
-        .annotations
-        .insert(JOB_INDEX_FAILURE_COUNT_ANNOTATION.into(), failure_count.into());
+    p.metadata.annotations.insert(
+        JOB_INDEX_FAILURE_COUNT_ANNOTATION.into(),
+        failure_count.into(),
+    );
     if finalizer {
         p.metadata.finalizers.push(JOB_TRACKING_FINALIZER.into());
     }
@@ -215,9 +252,21 @@ fn blpi_job(completions: i32, per_index: i32, failed: Option<&str>) -> Job {
 #[test]
 fn failed_indexes() {
     let g = JobGates::default();
-    assert!(is_index_failed(&blpi_job(2, 0, None), &build_pod("0", "0", "Failed", true), &g));
-    assert!(is_index_failed(&blpi_job(2, 1, None), &build_pod("1", "1", "Failed", true), &g));
-    assert!(!is_index_failed(&blpi_job(2, 1, None), &build_pod("1", "0", "Failed", true), &g));
+    assert!(is_index_failed(
+        &blpi_job(2, 0, None),
+        &build_pod("0", "0", "Failed", true),
+        &g
+    ));
+    assert!(is_index_failed(
+        &blpi_job(2, 1, None),
+        &build_pod("1", "1", "Failed", true),
+        &g
+    ));
+    assert!(!is_index_failed(
+        &blpi_job(2, 1, None),
+        &build_pod("1", "0", "Failed", true),
+        &g
+    ));
     // Matching a FailIndex rule.
     let mut j = blpi_job(2, 1, None);
     j.spec.pod_failure_policy = Some(crate::api::batch::PodFailurePolicy {
@@ -248,13 +297,36 @@ fn failed_indexes() {
         (
             "one new index failed",
             blpi_job(2, 1, None),
-            vec![build_pod("0", "0", "Failed", true), build_pod("1", "1", "Failed", true)],
+            vec![
+                build_pod("0", "0", "Failed", true),
+                build_pod("1", "1", "Failed", true),
+            ],
             vec![(1, 1)],
         ),
-        ("pod without finalizer is ignored", blpi_job(2, 0, None), vec![build_pod("0", "0", "Failed", false)], vec![]),
-        ("pod outside completions is ignored", blpi_job(2, 0, None), vec![build_pod("3", "0", "Failed", false)], vec![]),
-        ("extend the failed indexes", blpi_job(2, 0, Some("0")), vec![build_pod("1", "0", "Failed", true)], vec![(0, 1)]),
-        ("prev failed indexes empty", blpi_job(2, 0, Some("")), vec![build_pod("1", "0", "Failed", true)], vec![(1, 1)]),
+        (
+            "pod without finalizer is ignored",
+            blpi_job(2, 0, None),
+            vec![build_pod("0", "0", "Failed", false)],
+            vec![],
+        ),
+        (
+            "pod outside completions is ignored",
+            blpi_job(2, 0, None),
+            vec![build_pod("3", "0", "Failed", false)],
+            vec![],
+        ),
+        (
+            "extend the failed indexes",
+            blpi_job(2, 0, Some("0")),
+            vec![build_pod("1", "0", "Failed", true)],
+            vec![(0, 1)],
+        ),
+        (
+            "prev failed indexes empty",
+            blpi_job(2, 0, Some("")),
+            vec![build_pod("1", "0", "Failed", true)],
+            vec![(1, 1)],
+        ),
         (
             "prev failed indexes outside the completions",
             blpi_job(2, 0, Some("9")),
@@ -377,7 +449,14 @@ fn pods_with_delayed_deletion_per_index() {
                     && get_completion_index(p) < i64::from(j.spec.completions.unwrap())
             })
             .collect();
-        let got = get_pods_with_delayed_deletion_per_index(&j, &valid, &active, &succeeded, Some(&failed), &g);
+        let got = get_pods_with_delayed_deletion_per_index(
+            &j,
+            &valid,
+            &active,
+            &succeeded,
+            Some(&failed),
+            &g,
+        );
         let mut uids: Vec<&str> = got.values().map(|p| p.metadata.uid.as_str()).collect();
         uids.sort();
         assert_eq!(uids, want, "{name}");
@@ -390,8 +469,14 @@ fn new_index_failure_counts() {
     let g = JobGates::default();
     let j = Job::default();
     assert_eq!(get_new_index_failure_counts(&j, None, &g), (0, 0));
-    assert_eq!(get_new_index_failure_counts(&j, Some(&build_pod("0", "0", "Failed", true)), &g), (1, 0));
-    assert_eq!(get_new_index_failure_counts(&j, Some(&build_pod("0", "3", "Failed", true)), &g), (4, 0));
+    assert_eq!(
+        get_new_index_failure_counts(&j, Some(&build_pod("0", "0", "Failed", true)), &g),
+        (1, 0)
+    );
+    assert_eq!(
+        get_new_index_failure_counts(&j, Some(&build_pod("0", "3", "Failed", true)), &g),
+        (4, 0)
+    );
     let mut j = Job::default();
     j.spec.pod_failure_policy = Some(crate::api::batch::PodFailurePolicy {
         rules: vec![crate::api::batch::PodFailurePolicyRule {
@@ -431,16 +516,62 @@ fn intervals_have_index() {
 // Port of TestFirstPendingIndexes.
 #[test]
 fn first_pending_indexes_table() {
-    let cases: Vec<(&str, usize, i64, Vec<(&str, &str)>, Vec<(i64, i64)>, Option<Vec<(i64, i64)>>, Vec<i64>)> = vec![
-        ("cnt greater than completions", 5, 3, vec![], vec![], None, vec![0, 1, 2]),
-        ("cnt less than completions", 2, 5, vec![], vec![], None, vec![0, 1]),
-        ("first pods active", 3, 10, vec![("0", "Running"), ("1", "Pending")], vec![], None, vec![2, 3, 4]),
-        ("last pods active or succeeded", 6, 6, vec![("6", "Pending")], vec![(4, 5)], None, vec![0, 1, 2, 3]),
+    let cases: Vec<(
+        &str,
+        usize,
+        i64,
+        Vec<(&str, &str)>,
+        Vec<(i64, i64)>,
+        Option<Vec<(i64, i64)>>,
+        Vec<i64>,
+    )> = vec![
+        (
+            "cnt greater than completions",
+            5,
+            3,
+            vec![],
+            vec![],
+            None,
+            vec![0, 1, 2],
+        ),
+        (
+            "cnt less than completions",
+            2,
+            5,
+            vec![],
+            vec![],
+            None,
+            vec![0, 1],
+        ),
+        (
+            "first pods active",
+            3,
+            10,
+            vec![("0", "Running"), ("1", "Pending")],
+            vec![],
+            None,
+            vec![2, 3, 4],
+        ),
+        (
+            "last pods active or succeeded",
+            6,
+            6,
+            vec![("6", "Pending")],
+            vec![(4, 5)],
+            None,
+            vec![0, 1, 2, 3],
+        ),
         (
             "mixed",
             5,
             20,
-            vec![("3", "Pending"), ("5", "Running"), ("8", "Pending"), (NO_INDEX, "Running"), ("-3", "Running")],
+            vec![
+                ("3", "Pending"),
+                ("5", "Running"),
+                ("8", "Pending"),
+                (NO_INDEX, "Running"),
+                ("-3", "Running"),
+            ],
             vec![(2, 4), (9, 9)],
             None,
             vec![0, 1, 6, 7, 10],
@@ -459,7 +590,14 @@ fn first_pending_indexes_table() {
         let pods = hollow(&active);
         let refs: Vec<&Pod> = pods.iter().collect();
         let failed = failed.map(|f| oi(&f));
-        let got = first_pending_indexes(&refs, None, &oi(&succeeded), failed.as_ref(), cnt, completions);
+        let got = first_pending_indexes(
+            &refs,
+            None,
+            &oi(&succeeded),
+            failed.as_ref(),
+            cnt,
+            completions,
+        );
         assert_eq!(got, want, "{name}");
     }
 }
@@ -467,10 +605,21 @@ fn first_pending_indexes_table() {
 // Port of TestAppendDuplicatedIndexPodsForRemoval.
 #[test]
 fn append_duplicated_index_pods_for_removal_table() {
-    let cases: Vec<(&str, Vec<(&str, &str)>, Vec<(&str, &str)>, Vec<(&str, &str)>, i64)> = vec![
+    let cases: Vec<(
+        &str,
+        Vec<(&str, &str)>,
+        Vec<(&str, &str)>,
+        Vec<(&str, &str)>,
+        i64,
+    )> = vec![
         (
             "all unique",
-            vec![(NO_INDEX, "Pending"), ("2", "Pending"), ("5", "Running"), ("6", "Running")],
+            vec![
+                (NO_INDEX, "Pending"),
+                ("2", "Pending"),
+                ("5", "Running"),
+                ("6", "Running"),
+            ],
             vec![(NO_INDEX, "Pending"), ("6", "Running")],
             vec![("2", "Pending"), ("5", "Running")],
             6,
@@ -487,7 +636,13 @@ fn append_duplicated_index_pods_for_removal_table() {
                 ("6", "Running"),
                 ("6", "Pending"),
             ],
-            vec![("0", "Pending"), ("0", "Running"), ("3", "Pending"), ("6", "Running"), ("6", "Pending")],
+            vec![
+                ("0", "Pending"),
+                ("0", "Running"),
+                ("3", "Pending"),
+                ("6", "Running"),
+                ("6", "Pending"),
+            ],
             vec![("0", "Running"), ("3", "Running"), ("5", "Pending")],
             6,
         ),
@@ -502,7 +657,13 @@ fn append_duplicated_index_pods_for_removal_table() {
                 ("1", "Pending"),
                 ("1", "Running"),
             ],
-            vec![(NO_INDEX, "Pending"), ("invalid", "Running"), ("-2", "Running"), ("1", "Pending"), ("1", "Pending")],
+            vec![
+                (NO_INDEX, "Pending"),
+                ("invalid", "Running"),
+                ("-2", "Running"),
+                ("1", "Pending"),
+                ("1", "Pending"),
+            ],
             vec![("0", "Pending"), ("1", "Running")],
             6,
         ),
@@ -519,7 +680,10 @@ fn append_duplicated_index_pods_for_removal_table() {
 // Port of TestPodGenerateNameWithIndex.
 #[test]
 fn pod_generate_name_with_index_table() {
-    assert_eq!(pod_generate_name_with_index("indexed-job", 1), "indexed-job-1-");
+    assert_eq!(
+        pod_generate_name_with_index("indexed-job", 1),
+        "indexed-job-1-"
+    );
     assert_eq!(
         pod_generate_name_with_index(
             "hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooo",
@@ -528,7 +692,10 @@ fn pod_generate_name_with_index_table() {
         "hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhh-1-"
     );
     assert_eq!(
-        pod_generate_name_with_index("hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhoo", 1),
+        pod_generate_name_with_index(
+            "hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhoo",
+            1
+        ),
         "hhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhhooooohhhhh-1-"
     );
 }
@@ -545,8 +712,14 @@ fn get_index_failure_count_table() {
     };
     assert_eq!(get_index_failure_count(&Pod::default()), 0);
     assert_eq!(get_index_failure_count(&with("2")), 2);
-    assert_eq!(get_index_failure_count(&with(&i32::MAX.to_string())), i32::MAX);
-    assert_eq!(get_index_failure_count(&with(&(i64::from(i32::MAX) + 1).to_string())), 0);
+    assert_eq!(
+        get_index_failure_count(&with(&i32::MAX.to_string())),
+        i32::MAX
+    );
+    assert_eq!(
+        get_index_failure_count(&with(&(i64::from(i32::MAX) + 1).to_string())),
+        0
+    );
     assert_eq!(get_index_failure_count(&with("-1")), 0);
     assert_eq!(get_index_failure_count(&with("xyz")), 0);
 }
@@ -555,7 +728,10 @@ fn get_index_failure_count_table() {
 #[test]
 fn interval_strings() {
     assert_eq!(oi(&[(0, 0), (2, 5), (7, 8)]).to_string(), "0,2-5,7,8");
-    assert_eq!(parse_indexes_from_string("0,2-5,7,8", 10), oi(&[(0, 0), (2, 5), (7, 8)]));
+    assert_eq!(
+        parse_indexes_from_string("0,2-5,7,8", 10),
+        oi(&[(0, 0), (2, 5), (7, 8)])
+    );
     assert_eq!(parse_indexes_from_string("1,2,3", 10), oi(&[(1, 3)]));
     assert_eq!(oi(&[(1, 3)]).total(), 3);
 }
