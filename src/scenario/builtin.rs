@@ -35,6 +35,34 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "replication-controller",
         include_str!("../../scenarios/replication-controller.yaml"),
     ),
+    (
+        "statefulset-web",
+        include_str!("../../scenarios/statefulset-web.yaml"),
+    ),
+    (
+        "statefulset-rolling-update",
+        include_str!("../../scenarios/statefulset-rolling-update.yaml"),
+    ),
+    (
+        "statefulset-canary",
+        include_str!("../../scenarios/statefulset-canary.yaml"),
+    ),
+    (
+        "statefulset-ordered-failure",
+        include_str!("../../scenarios/statefulset-ordered-failure.yaml"),
+    ),
+    (
+        "statefulset-forced-rollback",
+        include_str!("../../scenarios/statefulset-forced-rollback.yaml"),
+    ),
+    (
+        "daemonset-fluentd",
+        include_str!("../../scenarios/daemonset-fluentd.yaml"),
+    ),
+    (
+        "daemonset-rolling-update",
+        include_str!("../../scenarios/daemonset-rolling-update.yaml"),
+    ),
 ];
 
 /// A built-in scenario by name.
