@@ -1,68 +1,36 @@
 //! The built-in scenarios shipped in `scenarios/`, compiled in.
 
-/// (name, YAML) of every built-in scenario, in lesson order.
-pub const BUILTIN: &[(&str, &str)] = &[
-    ("frontend", include_str!("../../scenarios/frontend.yaml")),
-    (
-        "bare-pods-after",
-        include_str!("../../scenarios/bare-pods-after.yaml"),
-    ),
-    (
-        "bare-pods-before",
-        include_str!("../../scenarios/bare-pods-before.yaml"),
-    ),
-    (
-        "isolate-pod",
-        include_str!("../../scenarios/isolate-pod.yaml"),
-    ),
-    (
-        "scale-down-deletion-cost",
-        include_str!("../../scenarios/scale-down-deletion-cost.yaml"),
-    ),
-    (
-        "scale-down-doubled-up",
-        include_str!("../../scenarios/scale-down-doubled-up.yaml"),
-    ),
-    (
-        "orphan-readopt",
-        include_str!("../../scenarios/orphan-readopt.yaml"),
-    ),
-    (
-        "node-failure",
-        include_str!("../../scenarios/node-failure.yaml"),
-    ),
-    (
-        "replication-controller",
-        include_str!("../../scenarios/replication-controller.yaml"),
-    ),
-    (
-        "statefulset-web",
-        include_str!("../../scenarios/statefulset-web.yaml"),
-    ),
-    (
-        "statefulset-rolling-update",
-        include_str!("../../scenarios/statefulset-rolling-update.yaml"),
-    ),
-    (
-        "statefulset-canary",
-        include_str!("../../scenarios/statefulset-canary.yaml"),
-    ),
-    (
-        "statefulset-ordered-failure",
-        include_str!("../../scenarios/statefulset-ordered-failure.yaml"),
-    ),
-    (
-        "statefulset-forced-rollback",
-        include_str!("../../scenarios/statefulset-forced-rollback.yaml"),
-    ),
-    (
-        "daemonset-fluentd",
-        include_str!("../../scenarios/daemonset-fluentd.yaml"),
-    ),
-    (
-        "daemonset-rolling-update",
-        include_str!("../../scenarios/daemonset-rolling-update.yaml"),
-    ),
+macro_rules! builtin {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../../scenarios/", $name, ".yaml")))),*]
+    };
+}
+
+/// (name, YAML) of every built-in scenario, in lesson order. Each is `scenarios/<name>.yaml`.
+pub const BUILTIN: &[(&str, &str)] = builtin![
+    "frontend",
+    "bare-pods-after",
+    "bare-pods-before",
+    "isolate-pod",
+    "scale-down-deletion-cost",
+    "scale-down-doubled-up",
+    "orphan-readopt",
+    "node-failure",
+    "replication-controller",
+    "nginx-deployment",
+    "deployment-rollback",
+    "deployment-rollover",
+    "deployment-proportional-scaling",
+    "deployment-pause-resume",
+    "deployment-progress-deadline",
+    "deployment-recreate",
+    "statefulset-web",
+    "statefulset-rolling-update",
+    "statefulset-canary",
+    "statefulset-ordered-failure",
+    "statefulset-forced-rollback",
+    "daemonset-fluentd",
+    "daemonset-rolling-update",
 ];
 
 /// A built-in scenario by name.

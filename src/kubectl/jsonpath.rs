@@ -1,0 +1,525 @@
+//! The JSONPath templates of `-o jsonpath=...`, `-o custom-columns=...` and `--sort-by`
+//! (`k8s.io/client-go/util/jsonpath`), for the subset tutorials use: `.field`, `['field']`,
+//! `[n]`, `[*]`, `[a:b]`, `..field`, `[?(@.f == "x")]`, `{range}`/`{end}`, string literals.
+//! Missing keys print nothing, as with kubectl's default `--allow-missing-template-keys`.
+
+use serde_json::Value;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Seg {
+    Field(String),
+    Wildcard,
+    Recursive(String),
+    Index(i64),
+    Slice(Option<i64>, Option<i64>),
+    Filter(Box<Path>, Op, Option<Value>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Op {
+    Exists,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A parsed path: from the root (`$`, or the current object with `@`), then segments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path {
+    segs: Vec<Seg>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Node {
+    Text(String),
+    Path(Path),
+    Range(Path, Vec<Node>),
+}
+
+/// A parsed template.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template {
+    nodes: Vec<Node>,
+}
+
+fn parse_literal(s: &str) -> Result<String, String> {
+    let inner = &s[1..s.len() - 1];
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some(o) => out.push(o),
+                None => return Err("unterminated escape".into()),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+fn parse_value(s: &str) -> Option<Value> {
+    let s = s.trim();
+    if (s.starts_with('"') && s.ends_with('"') && s.len() >= 2)
+        || (s.starts_with('\'') && s.ends_with('\'') && s.len() >= 2)
+    {
+        return Some(Value::from(&s[1..s.len() - 1]));
+    }
+    if let Ok(i) = s.parse::<i64>() {
+        return Some(Value::from(i));
+    }
+    if let Ok(f) = s.parse::<f64>() {
+        return serde_json::Number::from_f64(f).map(Value::Number);
+    }
+    match s {
+        "true" => Some(Value::Bool(true)),
+        "false" => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
+/// Parses a path such as `.items[*].metadata.name` or `@.status.phase`.
+///
+/// # Errors
+/// A message naming the unparsable part.
+pub fn parse_path(s: &str) -> Result<Path, String> {
+    let s = s.trim();
+    let s = s
+        .strip_prefix('$')
+        .or_else(|| s.strip_prefix('@'))
+        .unwrap_or(s);
+    let b: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    let mut segs = vec![];
+    let ident = |i: &mut usize| -> String {
+        let start = *i;
+        while *i < b.len() && !matches!(b[*i], '.' | '[') {
+            *i += 1;
+        }
+        b[start..*i].iter().collect()
+    };
+    while i < b.len() {
+        match b[i] {
+            '.' => {
+                if b.get(i + 1) == Some(&'.') {
+                    i += 2;
+                    let name = ident(&mut i);
+                    segs.push(Seg::Recursive(name));
+                } else {
+                    i += 1;
+                    let name = ident(&mut i);
+                    match name.as_str() {
+                        "" => {}
+                        "*" => segs.push(Seg::Wildcard),
+                        _ => segs.push(Seg::Field(name)),
+                    }
+                }
+            }
+            '[' => {
+                // Find the matching bracket (filters may nest brackets and quotes).
+                let mut depth = 0;
+                let mut j = i;
+                let mut quote: Option<char> = None;
+                while j < b.len() {
+                    let c = b[j];
+                    match (quote, c) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, '\'' | '"') => quote = Some(c),
+                        (None, '[') => depth += 1,
+                        (None, ']') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                if j >= b.len() {
+                    return Err(format!("unterminated array: {s}"));
+                }
+                let inner: String = b[i + 1..j].iter().collect();
+                let inner = inner.trim();
+                i = j + 1;
+                if inner == "*" {
+                    segs.push(Seg::Wildcard);
+                } else if let Some(f) = inner.strip_prefix("?(").and_then(|x| x.strip_suffix(')')) {
+                    let ops = [
+                        ("==", Op::Eq),
+                        ("!=", Op::Ne),
+                        ("<=", Op::Le),
+                        (">=", Op::Ge),
+                        ("<", Op::Lt),
+                        (">", Op::Gt),
+                    ];
+                    let mut seg = None;
+                    for (tok, op) in ops {
+                        if let Some((l, r)) = f.split_once(tok) {
+                            let v = parse_value(r)
+                                .ok_or_else(|| format!("unrecognized filter value: {r}"))?;
+                            seg = Some(Seg::Filter(Box::new(parse_path(l)?), op, Some(v)));
+                            break;
+                        }
+                    }
+                    segs.push(seg.unwrap_or(Seg::Filter(
+                        Box::new(parse_path(f)?),
+                        Op::Exists,
+                        None,
+                    )));
+                } else if inner.len() >= 2
+                    && ((inner.starts_with('\'') && inner.ends_with('\''))
+                        || (inner.starts_with('"') && inner.ends_with('"')))
+                {
+                    segs.push(Seg::Field(inner[1..inner.len() - 1].to_string()));
+                } else if let Some((a, c)) = inner.split_once(':') {
+                    let num = |x: &str| -> Result<Option<i64>, String> {
+                        let x = x.split(':').next().unwrap_or_default().trim();
+                        if x.is_empty() {
+                            Ok(None)
+                        } else {
+                            x.parse()
+                                .map(Some)
+                                .map_err(|_| format!("invalid array index {x}"))
+                        }
+                    };
+                    segs.push(Seg::Slice(num(a)?, num(c)?));
+                } else {
+                    let n: i64 = inner
+                        .parse()
+                        .map_err(|_| format!("invalid array index {inner}"))?;
+                    segs.push(Seg::Index(n));
+                }
+            }
+            _ => {
+                let name = ident(&mut i);
+                if name == "*" {
+                    segs.push(Seg::Wildcard);
+                } else if !name.is_empty() {
+                    segs.push(Seg::Field(name));
+                }
+            }
+        }
+    }
+    Ok(Path { segs })
+}
+
+/// Parses a template with `{...}` actions (a template without braces is one path).
+///
+/// # Errors
+/// Unbalanced braces, `{end}` without `{range}`, or a bad path.
+pub fn parse(template: &str) -> Result<Template, String> {
+    let t = if template.contains('{') {
+        template.to_string()
+    } else {
+        format!("{{{template}}}")
+    };
+    let mut stack: Vec<(Option<Path>, Vec<Node>)> = vec![(None, vec![])];
+    let mut rest = t.as_str();
+    while !rest.is_empty() {
+        let Some(open) = rest.find('{') else {
+            if let Some(top) = stack.last_mut() {
+                top.1.push(Node::Text(rest.to_string()));
+            }
+            break;
+        };
+        if open > 0 {
+            if let Some(top) = stack.last_mut() {
+                top.1.push(Node::Text(rest[..open].to_string()));
+            }
+        }
+        let after = &rest[open + 1..];
+        // The action ends at the first '}' outside a string literal.
+        let mut end = None;
+        let mut quote: Option<char> = None;
+        let mut prev = ' ';
+        for (k, c) in after.char_indices() {
+            match quote {
+                Some(q) if c == q && prev != '\\' => quote = None,
+                Some(_) => {}
+                None if c == '"' || c == '\'' => quote = Some(c),
+                None if c == '}' => {
+                    end = Some(k);
+                    break;
+                }
+                None => {}
+            }
+            prev = c;
+        }
+        let end = end.ok_or_else(|| format!("unclosed action in template {template:?}"))?;
+        let action = after[..end].trim();
+        rest = &after[end + 1..];
+        if action == "end" {
+            let (path, body) = stack.pop().unwrap_or((None, vec![]));
+            let Some(path) = path else {
+                return Err("not in range, nothing to end".into());
+            };
+            match stack.last_mut() {
+                Some(top) => top.1.push(Node::Range(path, body)),
+                None => return Err("not in range, nothing to end".into()),
+            }
+        } else if let Some(p) = action.strip_prefix("range ") {
+            stack.push((Some(parse_path(p)?), vec![]));
+        } else if action.len() >= 2 && (action.starts_with('"') && action.ends_with('"')) {
+            let lit = parse_literal(action)?;
+            if let Some(top) = stack.last_mut() {
+                top.1.push(Node::Text(lit));
+            }
+        } else if let Some(top) = stack.last_mut() {
+            top.1.push(Node::Path(parse_path(action)?));
+        }
+    }
+    if stack.len() != 1 {
+        return Err("unclosed range".into());
+    }
+    Ok(Template {
+        nodes: stack.pop().map(|(_, n)| n).unwrap_or_default(),
+    })
+}
+
+fn compare(a: &Value, op: Op, b: &Value) -> bool {
+    use std::cmp::Ordering;
+    let ord = match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x
+            .as_f64()
+            .zip(y.as_f64())
+            .and_then(|(x, y)| x.partial_cmp(&y)),
+        (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
+        (x, y) if x == y => Some(Ordering::Equal),
+        _ => None,
+    };
+    match op {
+        Op::Exists => true,
+        Op::Eq => ord == Some(Ordering::Equal),
+        Op::Ne => ord != Some(Ordering::Equal),
+        Op::Lt => ord == Some(Ordering::Less),
+        Op::Le => matches!(ord, Some(Ordering::Less | Ordering::Equal)),
+        Op::Gt => ord == Some(Ordering::Greater),
+        Op::Ge => matches!(ord, Some(Ordering::Greater | Ordering::Equal)),
+    }
+}
+
+fn recurse<'a>(v: &'a Value, name: &str, out: &mut Vec<&'a Value>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(x) = m.get(name) {
+                out.push(x);
+            }
+            for x in m.values() {
+                recurse(x, name, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| recurse(x, name, out)),
+        _ => {}
+    }
+}
+
+/// Evaluates a path against a value.
+pub fn eval<'a>(path: &Path, root: &'a Value) -> Vec<&'a Value> {
+    let mut cur: Vec<&Value> = vec![root];
+    for seg in &path.segs {
+        let mut next = vec![];
+        for v in cur {
+            match seg {
+                Seg::Field(f) => {
+                    if let Some(x) = v.get(f) {
+                        next.push(x);
+                    }
+                }
+                Seg::Wildcard => match v {
+                    Value::Array(a) => next.extend(a.iter()),
+                    Value::Object(m) => next.extend(m.values()),
+                    _ => {}
+                },
+                Seg::Recursive(name) => recurse(v, name, &mut next),
+                Seg::Index(n) => {
+                    if let Value::Array(a) = v {
+                        let idx = if *n < 0 { a.len() as i64 + n } else { *n };
+                        if let Some(x) = usize::try_from(idx).ok().and_then(|i| a.get(i)) {
+                            next.push(x);
+                        }
+                    }
+                }
+                Seg::Slice(s, e) => {
+                    if let Value::Array(a) = v {
+                        let len = a.len() as i64;
+                        let norm = |x: i64| if x < 0 { (len + x).max(0) } else { x.min(len) };
+                        let start = norm(s.unwrap_or(0)) as usize;
+                        let end = norm(e.unwrap_or(len)) as usize;
+                        if start < end {
+                            next.extend(a[start..end].iter());
+                        }
+                    }
+                }
+                Seg::Filter(p, op, val) => {
+                    let items: Vec<&Value> = match v {
+                        Value::Array(a) => a.iter().collect(),
+                        other => vec![other],
+                    };
+                    for item in items {
+                        let got = eval(p, item);
+                        let keep = match (op, val) {
+                            (Op::Exists, _) => !got.is_empty(),
+                            (_, Some(want)) => got.iter().any(|g| compare(g, *op, want)),
+                            _ => false,
+                        };
+                        if keep {
+                            next.push(item);
+                        }
+                    }
+                }
+            }
+        }
+        cur = next;
+    }
+    cur
+}
+
+/// The text jsonpath prints for one value: strings raw, other values as JSON.
+pub fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => super::output::go_json_escape(&serde_json::to_string(other).unwrap_or_default()),
+    }
+}
+
+fn exec(nodes: &[Node], cur: &Value, out: &mut String) {
+    for n in nodes {
+        match n {
+            Node::Text(t) => out.push_str(t),
+            Node::Path(p) => {
+                let vals = eval(p, cur);
+                let texts: Vec<String> = vals.iter().map(|v| text_of(v)).collect();
+                out.push_str(&texts.join(" "));
+            }
+            Node::Range(p, body) => {
+                for v in eval(p, cur) {
+                    exec(body, v, out);
+                }
+            }
+        }
+    }
+}
+
+impl Template {
+    /// Executes the template against a value.
+    pub fn execute(&self, v: &Value) -> String {
+        let mut out = String::new();
+        exec(&self.nodes, v, &mut out);
+        out
+    }
+}
+
+/// `RelaxedJSONPathExpression`: `.a.b`, `a.b` and `{.a.b}` all name the same path.
+///
+/// # Errors
+/// A path that is not a single simple expression.
+pub fn relaxed_path(s: &str) -> Result<Path, String> {
+    let t = s.trim();
+    let inner = t
+        .strip_prefix('{')
+        .and_then(|x| x.strip_suffix('}'))
+        .unwrap_or(t);
+    if inner.contains(['{', '}']) {
+        return Err("unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'".to_string());
+    }
+    let inner = if inner.starts_with('.')
+        || inner.starts_with('[')
+        || inner.starts_with('$')
+        || inner.starts_with('@')
+    {
+        inner.to_string()
+    } else {
+        format!(".{inner}")
+    };
+    parse_path(&inner)
+}
+
+/// Orders values as kubectl's sorter does for the kinds of fields objects carry: missing
+/// first, then numbers numerically, strings (RFC 3339 times included) lexically.
+pub fn sort_cmp(a: Option<&Value>, b: Option<&Value>) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        (Some(Value::Number(x)), Some(Value::Number(y))) => x
+            .as_f64()
+            .zip(y.as_f64())
+            .and_then(|(x, y)| x.partial_cmp(&y))
+            .unwrap_or(Ordering::Equal),
+        (Some(Value::String(x)), Some(Value::String(y))) => x.cmp(y),
+        (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
+        (Some(x), Some(y)) => text_of(x).cmp(&text_of(y)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn list() -> Value {
+        json!({"kind": "List", "items": [
+            {"metadata": {"name": "a", "labels": {"app": "web"}}, "status": {"phase": "Running", "containerStatuses": [{"restartCount": 2}]}, "spec": {"nodeName": "n1"}},
+            {"metadata": {"name": "b"}, "status": {"phase": "Pending"}},
+        ]})
+    }
+
+    fn run(t: &str) -> String {
+        parse(t).unwrap().execute(&list())
+    }
+
+    /// Cases in the style of client-go's jsonpath_test.go (TestJSONInput, TestKubernetes).
+    #[test]
+    fn templates() {
+        assert_eq!(run("{.items[*].metadata.name}"), "a b");
+        assert_eq!(run(".items[0].metadata.name"), "a");
+        assert_eq!(run("{.items[-1].metadata.name}"), "b");
+        assert_eq!(run("{.items[0:1].metadata.name}"), "a");
+        assert_eq!(
+            run("{range .items[*]}{.metadata.name}{\"\\t\"}{.status.phase}{\"\\n\"}{end}"),
+            "a\tRunning\nb\tPending\n"
+        );
+        assert_eq!(
+            run("{.items[?(@.status.phase==\"Pending\")].metadata.name}"),
+            "b"
+        );
+        assert_eq!(run("{.items[?(@.metadata.labels.app)].metadata.name}"), "a");
+        assert_eq!(run("{..restartCount}"), "2");
+        assert_eq!(run("{.items[0].metadata.labels}"), "{\"app\":\"web\"}");
+        assert_eq!(run("{.items[0].metadata['name']}"), "a");
+        assert_eq!(
+            run("name={.items[1].metadata.name} missing={.items[1].spec.nodeName}."),
+            "name=b missing=."
+        );
+        assert!(parse("{range .items[*]}{.x}").is_err());
+        assert!(parse("{.items[0}").is_err());
+        assert!(parse("{end}").is_err());
+    }
+
+    #[test]
+    fn relaxed_paths_and_sorting() {
+        let v = list();
+        for p in ["metadata.name", ".metadata.name", "{.metadata.name}"] {
+            assert_eq!(
+                eval(&relaxed_path(p).unwrap(), &v["items"][0]),
+                vec![&json!("a")]
+            );
+        }
+        assert!(relaxed_path("{.a}{.b}").is_err());
+        assert_eq!(
+            sort_cmp(Some(&json!(2)), Some(&json!(10))),
+            std::cmp::Ordering::Less
+        );
+        assert_eq!(sort_cmp(None, Some(&json!("a"))), std::cmp::Ordering::Less);
+    }
+}
