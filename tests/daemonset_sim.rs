@@ -247,3 +247,65 @@ fn rolling_update_keeps_at_most_one_node_without_a_ready_pod() {
         .count();
     assert_eq!(deletes, 4);
 }
+
+#[test]
+fn builtin_fluentd_timeline_as_written() {
+    let s = Scenario::parse(builtin::get("daemonset-fluentd").unwrap()).unwrap();
+    let mut sim = s.build().unwrap();
+    let end = sim.start + s.default_duration().unwrap();
+    sim.run_until(end).unwrap();
+    for l in &sim.log {
+        assert!(l.ok, "`{}` failed: {}", l.action, l.output);
+    }
+    // Created on the three initial nodes, then on worker-3 when it joined at 1m.
+    let created: Vec<i64> = sim
+        .api
+        .events
+        .iter()
+        .filter(|e| e.source == "daemonset-controller" && e.reason == "SuccessfulCreate")
+        .map(|e| (e.time - sim.start).0 / 1000)
+        .collect();
+    assert_eq!(created, [0, 0, 0, 60]);
+    // At the end: worker-1 (tainted) and worker-3 (deleted) have none; worker-2 recovered.
+    assert_eq!(nodes_with_pods(&sim, NS), ["control-plane", "worker-2"]);
+    let s = ds(&sim, NS, DS).status;
+    assert_eq!(
+        (
+            s.desired_number_scheduled,
+            s.number_ready,
+            s.number_misscheduled
+        ),
+        (2, 2, 0)
+    );
+}
+
+#[test]
+fn builtin_rolling_update_timeline_as_written() {
+    let s = Scenario::parse(builtin::get("daemonset-rolling-update").unwrap()).unwrap();
+    let mut sim = s.build().unwrap();
+    let end = sim.start + s.default_duration().unwrap();
+    sim.run_until(end).unwrap();
+    let ops: Vec<(i64, &str)> = sim
+        .api
+        .events
+        .iter()
+        .filter(|e| e.source == "daemonset-controller")
+        .map(|e| ((e.time - sim.start).0 / 1000, e.reason.as_str()))
+        .filter(|(t, _)| *t >= 60)
+        .collect();
+    // Delete one, create its replacement; the next deletion waits for it to be available.
+    let reasons: Vec<&str> = ops.iter().map(|(_, r)| *r).collect();
+    assert_eq!(reasons, ["SuccessfulDelete", "SuccessfulCreate"].repeat(4));
+    for w in ops.chunks(2).collect::<Vec<_>>().windows(2) {
+        assert!(w[1][0].0 > w[0][1].0, "the next deletion waits: {ops:?}");
+    }
+    let s = ds(&sim, "default", "node-exporter").status;
+    assert_eq!(
+        (
+            s.updated_number_scheduled,
+            s.number_available,
+            s.observed_generation
+        ),
+        (4, 4, 2)
+    );
+}

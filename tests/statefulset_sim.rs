@@ -393,3 +393,98 @@ fn ordinals_are_parsed_from_names() {
     p.metadata.name = "web-12".into();
     assert_eq!(get_ordinal(&p), 12);
 }
+
+/// Runs a built-in scenario as written (its kubectl timeline included) to its end.
+fn run_builtin(name: &str) -> Simulation {
+    let s = Scenario::parse(builtin::get(name).expect("builtin")).expect("parses");
+    let mut sim = s.build().expect("builds");
+    let end = sim.start + s.default_duration().expect("duration");
+    sim.run_until(end).unwrap();
+    for l in &sim.log {
+        assert!(l.ok, "{name}: `{}` failed: {}", l.action, l.output);
+    }
+    sim
+}
+
+/// The StatefulSet's pod creations and deletions, in order, as ("create"|"delete", ordinal).
+fn pod_ops(sim: &Simulation) -> Vec<(&'static str, i32)> {
+    trace(sim)
+        .iter()
+        .filter_map(|(_, m)| {
+            let (verb, rest) = if let Some(r) = m.strip_prefix("create Pod web-") {
+                ("create", r)
+            } else if let Some(r) = m.strip_prefix("delete Pod web-") {
+                ("delete", r)
+            } else {
+                return None;
+            };
+            Some((verb, rest.split(' ').next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn builtin_web_timeline_as_written() {
+    let sim = run_builtin("statefulset-web");
+    assert_eq!(
+        pod_ops(&sim),
+        [
+            ("create", 0),
+            ("create", 1),
+            ("create", 2),
+            ("delete", 2),
+            ("delete", 1),
+            ("create", 1),
+            ("create", 2),
+        ]
+    );
+    let out: Vec<&str> = sim.log.iter().map(|l| l.output.as_str()).collect();
+    assert!(out
+        .iter()
+        .any(|o| o.contains("statefulset.apps/web scaled")));
+}
+
+#[test]
+fn builtin_rollouts_as_written() {
+    let sim = run_builtin("statefulset-rolling-update");
+    let ops = pod_ops(&sim);
+    assert_eq!(
+        &ops[3..],
+        [
+            ("delete", 2),
+            ("create", 2),
+            ("delete", 1),
+            ("create", 1),
+            ("delete", 0),
+            ("create", 0)
+        ]
+    );
+    let sim = run_builtin("statefulset-canary");
+    assert_eq!(
+        &pod_ops(&sim)[3..],
+        [
+            ("delete", 2),
+            ("create", 2),
+            ("create", 1),
+            ("delete", 1),
+            ("create", 1),
+            ("delete", 0),
+            ("create", 0)
+        ]
+    );
+    let sim = run_builtin("statefulset-forced-rollback");
+    assert_eq!(
+        &pod_ops(&sim)[3..],
+        [("delete", 2), ("create", 2), ("create", 2)]
+    );
+    assert_eq!(sts(&sim).status.ready_replicas, 3);
+    assert_eq!(
+        sts(&sim).status.current_revision,
+        sts(&sim).status.update_revision
+    );
+    let sim = run_builtin("statefulset-ordered-failure");
+    assert_eq!(
+        pod_ops(&sim),
+        [("create", 0), ("create", 1), ("create", 0), ("create", 2)]
+    );
+}

@@ -287,7 +287,9 @@ fn process_replica(
 ) -> Result<bool, ApiError> {
     let pod = &replicas[i];
     // Failed or Succeeded (an evicted or otherwise stopped pod): delete it; the replacement is
-    // created on a later sync, once the old pod is gone from the API.
+    // created on a later sync, once the old pod is gone from the API. Since Kubernetes 1.30
+    // (kubernetes#123809) no RecreatingFailedPod / RecreatingTerminatedPod event is emitted, only
+    // the SuccessfulDelete of the pod control.
     if is_failed(pod) || is_succeeded(pod) {
         if pod.metadata.deletion_timestamp.is_none() {
             delete_stateful_pod(ctx, set, pod)?;

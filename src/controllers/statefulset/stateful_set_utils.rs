@@ -3,7 +3,7 @@
 //! owner references, pod predicates, revisions and status arithmetic.
 
 use crate::api::{
-    go_json, ControllerRevision, IntOrString, ObjectMeta, PersistentVolumeClaim, Pod, StatefulSet,
+    ControllerRevision, IntOrString, ObjectMeta, PersistentVolumeClaim, Pod, StatefulSet,
     StatefulSetPersistentVolumeClaimRetentionPolicy, StatefulSetStatus, Time, DELETE_PVC_RETENTION,
     PARALLEL_POD_MANAGEMENT, RETAIN_PVC_RETENTION, ROLLING_UPDATE_STRATEGY,
 };
@@ -547,9 +547,4 @@ pub fn get_stateful_set_max_unavailable(
         .unwrap_or(&one)
         .scaled_value(replica_count, false)?;
     Ok(n.max(1))
-}
-
-/// Go's `json.Marshal` of the set's template (used to compare templates exactly as revisions do).
-pub fn template_json(set: &StatefulSet) -> String {
-    go_json(&get_patch(&set.spec.template))
 }
