@@ -162,7 +162,7 @@ fn check_ordered_ready(sim: &Simulation, pods: &[Pod], events: &[EventRecord]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn ordered_ready_creates_upward_and_deletes_downward(
@@ -285,7 +285,7 @@ fn with_node(sim: &mut Simulation, n: u8, f: impl FnOnce(&mut Node)) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn daemon_set_one_pod_per_eligible_node(
