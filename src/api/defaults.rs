@@ -38,6 +38,11 @@ pub fn prepare_for_create(o: &mut Object) {
         Object::ReplicationController(rc) => rc.status = Default::default(),
         Object::Node(_) => {}
         Object::Deployment(d) => super::deployment_defaults::prepare_for_create(d),
+        Object::StatefulSet(_)
+        | Object::DaemonSet(_)
+        | Object::ControllerRevision(_)
+        | Object::PersistentVolumeClaim(_)
+        | Object::Service(_) => super::sts_ds_defaults::prepare_for_create(o),
     }
 }
 
@@ -94,6 +99,12 @@ pub fn copy_status(from: &Object, to: &mut Object) {
             b.status = a.status.clone()
         }
         (Object::Deployment(a), Object::Deployment(b)) => b.status = a.status.clone(),
+        (Object::StatefulSet(a), Object::StatefulSet(b)) => b.status = a.status.clone(),
+        (Object::DaemonSet(a), Object::DaemonSet(b)) => b.status = a.status.clone(),
+        (Object::PersistentVolumeClaim(a), Object::PersistentVolumeClaim(b)) => {
+            b.status = a.status.clone()
+        }
+        (Object::Service(a), Object::Service(b)) => b.status = a.status.clone(),
         _ => {}
     }
 }
@@ -529,6 +540,13 @@ pub fn default_object(o: &mut Object) {
             }
         }
         Object::Deployment(d) => super::deployment_defaults::set_defaults_deployment(d),
+        Object::StatefulSet(s) => super::sts_ds_defaults::set_defaults_stateful_set(s),
+        Object::DaemonSet(ds) => super::sts_ds_defaults::set_defaults_daemon_set(ds),
+        Object::ControllerRevision(_) => {}
+        Object::PersistentVolumeClaim(pvc) => {
+            super::sts_ds_defaults::set_defaults_persistent_volume_claim(pvc)
+        }
+        Object::Service(svc) => super::sts_ds_defaults::set_defaults_service(svc),
     }
 }
 

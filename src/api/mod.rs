@@ -1,6 +1,8 @@
 //! API types in Kubernetes' JSON/YAML shape, selectors, time, quantities and API errors.
 pub mod apps;
+pub mod apps_more;
 pub mod core;
+pub mod core_more;
 pub mod errors;
 pub mod intstr;
 pub mod meta;
@@ -9,6 +11,8 @@ pub mod time;
 
 pub use self::core::*;
 pub use apps::*;
+pub use apps_more::*;
+pub use core_more::*;
 pub use errors::*;
 pub use intstr::*;
 pub use meta::*;
@@ -17,4 +21,6 @@ pub use time::*;
 pub mod defaults;
 pub mod deployment_defaults;
 pub mod deployment_validation;
+pub mod sts_ds_defaults;
+pub mod sts_ds_validation;
 pub mod validation;

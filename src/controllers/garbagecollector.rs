@@ -1741,7 +1741,7 @@ mod tests {
             e.to_string(),
             "unable to get REST mapping for extensions/v1beta1/ReplicaSet."
         );
-        assert!(api_resource("apps/v1", "StatefulSet").is_err());
+        assert!(api_resource("batch/v1", "Job").is_err());
         assert!(api_resource("apps/v1beta2", "ReplicaSet").is_err());
         assert!(api_resource("v1", "ReplicaSet").is_err());
     }

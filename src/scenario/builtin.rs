@@ -24,6 +24,13 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "deployment-pause-resume",
     "deployment-progress-deadline",
     "deployment-recreate",
+    "statefulset-web",
+    "statefulset-rolling-update",
+    "statefulset-canary",
+    "statefulset-ordered-failure",
+    "statefulset-forced-rollback",
+    "daemonset-fluentd",
+    "daemonset-rolling-update",
 ];
 
 /// A built-in scenario by name.

@@ -79,6 +79,15 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
             Object::ReplicaSet(rs) => workloads::validate_replica_set(rs),
             Object::ReplicationController(rc) => workloads::validate_replication_controller(rc),
             Object::Deployment(d) => super::deployment_validation::validate_deployment(d),
+            Object::StatefulSet(x) => super::sts_ds_validation::validate_stateful_set(x),
+            Object::DaemonSet(x) => super::sts_ds_validation::validate_daemon_set(x),
+            Object::ControllerRevision(x) => {
+                super::sts_ds_validation::validate_controller_revision(x)
+            }
+            Object::PersistentVolumeClaim(x) => {
+                super::sts_ds_validation::validate_persistent_volume_claim(x)
+            }
+            Object::Service(x) => super::sts_ds_validation::validate_service(x),
         },
         Some(old) => {
             let mut new = o.clone();
@@ -98,6 +107,21 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
                 }
                 (Object::Deployment(n), Object::Deployment(o)) => {
                     super::deployment_validation::validate_deployment_update(n, o)
+                }
+                (Object::StatefulSet(n), Object::StatefulSet(o)) => {
+                    super::sts_ds_validation::validate_stateful_set_update(n, o)
+                }
+                (Object::DaemonSet(n), Object::DaemonSet(o)) => {
+                    super::sts_ds_validation::validate_daemon_set_update(n, o)
+                }
+                (Object::ControllerRevision(n), Object::ControllerRevision(o)) => {
+                    super::sts_ds_validation::validate_controller_revision_update(n, o)
+                }
+                (Object::PersistentVolumeClaim(n), Object::PersistentVolumeClaim(o)) => {
+                    super::sts_ds_validation::validate_persistent_volume_claim_update(n, o)
+                }
+                (Object::Service(n), Object::Service(o)) => {
+                    super::sts_ds_validation::validate_service_update(n, o)
                 }
                 (n, o) => vec![FieldError::internal(
                     "kind",
