@@ -157,7 +157,8 @@ fn bench_rolling_deployments() -> (f64, f64, usize) {
     let s = Scenario::parse(&text).expect("scenario");
     let mut sim = s.build().expect("build");
     // Bring the 10,000 pods up first; the measured window is the rollout.
-    sim.run_until(sim.start + Duration::from_secs(59)).expect("warm-up");
+    sim.run_until(sim.start + Duration::from_secs(59))
+        .expect("warm-up");
     let t = Instant::now();
     let end = sim.start + Duration::from_secs(59) + Duration::from_mins(10);
     sim.run_until(end).expect("run");
