@@ -37,9 +37,12 @@ run cargo test
 # The release build of the library for wasm32 (`cargo build --lib --release --target
 # wasm32-unknown-unknown`), then wasm-bindgen and wasm-opt into pkg/: what the page loads.
 run wasm-pack build --release --target web --mode no-install
-# tests/web.rs in headless Chromium (wasm-pack drives /usr/bin/chromedriver from PATH).
-# Only the browser suite: the other integration tests use native-only dev-dependencies.
-run wasm-pack test --headless --chrome --mode no-install -- --test web
+# tests/web.rs in headless Chromium through wasm-bindgen-test-runner and /usr/bin/chromedriver.
+# Only the browser suite (`--test web`; not the lib's unit tests, which use native-only
+# dev-dependencies such as proptest and k8s-openapi — `wasm-pack test` would build those too).
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  CHROMEDRIVER=/usr/bin/chromedriver \
+  run cargo test --target wasm32-unknown-unknown --test web
 # The served page (scripts/serve.sh on a free port) in Chromium through playwright-core.
 run node --test --test-reporter=spec tests/e2e/
 

@@ -14,7 +14,9 @@ use std::collections::BTreeSet;
 
 /// Nodes (one tainted and labelled), a ReplicaSet and a ReplicationController whose templates use
 /// tolerations, affinity and resources, a running pod with full status (conditions, init and
-/// regular container statuses, last state) owned by the ReplicaSet, and a crash-looping bare pod.
+/// regular container statuses, last state) owned by the ReplicaSet, and a crash-looping bare pod;
+/// a headless and a ClusterIP Service, a StatefulSet with claim templates (whose claims and
+/// ControllerRevisions the controllers emit) and a host-network DaemonSet.
 const SCENARIO: &str = r#"
 apiVersion: kubeplay.dev/v1alpha1
 kind: Scenario
@@ -100,6 +102,79 @@ objects:
         containers:
         - name: nginx
           image: nginx:1.27
+- apiVersion: v1
+  kind: Service
+  metadata:
+    name: nginx
+    labels: {app: nginx}
+  spec:
+    clusterIP: None
+    selector: {app: nginx}
+    ports:
+    - {name: web, port: 80}
+- apiVersion: v1
+  kind: Service
+  metadata:
+    name: web-lb
+  spec:
+    selector: {app: web}
+    ports:
+    - {port: 8080, targetPort: http}
+- apiVersion: apps/v1
+  kind: StatefulSet
+  metadata:
+    name: db
+  spec:
+    serviceName: nginx
+    replicas: 2
+    podManagementPolicy: Parallel
+    selector: {matchLabels: {app: nginx}}
+    persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete, whenScaled: Delete}
+    updateStrategy:
+      rollingUpdate: {partition: 1, maxUnavailable: 2}
+    ordinals: {start: 1}
+    template:
+      metadata:
+        labels: {app: nginx}
+      spec:
+        containers:
+        - name: nginx
+          image: registry.k8s.io/nginx-slim:0.24
+          ports: [{containerPort: 80, name: web}]
+          volumeMounts: [{name: www, mountPath: /usr/share/nginx/html}]
+    volumeClaimTemplates:
+    - metadata:
+        name: www
+      spec:
+        accessModes: [ReadWriteOnce]
+        storageClassName: standard
+        resources:
+          requests: {storage: 1Gi}
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata:
+    name: fluentd-elasticsearch
+    namespace: kube-system
+    labels: {k8s-app: fluentd-logging}
+  spec:
+    selector:
+      matchLabels: {name: fluentd-elasticsearch}
+    updateStrategy:
+      rollingUpdate: {maxSurge: 1, maxUnavailable: 0}
+    template:
+      metadata:
+        labels: {name: fluentd-elasticsearch}
+      spec:
+        hostNetwork: true
+        tolerations:
+        - {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}
+        containers:
+        - name: fluentd-elasticsearch
+          image: quay.io/fluentd_elasticsearch/fluentd:v5.0.1
+          resources:
+            limits: {memory: 200Mi}
+            requests: {cpu: 100m, memory: 200Mi}
+        terminationGracePeriodSeconds: 30
 - apiVersion: apps/v1
   kind: ReplicaSet
   metadata:
@@ -322,6 +397,13 @@ fn round_trip(o: &Object) -> Value {
         Object::Node(_) => through_k8s_openapi::<core::Node>(&what, &v),
         Object::ReplicaSet(_) => through_k8s_openapi::<apps::ReplicaSet>(&what, &v),
         Object::Deployment(_) => through_k8s_openapi::<apps::Deployment>(&what, &v),
+        Object::StatefulSet(_) => through_k8s_openapi::<apps::StatefulSet>(&what, &v),
+        Object::DaemonSet(_) => through_k8s_openapi::<apps::DaemonSet>(&what, &v),
+        Object::ControllerRevision(_) => through_k8s_openapi::<apps::ControllerRevision>(&what, &v),
+        Object::PersistentVolumeClaim(_) => {
+            through_k8s_openapi::<core::PersistentVolumeClaim>(&what, &v)
+        }
+        Object::Service(_) => through_k8s_openapi::<core::Service>(&what, &v),
         Object::ReplicationController(_) => {
             through_k8s_openapi::<core::ReplicationController>(&what, &v)
         }

@@ -40,6 +40,11 @@ pub fn prepare_for_create(o: &mut Object) {
         Object::Deployment(d) => super::deployment_defaults::prepare_for_create(d),
         Object::Job(j) => super::batch_defaults::prepare_for_create_job(j),
         Object::CronJob(cj) => super::batch_defaults::prepare_for_create_cron_job(cj),
+        Object::StatefulSet(_)
+        | Object::DaemonSet(_)
+        | Object::ControllerRevision(_)
+        | Object::PersistentVolumeClaim(_)
+        | Object::Service(_) => super::sts_ds_defaults::prepare_for_create(o),
     }
 }
 
@@ -98,6 +103,12 @@ pub fn copy_status(from: &Object, to: &mut Object) {
         (Object::Deployment(a), Object::Deployment(b)) => b.status = a.status.clone(),
         (Object::Job(a), Object::Job(b)) => b.status = a.status.clone(),
         (Object::CronJob(a), Object::CronJob(b)) => b.status = a.status.clone(),
+        (Object::StatefulSet(a), Object::StatefulSet(b)) => b.status = a.status.clone(),
+        (Object::DaemonSet(a), Object::DaemonSet(b)) => b.status = a.status.clone(),
+        (Object::PersistentVolumeClaim(a), Object::PersistentVolumeClaim(b)) => {
+            b.status = a.status.clone()
+        }
+        (Object::Service(a), Object::Service(b)) => b.status = a.status.clone(),
         _ => {}
     }
 }
@@ -535,6 +546,13 @@ pub fn default_object(o: &mut Object) {
         Object::Deployment(d) => super::deployment_defaults::set_defaults_deployment(d),
         Object::Job(j) => super::batch_defaults::set_defaults_job(j),
         Object::CronJob(cj) => super::batch_defaults::set_defaults_cron_job(cj),
+        Object::StatefulSet(s) => super::sts_ds_defaults::set_defaults_stateful_set(s),
+        Object::DaemonSet(ds) => super::sts_ds_defaults::set_defaults_daemon_set(ds),
+        Object::ControllerRevision(_) => {}
+        Object::PersistentVolumeClaim(pvc) => {
+            super::sts_ds_defaults::set_defaults_persistent_volume_claim(pvc)
+        }
+        Object::Service(svc) => super::sts_ds_defaults::set_defaults_service(svc),
     }
 }
 

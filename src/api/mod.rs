@@ -1,7 +1,9 @@
 //! API types in Kubernetes' JSON/YAML shape, selectors, time, quantities and API errors.
 pub mod apps;
+pub mod apps_more;
 pub mod batch;
 pub mod core;
+pub mod core_more;
 pub mod errors;
 pub mod intstr;
 pub mod meta;
@@ -10,7 +12,9 @@ pub mod time;
 
 pub use self::core::*;
 pub use apps::*;
+pub use apps_more::*;
 pub use batch::*;
+pub use core_more::*;
 pub use errors::*;
 pub use intstr::*;
 pub use meta::*;
@@ -21,4 +25,6 @@ pub mod batch_validation;
 pub mod defaults;
 pub mod deployment_defaults;
 pub mod deployment_validation;
+pub mod sts_ds_defaults;
+pub mod sts_ds_validation;
 pub mod validation;

@@ -1,8 +1,10 @@
 //! `Object`: any supported kind, with `Resource` for typed access and decoding by apiVersion/kind.
 
 use super::apps::{Deployment, ReplicaSet, ReplicationController};
+use super::apps_more::{ControllerRevision, DaemonSet, StatefulSet};
 use super::batch::{CronJob, Job};
 use super::core::{Node, Pod};
+use super::core_more::{PersistentVolumeClaim, Service};
 use super::meta::ObjectMeta;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -118,9 +120,15 @@ kinds! {
     Deployment => Deployment, "apps/v1", "deployments", "apps", true;
     Job => Job, "batch/v1", "jobs", "batch", true;
     CronJob => CronJob, "batch/v1", "cronjobs", "batch", true;
+    StatefulSet => StatefulSet, "apps/v1", "statefulsets", "apps", true;
+    DaemonSet => DaemonSet, "apps/v1", "daemonsets", "apps", true;
+    ControllerRevision => ControllerRevision, "apps/v1", "controllerrevisions", "apps", true;
+    PersistentVolumeClaim => PersistentVolumeClaim, "v1", "persistentvolumeclaims", "", true;
+    Service => Service, "v1", "services", "", true;
 }
 
-/// Looks a kind up by kind name, plural, singular or kubectl short name (`rs`, `po`, `rc`, `no`).
+/// Looks a kind up by kind name, plural, singular or kubectl short name (`rs`, `po`, `rc`, `no`,
+/// `sts`, `ds`, `pvc`, `svc`).
 pub fn resolve_kind(s: &str) -> Option<&'static str> {
     let l = s.to_ascii_lowercase();
     let l = l.split('.').next().unwrap_or_default().to_string();
@@ -135,6 +143,7 @@ pub fn resolve_kind(s: &str) -> Option<&'static str> {
         ("cj", "CronJob"),
         ("hpa", "HorizontalPodAutoscaler"),
         ("pvc", "PersistentVolumeClaim"),
+        ("svc", "Service"),
         ("ev", "Event"),
     ];
     for (k, _, plural, _, _) in KINDS {

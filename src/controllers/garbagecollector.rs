@@ -1741,7 +1741,8 @@ mod tests {
             e.to_string(),
             "unable to get REST mapping for extensions/v1beta1/ReplicaSet."
         );
-        assert!(api_resource("apps/v1", "StatefulSet").is_err());
+        assert_eq!(api_resource("batch/v1", "Job").unwrap(), ("Job", true));
+        assert!(api_resource("autoscaling/v2", "HorizontalPodAutoscaler").is_err());
         assert!(api_resource("apps/v1beta2", "ReplicaSet").is_err());
         assert!(api_resource("v1", "ReplicaSet").is_err());
     }

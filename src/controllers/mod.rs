@@ -4,14 +4,19 @@
 //! reconciles one key at a time ([`Controller::sync`]) through a [`Ctx`], whose client records
 //! every call as an [`Action`] — as Kubernetes' fake clientset does — so tests can assert on them.
 
+pub mod controller_ref_manager;
 pub mod controller_utils;
 pub mod cronjob;
+pub mod daemon;
 pub mod deployment;
 pub mod garbagecollector;
+pub mod history;
 pub mod job;
 pub mod node_lifecycle;
 pub mod podgc;
+pub mod pv_binder;
 pub mod replicaset;
+pub mod statefulset;
 pub mod taint_eviction;
 pub mod ttlafterfinished;
 
@@ -225,5 +230,9 @@ pub fn default_loops() -> Vec<Box<dyn Controller>> {
         node_lifecycle::new_node_lifecycle_controller(),
         taint_eviction::new_taint_eviction_controller(),
         podgc::new_pod_gc_controller(),
+        // Appended after the loops above so that existing scenarios step in the same order.
+        Box::new(statefulset::StatefulSetController::new()),
+        Box::new(daemon::DaemonSetsController::new()),
+        Box::new(pv_binder::VolumeBinder::new()),
     ]
 }

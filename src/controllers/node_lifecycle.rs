@@ -374,7 +374,7 @@ impl NodeLifecycleController {
             for t in self.tainters.values_mut() {
                 t.queue.retain(|n| n != name);
             }
-            self.handle_disruption(ctx)?;
+            ctx.queue.add(DISRUPTION_KEY);
             return Ok(());
         };
         if self.known.insert(name.to_string()) {
@@ -435,7 +435,9 @@ impl NodeLifecycleController {
             let pods: Vec<Pod> = ctx.store().pods_on_node(name).cloned().collect();
             Self::mark_pods_not_ready(ctx, pods)?;
         }
-        self.handle_disruption(ctx)?;
+        // Upstream runs handleDisruption once after a monitor pass over all nodes; here the key
+        // is queued behind the monitor keys due at this instant, so it runs once, after them.
+        ctx.queue.add(DISRUPTION_KEY);
         self.taint_pass(ctx)?;
         Ok(())
     }
@@ -505,9 +507,8 @@ impl NodeLifecycleController {
     /// all NoExecute taints are removed and tainting stops.
     fn handle_disruption(&mut self, ctx: &mut Ctx) -> Result<(), ApiError> {
         let now = ctx.now();
-        let nodes: Vec<Node> = ctx.store().list::<Node>(None).cloned().collect();
         let mut zones: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
-        for n in &nodes {
+        for n in ctx.store().list::<Node>(None) {
             if n.metadata.labels.contains_key(LABEL_EXCLUDE_DISRUPTION) {
                 continue;
             }
@@ -536,8 +537,9 @@ impl NodeLifecycleController {
         if all_full && all_was_full {
             return Ok(());
         }
+        let nodes = || -> Vec<Node> { ctx.store().list::<Node>(None).cloned().collect() };
         if all_full {
-            for n in &nodes {
+            for n in &nodes() {
                 self.mark_reachable(ctx, n)?;
             }
             for z in zones.keys() {
@@ -548,7 +550,7 @@ impl NodeLifecycleController {
             return Ok(());
         }
         if all_was_full {
-            for n in &nodes {
+            for n in &nodes() {
                 self.probe_reset.insert(n.metadata.name.clone(), now);
             }
             for (z, st) in &new_states {
@@ -569,6 +571,9 @@ impl NodeLifecycleController {
         Ok(())
     }
 }
+
+/// The work-queue key of the once-per-pass `handleDisruption`.
+const DISRUPTION_KEY: &str = "disruption";
 
 impl Controller for NodeLifecycleController {
     fn name(&self) -> &'static str {
@@ -608,6 +613,8 @@ impl Controller for NodeLifecycleController {
             self.monitor(ctx, n)
         } else if let Some(n) = key.strip_prefix("noschedule:") {
             Self::no_schedule_pass(ctx, n)
+        } else if key == DISRUPTION_KEY {
+            self.handle_disruption(ctx)
         } else if key == "taint-pass" {
             self.taint_pass(ctx)
         } else if let Some(k) = key.strip_prefix("pod:") {

@@ -170,6 +170,9 @@ pub const GLOBAL_FLAGS: &[Flag] = &[
 pub struct Parsed {
     pub args: Vec<String>,
     values: BTreeMap<&'static str, Vec<String>>,
+    /// Every flag occurrence in command-line order, by long name (what pflag's `ParseAll`
+    /// reports; `--record` writes it into the change-cause).
+    order: Vec<(&'static str, String)>,
 }
 
 impl Parsed {
@@ -203,6 +206,10 @@ impl Parsed {
     /// Every value of a repeatable flag.
     pub fn strings(&self, name: &str) -> Vec<String> {
         self.values.get(name).cloned().unwrap_or_default()
+    }
+    /// Every flag occurrence in command-line order: (long name, value as given).
+    pub fn ordered(&self) -> &[(&'static str, String)] {
+        &self.order
     }
 }
 
@@ -293,8 +300,9 @@ fn validate(cmd_path: &str, f: &Flag, v: &str) -> Result<(), String> {
     }
 }
 
-fn store(values: &mut BTreeMap<&'static str, Vec<String>>, f: &Flag, v: &str) {
-    let e = values.entry(f.name).or_default();
+fn store(out: &mut Parsed, f: &Flag, v: &str) {
+    out.order.push((f.name, v.to_string()));
+    let e = out.values.entry(f.name).or_default();
     if f.kind == FlagKind::Strings {
         e.extend(v.split(',').filter(|s| !s.is_empty()).map(str::to_string));
     } else {
@@ -350,7 +358,7 @@ pub fn parse(cmd_path: &str, tokens: &[String], flags: &[Flag]) -> Result<Parsed
                 }
             };
             validate(cmd_path, f, &value)?;
-            store(&mut out.values, f, &value);
+            store(&mut out, f, &value);
             continue;
         }
         if t.len() > 1 && t.starts_with('-') {
@@ -388,7 +396,7 @@ pub fn parse(cmd_path: &str, tokens: &[String], flags: &[Flag]) -> Result<Parsed
                     ));
                 };
                 validate(cmd_path, f, &value)?;
-                store(&mut out.values, f, &value);
+                store(&mut out, f, &value);
             }
             continue;
         }

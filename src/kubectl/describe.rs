@@ -1,5 +1,5 @@
 //! `kubectl describe` (`staging/src/k8s.io/kubectl/pkg/describe/describe.go`) for Pods, Nodes,
-//! ReplicaSets and ReplicationControllers: the same sections, tab layout (`tabbedString`:
+//! ReplicaSets, ReplicationControllers and Deployments: the same sections, tab layout (`tabbedString`:
 //! minwidth 0, padding 2) and the `Events:` table at the end.
 
 use super::args::{self, Flag};
@@ -11,7 +11,7 @@ use super::tabwriter;
 use super::{Namespace, Out};
 use crate::api::{
     human_duration, labels_string, parse_quantity_milli, Container, ContainerState,
-    ContainerStatus, Node, Object, Pod, PodTemplateSpec, Quantity, ReplicaSet,
+    ContainerStatus, Deployment, Node, Object, Pod, PodTemplateSpec, Quantity, ReplicaSet,
     ReplicationController, Time, Toleration,
 };
 use crate::sim::Simulation;
@@ -780,6 +780,119 @@ fn describe_pod_template(w: &mut Writer, t: Option<&PodTemplateSpec>) {
     print_tolerations(w, "  Tolerations", &t.spec.tolerations);
 }
 
+/// `printTemplate` (polymorphichelpers/history.go): `DescribePodTemplate` through a bare
+/// `PrefixWriter` with no tab writer behind it, so the tabs stay in the text (as `kubectl rollout
+/// history --revision=N` prints them).
+pub(crate) fn pod_template_text(t: &PodTemplateSpec) -> String {
+    let mut w = Writer::new();
+    describe_pod_template(&mut w, Some(t));
+    w.pending
+}
+
+/// `printReplicaSetsByLabels`: `name (status/spec replicas created), ...` or `<none>`.
+fn print_replica_sets_by_labels(rss: &[ReplicaSet]) -> String {
+    if rss.is_empty() {
+        return "<none>".into();
+    }
+    rss.iter()
+        .map(|rs| {
+            format!(
+                "{} ({}/{} replicas created)",
+                rs.metadata.name,
+                rs.status.replicas,
+                rs.replicas()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `DeploymentDescriber` / `describeDeployment`.
+fn describe_deployment(sim: &Simulation, d: &Deployment, show_events: bool) -> String {
+    let mut w = Writer::new();
+    // `LabelSelectorAsSelector(...).String()`: empty for a missing or empty selector.
+    let selector = match d.spec.selector.as_ref().map(|s| (s, s.to_selector())) {
+        Some((_, Err(e))) => return format!("error: {e}"),
+        Some((s, Ok(_))) if !s.is_empty() => s.to_kubectl_string(),
+        _ => String::new(),
+    };
+    w.w(0, &format!("Name:\t{}\n", d.metadata.name));
+    w.w(0, &format!("Namespace:\t{}\n", d.metadata.namespace));
+    w.w(
+        0,
+        &format!(
+            "CreationTimestamp:\t{}\n",
+            time_or_zero(d.metadata.creation_timestamp)
+        ),
+    );
+    print_labels_multiline(&mut w, "Labels", &d.metadata.labels);
+    print_annotations_multiline(&mut w, "Annotations", &d.metadata.annotations);
+    w.w(0, &format!("Selector:\t{selector}\n"));
+    let s = &d.status;
+    w.w(
+        0,
+        &format!(
+            "Replicas:\t{} desired | {} updated | {} total | {} available | {} unavailable\n",
+            d.replicas(),
+            s.updated_replicas,
+            s.replicas,
+            s.available_replicas,
+            s.unavailable_replicas
+        ),
+    );
+    w.w(0, &format!("StrategyType:\t{}\n", d.spec.strategy.type_));
+    w.w(
+        0,
+        &format!("MinReadySeconds:\t{}\n", d.spec.min_ready_seconds),
+    );
+    if let Some(ru) = &d.spec.strategy.rolling_update {
+        // `(*IntOrString).String()` prints `<nil>` for a nil pointer.
+        let show = |v: &Option<crate::api::IntOrString>| {
+            v.as_ref()
+                .map_or_else(|| "<nil>".to_string(), ToString::to_string)
+        };
+        w.w(
+            0,
+            &format!(
+                "RollingUpdateStrategy:\t{} max unavailable, {} max surge\n",
+                show(&ru.max_unavailable),
+                show(&ru.max_surge)
+            ),
+        );
+    }
+    describe_pod_template(&mut w, Some(&d.spec.template));
+    if !s.conditions.is_empty() {
+        w.w(0, "Conditions:\n  Type\tStatus\tReason\n");
+        w.w(1, "----\t------\t------\n");
+        for c in &s.conditions {
+            w.w(1, &format!("{} \t{}\t{}\n", c.type_, c.status, c.reason));
+        }
+    }
+    let (old, _, new_rs) = super::rollout::get_all_replica_sets(d, &sim.api.store);
+    let new: Vec<ReplicaSet> = new_rs.into_iter().collect();
+    if !old.is_empty() || !new.is_empty() {
+        w.w(
+            0,
+            &format!("OldReplicaSets:\t{}\n", print_replica_sets_by_labels(&old)),
+        );
+        w.w(
+            0,
+            &format!("NewReplicaSet:\t{}\n", print_replica_sets_by_labels(&new)),
+        );
+    }
+    if show_events {
+        let evs = events::for_object(
+            &sim.api.events,
+            "Deployment",
+            &d.metadata.namespace,
+            &d.metadata.name,
+            &d.metadata.uid,
+        );
+        describe_events(&mut w, &evs, sim.now());
+    }
+    w.finish()
+}
+
 fn describe_pod(sim: &Simulation, pod: &Pod, show_events: bool) -> String {
     let now = sim.now();
     let mut w = Writer::new();
@@ -1475,6 +1588,7 @@ fn describe_item(sim: &Simulation, item: &Item, show_events: bool) -> String {
         Item::Obj(Object::Pod(p)) => describe_pod(sim, p, show_events),
         Item::Obj(Object::Node(n)) => describe_node(sim, n, show_events),
         Item::Obj(Object::ReplicaSet(rs)) => describe_replica_set(sim, rs, show_events),
+        Item::Obj(Object::Deployment(d)) => describe_deployment(sim, d, show_events),
         Item::Obj(Object::ReplicationController(rc)) => {
             describe_replication_controller(sim, rc, show_events)
         }
@@ -1755,6 +1869,312 @@ System Info:
         let out = execute(&mut sim, &format!("describe ev {name}")).unwrap();
         assert!(out.starts_with(&format!("Name:             {name}\nNamespace:        default\nLabels:           <none>\nAnnotations:      <none>\nAPI Version:      v1\nCount:            1\nEvent Time:       <nil>\nFirst Timestamp:  2025-01-01T00:59:00Z\nInvolved Object:\n  API Version:   apps/v1\n  Kind:          ReplicaSet\n")), "{out}");
         assert!(out.ends_with("Source:\n  Component:  replicaset-controller\nType:         Normal\nEvents:       <none>"), "{out}");
+    }
+
+    /// The objects of TestDescribeDeployment (pkg/describe/describe_test.go), stored as the
+    /// fake clientset holds them (no API defaulting).
+    fn describe_deployment_fixture(
+        sim: &mut Simulation,
+        status: crate::api::DeploymentStatus,
+        replicas: i32,
+        image: &str,
+        rss: &[(&str, &str, i32, &str, i32)],
+    ) -> Deployment {
+        use crate::api::{DeploymentSpec, LabelSelector, ObjectMeta, OwnerReference, PodSpec};
+        let l = labels(&[("k8s-app", "bar")]);
+        let template = |image: &str| PodTemplateSpec {
+            metadata: ObjectMeta {
+                name: "bar".into(),
+                namespace: "foo".into(),
+                labels: l.clone(),
+                ..Default::default()
+            },
+            spec: PodSpec {
+                containers: vec![Container {
+                    image: image.into(),
+                    extra: serde_json::from_value(serde_json::json!({"volumeMounts": [
+                        {"name": "vol-foo", "mountPath": "/tmp/vol-foo"},
+                        {"name": "vol-bar", "mountPath": "/tmp/vol-bar"},
+                    ]}))
+                    .unwrap(),
+                    ..Default::default()
+                }],
+                extra: serde_json::from_value(serde_json::json!({"volumes": [
+                    {"name": "vol-foo", "emptyDir": {}},
+                    {"name": "vol-bar", "emptyDir": {}},
+                ]}))
+                .unwrap(),
+                ..Default::default()
+            },
+        };
+        let d = Deployment {
+            metadata: ObjectMeta {
+                name: "bar".into(),
+                namespace: "foo".into(),
+                labels: l.clone(),
+                uid: "00000000-0000-0000-0000-000000000001".into(),
+                creation_timestamp: Some(Time::parse_rfc3339("2021-01-01T00:00:00Z").unwrap()),
+                ..Default::default()
+            },
+            spec: DeploymentSpec {
+                replicas: Some(replicas),
+                selector: Some(LabelSelector::from_labels(&l)),
+                template: template(image),
+                ..Default::default()
+            },
+            status,
+            ..Default::default()
+        };
+        sim.api.store.put(Object::Deployment(d.clone()));
+        for &(name, uid, spec, image, status) in rss {
+            sim.api.store.put(Object::ReplicaSet(ReplicaSet {
+                metadata: ObjectMeta {
+                    name: name.into(),
+                    namespace: "foo".into(),
+                    uid: uid.into(),
+                    labels: l.clone(),
+                    owner_references: vec![OwnerReference {
+                        controller: Some(true),
+                        uid: "00000000-0000-0000-0000-000000000001".into(),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+                spec: crate::api::ReplicaSetSpec {
+                    replicas: Some(spec),
+                    selector: Some(LabelSelector::from_labels(&l)),
+                    template: template(image),
+                    ..Default::default()
+                },
+                status: crate::api::ReplicaSetStatus {
+                    replicas: status,
+                    ready_replicas: status,
+                    available_replicas: status,
+                    ..Default::default()
+                },
+                ..Default::default()
+            }));
+        }
+        d
+    }
+
+    /// Port of TestDescribeDeployment (pkg/describe/describe_test.go). The rollout case's
+    /// event stream drops its fourth Event: kubeplay's event log aggregates identical
+    /// emissions, so a second "Scaled up replica set bar-002 from 0 to 1" would join the series.
+    #[test]
+    fn describe_deployment_upstream_cases() {
+        use crate::api::DeploymentStatus;
+        // "deployment with two mounted volumes"
+        let mut sim = sim();
+        describe_deployment_fixture(
+            &mut sim,
+            DeploymentStatus::default(),
+            1,
+            "mytest-image:latest",
+            &[("bar-001", "rs-1", 1, "mytest-image:latest", 1)],
+        );
+        let out = execute(&mut sim, "describe deployment bar -n foo").unwrap();
+        for want in [
+            "Name:               bar\nNamespace:          foo",
+            "CreationTimestamp:  Fri, 01 Jan 2021 00:00:00 +0000",
+            "Labels:             k8s-app=bar",
+            "Selector:           k8s-app=bar",
+            "Replicas:           1 desired | 0 updated | 0 total | 0 available | 0 unavailable",
+            "Image:        mytest-image:latest",
+            "Mounts:\n      /tmp/vol-bar from vol-bar (rw)\n      /tmp/vol-foo from vol-foo (rw)",
+            "OldReplicaSets:    <none>",
+            "NewReplicaSet:     bar-001 (1/1 replicas created)",
+            "Events:            <none>",
+            "Node-Selectors:  <none>",
+            "Tolerations:     <none>",
+        ] {
+            assert!(out.contains(want), "{want:?} not in\n{out}");
+        }
+
+        // "deployment during the process of rolling out"
+        let mut sim = super::super::testutil::sim();
+        let d = describe_deployment_fixture(
+            &mut sim,
+            DeploymentStatus {
+                replicas: 3,
+                updated_replicas: 1,
+                available_replicas: 2,
+                unavailable_replicas: 1,
+                ..Default::default()
+            },
+            2,
+            "mytest-image:v2.0",
+            &[
+                (
+                    "bar-001",
+                    "00000000-0000-0000-0000-000000000001",
+                    2,
+                    "mytest-image:v1.0",
+                    2,
+                ),
+                (
+                    "bar-002",
+                    "00000000-0000-0000-0000-000000000002",
+                    1,
+                    "mytest-image:v2.0",
+                    1,
+                ),
+            ],
+        );
+        let obj = Object::Deployment(d);
+        for (ago_secs, msg) in [
+            (20 * 60, "Scaled up replica set bar-002 from 0 to 1"),
+            (16 * 60, "Scaled up replica set bar-002 from 0 to 1"),
+            (12 * 60, "Scaled up replica set bar-002 from 0 to 1"),
+            (10 * 60, "Scaled up replica set bar-001 from 0 to 2"),
+            (60, "Scaled down replica set bar-002 from 2 to 1"),
+        ] {
+            sim.api.now = ago(ago_secs);
+            sim.api.record_event(
+                &obj,
+                "Normal",
+                "ScalingReplicaSet",
+                msg,
+                "deployment-controller",
+            );
+        }
+        sim.api.now = now();
+        let out = execute(&mut sim, "describe deployment bar -n foo").unwrap();
+        for want in [
+            "Replicas:           2 desired | 1 updated | 3 total | 2 available | 1 unavailable",
+            "Image:        mytest-image:v2.0",
+            "OldReplicaSets:    bar-001 (2/2 replicas created)",
+            "NewReplicaSet:     bar-002 (1/1 replicas created)",
+            "Events:\n",
+            "Normal  ScalingReplicaSet  12m (x3 over 20m)  deployment-controller  Scaled up replica set bar-002 from 0 to 1",
+            "Normal  ScalingReplicaSet  10m                deployment-controller  Scaled up replica set bar-001 from 0 to 2",
+            "Normal  ScalingReplicaSet  60s                deployment-controller  Scaled down replica set bar-002 from 2 to 1",
+        ] {
+            assert!(out.contains(want), "{want:?} not in\n{out}");
+        }
+
+        // "deployment after successful rollout"
+        let mut sim = super::super::testutil::sim();
+        describe_deployment_fixture(
+            &mut sim,
+            DeploymentStatus {
+                replicas: 2,
+                updated_replicas: 2,
+                available_replicas: 2,
+                ..Default::default()
+            },
+            2,
+            "mytest-image:v2.0",
+            &[
+                ("bar-001", "rs-1", 0, "mytest-image:v1.0", 0),
+                ("bar-002", "rs-2", 2, "mytest-image:v2.0", 2),
+            ],
+        );
+        let out = execute(&mut sim, "describe deployment bar -n foo").unwrap();
+        for want in [
+            "Replicas:           2 desired | 2 updated | 2 total | 2 available | 0 unavailable",
+            "OldReplicaSets:    <none>",
+            "NewReplicaSet:     bar-002 (2/2 replicas created)",
+        ] {
+            assert!(out.contains(want), "{want:?} not in\n{out}");
+        }
+        assert!(!out.contains("RollingUpdateStrategy"), "{out}");
+    }
+
+    /// The whole layout, with the API defaults (strategy, rolling update) and conditions.
+    #[test]
+    fn describe_deployment_layout() {
+        use crate::api::{DeploymentCondition, DeploymentStatus};
+        let mut sim = sim();
+        let mut d = describe_deployment_fixture(
+            &mut sim,
+            DeploymentStatus {
+                observed_generation: 1,
+                replicas: 2,
+                updated_replicas: 2,
+                ready_replicas: 2,
+                available_replicas: 2,
+                conditions: vec![
+                    DeploymentCondition {
+                        type_: "Available".into(),
+                        status: "True".into(),
+                        reason: "MinimumReplicasAvailable".into(),
+                        ..Default::default()
+                    },
+                    DeploymentCondition {
+                        type_: "Progressing".into(),
+                        status: "True".into(),
+                        reason: "NewReplicaSetAvailable".into(),
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            },
+            2,
+            "nginx",
+            &[("bar-002", "rs-2", 2, "nginx", 2)],
+        );
+        d.metadata
+            .annotations
+            .insert("deployment.kubernetes.io/revision".into(), "2".into());
+        d.spec.template.spec.containers[0].name = "web".into();
+        d.spec.template.spec.containers[0].extra.clear();
+        d.spec.template.spec.extra.clear();
+        d.spec.min_ready_seconds = 5;
+        sim.api
+            .store
+            .remove(&crate::store::ObjectRef::new("Deployment", "foo", "bar"));
+        let loaded = sim.api.load(Object::Deployment(d)).unwrap();
+        // The new ReplicaSet carries the (defaulted) template plus its hash label.
+        let Object::Deployment(loaded) = loaded else {
+            unreachable!()
+        };
+        let mut rs = sim
+            .api
+            .store
+            .get::<ReplicaSet>("foo", "bar-002")
+            .cloned()
+            .unwrap();
+        rs.spec.template = loaded.spec.template.clone();
+        rs.spec
+            .template
+            .metadata
+            .labels
+            .insert("pod-template-hash".into(), "5d9f8c7b6".into());
+        sim.api.store.put(Object::ReplicaSet(rs));
+        assert_eq!(
+            execute(&mut sim, "describe deploy bar -n foo").unwrap(),
+            "Name:                   bar
+Namespace:              foo
+CreationTimestamp:      Fri, 01 Jan 2021 00:00:00 +0000
+Labels:                 k8s-app=bar
+Annotations:            deployment.kubernetes.io/revision: 2
+Selector:               k8s-app=bar
+Replicas:               2 desired | 2 updated | 2 total | 2 available | 0 unavailable
+StrategyType:           RollingUpdate
+MinReadySeconds:        5
+RollingUpdateStrategy:  25% max unavailable, 25% max surge
+Pod Template:
+  Labels:  k8s-app=bar
+  Containers:
+   web:
+    Image:         nginx
+    Port:          <none>
+    Host Port:     <none>
+    Environment:   <none>
+    Mounts:        <none>
+  Volumes:         <none>
+  Node-Selectors:  <none>
+  Tolerations:     <none>
+Conditions:
+  Type           Status  Reason
+  ----           ------  ------
+  Available      True    MinimumReplicasAvailable
+  Progressing    True    NewReplicaSetAvailable
+OldReplicaSets:  <none>
+NewReplicaSet:   bar-002 (2/2 replicas created)
+Events:          <none>"
+        );
     }
 
     #[test]

@@ -446,8 +446,8 @@ replicaset.apps/frontend   2         2         2       10m"
             "error: the server doesn't have a resource type \"foo\""
         );
         assert_eq!(
-            execute(&mut sim, "get services").unwrap_err(),
-            "error: the server doesn't have a resource type \"services\""
+            execute(&mut sim, "get ingresses").unwrap_err(),
+            "error: the server doesn't have a resource type \"ingresses\""
         );
         assert!(execute(&mut sim, "get")
             .unwrap_err()

@@ -8,14 +8,17 @@
 //!
 //! Commands: `get` (tables, `-o wide|yaml|json|name|jsonpath|custom-columns`, `--sort-by`),
 //! `describe`, `apply`, `create`, `delete`, `scale`, `label`, `annotate`, `cordon`,
-//! `uncordon`, `drain`. kubectl never blocks here: `delete` and `drain` report as kubectl does
+//! `uncordon`, `drain`, `rollout status|history|undo|pause|resume|restart`,
+//! `set image|resources`. kubectl never blocks here: `delete` and `drain` report as kubectl does
 //! once the API server has accepted the deletions (the simulation then runs the graceful
-//! termination on its virtual clock).
+//! termination on its virtual clock), and `rollout status` prints the current status line once
+//! (as `--watch=false` does) instead of watching.
 //!
 //! Layout: `args` (tokenizer, pflag rules), `resource` (the resource builder's argument
-//! forms), one module per command, `printers/<kind>.rs` (one table per kind; add a kind there),
-//! `table` + `tabwriter` (kubectl's column layout), `yaml` / `output` / `jsonpath` (generic
-//! printers), `events` (Events from the event log), `merge` (client-side apply's patch).
+//! forms), one module per command (`rollout` and `set` hold their subcommands),
+//! `printers/<kind>.rs` (one table per kind; add a kind there), `table` + `tabwriter`
+//! (kubectl's column layout), `yaml` / `output` / `jsonpath` (generic printers), `events`
+//! (Events from the event log), `merge` (client-side apply's patch).
 
 pub mod args;
 pub mod events;
@@ -34,7 +37,9 @@ mod drain;
 mod get;
 mod label;
 mod merge;
+pub mod rollout;
 mod scale;
+mod set;
 
 use crate::sim::Simulation;
 use std::collections::BTreeMap;
@@ -170,7 +175,7 @@ impl Namespace {
 /// The commands kubeplay implements (for `unknown command` suggestions).
 const COMMANDS: &[&str] = &[
     "annotate", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label",
-    "scale", "uncordon",
+    "rollout", "scale", "set", "uncordon",
 ];
 
 fn levenshtein(a: &str, b: &str) -> usize {
@@ -207,35 +212,51 @@ fn unknown_command(name: &str) -> String {
     s
 }
 
+/// Whether a kubectl persistent flag takes the next word as its value (`-n prod`).
+fn global_flag_takes_value(w: &str) -> bool {
+    matches!(
+        w,
+        "-n" | "--namespace"
+            | "--context"
+            | "--cluster"
+            | "--user"
+            | "--kubeconfig"
+            | "--request-timeout"
+            | "-v"
+            | "--v"
+    )
+}
+
+/// cobra's `Find`: the first word that is not a (global) flag is the (sub)command; returns it
+/// and the other words in order, or `None` when there is none.
+pub(crate) fn split_subcommand(words: &[String]) -> Option<(String, Vec<String>)> {
+    let mut pos = 0;
+    while pos < words.len() && words[pos].starts_with('-') && words[pos] != "--" {
+        pos += if global_flag_takes_value(&words[pos]) {
+            2
+        } else {
+            1
+        };
+    }
+    if pos >= words.len() || words[pos] == "--" {
+        return None;
+    }
+    let mut rest = words.to_vec();
+    let name = rest.remove(pos);
+    Some((name, rest))
+}
+
 fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(), String> {
     let mut words = args::tokenize(cmd)?;
     if words.first().map(String::as_str) == Some("kubectl") {
         words.remove(0);
     }
     // Global flags may come before the command name (`kubectl -n prod get pods`).
-    let mut pos = 0;
-    while pos < words.len() && words[pos].starts_with('-') && words[pos] != "--" {
-        let w = &words[pos];
-        let takes_value = matches!(
-            w.as_str(),
-            "-n" | "--namespace"
-                | "--context"
-                | "--cluster"
-                | "--user"
-                | "--kubeconfig"
-                | "--request-timeout"
-                | "-v"
-                | "--v"
-        );
-        pos += if takes_value { 2 } else { 1 };
-    }
-    if pos >= words.len() {
+    let Some((name, rest)) = split_subcommand(&words) else {
         return Err(
             "error: no command given: kubeplay runs kubectl commands such as `get pods`".into(),
         );
-    }
-    let name = words.remove(pos);
-    let rest = words;
+    };
     match name.as_str() {
         "get" => get::run(sim, &rest, out),
         "describe" => describe::run(sim, &rest, out),
@@ -248,6 +269,8 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
         "cordon" => drain::run_cordon(sim, &rest, true, out),
         "uncordon" => drain::run_cordon(sim, &rest, false, out),
         "drain" => drain::run_drain(sim, &rest, out),
+        "rollout" => rollout::run(sim, &rest, input, out),
+        "set" => set::run(sim, &rest, input, out),
         other => Err(unknown_command(other)),
     }
 }

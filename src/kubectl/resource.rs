@@ -492,8 +492,11 @@ mod tests {
                 kinds: vec![
                     Kind::Obj("Pod"),
                     Kind::Obj("ReplicationController"),
+                    Kind::Obj("Service"),
+                    Kind::Obj("DaemonSet"),
                     Kind::Obj("Deployment"),
                     Kind::Obj("ReplicaSet"),
+                    Kind::Obj("StatefulSet"),
                     Kind::Obj("CronJob"),
                     Kind::Obj("Job")
                 ],

@@ -268,6 +268,7 @@ impl ApiServer {
             n
         } else {
             crate::api::defaults::copy_status(&old, &mut o);
+            crate::api::sts_ds_defaults::prepare_for_update(&mut o, &old);
             crate::api::defaults::default_object(&mut o);
             let errs = crate::api::validation::validate_object(&o, Some(&old));
             if !errs.is_empty() {

@@ -82,6 +82,15 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
             Object::Job(_) | Object::CronJob(_) => {
                 super::batch_validation::validate_batch_object(o, None)
             }
+            Object::StatefulSet(x) => super::sts_ds_validation::validate_stateful_set(x),
+            Object::DaemonSet(x) => super::sts_ds_validation::validate_daemon_set(x),
+            Object::ControllerRevision(x) => {
+                super::sts_ds_validation::validate_controller_revision(x)
+            }
+            Object::PersistentVolumeClaim(x) => {
+                super::sts_ds_validation::validate_persistent_volume_claim(x)
+            }
+            Object::Service(x) => super::sts_ds_validation::validate_service(x),
         },
         Some(old) => {
             let mut new = o.clone();
@@ -104,6 +113,21 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
                 }
                 (Object::Job(_), Object::Job(_)) | (Object::CronJob(_), Object::CronJob(_)) => {
                     super::batch_validation::validate_batch_object(&new, Some(old))
+                }
+                (Object::StatefulSet(n), Object::StatefulSet(o)) => {
+                    super::sts_ds_validation::validate_stateful_set_update(n, o)
+                }
+                (Object::DaemonSet(n), Object::DaemonSet(o)) => {
+                    super::sts_ds_validation::validate_daemon_set_update(n, o)
+                }
+                (Object::ControllerRevision(n), Object::ControllerRevision(o)) => {
+                    super::sts_ds_validation::validate_controller_revision_update(n, o)
+                }
+                (Object::PersistentVolumeClaim(n), Object::PersistentVolumeClaim(o)) => {
+                    super::sts_ds_validation::validate_persistent_volume_claim_update(n, o)
+                }
+                (Object::Service(n), Object::Service(o)) => {
+                    super::sts_ds_validation::validate_service_update(n, o)
                 }
                 (n, o) => vec![FieldError::internal(
                     "kind",

@@ -1,0 +1,444 @@
+//! StatefulSet, DaemonSet, PersistentVolumeClaim and Service defaulting (`pkg/apis/apps/v1/defaults.go`,
+//! `pkg/apis/core/v1/defaults.go`) and the REST strategies' create/update hooks
+//! (`pkg/registry/apps/daemonset/strategy.go`, `pkg/registry/core/service/storage`).
+
+use super::apps_more::{
+    DaemonSet, RollingUpdateDaemonSet, RollingUpdateStatefulSetStrategy, StatefulSet,
+    StatefulSetPersistentVolumeClaimRetentionPolicy, ORDERED_READY_POD_MANAGEMENT,
+    RETAIN_PVC_RETENTION, ROLLING_UPDATE_STRATEGY,
+};
+use super::core_more::{PersistentVolumeClaim, PersistentVolumeClaimSpec, Service, CLAIM_PENDING};
+use super::defaults::{default_pod_spec, default_resource_list};
+use super::intstr::IntOrString;
+use super::object::Object;
+
+/// `appsv1.DeprecatedTemplateGeneration`: the v1 form of the internal `spec.templateGeneration`
+/// of a DaemonSet (bumped by the API server whenever the pod template changes).
+pub const DEPRECATED_TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
+
+/// `SetDefaults_StatefulSet` plus the pod template and claim template defaults: replicas 1,
+/// podManagementPolicy `OrderedReady`, updateStrategy `RollingUpdate` with partition 0 (when the
+/// strategy type was defaulted or a `rollingUpdate` block is given), revisionHistoryLimit 10,
+/// PVC retention `Retain`/`Retain`. `maxUnavailable` is defaulted to 1 only with the
+/// MaxUnavailableStatefulSet gate, which is off in 1.34 (the API server's gates are the defaults).
+pub fn set_defaults_stateful_set(s: &mut StatefulSet) {
+    let spec = &mut s.spec;
+    if spec.pod_management_policy.is_empty() {
+        spec.pod_management_policy = ORDERED_READY_POD_MANAGEMENT.into();
+    }
+    if spec.update_strategy.type_.is_empty() {
+        spec.update_strategy.type_ = ROLLING_UPDATE_STRATEGY.into();
+        if spec.update_strategy.rolling_update.is_none() {
+            spec.update_strategy.rolling_update = Some(RollingUpdateStatefulSetStrategy::default());
+        }
+    }
+    if spec.update_strategy.type_ == ROLLING_UPDATE_STRATEGY {
+        if let Some(ru) = spec.update_strategy.rolling_update.as_mut() {
+            if ru.partition.is_none() {
+                ru.partition = Some(0);
+            }
+            if crate::features::FeatureGates::default().enabled("MaxUnavailableStatefulSet")
+                && ru.max_unavailable.is_none()
+            {
+                ru.max_unavailable = Some(IntOrString::Int(1));
+            }
+        }
+    }
+    let policy = spec
+        .persistent_volume_claim_retention_policy
+        .get_or_insert_with(StatefulSetPersistentVolumeClaimRetentionPolicy::default);
+    if policy.when_deleted.is_empty() {
+        policy.when_deleted = RETAIN_PVC_RETENTION.into();
+    }
+    if policy.when_scaled.is_empty() {
+        policy.when_scaled = RETAIN_PVC_RETENTION.into();
+    }
+    if spec.replicas.is_none() {
+        spec.replicas = Some(1);
+    }
+    if spec.revision_history_limit.is_none() {
+        spec.revision_history_limit = Some(10);
+    }
+    default_pod_spec(&mut spec.template.spec);
+    for claim in &mut spec.volume_claim_templates {
+        // The API server writes the embedded claims with their type meta.
+        claim.api_version = "v1".into();
+        claim.kind = "PersistentVolumeClaim".into();
+        set_defaults_persistent_volume_claim(claim);
+    }
+}
+
+/// `SetDefaults_DaemonSet` plus the pod template defaults: updateStrategy `RollingUpdate` with
+/// maxUnavailable 1 and maxSurge 0, revisionHistoryLimit 10.
+pub fn set_defaults_daemon_set(ds: &mut DaemonSet) {
+    let strategy = &mut ds.spec.update_strategy;
+    if strategy.type_.is_empty() {
+        strategy.type_ = ROLLING_UPDATE_STRATEGY.into();
+    }
+    if strategy.type_ == ROLLING_UPDATE_STRATEGY {
+        let ru = strategy
+            .rolling_update
+            .get_or_insert_with(RollingUpdateDaemonSet::default);
+        if ru.max_unavailable.is_none() {
+            ru.max_unavailable = Some(IntOrString::Int(1));
+        }
+        if ru.max_surge.is_none() {
+            ru.max_surge = Some(IntOrString::Int(0));
+        }
+    }
+    if ds.spec.revision_history_limit.is_none() {
+        ds.spec.revision_history_limit = Some(10);
+    }
+    default_pod_spec(&mut ds.spec.template.spec);
+}
+
+/// `SetDefaults_PersistentVolumeClaimSpec`: volumeMode `Filesystem`; resource quantities in
+/// canonical form.
+pub fn set_defaults_persistent_volume_claim_spec(spec: &mut PersistentVolumeClaimSpec) {
+    if spec.volume_mode.is_none() {
+        spec.volume_mode = Some("Filesystem".into());
+    }
+    default_resource_list(&mut spec.resources.limits);
+    default_resource_list(&mut spec.resources.requests);
+}
+
+/// `SetDefaults_PersistentVolumeClaim` (phase `Pending`) and its spec defaults.
+pub fn set_defaults_persistent_volume_claim(pvc: &mut PersistentVolumeClaim) {
+    if pvc.status.phase.is_empty() {
+        pvc.status.phase = CLAIM_PENDING.into();
+    }
+    set_defaults_persistent_volume_claim_spec(&mut pvc.spec);
+}
+
+/// `SetDefaults_Service`: sessionAffinity `None`, type `ClusterIP`, port protocol `TCP`,
+/// targetPort = port, internalTrafficPolicy `Cluster` for cluster-internal types; then the
+/// registry's address allocation ([`allocate_service`]), which kubeplay runs with the defaults
+/// so that loaded and created Services look alike.
+pub fn set_defaults_service(svc: &mut Service) {
+    let spec = &mut svc.spec;
+    if spec.session_affinity.is_empty() {
+        spec.session_affinity = "None".into();
+    }
+    if spec.session_affinity == "None" {
+        spec.extra.remove("sessionAffinityConfig");
+    }
+    if spec.type_.is_empty() {
+        spec.type_ = "ClusterIP".into();
+    }
+    for p in &mut spec.ports {
+        if p.protocol.is_empty() {
+            p.protocol = "TCP".into();
+        }
+        let unset = match &p.target_port {
+            None => true,
+            Some(IntOrString::Int(0)) => true,
+            Some(IntOrString::String(s)) => s.is_empty(),
+            _ => false,
+        };
+        if unset {
+            p.target_port = Some(IntOrString::Int(p.port));
+        }
+    }
+    if spec.internal_traffic_policy.is_none()
+        && matches!(
+            spec.type_.as_str(),
+            "ClusterIP" | "NodePort" | "LoadBalancer"
+        )
+    {
+        spec.internal_traffic_policy = Some("Cluster".into());
+    }
+    allocate_service(svc);
+}
+
+/// The Service registry's IP allocation on create (`pkg/registry/core/service/storage`):
+/// `clusterIPs` mirrors `clusterIP`; a headless or ClusterIP Service is single-stack IPv4; a
+/// ClusterIP Service without an address gets one from the service CIDR `10.96.0.0/12`.
+///
+/// kubeplay has no allocator state: the address is derived from a hash of namespace/name
+/// (deterministic; collisions are possible but harmless here, nothing routes traffic).
+pub fn allocate_service(svc: &mut Service) {
+    let spec = &mut svc.spec;
+    if spec.type_ == "ExternalName" {
+        return;
+    }
+    if spec.cluster_ip.is_empty() {
+        let key = format!("{}/{}", svc.metadata.namespace, svc.metadata.name);
+        let mut h: u32 = 2_166_136_261;
+        for b in key.bytes() {
+            h ^= u32::from(b);
+            h = h.wrapping_mul(16_777_619);
+        }
+        // 10.96.0.0/12 minus the network address and 10.96.0.1 (the kubernetes Service).
+        let offset = 2 + h % ((1 << 20) - 3);
+        let ip = (10u32 << 24) | (96 << 16) | offset;
+        spec.cluster_ip = format!(
+            "{}.{}.{}.{}",
+            ip >> 24,
+            (ip >> 16) & 0xff,
+            (ip >> 8) & 0xff,
+            ip & 0xff
+        );
+    }
+    if spec.cluster_ips.is_empty() {
+        spec.cluster_ips = vec![spec.cluster_ip.clone()];
+    }
+    if spec.ip_families.is_empty() {
+        spec.ip_families = vec!["IPv4".into()];
+    }
+    if spec.ip_family_policy.is_none() {
+        spec.ip_family_policy = Some("SingleStack".into());
+    }
+}
+
+/// The template generation a DaemonSet's annotation records (0 when absent or unparseable).
+pub fn template_generation(ds: &DaemonSet) -> i64 {
+    ds.metadata
+        .annotations
+        .get(DEPRECATED_TEMPLATE_GENERATION)
+        .and_then(|v| v.parse::<i64>().ok())
+        .unwrap_or(0)
+}
+
+fn set_template_generation(ds: &mut DaemonSet, g: i64) {
+    ds.metadata
+        .annotations
+        .insert(DEPRECATED_TEMPLATE_GENERATION.into(), g.to_string());
+}
+
+/// `PrepareForCreate` of the kinds in this module: status is cleared; a DaemonSet starts at
+/// template generation 1.
+pub fn prepare_for_create(o: &mut Object) {
+    match o {
+        Object::StatefulSet(s) => s.status = Default::default(),
+        Object::DaemonSet(ds) => {
+            ds.status = Default::default();
+            set_template_generation(ds, 1);
+        }
+        Object::PersistentVolumeClaim(pvc) => pvc.status = Default::default(),
+        Object::Service(svc) => svc.status = Default::default(),
+        _ => {}
+    }
+}
+
+/// `PrepareForUpdate` hooks that need the stored object, run on the request before defaulting:
+/// a DaemonSet's template generation is the server's, bumped by one when the (defaulted) pod
+/// template changes (`daemonSetStrategy.PrepareForUpdate`); a Service keeps its allocated
+/// addresses when the request leaves them out.
+pub fn prepare_for_update(new: &mut Object, old: &Object) {
+    match (new, old) {
+        (Object::DaemonSet(n), Object::DaemonSet(o)) => {
+            let mut g = template_generation(o);
+            let mut template = n.spec.template.clone();
+            default_pod_spec(&mut template.spec);
+            if template != o.spec.template {
+                g += 1;
+            }
+            if g > 0 {
+                set_template_generation(n, g);
+            } else {
+                n.metadata
+                    .annotations
+                    .remove(DEPRECATED_TEMPLATE_GENERATION);
+            }
+        }
+        (Object::Service(n), Object::Service(o)) => {
+            if n.spec.cluster_ip.is_empty() {
+                n.spec.cluster_ip = o.spec.cluster_ip.clone();
+            }
+            if n.spec.cluster_ips.is_empty() {
+                n.spec.cluster_ips = o.spec.cluster_ips.clone();
+            }
+            if n.spec.ip_families.is_empty() {
+                n.spec.ip_families = o.spec.ip_families.clone();
+            }
+            if n.spec.ip_family_policy.is_none() {
+                n.spec.ip_family_policy = o.spec.ip_family_policy.clone();
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::apps_more::{ON_DELETE_STRATEGY, PARALLEL_POD_MANAGEMENT};
+
+    fn sts(json: serde_json::Value) -> StatefulSet {
+        serde_json::from_value(json).unwrap()
+    }
+
+    // Port of TestSetDefaultStatefulSet (pkg/apis/apps/v1/defaults_test.go), the rows that do
+    // not depend on gates being switched.
+    #[test]
+    fn stateful_set_defaults() {
+        let mut s =
+            sts(serde_json::json!({"spec": {"template": {"metadata": {"labels": {"a": "b"}}}}}));
+        set_defaults_stateful_set(&mut s);
+        assert_eq!(s.spec.replicas, Some(1));
+        assert_eq!(s.spec.pod_management_policy, "OrderedReady");
+        assert_eq!(s.spec.update_strategy.type_, "RollingUpdate");
+        assert_eq!(
+            s.spec.update_strategy.rolling_update,
+            Some(RollingUpdateStatefulSetStrategy {
+                partition: Some(0),
+                max_unavailable: None
+            })
+        );
+        assert_eq!(s.spec.revision_history_limit, Some(10));
+        let p = s.spec.persistent_volume_claim_retention_policy.unwrap();
+        assert_eq!(
+            (p.when_deleted.as_str(), p.when_scaled.as_str()),
+            ("Retain", "Retain")
+        );
+        assert_eq!(s.spec.template.spec.restart_policy, "Always");
+
+        // An explicit RollingUpdate type without a rollingUpdate block stays without one.
+        let mut s = sts(serde_json::json!({"spec": {"updateStrategy": {"type": "RollingUpdate"}}}));
+        set_defaults_stateful_set(&mut s);
+        assert_eq!(s.spec.update_strategy.rolling_update, None);
+
+        // OnDelete gets no partition; Parallel and explicit values are kept.
+        let mut s = sts(serde_json::json!({"spec": {
+            "replicas": 3, "podManagementPolicy": "Parallel", "revisionHistoryLimit": 2,
+            "updateStrategy": {"type": "OnDelete"},
+            "persistentVolumeClaimRetentionPolicy": {"whenScaled": "Delete"}}}));
+        set_defaults_stateful_set(&mut s);
+        assert_eq!(s.spec.replicas, Some(3));
+        assert_eq!(s.spec.pod_management_policy, PARALLEL_POD_MANAGEMENT);
+        assert_eq!(s.spec.update_strategy.type_, ON_DELETE_STRATEGY);
+        assert_eq!(s.spec.update_strategy.rolling_update, None);
+        assert_eq!(s.spec.revision_history_limit, Some(2));
+        let p = s.spec.persistent_volume_claim_retention_policy.unwrap();
+        assert_eq!(
+            (p.when_deleted.as_str(), p.when_scaled.as_str()),
+            ("Retain", "Delete")
+        );
+
+        // Partition given: kept.
+        let mut s = sts(
+            serde_json::json!({"spec": {"updateStrategy": {"rollingUpdate": {"partition": 2}}}}),
+        );
+        set_defaults_stateful_set(&mut s);
+        assert_eq!(
+            s.spec.update_strategy.rolling_update.unwrap().partition,
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn claim_templates_are_defaulted() {
+        let mut s = sts(serde_json::json!({"spec": {"volumeClaimTemplates": [
+            {"metadata": {"name": "www"}, "spec": {"accessModes": ["ReadWriteOnce"],
+             "resources": {"requests": {"storage": "1Gi"}}}}]}}));
+        set_defaults_stateful_set(&mut s);
+        let c = &s.spec.volume_claim_templates[0];
+        assert_eq!(c.spec.volume_mode.as_deref(), Some("Filesystem"));
+        assert_eq!(c.status.phase, "Pending");
+    }
+
+    // Port of TestSetDefaultDaemonSetSpec (pkg/apis/apps/v1/defaults_test.go).
+    #[test]
+    fn daemon_set_defaults() {
+        let mut ds: DaemonSet = serde_json::from_value(serde_json::json!({"spec": {}})).unwrap();
+        set_defaults_daemon_set(&mut ds);
+        let ru = ds.spec.update_strategy.rolling_update.clone().unwrap();
+        assert_eq!(ds.spec.update_strategy.type_, "RollingUpdate");
+        assert_eq!(ru.max_unavailable, Some(IntOrString::Int(1)));
+        assert_eq!(ru.max_surge, Some(IntOrString::Int(0)));
+        assert_eq!(ds.spec.revision_history_limit, Some(10));
+
+        let mut ds: DaemonSet = serde_json::from_value(
+            serde_json::json!({"spec": {"updateStrategy": {"type": "OnDelete"}, "revisionHistoryLimit": 1}}),
+        )
+        .unwrap();
+        set_defaults_daemon_set(&mut ds);
+        assert_eq!(ds.spec.update_strategy.rolling_update, None);
+        assert_eq!(ds.spec.revision_history_limit, Some(1));
+
+        let mut ds: DaemonSet = serde_json::from_value(
+            serde_json::json!({"spec": {"updateStrategy": {"rollingUpdate": {"maxSurge": "25%"}}}}),
+        )
+        .unwrap();
+        set_defaults_daemon_set(&mut ds);
+        let ru = ds.spec.update_strategy.rolling_update.clone().unwrap();
+        assert_eq!(ru.max_surge, Some(IntOrString::String("25%".into())));
+        assert_eq!(ru.max_unavailable, Some(IntOrString::Int(1)));
+    }
+
+    #[test]
+    fn daemon_set_template_generation_follows_the_template() {
+        let mut o = Object::DaemonSet(DaemonSet::default());
+        prepare_for_create(&mut o);
+        crate::api::defaults::default_object(&mut o);
+        let Object::DaemonSet(created) = o.clone() else {
+            unreachable!()
+        };
+        assert_eq!(template_generation(&created), 1);
+        // A spec change outside the template keeps the generation; a client cannot set it.
+        let mut same = created.clone();
+        same.spec.min_ready_seconds = 5;
+        same.metadata
+            .annotations
+            .insert(DEPRECATED_TEMPLATE_GENERATION.into(), "9".into());
+        let mut n = Object::DaemonSet(same);
+        prepare_for_update(&mut n, &o);
+        let Object::DaemonSet(n) = n else {
+            unreachable!()
+        };
+        assert_eq!(template_generation(&n), 1);
+        let mut changed = created.clone();
+        changed
+            .spec
+            .template
+            .metadata
+            .labels
+            .insert("v".into(), "2".into());
+        let mut n = Object::DaemonSet(changed);
+        prepare_for_update(&mut n, &o);
+        let Object::DaemonSet(n) = n else {
+            unreachable!()
+        };
+        assert_eq!(template_generation(&n), 2);
+    }
+
+    // Rows of TestSetDefaultService (pkg/apis/core/v1/defaults_test.go).
+    #[test]
+    fn service_defaults_and_headless_allocation() {
+        let mut svc: Service = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "nginx", "namespace": "default"},
+            "spec": {"clusterIP": "None", "selector": {"app": "nginx"},
+                     "ports": [{"port": 80, "name": "web"}]}}))
+        .unwrap();
+        let mut s = svc.clone();
+        set_defaults_service(&mut s);
+        assert_eq!(s.spec.type_, "ClusterIP");
+        assert_eq!(s.spec.session_affinity, "None");
+        assert_eq!(s.spec.ports[0].protocol, "TCP");
+        assert_eq!(s.spec.ports[0].target_port, Some(IntOrString::Int(80)));
+        assert_eq!(s.spec.cluster_ips, vec!["None".to_string()]);
+        assert_eq!(s.spec.internal_traffic_policy.as_deref(), Some("Cluster"));
+        assert!(s.is_headless());
+        // A ClusterIP Service gets a stable address in 10.96.0.0/12.
+        svc.spec.cluster_ip.clear();
+        let mut a = svc.clone();
+        allocate_service(&mut a);
+        let mut b = svc.clone();
+        allocate_service(&mut b);
+        assert_eq!(a.spec.cluster_ip, b.spec.cluster_ip);
+        assert!(
+            a.spec.cluster_ip.starts_with("10."),
+            "{}",
+            a.spec.cluster_ip
+        );
+        let second: u32 = a
+            .spec
+            .cluster_ip
+            .split('.')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((96..112).contains(&second));
+    }
+}

@@ -1,0 +1,602 @@
+//! StatefulSet, DaemonSet and ControllerRevision validation (`pkg/apis/apps/validation/validation.go`
+//! and the REST strategies' update rules), plus the PersistentVolumeClaim and Service rules
+//! kubeplay needs (`pkg/apis/core/validation`), in Kubernetes' wording.
+
+use super::apps_more::{
+    ControllerRevision, DaemonSet, DaemonSetSpec, DaemonSetUpdateStrategy, RollingUpdateDaemonSet,
+    RollingUpdateStatefulSetStrategy, StatefulSet, StatefulSetSpec, DELETE_PVC_RETENTION,
+    ON_DELETE_STRATEGY, ORDERED_READY_POD_MANAGEMENT, PARALLEL_POD_MANAGEMENT,
+    RETAIN_PVC_RETENTION, ROLLING_UPDATE_STRATEGY,
+};
+use super::core_more::{PersistentVolumeClaim, Service};
+use super::deployment_validation::{
+    is_not_more_than_100_percent, validate_positive_int_or_percent,
+};
+use super::errors::{go_json, FieldError};
+use super::intstr::IntOrString;
+use super::meta::LabelSelector;
+use super::validation::meta::{
+    invalid_selector, label_selector_as_selector, validate_annotations, validate_label_selector,
+    validate_labels, validate_nonnegative_field, validate_object_meta, validate_object_meta_update,
+    FIELD_IMMUTABLE,
+};
+use super::validation::names::{
+    is_dns1035_label, is_valid_port_num, name_is_dns_label, name_is_dns_subdomain,
+};
+use super::validation::pod::{
+    pod_spec_diff, validate_pod_specific_annotations, validate_pod_template_spec,
+    PodValidationOptions,
+};
+use serde_json::Value;
+
+/// `ValidateServiceName` (`NameIsDNS1035Label`), with upstream's trailing-dash masking for
+/// `generateName`.
+pub fn name_is_dns1035_label(name: &str, prefix: bool) -> Vec<String> {
+    if prefix && name.len() > 1 && name.ends_with('-') {
+        if let Some(head) = name.get(..name.len() - 2) {
+            return is_dns1035_label(&format!("{head}a"));
+        }
+    }
+    is_dns1035_label(name)
+}
+
+fn to_value<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+/// `getPercentValue` / `getIntOrPercentValue` of apps validation.
+fn get_int_or_percent_value(v: &IntOrString) -> i64 {
+    match v {
+        IntOrString::String(s) if super::deployment_validation::is_valid_percent(s) => {
+            s[..s.len() - 1].parse::<i64>().unwrap_or(0)
+        }
+        IntOrString::Int(i) => i64::from(*i),
+        IntOrString::String(s) => s.parse::<i64>().unwrap_or(0),
+    }
+}
+
+/// The template labels as Go prints the map: `null` when absent, else sorted JSON.
+fn template_labels_error(path: &str, labels: &super::meta::Labels) -> FieldError {
+    if labels.is_empty() {
+        FieldError::invalid(
+            path,
+            Value::Null,
+            "`selector` does not match template `labels`",
+        )
+        .with_value_text("null")
+    } else {
+        let v = to_value(labels);
+        let text = go_json(&v);
+        FieldError::invalid(path, v, "`selector` does not match template `labels`")
+            .with_value_text(text)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// StatefulSet
+// ---------------------------------------------------------------------------------------------
+
+/// `ValidateStatefulSetName`: a DNS label (the pods are named `<set>-<ordinal>`).
+pub fn validate_stateful_set_name(name: &str, prefix: bool) -> Vec<String> {
+    name_is_dns_label(name, prefix)
+}
+
+/// `ValidatePodTemplateSpecForStatefulSet`: the selector matches the template labels; template
+/// labels, annotations and pod-specific annotations are valid. The pod spec itself is *not*
+/// validated here, as upstream (its volume mounts may name claim templates, which the controller
+/// only adds to each pod): a bad container spec surfaces as `FailedCreate` events.
+pub fn validate_pod_template_spec_for_stateful_set(
+    spec: &StatefulSetSpec,
+    selector: &super::meta::Selector,
+    path: &str,
+) -> Vec<FieldError> {
+    let t = &spec.template;
+    let mut errs = vec![];
+    if !selector.is_empty() && !selector.matches(&t.metadata.labels) {
+        errs.push(template_labels_error(
+            &format!("{path}.metadata.labels"),
+            &t.metadata.labels,
+        ));
+    }
+    errs.extend(validate_labels(
+        &t.metadata.labels,
+        &format!("{path}.labels"),
+    ));
+    errs.extend(validate_annotations(
+        &t.metadata.annotations,
+        &format!("{path}.annotations"),
+    ));
+    errs.extend(validate_pod_specific_annotations(
+        &t.metadata.annotations,
+        &t.spec,
+        &format!("{path}.annotations"),
+        PodValidationOptions::default(),
+    ));
+    errs
+}
+
+/// `ValidatePersistentVolumeClaimRetentionPolicyType`.
+fn validate_retention_policy_type(policy: &str, path: &str) -> Vec<FieldError> {
+    match policy {
+        RETAIN_PVC_RETENTION | DELETE_PVC_RETENTION => vec![],
+        _ => vec![FieldError::not_supported(
+            path,
+            policy,
+            &[RETAIN_PVC_RETENTION, DELETE_PVC_RETENTION],
+        )],
+    }
+}
+
+/// `validateRollingUpdateStatefulSet`: partition ≥ 0; maxUnavailable a positive int or percent,
+/// not 0, at most 100%.
+pub fn validate_rolling_update_stateful_set(
+    ru: &RollingUpdateStatefulSetStrategy,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = validate_nonnegative_field(
+        i64::from(ru.partition.unwrap_or(0)),
+        &format!("{path}.partition"),
+    );
+    if let Some(mu) = &ru.max_unavailable {
+        let p = format!("{path}.maxUnavailable");
+        errs.extend(validate_positive_int_or_percent(mu, &p));
+        if get_int_or_percent_value(mu) == 0 {
+            errs.push(FieldError::invalid(p.clone(), mu.clone(), "cannot be 0"));
+        }
+        errs.extend(is_not_more_than_100_percent(mu, &p));
+    }
+    errs
+}
+
+/// `ValidateStatefulSetSpec` (`spec.*` paths).
+pub fn validate_stateful_set_spec(spec: &StatefulSetSpec) -> Vec<FieldError> {
+    let mut errs = vec![];
+    match spec.pod_management_policy.as_str() {
+        "" => errs.push(FieldError::required("spec.podManagementPolicy", "")),
+        ORDERED_READY_POD_MANAGEMENT | PARALLEL_POD_MANAGEMENT => {}
+        other => errs.push(FieldError::invalid(
+            "spec.podManagementPolicy",
+            other,
+            format!("must be '{ORDERED_READY_POD_MANAGEMENT}' or '{PARALLEL_POD_MANAGEMENT}'"),
+        )),
+    }
+    let us = &spec.update_strategy;
+    match us.type_.as_str() {
+        "" => errs.push(FieldError::required("spec.updateStrategy", "")),
+        ON_DELETE_STRATEGY => {
+            if let Some(ru) = &us.rolling_update {
+                errs.push(FieldError::invalid(
+                    "spec.updateStrategy.rollingUpdate",
+                    to_value(ru),
+                    format!("only allowed for updateStrategy '{ROLLING_UPDATE_STRATEGY}'"),
+                ));
+            }
+        }
+        ROLLING_UPDATE_STRATEGY => {
+            if let Some(ru) = &us.rolling_update {
+                errs.extend(validate_rolling_update_stateful_set(
+                    ru,
+                    "spec.updateStrategy.rollingUpdate",
+                ));
+            }
+        }
+        _ => errs.push(FieldError::invalid(
+            "spec.updateStrategy",
+            to_value(us),
+            format!("must be '{ROLLING_UPDATE_STRATEGY}' or '{ON_DELETE_STRATEGY}'"),
+        )),
+    }
+    if let Some(p) = &spec.persistent_volume_claim_retention_policy {
+        errs.extend(validate_retention_policy_type(
+            &p.when_deleted,
+            "spec.persistentVolumeClaimRetentionPolicy.whenDeleted",
+        ));
+        errs.extend(validate_retention_policy_type(
+            &p.when_scaled,
+            "spec.persistentVolumeClaimRetentionPolicy.whenScaled",
+        ));
+    }
+    errs.extend(validate_nonnegative_field(
+        i64::from(spec.replicas.unwrap_or(1)),
+        "spec.replicas",
+    ));
+    errs.extend(validate_nonnegative_field(
+        i64::from(spec.min_ready_seconds),
+        "spec.minReadySeconds",
+    ));
+    if let Some(o) = &spec.ordinals {
+        errs.extend(validate_nonnegative_field(
+            i64::from(o.start),
+            "spec.ordinals.start",
+        ));
+    }
+    match &spec.selector {
+        None => errs.push(FieldError::required("spec.selector", "")),
+        Some(sel) => {
+            errs.extend(validate_label_selector(sel, "spec.selector"));
+            if sel.is_empty() {
+                errs.push(invalid_selector(
+                    "spec.selector",
+                    sel,
+                    "empty selector is invalid for statefulset",
+                ));
+            }
+        }
+    }
+    match label_selector_as_selector(spec.selector.as_ref()) {
+        Err(_) => errs.push(invalid_selector(
+            "spec.selector",
+            spec.selector.as_ref().unwrap_or(&LabelSelector::default()),
+            "",
+        )),
+        Ok(selector) => errs.extend(validate_pod_template_spec_for_stateful_set(
+            spec,
+            &selector,
+            "spec.template",
+        )),
+    }
+    if spec.template.spec.restart_policy != "Always" {
+        errs.push(FieldError::not_supported(
+            "spec.template.spec.restartPolicy",
+            spec.template.spec.restart_policy.as_str(),
+            &["Always"],
+        ));
+    }
+    if spec.template.spec.active_deadline_seconds.is_some() {
+        errs.push(FieldError::forbidden(
+            "spec.template.spec.activeDeadlineSeconds",
+            "activeDeadlineSeconds in StatefulSet is not Supported",
+        ));
+    }
+    errs
+}
+
+/// `ValidateStatefulSet`: object meta (the name must be a DNS label) and spec.
+pub fn validate_stateful_set(s: &StatefulSet) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&s.metadata, true, validate_stateful_set_name, "metadata");
+    errs.extend(validate_stateful_set_spec(&s.spec));
+    errs
+}
+
+/// The message of the one forbidden-update error of a StatefulSet spec.
+pub const STATEFULSET_FORBIDDEN_UPDATE: &str = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+
+/// `ValidateStatefulSetUpdate`: metadata update rules, a valid spec (the name is not
+/// re-validated), and only `replicas`, `ordinals`, `template`, `updateStrategy`,
+/// `persistentVolumeClaimRetentionPolicy` and `minReadySeconds` may change.
+pub fn validate_stateful_set_update(new: &StatefulSet, old: &StatefulSet) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_stateful_set_spec(&new.spec));
+    let mut clone = new.spec.clone();
+    clone.replicas = old.spec.replicas;
+    clone.template = old.spec.template.clone();
+    clone.update_strategy = old.spec.update_strategy.clone();
+    clone.min_ready_seconds = old.spec.min_ready_seconds;
+    clone.ordinals = old.spec.ordinals.clone();
+    clone.persistent_volume_claim_retention_policy =
+        old.spec.persistent_volume_claim_retention_policy.clone();
+    if clone != old.spec {
+        errs.push(FieldError::forbidden("spec", STATEFULSET_FORBIDDEN_UPDATE));
+    }
+    errs
+}
+
+// ---------------------------------------------------------------------------------------------
+// DaemonSet
+// ---------------------------------------------------------------------------------------------
+
+/// `ValidateRollingUpdateDaemonSet`: both values positive ints or percents, at most 100%, and
+/// exactly one of them non-zero.
+pub fn validate_rolling_update_daemon_set(
+    ru: &RollingUpdateDaemonSet,
+    path: &str,
+) -> Vec<FieldError> {
+    let zero = IntOrString::Int(0);
+    let mu = ru.max_unavailable.as_ref().unwrap_or(&zero);
+    let ms = ru.max_surge.as_ref().unwrap_or(&zero);
+    let mu_path = format!("{path}.maxUnavailable");
+    let ms_path = format!("{path}.maxSurge");
+    let mut errs = validate_positive_int_or_percent(mu, &mu_path);
+    errs.extend(validate_positive_int_or_percent(ms, &ms_path));
+    errs.extend(is_not_more_than_100_percent(mu, &mu_path));
+    errs.extend(is_not_more_than_100_percent(ms, &ms_path));
+    let has_unavailable = get_int_or_percent_value(mu) != 0;
+    let has_surge = get_int_or_percent_value(ms) != 0;
+    match (has_unavailable, has_surge) {
+        (true, true) => errs.push(FieldError::invalid(
+            ms_path,
+            ms.clone(),
+            "may not be set when maxUnavailable is non-zero",
+        )),
+        (false, false) => errs.push(FieldError::required(
+            mu_path,
+            "cannot be 0 when maxSurge is 0",
+        )),
+        _ => {}
+    }
+    errs
+}
+
+/// `ValidateDaemonSetUpdateStrategy`.
+pub fn validate_daemon_set_update_strategy(
+    s: &DaemonSetUpdateStrategy,
+    path: &str,
+) -> Vec<FieldError> {
+    match s.type_.as_str() {
+        ON_DELETE_STRATEGY => vec![],
+        ROLLING_UPDATE_STRATEGY => match &s.rolling_update {
+            None => vec![FieldError::required(format!("{path}.rollingUpdate"), "")],
+            Some(ru) => validate_rolling_update_daemon_set(ru, &format!("{path}.rollingUpdate")),
+        },
+        _ => vec![FieldError::not_supported(
+            path,
+            to_value(s),
+            &[ROLLING_UPDATE_STRATEGY, ON_DELETE_STRATEGY],
+        )],
+    }
+}
+
+/// `ValidateDaemonSetSpec` (`spec.*` paths).
+pub fn validate_daemon_set_spec(spec: &DaemonSetSpec) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if let Some(sel) = &spec.selector {
+        errs.extend(validate_label_selector(sel, "spec.selector"));
+    }
+    // A nil selector selects nothing, so it never matches the template labels.
+    if let Ok(selector) = label_selector_as_selector(spec.selector.as_ref()) {
+        if !selector.matches(&spec.template.metadata.labels) {
+            errs.push(template_labels_error(
+                "spec.template.metadata.labels",
+                &spec.template.metadata.labels,
+            ));
+        }
+    }
+    if let Some(sel) = &spec.selector {
+        if sel.is_empty() {
+            errs.push(invalid_selector(
+                "spec.selector",
+                sel,
+                "empty selector is invalid for daemonset",
+            ));
+        }
+    }
+    errs.extend(validate_pod_template_spec(
+        &spec.template,
+        "spec.template",
+        PodValidationOptions::default(),
+    ));
+    if spec.template.spec.restart_policy != "Always" {
+        errs.push(FieldError::not_supported(
+            "spec.template.spec.restartPolicy",
+            spec.template.spec.restart_policy.as_str(),
+            &["Always"],
+        ));
+    }
+    if spec.template.spec.active_deadline_seconds.is_some() {
+        errs.push(FieldError::forbidden(
+            "spec.template.spec.activeDeadlineSeconds",
+            "activeDeadlineSeconds in DaemonSet is not Supported",
+        ));
+    }
+    errs.extend(validate_nonnegative_field(
+        i64::from(spec.min_ready_seconds),
+        "spec.minReadySeconds",
+    ));
+    errs.extend(validate_daemon_set_update_strategy(
+        &spec.update_strategy,
+        "spec.updateStrategy",
+    ));
+    if let Some(r) = spec.revision_history_limit {
+        errs.extend(validate_nonnegative_field(
+            i64::from(r),
+            "spec.revisionHistoryLimit",
+        ));
+    }
+    errs
+}
+
+/// `ValidateDaemonSet`: object meta (a DNS subdomain name) and spec.
+pub fn validate_daemon_set(ds: &DaemonSet) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&ds.metadata, true, name_is_dns_subdomain, "metadata");
+    errs.extend(validate_daemon_set_spec(&ds.spec));
+    errs
+}
+
+/// `daemonSetStrategy.ValidateUpdate` for apps/v1: `ValidateDaemonSet`, `ValidateDaemonSetUpdate`
+/// and the immutable selector. (The template generation is the server's own, kept consistent by
+/// [`crate::api::sts_ds_defaults::prepare_for_update`], so its rules cannot fail here.)
+pub fn validate_daemon_set_update(new: &DaemonSet, old: &DaemonSet) -> Vec<FieldError> {
+    let mut errs = validate_daemon_set(new);
+    errs.extend(validate_object_meta_update(
+        &new.metadata,
+        &old.metadata,
+        "metadata",
+    ));
+    errs.extend(validate_daemon_set_spec(&new.spec));
+    if new.spec.selector != old.spec.selector {
+        errs.push(match &new.spec.selector {
+            Some(sel) => invalid_selector("spec.selector", sel, FIELD_IMMUTABLE),
+            None => FieldError::invalid("spec.selector", Value::Null, FIELD_IMMUTABLE),
+        });
+    }
+    errs
+}
+
+// ---------------------------------------------------------------------------------------------
+// ControllerRevision
+// ---------------------------------------------------------------------------------------------
+
+/// `ValidateControllerRevision`: object meta (a DNS subdomain name), data present, revision ≥ 0.
+pub fn validate_controller_revision(r: &ControllerRevision) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&r.metadata, true, name_is_dns_subdomain, "metadata");
+    if r.data.is_none() {
+        errs.push(FieldError::required("data", "data is mandatory"));
+    }
+    errs.extend(validate_nonnegative_field(r.revision, "revision"));
+    errs
+}
+
+/// `ValidateControllerRevisionUpdate`: data is immutable.
+pub fn validate_controller_revision_update(
+    new: &ControllerRevision,
+    old: &ControllerRevision,
+) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_controller_revision(new));
+    if new.data != old.data {
+        errs.push(FieldError::invalid(
+            "data",
+            new.data.clone().unwrap_or(Value::Null),
+            FIELD_IMMUTABLE,
+        ));
+    }
+    errs
+}
+
+// ---------------------------------------------------------------------------------------------
+// PersistentVolumeClaim
+// ---------------------------------------------------------------------------------------------
+
+const ACCESS_MODES: &[&str] = &[
+    "ReadOnlyMany",
+    "ReadWriteMany",
+    "ReadWriteOnce",
+    "ReadWriteOncePod",
+];
+
+/// `ValidatePersistentVolumeClaimSpec` (the parts kubeplay models): at least one supported
+/// access mode, a storage request.
+pub fn validate_persistent_volume_claim_spec(
+    spec: &super::core_more::PersistentVolumeClaimSpec,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if spec.access_modes.is_empty() {
+        errs.push(FieldError::required(
+            format!("{path}.accessModes"),
+            "at least 1 access mode is required",
+        ));
+    }
+    for m in &spec.access_modes {
+        if !ACCESS_MODES.contains(&m.as_str()) {
+            errs.push(FieldError::not_supported(
+                format!("{path}.accessModes"),
+                m.as_str(),
+                ACCESS_MODES,
+            ));
+        }
+    }
+    if !spec.resources.requests.contains_key("storage") {
+        errs.push(FieldError::required(
+            format!("{path}.resources[storage]"),
+            "",
+        ));
+    }
+    if spec
+        .volume_mode
+        .as_deref()
+        .is_some_and(|m| m != "Block" && m != "Filesystem")
+    {
+        errs.push(FieldError::not_supported(
+            format!("{path}.volumeMode"),
+            spec.volume_mode.clone().unwrap_or_default(),
+            &["Block", "Filesystem"],
+        ));
+    }
+    errs
+}
+
+/// `ValidatePersistentVolumeClaim`.
+pub fn validate_persistent_volume_claim(pvc: &PersistentVolumeClaim) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&pvc.metadata, true, name_is_dns_subdomain, "metadata");
+    errs.extend(validate_persistent_volume_claim_spec(&pvc.spec, "spec"));
+    errs
+}
+
+/// `ValidatePersistentVolumeClaimUpdate`: the spec is immutable except for the storage request.
+pub fn validate_persistent_volume_claim_update(
+    new: &PersistentVolumeClaim,
+    old: &PersistentVolumeClaim,
+) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_persistent_volume_claim(new));
+    let mut munged = new.spec.clone();
+    munged.resources.requests = old.spec.resources.requests.clone();
+    // The binder fills in volumeName once.
+    if old.spec.volume_name.is_empty() {
+        munged.volume_name = old.spec.volume_name.clone();
+    }
+    if munged != old.spec {
+        errs.push(FieldError::forbidden(
+            "spec",
+            format!(
+                "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n{}",
+                pod_spec_diff(&to_value(&old.spec), &to_value(&munged))
+                    .replace("core.PodSpec", "core.PersistentVolumeClaimSpec")
+            ),
+        ));
+    }
+    errs
+}
+
+// ---------------------------------------------------------------------------------------------
+// Service
+// ---------------------------------------------------------------------------------------------
+
+/// `ValidateService` (the parts kubeplay models): a DNS-1035 name, ports (required unless
+/// headless), port numbers and protocols, the type, selector labels.
+pub fn validate_service(svc: &Service) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&svc.metadata, true, name_is_dns1035_label, "metadata");
+    let spec = &svc.spec;
+    if spec.ports.is_empty() && !svc.is_headless() && spec.type_ != "ExternalName" {
+        errs.push(FieldError::required("spec.ports", ""));
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        let path = format!("spec.ports[{i}]");
+        if spec.ports.len() > 1 && p.name.is_empty() {
+            errs.push(FieldError::required(format!("{path}.name"), ""));
+        } else if !p.name.is_empty() && !names.insert(p.name.clone()) {
+            errs.push(FieldError::duplicate(
+                format!("{path}.name"),
+                p.name.as_str(),
+            ));
+        }
+        for m in is_valid_port_num(i64::from(p.port)) {
+            errs.push(FieldError::invalid(format!("{path}.port"), p.port, m));
+        }
+        if !["TCP", "UDP", "SCTP"].contains(&p.protocol.as_str()) {
+            errs.push(FieldError::not_supported(
+                format!("{path}.protocol"),
+                p.protocol.as_str(),
+                &["SCTP", "TCP", "UDP"],
+            ));
+        }
+    }
+    if !["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"].contains(&spec.type_.as_str()) {
+        errs.push(FieldError::not_supported(
+            "spec.type",
+            spec.type_.as_str(),
+            &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
+        ));
+    }
+    errs.extend(validate_labels(&spec.selector, "spec.selector"));
+    errs
+}
+
+/// `ValidateServiceUpdate`: a valid Service whose cluster IP does not change once set.
+pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_service(new));
+    if !old.spec.cluster_ip.is_empty() && new.spec.cluster_ip != old.spec.cluster_ip {
+        errs.push(FieldError::invalid(
+            "spec.clusterIPs[0]",
+            new.spec.cluster_ip.as_str(),
+            "may not change once set",
+        ));
+    }
+    errs
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,17 @@
+//! The DaemonSet controller (`pkg/controller/daemon`), component `daemonset-controller`.
+//!
+//! * [`daemon_controller`]: informer handlers, `syncDaemonSet`, `nodeShouldRunDaemonPod`,
+//!   `podsShouldBeOnNode`, `manage` / `syncNodes`, status.
+//! * [`update`]: rolling update (maxUnavailable / maxSurge) and ControllerRevision history.
+//! * [`util`]: daemon tolerations, pod templates, node pinning, surge arithmetic.
+
+pub mod daemon_controller;
+pub mod update;
+pub mod util;
+
+pub use daemon_controller::{
+    node_should_run_daemon_pod, DaemonSetsController, BURST_REPLICAS, NAME,
+};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1286 @@
+//! DaemonSet controller tests: ports of `daemon_controller_test.go`, `update_test.go` and
+//! `util/daemonset_util_test.go` rows, on a simulation that runs only the DaemonSet controller
+//! (no scheduler: daemon pods stay pinned by node affinity; readiness is set by hand).
+
+use super::daemon_controller::*;
+use super::update::*;
+use super::util::*;
+use crate::api::{
+    Affinity, ControllerRevision, DaemonSet, Duration, IntOrString, Node, NodeAffinity,
+    NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Object, ObjectMeta, Pod, Taint, Time,
+    Toleration,
+};
+use crate::features::FeatureGates;
+use crate::sim::Simulation;
+use crate::store::apiserver::DeleteOptions;
+use crate::world::World;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------------
+
+/// `newDaemonSet(name)`: selector and template labels `name=simple-daemon, type=production`.
+fn new_daemon_set(name: &str) -> DaemonSet {
+    let mut ds: DaemonSet = serde_json::from_value(json!({
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {
+            "selector": {"matchLabels": {"name": "simple-daemon", "type": "production"}},
+            "template": {
+                "metadata": {"labels": {"name": "simple-daemon", "type": "production"}},
+                "spec": {"containers": [{"name": "foo-bar", "image": "foo/bar"}]}
+            }
+        }
+    }))
+    .unwrap();
+    crate::api::sts_ds_defaults::set_defaults_daemon_set(&mut ds);
+    ds
+}
+
+/// `newNode(name, labels)`.
+fn new_node(name: &str, labels: &[(&str, &str)]) -> Node {
+    let mut n = Node::default();
+    n.metadata.name = name.into();
+    n.metadata.labels = labels
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    n.status.conditions = vec![crate::api::NodeCondition {
+        type_: "Ready".into(),
+        status: "True".into(),
+        ..Default::default()
+    }];
+    n
+}
+
+fn taint(key: &str, value: &str, effect: &str) -> Taint {
+    Taint {
+        key: key.into(),
+        value: value.into(),
+        effect: effect.into(),
+        time_added: None,
+    }
+}
+
+const SIMPLE_LABEL: &[(&str, &str)] = &[("name", "simple-daemon"), ("type", "production")];
+
+// ---------------------------------------------------------------------------------------------
+// NodeShouldRunDaemonPod (daemon_controller_test.go)
+// ---------------------------------------------------------------------------------------------
+
+fn with_spec(spec: serde_json::Value) -> DaemonSet {
+    let mut ds = new_daemon_set("ds");
+    let mut t = serde_json::to_value(&ds.spec.template.spec).unwrap();
+    for (k, v) in spec.as_object().unwrap() {
+        t[k] = v.clone();
+    }
+    ds.spec.template.spec = serde_json::from_value(t).unwrap();
+    ds
+}
+
+// Port of TestNodeShouldRunDaemonPod (resource and host-port rows: the scheduler's business,
+// so they run).
+#[test]
+fn node_should_run_daemon_pod_table() {
+    let resources = json!({"containers": [{"name": "c", "image": "i",
+        "resources": {"requests": {"memory": "200M", "cpu": "0.5"}},
+        "ports": [{"containerPort": 80, "hostPort": 666}]}]});
+    let affinity = |v: &str| {
+        json!({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [{"matchExpressions": [{"key": "type", "operator": "In", "values": [v]}]}]}}}})
+    };
+    let rows: Vec<(&str, DaemonSet, bool, bool, bool)> = vec![
+        (
+            "ShouldRunDaemonPod",
+            new_daemon_set("ds"),
+            false,
+            true,
+            true,
+        ),
+        (
+            "InsufficientResourceError / host ports",
+            with_spec(resources),
+            false,
+            true,
+            true,
+        ),
+        (
+            "ErrPodNotMatchHostName",
+            with_spec(json!({"nodeName": "other-node"})),
+            false,
+            false,
+            false,
+        ),
+        (
+            "ErrNodeSelectorNotMatch",
+            with_spec(json!({"nodeSelector": {"name": "simple-daemon", "type": "canary"}})),
+            false,
+            false,
+            false,
+        ),
+        (
+            "ShouldRunDaemonPod (nodeSelector)",
+            with_spec(json!({"nodeSelector": {"name": "simple-daemon", "type": "production"}})),
+            false,
+            true,
+            true,
+        ),
+        (
+            "ErrPodAffinityNotMatch",
+            with_spec(affinity("test")),
+            false,
+            false,
+            false,
+        ),
+        (
+            "ShouldRunDaemonPod (affinity)",
+            with_spec(affinity("production")),
+            false,
+            true,
+            true,
+        ),
+        (
+            "ShouldRunDaemonPodOnUnschedulableNode",
+            new_daemon_set("ds"),
+            true,
+            true,
+            true,
+        ),
+        (
+            "template nodeName of this node",
+            with_spec(json!({"nodeName": "test-node"})),
+            false,
+            true,
+            true,
+        ),
+    ];
+    for (name, ds, unschedulable, run, cont) in rows {
+        for strategy in ["RollingUpdate", "OnDelete"] {
+            let mut ds = ds.clone();
+            ds.spec.update_strategy.type_ = strategy.into();
+            let mut node = new_node("test-node", SIMPLE_LABEL);
+            node.spec.unschedulable = unschedulable;
+            assert_eq!(
+                node_should_run_daemon_pod(&node, &ds),
+                (run, cont),
+                "{name} ({strategy})"
+            );
+        }
+    }
+}
+
+// Ports of TestTaintedNodeDaemonDoesNotLaunchIntolerantPod, TestTaintedNodeDaemonLaunchesToleratePod,
+// TestNotReadyNodeDaemonLaunchesPod, TestUnreachableTaintedNodeDaemonLaunchesPod,
+// TestTaintPressureNodeDaemonLaunchesPod, TestNetworkUnavailableNodeDaemonLaunchesPod,
+// TestNoScheduleTaintedDoesntEvicitRunningIntolerantPod and
+// TestNoExecuteTaintedDoesEvictRunningIntolerantPod — as (shouldRun, shouldContinueRunning).
+#[test]
+fn taints_and_the_automatic_tolerations() {
+    let ds = new_daemon_set("ds");
+    let host_net = with_spec(json!({"hostNetwork": true}));
+    let tolerant = with_spec(json!({"tolerations": [
+        {"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}]}));
+    type Row<'a> = (&'a str, Vec<Taint>, &'a DaemonSet, (bool, bool));
+    let rows: Vec<Row> = vec![
+        (
+            "untolerated NoSchedule",
+            vec![taint("dedicated", "gpu", "NoSchedule")],
+            &ds,
+            (false, true),
+        ),
+        (
+            "tolerated NoSchedule",
+            vec![taint("dedicated", "gpu", "NoSchedule")],
+            &tolerant,
+            (true, true),
+        ),
+        (
+            "untolerated NoExecute",
+            vec![taint("dedicated", "gpu", "NoExecute")],
+            &ds,
+            (false, false),
+        ),
+        (
+            "PreferNoSchedule is ignored",
+            vec![taint("dedicated", "gpu", "PreferNoSchedule")],
+            &ds,
+            (true, true),
+        ),
+        (
+            "not-ready NoExecute",
+            vec![taint(TAINT_NODE_NOT_READY, "", "NoExecute")],
+            &ds,
+            (true, true),
+        ),
+        (
+            "unreachable NoExecute",
+            vec![taint(TAINT_NODE_UNREACHABLE, "", "NoExecute")],
+            &ds,
+            (true, true),
+        ),
+        // The node lifecycle controller's NoSchedule twins are not tolerated: no new pods,
+        // running ones stay.
+        (
+            "not-ready NoSchedule",
+            vec![taint(TAINT_NODE_NOT_READY, "", "NoSchedule")],
+            &ds,
+            (false, true),
+        ),
+        (
+            "unreachable NoSchedule",
+            vec![taint(TAINT_NODE_UNREACHABLE, "", "NoSchedule")],
+            &ds,
+            (false, true),
+        ),
+        (
+            "pressure taints",
+            vec![
+                taint(TAINT_NODE_DISK_PRESSURE, "", "NoSchedule"),
+                taint(TAINT_NODE_MEMORY_PRESSURE, "", "NoSchedule"),
+                taint(TAINT_NODE_PID_PRESSURE, "", "NoSchedule"),
+            ],
+            &ds,
+            (true, true),
+        ),
+        (
+            "cordoned",
+            vec![taint(TAINT_NODE_UNSCHEDULABLE, "", "NoSchedule")],
+            &ds,
+            (true, true),
+        ),
+        (
+            "network unavailable",
+            vec![taint(TAINT_NODE_NETWORK_UNAVAILABLE, "", "NoSchedule")],
+            &ds,
+            (false, true),
+        ),
+        (
+            "network unavailable, host network",
+            vec![taint(TAINT_NODE_NETWORK_UNAVAILABLE, "", "NoSchedule")],
+            &host_net,
+            (true, true),
+        ),
+    ];
+    for (name, taints, ds, want) in rows {
+        let mut node = new_node("n", &[]);
+        node.spec.taints = taints;
+        assert_eq!(node_should_run_daemon_pod(&node, ds), want, "{name}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// util/daemonset_util_test.go
+// ---------------------------------------------------------------------------------------------
+
+// Port of TestAddOrUpdateDaemonPodTolerations (and AddOrUpdateTolerationInPodSpec).
+#[test]
+fn daemon_tolerations() {
+    let mut spec = crate::api::PodSpec::default();
+    add_or_update_daemon_pod_tolerations(&mut spec);
+    let got: Vec<(String, String)> = spec
+        .tolerations
+        .iter()
+        .map(|t| (t.key.clone(), t.effect.clone()))
+        .collect();
+    let want: Vec<(String, String)> = [
+        (TAINT_NODE_NOT_READY, "NoExecute"),
+        (TAINT_NODE_UNREACHABLE, "NoExecute"),
+        (TAINT_NODE_DISK_PRESSURE, "NoSchedule"),
+        (TAINT_NODE_MEMORY_PRESSURE, "NoSchedule"),
+        (TAINT_NODE_PID_PRESSURE, "NoSchedule"),
+        (TAINT_NODE_UNSCHEDULABLE, "NoSchedule"),
+    ]
+    .iter()
+    .map(|(k, e)| (k.to_string(), e.to_string()))
+    .collect();
+    assert_eq!(got, want);
+    assert!(spec
+        .tolerations
+        .iter()
+        .all(|t| t.operator == "Exists" && t.toleration_seconds.is_none()));
+    // Idempotent.
+    let before = spec.tolerations.clone();
+    add_or_update_daemon_pod_tolerations(&mut spec);
+    assert_eq!(spec.tolerations, before);
+    // A matching toleration with seconds is replaced by the forever one.
+    let mut spec = crate::api::PodSpec {
+        tolerations: vec![Toleration {
+            key: TAINT_NODE_NOT_READY.into(),
+            operator: "Exists".into(),
+            effect: "NoExecute".into(),
+            toleration_seconds: Some(300),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    add_or_update_daemon_pod_tolerations(&mut spec);
+    assert_eq!(spec.tolerations[0].toleration_seconds, None);
+    assert_eq!(spec.tolerations.len(), 6);
+    // Host network adds network-unavailable.
+    let mut spec = crate::api::PodSpec::default();
+    spec.extra.insert("hostNetwork".into(), json!(true));
+    add_or_update_daemon_pod_tolerations(&mut spec);
+    assert_eq!(spec.tolerations.len(), 7);
+    assert_eq!(spec.tolerations[6].key, TAINT_NODE_NETWORK_UNAVAILABLE);
+}
+
+fn term(fields: &[(&str, &str, &[&str])], exprs: &[(&str, &str, &[&str])]) -> NodeSelectorTerm {
+    let req = |(k, o, v): &(&str, &str, &[&str])| NodeSelectorRequirement {
+        key: k.to_string(),
+        operator: o.to_string(),
+        values: v.iter().map(|s| s.to_string()).collect(),
+    };
+    NodeSelectorTerm {
+        match_fields: fields.iter().map(req).collect(),
+        match_expressions: exprs.iter().map(req).collect(),
+    }
+}
+
+fn required(terms: Vec<NodeSelectorTerm>) -> Affinity {
+    Affinity {
+        node_affinity: Some(NodeAffinity {
+            required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                node_selector_terms: terms,
+            }),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+// Port of TestReplaceDaemonSetPodNodeNameNodeAffinity.
+#[test]
+fn replace_node_name_affinity() {
+    let want = required(vec![term(&[("metadata.name", "In", &["host_1"])], &[])]);
+    assert_eq!(
+        replace_daemon_set_pod_node_name_node_affinity(None, "host_1"),
+        want
+    );
+    // Existing terms (labels or another node) are replaced.
+    let existing = required(vec![
+        term(&[], &[("hostname", "In", &["host_2"])]),
+        term(&[("metadata.name", "In", &["host_2"])], &[]),
+    ]);
+    assert_eq!(
+        replace_daemon_set_pod_node_name_node_affinity(Some(existing), "host_1"),
+        want
+    );
+    // Preferred terms and other affinities survive.
+    let mut a = Affinity::default();
+    a.extra.insert("podAffinity".into(), json!({}));
+    let mut na = NodeAffinity::default();
+    na.extra.insert(
+        "preferredDuringSchedulingIgnoredDuringExecution".into(),
+        json!([{"weight": 1, "preference": {}}]),
+    );
+    a.node_affinity = Some(na);
+    let r = replace_daemon_set_pod_node_name_node_affinity(Some(a), "host_1");
+    assert!(r.extra.contains_key("podAffinity"));
+    let na = r.node_affinity.unwrap();
+    assert!(na
+        .extra
+        .contains_key("preferredDuringSchedulingIgnoredDuringExecution"));
+    assert_eq!(
+        na.required_during_scheduling_ignored_during_execution,
+        want.node_affinity
+            .unwrap()
+            .required_during_scheduling_ignored_during_execution
+    );
+}
+
+// Port of TestGetTargetNodeName.
+#[test]
+fn target_node_name() {
+    let mut p = Pod::default();
+    p.metadata.namespace = "default".into();
+    p.metadata.name = "pod1".into();
+    p.spec.node_name = "node-1".into();
+    assert_eq!(get_target_node_name(&p), Ok("node-1".into()));
+    p.spec.node_name.clear();
+    p.spec.affinity = Some(required(vec![term(
+        &[("metadata.name", "In", &["node-1"])],
+        &[],
+    )]));
+    assert_eq!(get_target_node_name(&p), Ok("node-1".into()));
+    p.spec.affinity = Some(required(vec![term(
+        &[("metadata.name", "In", &["node-1", "node-2"])],
+        &[],
+    )]));
+    assert_eq!(
+        get_target_node_name(&p),
+        Err("the matchFields value of 'metadata.name' is not unique for pod default/pod1".into())
+    );
+    p.spec.affinity = Some(required(vec![]));
+    assert!(get_target_node_name(&p)
+        .unwrap_err()
+        .starts_with("no nodeSelectorTerms"));
+    p.spec.affinity = None;
+    assert_eq!(
+        get_target_node_name(&p),
+        Err("no spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution for pod default/pod1".into())
+    );
+    p.spec.affinity = Some(required(vec![term(&[], &[("a", "In", &["b"])])]));
+    assert_eq!(
+        get_target_node_name(&p),
+        Err("no node name found for pod default/pod1".into())
+    );
+}
+
+// Ports of TestIsPodUpdated and TestCreatePodTemplate.
+#[test]
+fn pod_updated_and_template() {
+    let ds = new_daemon_set("ds");
+    let t = create_pod_template(&ds.spec.template, Some(5), "hash-1");
+    assert_eq!(t.metadata.labels[DAEMON_SET_TEMPLATE_GENERATION_KEY], "5");
+    assert_eq!(
+        t.metadata.labels[DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY],
+        "hash-1"
+    );
+    assert_eq!(t.spec.tolerations.len(), 6);
+    let t2 = create_pod_template(&ds.spec.template, None, "");
+    assert!(!t2
+        .metadata
+        .labels
+        .contains_key(DAEMON_SET_TEMPLATE_GENERATION_KEY));
+    assert!(!t2
+        .metadata
+        .labels
+        .contains_key(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY));
+
+    let pod = |gen: Option<&str>, hash: Option<&str>| {
+        let mut p = Pod::default();
+        if let Some(g) = gen {
+            p.metadata
+                .labels
+                .insert(DAEMON_SET_TEMPLATE_GENERATION_KEY.into(), g.into());
+        }
+        if let Some(h) = hash {
+            p.metadata
+                .labels
+                .insert(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY.into(), h.into());
+        }
+        p
+    };
+    // (pod generation, pod hash, ds generation, ds hash, updated)
+    let rows = [
+        (Some("1"), Some("h1"), Some(1), "h1", true),
+        (Some("1"), Some("h1"), Some(1), "h2", true),
+        (Some("1"), Some("h1"), Some(2), "h1", true),
+        (Some("1"), Some("h1"), Some(2), "h2", false),
+        (None, Some("h1"), None, "h1", true),
+        (None, None, Some(1), "", false),
+        (Some("1"), None, Some(1), "", true),
+        (None, Some("h1"), Some(1), "", false),
+    ];
+    for (pg, ph, g, h, want) in rows {
+        assert_eq!(
+            is_pod_updated(&pod(pg, ph), h, g),
+            want,
+            "{pg:?} {ph:?} {g:?} {h}"
+        );
+    }
+}
+
+// Port of TestGetUnavailableNumbers (update_test.go), through updatedDesiredNodeCounts.
+#[test]
+fn desired_node_counts() {
+    let nodes: Vec<Node> = (0..5)
+        .map(|i| new_node(&format!("node-{i}"), &[]))
+        .collect();
+    let ru = |mu: &str, ms: &str| {
+        let mut ds = new_daemon_set("x");
+        ds.spec.update_strategy.rolling_update = Some(crate::api::RollingUpdateDaemonSet {
+            max_unavailable: Some(int_or_percent(mu)),
+            max_surge: Some(int_or_percent(ms)),
+        });
+        ds
+    };
+    // (ds, nodes, (surge, unavailable, desired))
+    type Row<'a> = (&'a str, DaemonSet, usize, (i32, i32, i32));
+    let rows: Vec<Row> = vec![
+        ("no nodes", ru("1", "0"), 0, (0, 1, 0)),
+        ("maxUnavailable 1", ru("1", "0"), 5, (0, 1, 5)),
+        ("maxUnavailable 50%", ru("50%", "0"), 5, (0, 3, 5)),
+        ("maxSurge 2", ru("0", "2"), 5, (2, 0, 5)),
+        ("maxSurge 50% rounds up", ru("0", "50%"), 5, (3, 0, 5)),
+        ("both 0 accepts one unavailable", ru("0", "0"), 5, (0, 1, 5)),
+    ];
+    for (name, ds, n, want) in rows {
+        let mut map: BTreeMap<String, Vec<Pod>> = BTreeMap::new();
+        let got =
+            DaemonSetsController::updated_desired_node_counts(&ds, &nodes[..n], &mut map).unwrap();
+        assert_eq!(got, want, "{name}");
+        assert_eq!(map.len(), n, "{name}: every wanted node gets an entry");
+    }
+    let mut on_delete = new_daemon_set("x");
+    on_delete.spec.update_strategy = crate::api::DaemonSetUpdateStrategy {
+        type_: "OnDelete".into(),
+        rolling_update: None,
+    };
+    let mut map = BTreeMap::new();
+    assert_eq!(
+        DaemonSetsController::updated_desired_node_counts(&on_delete, &nodes, &mut map).unwrap(),
+        (0, 1, 5)
+    );
+    assert!(surge_count(&ru("0", "x%"), 5).is_err());
+    assert!(allows_surge(&ru("0", "1")));
+    assert!(!allows_surge(&ru("1", "0")));
+}
+
+#[test]
+fn failed_pods_backoff() {
+    let mut b = Backoff::new(Duration::from_secs(1), Duration::from_secs(8));
+    let t = Time::from_unix_secs(100);
+    assert!(!b.is_in_back_off_since_update("k", t));
+    b.next("k", t);
+    assert_eq!(b.get("k"), Duration::from_secs(1));
+    assert!(b.is_in_back_off_since_update("k", t));
+    assert!(!b.is_in_back_off_since_update("k", t + Duration::from_secs(1)));
+    let mut now = t;
+    for want in [2, 4, 8, 8] {
+        now = now + Duration::from_secs(1);
+        b.next("k", now);
+        assert_eq!(b.get("k"), Duration::from_secs(want));
+    }
+    // After 2 × max without an update the back-off starts over.
+    now = now + Duration::from_secs(17);
+    b.next("k", now);
+    assert_eq!(b.get("k"), Duration::from_secs(1));
+    b.gc(now + Duration::from_secs(17));
+    assert_eq!(b.get("k"), Duration::ZERO);
+}
+
+#[test]
+fn history_cleanup_keeps_live_and_newest() {
+    let rev = |n: &str, r: i64, h: &str| ControllerRevision {
+        metadata: ObjectMeta {
+            name: n.into(),
+            labels: [(
+                DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY.to_string(),
+                h.to_string(),
+            )]
+            .into(),
+            ..Default::default()
+        },
+        revision: r,
+        ..Default::default()
+    };
+    let old = vec![
+        rev("d", 4, "h4"),
+        rev("a", 1, "h1"),
+        rev("c", 3, "h3"),
+        rev("b", 2, "h2"),
+    ];
+    let live = ["h1".to_string()].into();
+    let gone: Vec<&str> = histories_to_clean_up(&old, &live, 2)
+        .iter()
+        .map(|r| r.metadata.name.as_str())
+        .collect();
+    assert_eq!(gone, ["b", "c"], "h1 is live; the oldest others go");
+    assert!(histories_to_clean_up(&old, &live, 4).is_empty());
+    assert_eq!(max_revision(&old), 4);
+    assert_eq!(max_revision(&[]), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The controller on a simulation
+// ---------------------------------------------------------------------------------------------
+
+const T0: i64 = 1_735_689_600;
+
+struct Harness {
+    sim: Simulation,
+}
+
+impl Harness {
+    fn new(nodes: Vec<Node>) -> Self {
+        Self::with_controller(nodes, DaemonSetsController::new())
+    }
+
+    fn with_controller(nodes: Vec<Node>, c: DaemonSetsController) -> Self {
+        let mut sim = Simulation::new(
+            1,
+            Time::from_unix_secs(T0),
+            FeatureGates::default(),
+            World::default(),
+        );
+        for n in nodes {
+            sim.api.load(Object::Node(n)).unwrap();
+        }
+        sim.add_loop(Box::new(c));
+        Harness { sim }
+    }
+
+    fn create(&mut self, ds: DaemonSet) {
+        self.sim.api.create(Object::DaemonSet(ds)).unwrap();
+        self.settle();
+    }
+
+    fn settle(&mut self) {
+        self.sim.settle().unwrap();
+    }
+
+    fn ds(&self, name: &str) -> DaemonSet {
+        self.sim
+            .api
+            .store
+            .get::<DaemonSet>("default", name)
+            .cloned()
+            .unwrap()
+    }
+
+    fn pods(&self) -> Vec<Pod> {
+        self.sim
+            .api
+            .store
+            .list::<Pod>(Some("default"))
+            .cloned()
+            .collect()
+    }
+
+    fn live_pods(&self) -> Vec<Pod> {
+        self.pods()
+            .into_iter()
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .collect()
+    }
+
+    /// node → live daemon pods on it.
+    fn per_node(&self) -> BTreeMap<String, usize> {
+        let mut m = BTreeMap::new();
+        for p in self.live_pods() {
+            *m.entry(get_target_node_name(&p).unwrap()).or_default() += 1;
+        }
+        m
+    }
+
+    fn update_node(&mut self, name: &str, f: impl FnOnce(&mut Node)) {
+        let mut n = self.sim.api.store.get::<Node>("", name).cloned().unwrap();
+        f(&mut n);
+        n.metadata.resource_version.clear();
+        self.sim.api.update(Object::Node(n)).unwrap();
+        self.settle();
+    }
+
+    fn update_ds(&mut self, name: &str, f: impl FnOnce(&mut DaemonSet)) {
+        let mut d = self.ds(name);
+        f(&mut d);
+        d.metadata.resource_version.clear();
+        self.sim.api.update(Object::DaemonSet(d)).unwrap();
+        self.settle();
+    }
+
+    /// Binds every unbound pod to its target node and makes it Running and Ready.
+    fn make_all_ready(&mut self) {
+        for p in self.live_pods() {
+            self.make_ready(&p.metadata.name);
+        }
+    }
+
+    fn make_ready(&mut self, name: &str) {
+        let p = self
+            .sim
+            .api
+            .store
+            .get::<Pod>("default", name)
+            .cloned()
+            .unwrap();
+        if p.spec.node_name.is_empty() {
+            let node = get_target_node_name(&p).unwrap();
+            self.sim
+                .api
+                .bind("default", name, &p.metadata.uid, &node)
+                .unwrap();
+        }
+        let mut p = self
+            .sim
+            .api
+            .store
+            .get::<Pod>("default", name)
+            .cloned()
+            .unwrap();
+        p.status.phase = "Running".into();
+        let now = self.sim.now();
+        p.set_condition("Ready", "True", "", "", now);
+        self.sim.api.update_status(Object::Pod(p)).unwrap();
+        self.settle();
+    }
+
+    fn finish_terminations(&mut self) {
+        let opts = DeleteOptions {
+            grace_period_seconds: Some(0),
+            ..Default::default()
+        };
+        for p in self.pods() {
+            if p.metadata.deletion_timestamp.is_some() {
+                self.sim
+                    .api
+                    .delete("Pod", "default", &p.metadata.name, &opts)
+                    .unwrap();
+            }
+        }
+        self.settle();
+    }
+
+    fn events(&self, reason: &str) -> Vec<String> {
+        self.sim
+            .api
+            .events
+            .iter()
+            .filter(|e| e.reason == reason)
+            .map(|e| e.message.clone())
+            .collect()
+    }
+}
+
+fn nodes(n: usize) -> Vec<Node> {
+    (0..n)
+        .map(|i| new_node(&format!("node-{i}"), &[]))
+        .collect()
+}
+
+// Port of TestSimpleDaemonSetLaunchesPods / TestSimpleDaemonSetScheduleDaemonSetPodsLaunchesPods:
+// one pod per node, pinned by node affinity (not nodeName), with the daemon tolerations and the
+// revision labels.
+#[test]
+fn one_pinned_pod_per_node() {
+    let mut h = Harness::new(nodes(5));
+    h.create(new_daemon_set("foo"));
+    let per_node = h.per_node();
+    assert_eq!(per_node.len(), 5);
+    assert!(per_node.values().all(|&c| c == 1));
+    let ds = h.ds("foo");
+    for p in h.pods() {
+        assert!(
+            p.spec.node_name.is_empty(),
+            "the scheduler binds daemon pods"
+        );
+        let terms = &p
+            .spec
+            .affinity
+            .as_ref()
+            .unwrap()
+            .node_affinity
+            .as_ref()
+            .unwrap()
+            .required_during_scheduling_ignored_during_execution
+            .as_ref()
+            .unwrap()
+            .node_selector_terms;
+        assert_eq!(terms.len(), 1);
+        assert_eq!(terms[0].match_fields[0].key, "metadata.name");
+        assert!(p
+            .metadata
+            .labels
+            .contains_key(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY));
+        assert_eq!(p.metadata.labels[DAEMON_SET_TEMPLATE_GENERATION_KEY], "1");
+        assert!(p.metadata.generate_name == "foo-");
+        let cref = p.metadata.controller_ref().unwrap();
+        assert_eq!(
+            (cref.kind.as_str(), cref.uid.as_str()),
+            ("DaemonSet", ds.metadata.uid.as_str())
+        );
+        // The pod tolerates not-ready/unreachable forever: DefaultTolerationSeconds added none.
+        assert!(p
+            .spec
+            .tolerations
+            .iter()
+            .all(|t| t.toleration_seconds.is_none()));
+    }
+    let created = h.events("SuccessfulCreate");
+    assert_eq!(created.len(), 5);
+    assert!(created[0].starts_with("Created pod: foo-"));
+    // Status.
+    let s = ds.status;
+    assert_eq!(
+        (s.desired_number_scheduled, s.current_number_scheduled),
+        (5, 5)
+    );
+    assert_eq!(
+        (s.number_ready, s.number_available, s.number_unavailable),
+        (0, 0, 5)
+    );
+    assert_eq!(s.updated_number_scheduled, 5);
+    assert_eq!(s.observed_generation, 1);
+    h.make_all_ready();
+    let s = h.ds("foo").status;
+    assert_eq!(
+        (s.number_ready, s.number_available, s.number_unavailable),
+        (5, 5, 0)
+    );
+    // A ControllerRevision named <ds>-<hash>.
+    let revs: Vec<ControllerRevision> = h
+        .sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some("default"))
+        .cloned()
+        .collect();
+    assert_eq!(revs.len(), 1);
+    let hash = &revs[0].metadata.labels[DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY];
+    assert_eq!(revs[0].metadata.name, format!("foo-{hash}"));
+    assert_eq!(revs[0].revision, 1);
+}
+
+// Port of TestNoNodesDoesNothing and TestOneNodeDaemonLaunchesPod.
+#[test]
+fn no_nodes_no_pods() {
+    let mut h = Harness::new(vec![]);
+    h.create(new_daemon_set("foo"));
+    assert!(h.pods().is_empty());
+    let s = h.ds("foo").status;
+    assert_eq!(s.desired_number_scheduled, 0);
+    // A node joins: its pod follows.
+    h.sim
+        .api
+        .create(Object::Node(new_node("late", &[])))
+        .unwrap();
+    h.settle();
+    assert_eq!(h.per_node().get("late"), Some(&1));
+}
+
+// Port of TestDaemonSetPodCreateExpectationsError / burstReplicas: at most burstReplicas
+// creations per sync, the rest after the creations are observed.
+#[test]
+fn burst_replicas_limits_one_sync() {
+    let mut h =
+        Harness::with_controller(nodes(5), DaemonSetsController::new().with_burst_replicas(2));
+    h.sim
+        .api
+        .create(Object::DaemonSet(new_daemon_set("foo")))
+        .unwrap();
+    // One sync.
+    assert!(h.sim.step().unwrap());
+    let creates = h
+        .sim
+        .actions
+        .iter()
+        .filter(|a| a.verb == "create" && a.kind == "Pod")
+        .count();
+    assert_eq!(creates, 2);
+    h.settle();
+    assert_eq!(h.per_node().len(), 5);
+}
+
+// Port of TestSelectorDaemonLaunchesPods / TestSelectorDaemonDeletesUnselectedPods and the
+// seed's "If node labels are changed, the DaemonSet will promptly add Pods to newly matching
+// nodes and delete Pods from newly not-matching nodes."
+#[test]
+fn node_selector_follows_node_labels() {
+    let mut ns = nodes(4);
+    ns[1].metadata.labels.insert("disk".into(), "ssd".into());
+    ns[3].metadata.labels.insert("disk".into(), "ssd".into());
+    let mut h = Harness::new(ns);
+    let mut ds = new_daemon_set("foo");
+    ds.spec.template.spec.node_selector = [("disk".to_string(), "ssd".to_string())].into();
+    h.create(ds);
+    assert_eq!(
+        h.per_node().keys().cloned().collect::<Vec<_>>(),
+        ["node-1", "node-3"]
+    );
+    h.update_node("node-0", |n| {
+        n.metadata.labels.insert("disk".into(), "ssd".into());
+    });
+    h.update_node("node-3", |n| {
+        n.metadata.labels.remove("disk");
+    });
+    assert_eq!(
+        h.per_node().keys().cloned().collect::<Vec<_>>(),
+        ["node-0", "node-1"]
+    );
+    let s = h.ds("foo").status;
+    assert_eq!(s.desired_number_scheduled, 2);
+    assert_eq!(s.number_misscheduled, 0);
+}
+
+// Tainting: NoSchedule keeps the running pod (misscheduled), NoExecute removes it; a node that
+// joins tainted gets no pod.
+#[test]
+fn taints_remove_or_keep_pods() {
+    let mut h = Harness::new(nodes(3));
+    h.create(new_daemon_set("foo"));
+    h.make_all_ready();
+    h.update_node("node-0", |n| {
+        n.spec.taints = vec![taint("dedicated", "x", "NoSchedule")]
+    });
+    assert_eq!(
+        h.per_node().get("node-0"),
+        Some(&1),
+        "NoSchedule: the pod stays"
+    );
+    let s = h.ds("foo").status;
+    assert_eq!((s.desired_number_scheduled, s.number_misscheduled), (2, 1));
+    h.update_node("node-1", |n| {
+        n.spec.taints = vec![taint("dedicated", "x", "NoExecute")]
+    });
+    assert_eq!(h.per_node().get("node-1"), None, "NoExecute: the pod goes");
+    assert_eq!(h.events("SuccessfulDelete").len(), 1);
+    assert!(h.events("SuccessfulDelete")[0].starts_with("Deleted pod: foo-"));
+    let mut tainted = new_node("node-9", &[]);
+    tainted.spec.taints = vec![taint("dedicated", "x", "NoSchedule")];
+    h.sim.api.create(Object::Node(tainted)).unwrap();
+    h.settle();
+    assert_eq!(h.per_node().get("node-9"), None);
+    // Untainting brings pods back (once the evicted one is gone).
+    h.finish_terminations();
+    h.update_node("node-1", |n| n.spec.taints.clear());
+    assert_eq!(h.per_node().get("node-1"), Some(&1));
+}
+
+// Port of TestDaemonKillFailedPods and TestDaemonKillFailedPodsBackoff.
+#[test]
+fn failed_pods_are_killed_with_backoff() {
+    let mut h = Harness::new(nodes(1));
+    h.create(new_daemon_set("foo"));
+    let name = h.pods()[0].metadata.name.clone();
+    let mut p = h
+        .sim
+        .api
+        .store
+        .get::<Pod>("default", &name)
+        .cloned()
+        .unwrap();
+    p.status.phase = "Failed".into();
+    h.sim.api.update_status(Object::Pod(p)).unwrap();
+    h.settle();
+    let warnings = h.events("FailedDaemonPod");
+    assert_eq!(
+        warnings,
+        [format!(
+            "Found failed daemon pod default/{name} on node node-0, will try to kill it"
+        )]
+    );
+    // The failed pod is deleted (unscheduled: at once); the replacement comes in the next sync.
+    assert!(h.sim.api.store.get::<Pod>("default", &name).is_none());
+    assert_eq!(h.live_pods().len(), 1);
+    // A second failure right away is held back by the per-node back-off (1 s, then 2 s...).
+    let name2 = h.live_pods()[0].metadata.name.clone();
+    let mut p = h
+        .sim
+        .api
+        .store
+        .get::<Pod>("default", &name2)
+        .cloned()
+        .unwrap();
+    p.status.phase = "Failed".into();
+    h.sim.api.update_status(Object::Pod(p)).unwrap();
+    h.settle();
+    assert!(
+        h.sim.api.store.get::<Pod>("default", &name2).is_some(),
+        "in back-off"
+    );
+    h.sim.run_for(Duration::from_secs(2)).unwrap();
+    assert!(
+        h.sim.api.store.get::<Pod>("default", &name2).is_none(),
+        "killed after back-off"
+    );
+    assert_eq!(h.events("FailedDaemonPod").len(), 2);
+}
+
+// Port of TestDealsWithExistingPods / excess pods: without surge only the oldest pod of a node
+// is kept.
+#[test]
+fn excess_pods_on_a_node_are_deleted() {
+    let mut h = Harness::new(nodes(1));
+    h.create(new_daemon_set("foo"));
+    let ds = h.ds("foo");
+    let first = h.pods()[0].clone();
+    h.sim.run_for(Duration::from_secs(5)).unwrap();
+    let mut extra = first.clone();
+    extra.metadata.name = "foo-extra".into();
+    extra.metadata.uid.clear();
+    extra.metadata.resource_version.clear();
+    extra.metadata.generate_name.clear();
+    extra.metadata.owner_references =
+        vec![crate::controllers::controller_utils::new_controller_ref(
+            &ds.metadata,
+            "apps/v1",
+            "DaemonSet",
+        )];
+    h.sim.api.create(Object::Pod(extra)).unwrap();
+    h.settle();
+    let names: Vec<String> = h
+        .live_pods()
+        .iter()
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    assert_eq!(names, [first.metadata.name]);
+}
+
+// Port of TestDeleteUnscheduledPodForNotExistingNode.
+#[test]
+fn unscheduled_pods_of_vanished_nodes_are_deleted() {
+    let mut h = Harness::new(nodes(2));
+    h.create(new_daemon_set("foo"));
+    let victim: Vec<String> = h
+        .pods()
+        .iter()
+        .filter(|p| get_target_node_name(p).unwrap() == "node-1")
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    h.sim
+        .api
+        .delete("Node", "", "node-1", &DeleteOptions::default())
+        .unwrap();
+    // Node deletions are not watched; the next sync (any DaemonSet event) cleans up.
+    h.update_ds("foo", |d| d.spec.min_ready_seconds = 1);
+    assert!(h.sim.api.store.get::<Pod>("default", &victim[0]).is_none());
+    assert_eq!(h.ds("foo").status.desired_number_scheduled, 1);
+}
+
+// Orphan adoption: a matching orphan on a node is adopted instead of creating a second pod.
+#[test]
+fn orphans_are_adopted() {
+    let mut h = Harness::new(nodes(1));
+    let mut orphan = Pod::default();
+    orphan.metadata.name = "orphan".into();
+    orphan.metadata.namespace = "default".into();
+    orphan.metadata.labels = SIMPLE_LABEL
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    orphan.spec = new_daemon_set("foo").spec.template.spec;
+    orphan.spec.node_name = "node-0".into();
+    h.sim.api.create(Object::Pod(orphan)).unwrap();
+    let mut ds = new_daemon_set("foo");
+    ds.spec.update_strategy = crate::api::DaemonSetUpdateStrategy {
+        type_: "OnDelete".into(),
+        rolling_update: None,
+    };
+    h.create(ds);
+    let pods = h.live_pods();
+    assert_eq!(pods.len(), 1);
+    assert_eq!(pods[0].metadata.name, "orphan");
+    assert_eq!(pods[0].metadata.controller_ref().unwrap().name, "foo");
+    // The adopted pod has no revision hash: it counts as outdated.
+    let s = h.ds("foo").status;
+    assert_eq!(
+        (s.current_number_scheduled, s.updated_number_scheduled),
+        (1, 0)
+    );
+    // With RollingUpdate, the outdated (and unavailable) orphan is replaced at once.
+    h.update_ds("foo", |d| {
+        d.spec.update_strategy = crate::api::DaemonSetUpdateStrategy {
+            type_: "RollingUpdate".into(),
+            rolling_update: None,
+        };
+    });
+    assert!(h
+        .sim
+        .api
+        .store
+        .get::<Pod>("default", "orphan")
+        .unwrap()
+        .metadata
+        .deletion_timestamp
+        .is_some());
+}
+
+/// Drives a rollout as kubelets would (finishing terminations, making pods ready) until every
+/// one of `want` pods is new; returns (old, new) live pods per step.
+fn roll(h: &mut Harness, want: usize, max_steps: usize) -> Vec<(usize, usize)> {
+    let mut trace = vec![];
+    for _ in 0..max_steps {
+        h.finish_terminations();
+        h.make_all_ready();
+        let cur = current_hash(h);
+        let (old, new) = h.live_pods().iter().fold((0, 0), |(o, n), p| {
+            if p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) == Some(&cur) {
+                (o, n + 1)
+            } else {
+                (o + 1, n)
+            }
+        });
+        trace.push((old, new));
+        if old == 0 && new == want {
+            break;
+        }
+    }
+    trace
+}
+
+fn current_hash(h: &Harness) -> String {
+    let ds = h.ds("foo");
+    h.sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some("default"))
+        .find(|r| revision_matches(&ds, r))
+        .map(|r| r.metadata.labels[DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY].clone())
+        .unwrap()
+}
+
+// Port of TestDaemonSetUpdatesPods: maxUnavailable 1 replaces one pod at a time.
+#[test]
+fn rolling_update_with_max_unavailable() {
+    let mut h = Harness::new(nodes(4));
+    h.create(new_daemon_set("foo"));
+    h.make_all_ready();
+    h.update_ds("foo", |d| {
+        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+    });
+    // Right after the template change exactly one old pod is being deleted.
+    let terminating = h
+        .pods()
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_some())
+        .count();
+    let deleted = h.events("SuccessfulDelete").len();
+    assert!(terminating + deleted >= 1);
+    assert_eq!(h.live_pods().len(), 3, "one node without a pod at a time");
+    let trace = roll(&mut h, 4, 20);
+    assert_eq!(trace.last(), Some(&(0, 4)));
+    // Never more than one pod missing: old + new ≥ 3 at each observation.
+    assert!(trace.iter().all(|(o, n)| o + n >= 3), "{trace:?}");
+    let s = h.ds("foo").status;
+    assert_eq!(s.updated_number_scheduled, 4);
+    assert_eq!(s.observed_generation, 2);
+    assert_eq!(
+        h.ds("foo").metadata.annotations["deprecated.daemonset.template.generation"],
+        "2"
+    );
+    assert_eq!(
+        h.sim
+            .api
+            .store
+            .list::<ControllerRevision>(Some("default"))
+            .count(),
+        2
+    );
+}
+
+// Port of TestDaemonSetUpdatesPodsWithMaxSurge: a new pod starts next to the old one, which goes
+// once the new one is available.
+#[test]
+fn rolling_update_with_max_surge() {
+    let mut h = Harness::new(nodes(3));
+    let mut ds = new_daemon_set("foo");
+    ds.spec.update_strategy.rolling_update = Some(crate::api::RollingUpdateDaemonSet {
+        max_unavailable: Some(IntOrString::Int(0)),
+        max_surge: Some(IntOrString::Int(1)),
+    });
+    h.create(ds);
+    h.make_all_ready();
+    h.update_ds("foo", |d| {
+        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+    });
+    assert_eq!(h.live_pods().len(), 4, "one surge pod");
+    let per = h.per_node();
+    assert_eq!(per.values().filter(|&&c| c == 2).count(), 1);
+    let trace = roll(&mut h, 3, 20);
+    assert_eq!(trace.last(), Some(&(0, 3)));
+    // Every node always keeps at least one pod; at most one node has two.
+    assert!(
+        trace.iter().all(|(o, n)| o + n >= 3 && o + n <= 4),
+        "{trace:?}"
+    );
+}
+
+// Port of TestDaemonSetUpdatesAllOldPodsNotReady: unavailable old pods are replaced at once.
+#[test]
+fn unavailable_old_pods_are_replaced_at_once() {
+    let mut h = Harness::new(nodes(3));
+    h.create(new_daemon_set("foo"));
+    // Nothing is ready: every old pod is unavailable.
+    h.update_ds("foo", |d| {
+        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+    });
+    let cur = current_hash(&h);
+    let new = h
+        .live_pods()
+        .iter()
+        .filter(|p| p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) == Some(&cur))
+        .count();
+    assert_eq!(new, 3);
+}
+
+// OnDelete: the template change is not rolled out until pods are deleted.
+#[test]
+fn on_delete_strategy() {
+    let mut h = Harness::new(nodes(2));
+    let mut ds = new_daemon_set("foo");
+    ds.spec.update_strategy = crate::api::DaemonSetUpdateStrategy {
+        type_: "OnDelete".into(),
+        rolling_update: None,
+    };
+    h.create(ds);
+    h.make_all_ready();
+    h.update_ds("foo", |d| {
+        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+    });
+    assert_eq!(h.events("SuccessfulDelete").len(), 0);
+    assert_eq!(h.ds("foo").status.updated_number_scheduled, 0);
+    let victim = h.live_pods()[0].metadata.name.clone();
+    h.sim
+        .api
+        .delete("Pod", "default", &victim, &DeleteOptions::default())
+        .unwrap();
+    h.finish_terminations();
+    assert_eq!(h.ds("foo").status.updated_number_scheduled, 1);
+}
+
+// Rolling back to an earlier template reuses its revision (renumbered) instead of creating one.
+#[test]
+fn rollback_reuses_the_old_revision() {
+    let mut h = Harness::new(nodes(1));
+    h.create(new_daemon_set("foo"));
+    h.make_all_ready();
+    let first = current_hash(&h);
+    h.update_ds("foo", |d| {
+        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+    });
+    roll(&mut h, 1, 10);
+    h.update_ds("foo", |d| {
+        d.spec.template.spec.containers[0].image = "foo/bar".into()
+    });
+    roll(&mut h, 1, 10);
+    assert_eq!(current_hash(&h), first);
+    let revs: Vec<ControllerRevision> = h
+        .sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some("default"))
+        .cloned()
+        .collect();
+    assert_eq!(revs.len(), 2);
+    let r1 = revs
+        .iter()
+        .find(|r| r.metadata.labels[DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY] == first)
+        .unwrap();
+    assert_eq!(r1.revision, 3);
+}
+
+// The pure rolling-update plan, no surge (update.go's invariants).
+#[test]
+fn plan_without_surge_respects_max_unavailable() {
+    let ds = new_daemon_set("foo");
+    let ns = nodes(4);
+    let now = Time::from_unix_secs(T0);
+    let pod = |node: &str, hash: &str, ready: bool| {
+        let mut p = Pod::default();
+        p.metadata.name = format!("{node}-{hash}");
+        p.metadata
+            .labels
+            .insert(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY.into(), hash.into());
+        p.spec.node_name = node.into();
+        if ready {
+            p.status.phase = "Running".into();
+            p.set_condition("Ready", "True", "", "", Time::from_unix_secs(T0 - 100));
+        }
+        p
+    };
+    let mut map: BTreeMap<String, Vec<Pod>> = BTreeMap::new();
+    map.insert("node-0".into(), vec![pod("node-0", "old", true)]);
+    map.insert("node-1".into(), vec![pod("node-1", "old", true)]);
+    map.insert("node-2".into(), vec![pod("node-2", "new", false)]);
+    map.insert("node-3".into(), vec![pod("node-3", "old", false)]);
+    let plan = DaemonSetsController::plan_rolling_update(&ds, &ns, &map, "new", 0, 2, 4, now);
+    // node-2's new pod is unavailable (1), node-3's old pod is unavailable: replaced at once (2);
+    // no budget left for the available old pods.
+    assert_eq!(plan.pods_to_delete, ["node-3-old"]);
+    let plan = DaemonSetsController::plan_rolling_update(&ds, &ns, &map, "new", 0, 3, 4, now);
+    assert_eq!(plan.pods_to_delete, ["node-3-old", "node-0-old"]);
+    assert!(plan.nodes_to_create.is_empty());
+}

@@ -1,0 +1,17 @@
+//! The StatefulSet controller (`pkg/controller/statefulset`), component `statefulset-controller`.
+//!
+//! * [`stateful_set`]: the controller — informer handlers, `sync`, pod and revision claiming.
+//! * [`stateful_set_control`]: one sync — revisions, ordered/parallel pod management, rolling
+//!   update, status, history truncation.
+//! * [`stateful_pod_control`]: pod and claim API calls with the set's events.
+//! * [`stateful_set_utils`]: identity, storage, retention, predicates, revisions (pure).
+
+pub mod stateful_pod_control;
+pub mod stateful_set;
+pub mod stateful_set_control;
+pub mod stateful_set_utils;
+
+pub use stateful_set::{StatefulSetController, NAME};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1516 @@
+//! StatefulSet controller tests: ports of `stateful_set_utils_test.go` and of the rows of
+//! `stateful_set_control_test.go` that kubeplay can express, on a simulation that runs only the
+//! StatefulSet controller (pod phases are set by hand, as upstream's fake pod control does).
+
+use super::stateful_set_control::{revisions_to_truncate, slow_start_batch, update_status};
+use super::stateful_set_utils::*;
+use super::StatefulSetController;
+use crate::api::{
+    ApiError, ControllerRevision, Duration, IntOrString, Object, ObjectMeta, PersistentVolumeClaim,
+    Pod, StatefulSet, Time,
+};
+use crate::features::FeatureGates;
+use crate::sim::Simulation;
+use crate::store::apiserver::DeleteOptions;
+use crate::world::World;
+use serde_json::{json, Value};
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------------
+
+/// `newStatefulSetWithVolumes` / `newStatefulSet(replicas)`: set `foo` in `default`, selector
+/// `foo=bar`, one claim template `datadir`, one host-path volume `home`, service
+/// `governingsvc`, RollingUpdate, Retain/Retain, revisionHistoryLimit 2.
+fn new_stateful_set(replicas: i32) -> StatefulSet {
+    let mut s: StatefulSet = serde_json::from_value(json!({
+        "apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "foo", "namespace": "default", "uid": "test"},
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": {"foo": "bar"}},
+            "serviceName": "governingsvc",
+            "updateStrategy": {"type": "RollingUpdate"},
+            "persistentVolumeClaimRetentionPolicy": {"whenScaled": "Retain", "whenDeleted": "Retain"},
+            "revisionHistoryLimit": 2,
+            "template": {
+                "metadata": {"labels": {"foo": "bar"}},
+                "spec": {
+                    "containers": [{"name": "nginx", "image": "nginx", "volumeMounts": [
+                        {"name": "datadir", "mountPath": "/tmp/zookeeper"},
+                        {"name": "home", "mountPath": "/home"}]}],
+                    "volumes": [{"name": "home", "hostPath": {"path": "/tmp/home"}}]
+                }
+            },
+            "volumeClaimTemplates": [{"metadata": {"name": "datadir", "namespace": "default"},
+                "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1"}}}}]
+        }
+    }))
+    .unwrap();
+    crate::api::sts_ds_defaults::set_defaults_stateful_set(&mut s);
+    s
+}
+
+fn gates() -> FeatureGates {
+    FeatureGates::default()
+}
+
+fn new_pod(set: &StatefulSet, ordinal: i32) -> Pod {
+    new_stateful_set_pod(set, ordinal, &gates())
+}
+
+// ---------------------------------------------------------------------------------------------
+// stateful_set_utils_test.go
+// ---------------------------------------------------------------------------------------------
+
+// Port of TestGetParentNameAndOrdinal.
+#[test]
+fn get_parent_name_and_ordinal_rows() {
+    let set = new_stateful_set(3);
+    let pod = new_pod(&set, 1);
+    assert_eq!(
+        get_parent_name_and_ordinal(&pod.metadata.name),
+        ("foo".to_string(), 1)
+    );
+    assert_eq!(get_parent_name_and_ordinal("1-bar"), (String::new(), -1));
+    // `(.*)-([0-9]+)$` is greedy: the last dash before the trailing digits splits.
+    assert_eq!(
+        get_parent_name_and_ordinal("web-0-12"),
+        ("web-0".into(), 12)
+    );
+    assert_eq!(get_parent_name_and_ordinal("-5"), (String::new(), 5));
+    assert_eq!(get_parent_name_and_ordinal("web"), (String::new(), -1));
+    assert_eq!(get_parent_name_and_ordinal("web5"), (String::new(), -1));
+    // Too big for an int32: the parent is known, the ordinal is not.
+    assert_eq!(
+        get_parent_name_and_ordinal("web-99999999999"),
+        ("web".into(), -1)
+    );
+}
+
+// Port of TestIsMemberOf.
+#[test]
+fn is_member_of_rows() {
+    let set = new_stateful_set(3);
+    let mut set2 = new_stateful_set(3);
+    set2.metadata.name = "foo2".into();
+    let pod = new_pod(&set, 1);
+    assert!(is_member_of(&set, &pod));
+    assert!(!is_member_of(&set2, &pod));
+}
+
+// Port of TestIdentityMatches.
+#[test]
+fn identity_matches_rows() {
+    let set = new_stateful_set(3);
+    let pod = new_pod(&set, 1);
+    assert!(identity_matches(&set, &pod), "new pod has a bad identity");
+    let mut p = pod.clone();
+    p.metadata.name = "foo".into();
+    assert!(!identity_matches(&set, &p), "wrong name");
+    let mut p = pod.clone();
+    p.metadata.namespace = String::new();
+    assert!(!identity_matches(&set, &p), "wrong namespace");
+    let mut p = pod.clone();
+    p.metadata.labels.remove(STATEFUL_SET_POD_NAME_LABEL);
+    assert!(!identity_matches(&set, &p), "missing pod-name label");
+}
+
+fn claim_volume_mut(pod: &mut Pod) -> &mut Value {
+    pod.spec
+        .extra
+        .get_mut("volumes")
+        .and_then(Value::as_array_mut)
+        .unwrap()
+        .iter_mut()
+        .find(|v| v.get("persistentVolumeClaim").is_some())
+        .unwrap()
+}
+
+// Port of TestStorageMatches.
+#[test]
+fn storage_matches_rows() {
+    let set = new_stateful_set(3);
+    let pod = new_pod(&set, 1);
+    assert!(storage_matches(&set, &pod));
+    let mut p = pod.clone();
+    p.spec.extra.remove("volumes");
+    assert!(!storage_matches(&set, &p), "no volumes");
+    let mut p = pod.clone();
+    claim_volume_mut(&mut p)
+        .as_object_mut()
+        .unwrap()
+        .remove("persistentVolumeClaim");
+    assert!(!storage_matches(&set, &p), "volume is not a claim");
+    let mut p = pod.clone();
+    claim_volume_mut(&mut p)["persistentVolumeClaim"]["claimName"] = json!("foo");
+    assert!(!storage_matches(&set, &p), "wrong claim name");
+    let mut p = pod.clone();
+    p.metadata.name = "bar".into();
+    assert!(!storage_matches(&set, &p), "invalid ordinal");
+}
+
+// Port of TestUpdateIdentity and TestUpdateIdentityWithPodIndexLabel.
+#[test]
+fn update_identity_rows() {
+    let set = new_stateful_set(3);
+    let mut pod = new_pod(&set, 1);
+    assert!(identity_matches(&set, &pod));
+    pod.metadata.namespace = String::new();
+    assert!(!identity_matches(&set, &pod));
+    update_identity(&set, &mut pod, &gates());
+    assert!(identity_matches(&set, &pod), "namespace not restored");
+    pod.metadata.labels.remove(STATEFUL_SET_POD_NAME_LABEL);
+    update_identity(&set, &mut pod, &gates());
+    assert!(identity_matches(&set, &pod), "pod-name label not restored");
+    assert_eq!(pod.metadata.labels[POD_INDEX_LABEL], "1");
+    let mut off = gates();
+    off.set("PodIndexLabel", false);
+    let mut p = new_stateful_set_pod(&set, 2, &off);
+    assert!(!p.metadata.labels.contains_key(POD_INDEX_LABEL));
+    update_identity(&set, &mut p, &off);
+    assert!(!p.metadata.labels.contains_key(POD_INDEX_LABEL));
+}
+
+// Port of TestUpdateStorage.
+#[test]
+fn update_storage_rows() {
+    let set = new_stateful_set(3);
+    let mut pod = new_pod(&set, 1);
+    pod.spec.extra.remove("volumes");
+    assert!(!storage_matches(&set, &pod));
+    update_storage(&set, &mut pod);
+    assert!(storage_matches(&set, &pod), "volumes not recreated");
+    let mut pod = new_pod(&set, 1);
+    claim_volume_mut(&mut pod)
+        .as_object_mut()
+        .unwrap()
+        .remove("persistentVolumeClaim");
+    update_storage(&set, &mut pod);
+    assert!(storage_matches(&set, &pod), "claim not recreated");
+    let mut pod = new_pod(&set, 1);
+    claim_volume_mut(&mut pod)["persistentVolumeClaim"]["claimName"] = json!("foo");
+    update_storage(&set, &mut pod);
+    assert!(storage_matches(&set, &pod), "claim name not restored");
+    // The template's other volumes are kept, after the claims.
+    let names: Vec<String> = pod_volumes(&pod)
+        .iter()
+        .map(|v| v["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["datadir", "home"]);
+}
+
+// Port of TestGetPersistentVolumeClaimRetentionPolicy.
+#[test]
+fn retention_policy_defaults_to_retain() {
+    let mut set = new_stateful_set(1);
+    set.spec.persistent_volume_claim_retention_policy = None;
+    let p = get_persistent_volume_claim_retention_policy(&set);
+    assert_eq!(
+        (p.when_scaled.as_str(), p.when_deleted.as_str()),
+        ("Retain", "Retain")
+    );
+    set.spec.persistent_volume_claim_retention_policy = Some(
+        crate::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_scaled: "Delete".into(),
+            when_deleted: "Retain".into(),
+        },
+    );
+    let p = get_persistent_volume_claim_retention_policy(&set);
+    assert_eq!(
+        (p.when_scaled.as_str(), p.when_deleted.as_str()),
+        ("Delete", "Retain")
+    );
+}
+
+fn meta(name: &str, uid: &str) -> ObjectMeta {
+    ObjectMeta {
+        name: name.into(),
+        uid: uid.into(),
+        ..Default::default()
+    }
+}
+
+// Port of TestClaimOwnerMatchesSetAndPod.
+#[test]
+fn claim_owner_matches_set_and_pod_rows() {
+    // (name, whenScaled, whenDeleted, needs pod ref, needs set ref, replicas, ordinal)
+    let rows = [
+        ("retain", "Retain", "Retain", false, false, 0, 0),
+        ("on SS delete", "Retain", "Delete", false, true, 0, 0),
+        (
+            "on scaledown only, condemned",
+            "Delete",
+            "Retain",
+            true,
+            false,
+            2,
+            2,
+        ),
+        (
+            "on scaledown only, remains",
+            "Delete",
+            "Retain",
+            false,
+            false,
+            2,
+            1,
+        ),
+        ("on both, condemned", "Delete", "Delete", true, false, 2, 2),
+        ("on both, remains", "Delete", "Delete", false, true, 2, 1),
+    ];
+    for (name, scaled, deleted, needs_pod, needs_set, replicas, ordinal) in rows {
+        for use_other_refs in [false, true] {
+            for set_pod_ref in [false, true] {
+                for set_set_ref in [false, true] {
+                    let mut claim = meta("target-claim", "");
+                    let pod = Pod {
+                        metadata: meta(&format!("pod-{ordinal}"), "pod-123"),
+                        ..Default::default()
+                    };
+                    let mut set = new_stateful_set(replicas);
+                    set.metadata = meta("stateful-set", "ss-456");
+                    set.spec.persistent_volume_claim_retention_policy = Some(
+                        crate::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+                            when_scaled: scaled.into(),
+                            when_deleted: deleted.into(),
+                        },
+                    );
+                    if set_pod_ref {
+                        set_owner_ref(&mut claim, &pod.metadata, "v1", "Pod");
+                    }
+                    if set_set_ref {
+                        set_owner_ref(&mut claim, &set.metadata, "apps/v1", "StatefulSet");
+                    }
+                    if use_other_refs {
+                        set_owner_ref(&mut claim, &meta("rand1", "rand1-abc"), "v1", "Pod");
+                        set_owner_ref(&mut claim, &meta("rand2", "rand2-def"), "v1", "Pod");
+                    }
+                    let should = set_pod_ref == needs_pod && set_set_ref == needs_set;
+                    assert_eq!(
+                        claim_owner_matches_set_and_pod(&claim, &set, &pod, &gates()),
+                        should,
+                        "{name} pod={set_pod_ref} set={set_set_ref} others={use_other_refs}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+// Port of TestUpdateClaimOwnerRefForSetAndPod.
+#[test]
+fn update_claim_owner_ref_for_set_and_pod_rows() {
+    // (name, whenScaled, whenDeleted, condemned, needs pod ref, needs set ref)
+    let rows = [
+        ("retain", "Retain", "Retain", false, false, false),
+        ("delete with set", "Retain", "Delete", false, false, true),
+        (
+            "delete with scaledown, not condemned",
+            "Delete",
+            "Retain",
+            false,
+            false,
+            false,
+        ),
+        (
+            "delete on scaledown, condemned",
+            "Delete",
+            "Retain",
+            true,
+            true,
+            false,
+        ),
+        (
+            "delete on both, not condemned",
+            "Delete",
+            "Delete",
+            false,
+            false,
+            true,
+        ),
+        (
+            "delete on both, condemned",
+            "Delete",
+            "Delete",
+            true,
+            true,
+            false,
+        ),
+    ];
+    for (name, scaled, deleted, condemned, needs_pod, needs_set) in rows {
+        for has_pod_ref in [true, false] {
+            for has_set_ref in [true, false] {
+                let mut set = new_stateful_set(5);
+                set.metadata = meta("ss", "ss-123");
+                set.spec.persistent_volume_claim_retention_policy = Some(
+                    crate::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+                        when_scaled: scaled.into(),
+                        when_deleted: deleted.into(),
+                    },
+                );
+                let pod = Pod {
+                    metadata: meta(if condemned { "pod-8" } else { "pod-1" }, "pod-456"),
+                    ..Default::default()
+                };
+                let mut claim = ObjectMeta::default();
+                if has_pod_ref {
+                    set_owner_ref(&mut claim, &pod.metadata, "v1", "Pod");
+                }
+                if has_set_ref {
+                    set_owner_ref(&mut claim, &set.metadata, "apps/v1", "StatefulSet");
+                }
+                let needs_update = has_pod_ref != needs_pod || has_set_ref != needs_set;
+                let updated =
+                    update_claim_owner_ref_for_set_and_pod(&mut claim, &set, &pod, &gates());
+                assert_eq!(
+                    updated, needs_update,
+                    "{name} pod={has_pod_ref} set={has_set_ref}"
+                );
+                assert_eq!(has_owner_ref(&claim, &pod.metadata), needs_pod, "{name}");
+                assert_eq!(has_owner_ref(&claim, &set.metadata), needs_set, "{name}");
+            }
+        }
+    }
+}
+
+// Ports of TestHasOwnerRef, TestHasStaleOwnerRef, TestSetOwnerRef, TestRemoveOwnerRef.
+#[test]
+fn owner_ref_helpers() {
+    let target = ObjectMeta {
+        owner_references: vec![
+            crate::api::OwnerReference {
+                uid: "123".into(),
+                name: "bob".into(),
+                ..Default::default()
+            },
+            crate::api::OwnerReference {
+                uid: "456".into(),
+                name: "shirley".into(),
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    };
+    assert!(has_owner_ref(&target, &meta("", "123")));
+    assert!(!has_owner_ref(&target, &meta("", "789")));
+    assert!(!has_stale_owner_ref(&target, &meta("bob", "123")));
+    assert!(has_stale_owner_ref(&target, &meta("shirley", "789")));
+    assert!(!has_stale_owner_ref(&target, &meta("yvonne", "345")));
+
+    let mut t = ObjectMeta::default();
+    let a = meta("A", "ABC");
+    assert!(!remove_owner_ref(&mut t, &a), "remove on empty");
+    assert!(set_owner_ref(&mut t, &a, "v1", "Pod"));
+    assert_eq!(t.owner_references.len(), 1);
+    assert!(!set_owner_ref(&mut t, &a, "v1", "Pod"), "no duplicate");
+    let b = meta("B", "BCD");
+    assert!(set_owner_ref(&mut t, &b, "v1", "Pod"));
+    let uids: Vec<&str> = t.owner_references.iter().map(|r| r.uid.as_str()).collect();
+    assert_eq!(uids, ["ABC", "BCD"]);
+    assert!(remove_owner_ref(&mut t, &a));
+    assert!(!remove_owner_ref(&mut t, &a));
+    assert_eq!(t.owner_references[0].uid, "BCD");
+    // Plain references: no controller flag.
+    assert_eq!(t.owner_references[0].controller, None);
+}
+
+fn ready(pod: &mut Pod, at: Time) {
+    pod.status.phase = "Running".into();
+    pod.set_condition("Ready", "True", "", "", at);
+}
+
+// Port of TestIsRunningAndReady and TestIsRunningAndAvailable.
+#[test]
+fn running_ready_and_available() {
+    let set = new_stateful_set(3);
+    let mut pod = new_pod(&set, 1);
+    let now = Time::from_unix_secs(1000);
+    assert!(!is_running_and_ready(&pod), "phase is respected");
+    pod.status.phase = "Running".into();
+    assert!(!is_running_and_ready(&pod), "condition is respected");
+    pod.set_condition("Ready", "True", "", "", Time::from_unix_secs(995));
+    assert!(is_running_and_ready(&pod));
+    assert!(is_running_and_available(&pod, 0, now));
+    assert!(!is_running_and_available(&pod, 10, now));
+    assert!(is_running_and_available(&pod, 3, now));
+    assert!(
+        is_running_and_available(&pod, 5, now),
+        "exactly at the boundary (1.34)"
+    );
+    assert!(is_healthy(&pod));
+    assert!(!is_unavailable(&pod, 3, now));
+    assert!(is_unavailable(&pod, 10, now));
+    pod.metadata.deletion_timestamp = Some(now);
+    assert!(!is_healthy(&pod));
+    assert!(is_unavailable(&pod, 0, now));
+}
+
+// Port of TestAscendingOrdinal (descending here, as the control loop sorts condemned pods).
+#[test]
+fn descending_ordinal_sort() {
+    let set = new_stateful_set(10);
+    let mut pods: Vec<Pod> = [3, 9, 0, 7, 1, 12, 5]
+        .iter()
+        .map(|&o| new_pod(&set, o))
+        .collect();
+    pods.sort_by(cmp_descending_ordinal);
+    let ords: Vec<i32> = pods.iter().map(get_ordinal).collect();
+    assert_eq!(ords, [12, 9, 7, 5, 3, 1, 0]);
+}
+
+// Port of TestNewPodControllerRef.
+#[test]
+fn new_pod_controller_ref() {
+    let set = new_stateful_set(1);
+    let pod = new_pod(&set, 0);
+    let r = pod.metadata.controller_ref().expect("controller ref");
+    assert_eq!(r.api_version, "apps/v1");
+    assert_eq!(r.kind, "StatefulSet");
+    assert_eq!(r.name, "foo");
+    assert_eq!(r.uid, "test");
+    assert_eq!(r.block_owner_deletion, Some(true));
+    // Identity: hostname and subdomain, labels, generateName as upstream leaves it.
+    assert_eq!(pod.metadata.name, "foo-0");
+    assert_eq!(pod.metadata.generate_name, "foo-");
+    assert_eq!(pod.spec.hostname, "foo-0");
+    assert_eq!(pod.spec.subdomain, "governingsvc");
+    assert_eq!(pod.metadata.labels[STATEFUL_SET_POD_NAME_LABEL], "foo-0");
+    assert_eq!(pod.metadata.labels[POD_INDEX_LABEL], "0");
+}
+
+// Port of TestCreateApplyRevision.
+#[test]
+fn create_apply_revision() {
+    let mut set = new_stateful_set(1);
+    set.status.collision_count = Some(0);
+    let revision = new_revision(&set, 1, 0);
+    set.spec.template.spec.containers[0].name = "foo".into();
+    set.metadata.annotations.insert("foo".into(), "bar".into());
+    let restored = apply_revision(&set, &revision);
+    let restored_revision = new_revision(&restored, 2, 0);
+    assert!(
+        crate::controllers::history::equal_revision(&revision, &restored_revision),
+        "wanted {:?} got {:?}",
+        revision.data,
+        restored_revision.data
+    );
+    assert_eq!(restored_revision.metadata.annotations["foo"], "bar");
+}
+
+// Port of TestRollingUpdateApplyRevision.
+#[test]
+fn rolling_update_apply_revision() {
+    let mut set = new_stateful_set(1);
+    let current_set = set.clone();
+    let current_revision = new_revision(&set, 1, 0);
+    set.spec.template.spec.containers[0]
+        .extra
+        .insert("env".into(), json!([{"name": "foo", "value": "bar"}]));
+    let update_set = set.clone();
+    let update_revision = new_revision(&set, 2, 0);
+    assert_eq!(
+        apply_revision(&set, &current_revision).spec.template,
+        current_set.spec.template
+    );
+    assert_eq!(
+        apply_revision(&set, &update_revision).spec.template,
+        update_set.spec.template
+    );
+}
+
+// Port of TestGetPersistentVolumeClaims.
+#[test]
+fn get_persistent_volume_claims_rows() {
+    let mut set = new_stateful_set(3);
+    let pod = new_pod(&set, 1);
+    let claims = get_persistent_volume_claims(&set, &pod);
+    assert_eq!(claims.len(), 1);
+    let (tname, c) = &claims[0];
+    assert_eq!(tname, "datadir");
+    assert_eq!(c.metadata.name, "datadir-foo-1");
+    assert_eq!(c.metadata.namespace, "default");
+    assert_eq!(c.metadata.labels["foo"], "bar");
+    // Template labels are kept and the selector's matchLabels added.
+    set.spec.volume_claim_templates[0]
+        .metadata
+        .labels
+        .insert("tier".into(), "db".into());
+    set.spec
+        .selector
+        .as_mut()
+        .unwrap()
+        .match_labels
+        .as_mut()
+        .unwrap()
+        .insert("x".into(), "y".into());
+    let claims = get_persistent_volume_claims(&set, &pod);
+    let l = &claims[0].1.metadata.labels;
+    assert_eq!(
+        (l["tier"].as_str(), l["foo"].as_str(), l["x"].as_str()),
+        ("db", "bar", "y")
+    );
+}
+
+// Port of TestGetStatefulSetMaxUnavailable (stateful_set_utils_test.go).
+#[test]
+fn max_unavailable_scaling() {
+    let rows: [(Option<IntOrString>, i32, i32); 7] = [
+        (None, 10, 1),
+        (Some(IntOrString::Int(3)), 10, 3),
+        (Some(IntOrString::String("10%".into())), 25, 2),
+        (Some(IntOrString::String("100%".into())), 5, 5),
+        (Some(IntOrString::String("50%".into())), 5, 2),
+        (Some(IntOrString::String("1%".into())), 5, 1),
+        (Some(IntOrString::Int(0)), 5, 1),
+    ];
+    for (mu, replicas, want) in rows {
+        assert_eq!(
+            get_stateful_set_max_unavailable(mu.as_ref(), replicas),
+            Ok(want),
+            "{mu:?} of {replicas}"
+        );
+    }
+    assert!(get_stateful_set_max_unavailable(Some(&IntOrString::String("x".into())), 5).is_err());
+}
+
+#[test]
+fn versioned_pods_follow_partition_and_current_replicas() {
+    let mut current = new_stateful_set(5);
+    let mut update = current.clone();
+    update
+        .spec
+        .template
+        .metadata
+        .labels
+        .insert("v".into(), "2".into());
+    current.spec.update_strategy.rolling_update =
+        Some(crate::api::RollingUpdateStatefulSetStrategy {
+            partition: Some(3),
+            max_unavailable: None,
+        });
+    let g = gates();
+    let revs: Vec<String> = (0..5)
+        .map(|o| {
+            get_pod_revision(&new_versioned_stateful_set_pod(
+                &current, &update, "cur", "upd", o, &g,
+            ))
+            .to_string()
+        })
+        .collect();
+    assert_eq!(revs, ["cur", "cur", "cur", "upd", "upd"]);
+    // RollingUpdate without a rollingUpdate block: status.currentReplicas decides.
+    current.spec.update_strategy.rolling_update = None;
+    current.status.current_replicas = 2;
+    let revs: Vec<String> = (0..5)
+        .map(|o| {
+            get_pod_revision(&new_versioned_stateful_set_pod(
+                &current, &update, "cur", "upd", o, &g,
+            ))
+            .to_string()
+        })
+        .collect();
+    assert_eq!(revs, ["cur", "cur", "upd", "upd", "upd"]);
+    // Upstream's precedence: a partition applies even with OnDelete.
+    current.spec.update_strategy.type_ = "OnDelete".into();
+    current.spec.update_strategy.rolling_update =
+        Some(crate::api::RollingUpdateStatefulSetStrategy {
+            partition: Some(1),
+            max_unavailable: None,
+        });
+    let p = new_versioned_stateful_set_pod(&current, &update, "cur", "upd", 0, &g);
+    assert_eq!(get_pod_revision(&p), "cur");
+    // Start ordinal shifts the partition.
+    current.spec.update_strategy.type_ = "RollingUpdate".into();
+    current.spec.ordinals = Some(crate::api::StatefulSetOrdinals { start: 10 });
+    let p = new_versioned_stateful_set_pod(&current, &update, "cur", "upd", 10, &g);
+    assert_eq!(get_pod_revision(&p), "cur");
+    let p = new_versioned_stateful_set_pod(&current, &update, "cur", "upd", 11, &g);
+    assert_eq!(get_pod_revision(&p), "upd");
+}
+
+// Port of TestCompleteUpdate / the inconsistentStatus checks.
+#[test]
+fn complete_rolling_update_and_inconsistent_status() {
+    let mut set = new_stateful_set(3);
+    let mut status = crate::api::StatefulSetStatus {
+        replicas: 3,
+        ready_replicas: 3,
+        updated_replicas: 3,
+        current_replicas: 1,
+        current_revision: "a".into(),
+        update_revision: "b".into(),
+        ..Default::default()
+    };
+    complete_rolling_update(&set, &mut status);
+    assert_eq!(
+        (status.current_replicas, status.current_revision.as_str()),
+        (3, "b")
+    );
+    let mut status2 = crate::api::StatefulSetStatus {
+        replicas: 3,
+        ready_replicas: 2,
+        updated_replicas: 3,
+        current_replicas: 1,
+        current_revision: "a".into(),
+        update_revision: "b".into(),
+        ..Default::default()
+    };
+    complete_rolling_update(&set, &mut status2);
+    assert_eq!(status2.current_revision, "a", "not all ready");
+    set.spec.update_strategy.type_ = "OnDelete".into();
+    let mut status3 = status2.clone();
+    status3.ready_replicas = 3;
+    complete_rolling_update(&set, &mut status3);
+    assert_eq!(status3.current_revision, "a", "OnDelete never completes");
+    set.status = status.clone();
+    assert!(!inconsistent_status(&set, &status));
+    let mut newer = status.clone();
+    newer.observed_generation += 1;
+    assert!(inconsistent_status(&set, &newer));
+    let mut avail = status.clone();
+    avail.available_replicas = 1;
+    assert!(inconsistent_status(&set, &avail));
+}
+
+#[test]
+fn status_counts_created_ready_available_current_updated() {
+    let set = new_stateful_set(3);
+    let now = Time::from_unix_secs(100);
+    let mut a = new_pod(&set, 0);
+    set_pod_revision(&mut a, "r1");
+    ready(&mut a, Time::from_unix_secs(90));
+    let mut b = new_pod(&set, 1);
+    set_pod_revision(&mut b, "r2");
+    ready(&mut b, Time::from_unix_secs(98));
+    let mut c = new_pod(&set, 2);
+    set_pod_revision(&mut c, "r2");
+    c.status.phase = "Pending".into();
+    c.metadata.deletion_timestamp = Some(now);
+    let d = new_pod(&set, 3); // not created
+    let mut s = crate::api::StatefulSetStatus::default();
+    update_status(&mut s, 5, "r1", "r2", now, &[&[a, b, c], &[d]]);
+    assert_eq!(
+        (
+            s.replicas,
+            s.ready_replicas,
+            s.available_replicas,
+            s.current_replicas,
+            s.updated_replicas
+        ),
+        (3, 2, 1, 1, 1)
+    );
+}
+
+#[test]
+fn slow_start_batches_stop_after_a_failing_batch() {
+    let mut calls = vec![];
+    let (ok, err) = slow_start_batch(1, 10, |k| {
+        calls.push(k);
+        if k >= 5 {
+            Err(ApiError::bad_request(format!("e{k}")))
+        } else {
+            Ok(false)
+        }
+    });
+    // Batches of 1, 2, 4: calls 0..7, successes 0..4.
+    assert_eq!(calls, (0..7).collect::<Vec<_>>());
+    assert_eq!(ok, 5);
+    assert_eq!(err.unwrap().message, "[e5, e6]");
+}
+
+// Port of TestStatefulSetControl's history truncation rule (truncateHistory).
+#[test]
+fn history_truncation_keeps_live_revisions() {
+    let set = new_stateful_set(2); // revisionHistoryLimit 2
+    let rev = |n: &str, r: i64| ControllerRevision {
+        metadata: ObjectMeta {
+            name: n.into(),
+            ..Default::default()
+        },
+        revision: r,
+        ..Default::default()
+    };
+    let revisions: Vec<ControllerRevision> = (1..=6).map(|i| rev(&format!("r{i}"), i)).collect();
+    let mut p = new_pod(&set, 0);
+    set_pod_revision(&mut p, "r2");
+    let cur = rev("r5", 5);
+    let upd = rev("r6", 6);
+    let gone: Vec<&str> = revisions_to_truncate(&set, &[p], &revisions, Some(&cur), Some(&upd))
+        .iter()
+        .map(|r| r.metadata.name.as_str())
+        .collect();
+    // Non-live: r1, r3, r4 → keep the newest 2 (r3, r4), delete r1.
+    assert_eq!(gone, ["r1"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// stateful_set_control_test.go on a simulation with only the StatefulSet controller
+// ---------------------------------------------------------------------------------------------
+
+struct Harness {
+    sim: Simulation,
+}
+
+const T0: i64 = 1_735_689_600;
+
+impl Harness {
+    fn new(set: StatefulSet) -> Self {
+        Self::with_gates(set, FeatureGates::default())
+    }
+
+    fn with_gates(mut set: StatefulSet, gates: FeatureGates) -> Self {
+        let mut sim = Simulation::new(1, Time::from_unix_secs(T0), gates, World::default());
+        sim.add_loop(Box::new(StatefulSetController::new()));
+        set.metadata.uid.clear();
+        set.metadata.resource_version.clear();
+        sim.api.create(Object::StatefulSet(set)).unwrap();
+        sim.settle().unwrap();
+        Harness { sim }
+    }
+
+    fn set(&self) -> StatefulSet {
+        self.sim
+            .api
+            .store
+            .get::<StatefulSet>("default", "foo")
+            .cloned()
+            .unwrap()
+    }
+
+    fn pods(&self) -> Vec<Pod> {
+        self.sim
+            .api
+            .store
+            .list::<Pod>(Some("default"))
+            .cloned()
+            .collect()
+    }
+
+    fn pod(&self, ord: i32) -> Option<Pod> {
+        self.sim
+            .api
+            .store
+            .get::<Pod>("default", &format!("foo-{ord}"))
+            .cloned()
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut p = self.pods();
+        p.sort_by_key(get_ordinal);
+        p.iter().map(|p| p.metadata.name.clone()).collect()
+    }
+
+    fn settle(&mut self) {
+        self.sim.settle().unwrap();
+    }
+
+    /// Binds the pod (so deletion is graceful), makes it Running and Ready now.
+    fn run_and_ready(&mut self, ord: i32) {
+        let p = self.pod(ord).unwrap();
+        if p.spec.node_name.is_empty() {
+            self.sim
+                .api
+                .bind("default", &p.metadata.name, &p.metadata.uid, "node-1")
+                .unwrap();
+        }
+        let mut p = self.pod(ord).unwrap();
+        let now = self.sim.now();
+        ready(&mut p, now);
+        self.sim.api.update_status(Object::Pod(p)).unwrap();
+        self.settle();
+    }
+
+    fn set_phase(&mut self, ord: i32, phase: &str) {
+        let mut p = self.pod(ord).unwrap();
+        p.status.phase = phase.into();
+        if phase != "Running" {
+            let now = self.sim.now();
+            p.set_condition("Ready", "False", "", "", now);
+        }
+        self.sim.api.update_status(Object::Pod(p)).unwrap();
+        self.settle();
+    }
+
+    fn set_unready(&mut self, ord: i32) {
+        let mut p = self.pod(ord).unwrap();
+        let now = self.sim.now();
+        p.set_condition("Ready", "False", "", "", now);
+        self.sim.api.update_status(Object::Pod(p)).unwrap();
+        self.settle();
+    }
+
+    /// Finishes a graceful deletion (the kubelet's final delete).
+    fn finish_termination(&mut self, ord: i32) {
+        let opts = DeleteOptions {
+            grace_period_seconds: Some(0),
+            ..Default::default()
+        };
+        self.sim
+            .api
+            .delete("Pod", "default", &format!("foo-{ord}"), &opts)
+            .unwrap();
+        self.settle();
+    }
+
+    fn delete_pod(&mut self, ord: i32) {
+        self.sim
+            .api
+            .delete(
+                "Pod",
+                "default",
+                &format!("foo-{ord}"),
+                &DeleteOptions::default(),
+            )
+            .unwrap();
+        self.settle();
+    }
+
+    fn update_set(&mut self, f: impl FnOnce(&mut StatefulSet)) {
+        let mut s = self.set();
+        f(&mut s);
+        s.metadata.resource_version.clear();
+        self.sim.api.update(Object::StatefulSet(s)).unwrap();
+        self.settle();
+    }
+
+    /// `scaleUpStatefulSetControl`: make every pod Running and Ready in ordinal order until the
+    /// set has all its replicas, asserting the OrderedReady invariant on the way.
+    fn bring_up(&mut self) {
+        for _ in 0..100 {
+            let pods = self.pods();
+            let not_ready: Vec<i32> = {
+                let mut v: Vec<i32> = pods
+                    .iter()
+                    .filter(|p| !is_running_and_ready(p) && !is_terminating(p))
+                    .map(get_ordinal)
+                    .collect();
+                v.sort();
+                v
+            };
+            if let Some(&o) = not_ready.first() {
+                self.run_and_ready(o);
+                continue;
+            }
+            let s = self.set();
+            if s.status.ready_replicas == s.replicas() && pods.len() as i32 == s.replicas() {
+                return;
+            }
+            self.settle();
+        }
+        panic!("set did not come up: {:?}", self.names());
+    }
+
+    fn events(&self) -> Vec<String> {
+        self.sim
+            .api
+            .events
+            .iter()
+            .filter(|e| e.kind == "StatefulSet")
+            .map(|e| format!("{} {}", e.reason, e.message))
+            .collect()
+    }
+}
+
+fn revision_of(pod: &Pod) -> String {
+    get_pod_revision(pod).to_string()
+}
+
+// Port of TestStatefulSetControl/CreatesPods and the monotonic invariant of
+// scaleUpStatefulSetControl: one pod at a time, in ordinal order, each after its predecessors
+// are Running and Ready.
+#[test]
+fn ordered_ready_creates_pods_one_at_a_time() {
+    let mut h = Harness::new(new_stateful_set(3));
+    assert_eq!(h.names(), ["foo-0"]);
+    h.settle();
+    assert_eq!(h.names(), ["foo-0"], "waits while foo-0 is Pending");
+    h.set_phase(0, "Running");
+    assert_eq!(h.names(), ["foo-0"], "Running but not Ready is not enough");
+    h.run_and_ready(0);
+    assert_eq!(h.names(), ["foo-0", "foo-1"]);
+    h.run_and_ready(1);
+    assert_eq!(h.names(), ["foo-0", "foo-1", "foo-2"]);
+    h.run_and_ready(2);
+    let s = h.set();
+    assert_eq!(s.status.replicas, 3);
+    assert_eq!(s.status.ready_replicas, 3);
+    assert_eq!(s.status.available_replicas, 3);
+    assert_eq!(s.status.current_replicas, 3);
+    assert_eq!(s.status.updated_replicas, 3);
+    assert_eq!(s.status.current_revision, s.status.update_revision);
+    assert_eq!(s.status.observed_generation, 1);
+    assert_eq!(s.status.collision_count, Some(0));
+    // Claims were created before their pods, with the upstream event text.
+    let ev = h.events();
+    assert_eq!(
+        &ev[..2],
+        [
+            "SuccessfulCreate create Claim datadir-foo-0 Pod foo-0 in StatefulSet foo success",
+            "SuccessfulCreate create Pod foo-0 in StatefulSet foo successful",
+        ]
+    );
+    assert!(h
+        .sim
+        .api
+        .store
+        .get::<PersistentVolumeClaim>("default", "datadir-foo-2")
+        .is_some());
+}
+
+// Port of TestStatefulSetControl/ScaleUp and ScaleDown (scaleDownStatefulSetControl): the
+// highest ordinal goes first, the next only once it is gone.
+#[test]
+fn ordered_ready_scale_down_is_descending_and_waits_for_termination() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    h.update_set(|s| s.spec.replicas = Some(0));
+    assert!(is_terminating(&h.pod(2).unwrap()));
+    assert!(!is_terminating(&h.pod(1).unwrap()), "foo-1 waits for foo-2");
+    h.settle();
+    assert!(!is_terminating(&h.pod(1).unwrap()));
+    h.finish_termination(2);
+    assert!(is_terminating(&h.pod(1).unwrap()));
+    assert!(!is_terminating(&h.pod(0).unwrap()));
+    h.finish_termination(1);
+    assert!(is_terminating(&h.pod(0).unwrap()));
+    h.finish_termination(0);
+    assert!(h.pods().is_empty());
+    assert_eq!(h.set().status.replicas, 0);
+    let deletes: Vec<String> = h
+        .events()
+        .into_iter()
+        .filter(|e| e.starts_with("SuccessfulDelete"))
+        .collect();
+    assert_eq!(
+        deletes,
+        [
+            "SuccessfulDelete delete Pod foo-2 in StatefulSet foo successful",
+            "SuccessfulDelete delete Pod foo-1 in StatefulSet foo successful",
+            "SuccessfulDelete delete Pod foo-0 in StatefulSet foo successful",
+        ]
+    );
+    // Claims survive (Retain).
+    assert_eq!(
+        h.sim.api.store.list::<PersistentVolumeClaim>(None).count(),
+        3
+    );
+}
+
+// The seed's scale-down stall: a predecessor that is not Running and Ready blocks the
+// termination of condemned pods (other than the first unhealthy one).
+#[test]
+fn scale_down_stalls_while_a_remaining_pod_is_unhealthy() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    h.set_unready(0);
+    h.update_set(|s| s.spec.replicas = Some(1));
+    assert!(
+        h.pods().iter().all(|p| !is_terminating(p)),
+        "nothing deleted"
+    );
+    h.settle();
+    assert!(
+        h.pods().iter().all(|p| !is_terminating(p)),
+        "still nothing deleted"
+    );
+    h.run_and_ready(0);
+    assert!(is_terminating(&h.pod(2).unwrap()));
+    h.finish_termination(2);
+    // "If web-0 were to fail after web-2 has been terminated and is completely shutdown, but
+    // prior to web-1's termination, web-1 would not be terminated until web-0 is Running and
+    // Ready": foo-1 was deleted in the same instant foo-2 went away, so make foo-0 fail while
+    // foo-1 is still terminating and check nothing else moves.
+    assert!(is_terminating(&h.pod(1).unwrap()));
+    h.finish_termination(1);
+    assert_eq!(h.names(), ["foo-0"]);
+}
+
+// A condemned pod that is itself the first unhealthy pod may be deleted.
+#[test]
+fn the_first_unhealthy_condemned_pod_may_go() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    h.set_unready(2);
+    h.update_set(|s| s.spec.replicas = Some(2));
+    assert!(is_terminating(&h.pod(2).unwrap()));
+    // With foo-1 unhealthy instead: foo-2 is healthy, so nothing blocks its deletion; then
+    // foo-1, unhealthy but the first unhealthy pod, goes too.
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    h.set_unready(1);
+    h.update_set(|s| s.spec.replicas = Some(1));
+    assert!(is_terminating(&h.pod(2).unwrap()));
+    assert!(!is_terminating(&h.pod(1).unwrap()));
+    h.finish_termination(2);
+    assert!(is_terminating(&h.pod(1).unwrap()));
+    // But a healthy condemned pod behind an unhealthy *condemned* one of higher ordinal waits:
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    h.set_unready(2);
+    h.set_unready(1);
+    h.update_set(|s| s.spec.replicas = Some(0));
+    // condemned = [foo-2, foo-1, foo-0]; the first unhealthy is foo-1 (scanning from the lowest
+    // ordinal); foo-2 is unhealthy and not the first: blocked.
+    assert!(h.pods().iter().all(|p| !is_terminating(p)));
+}
+
+// The seed: "If web-0 should fail, after web-1 is Running and Ready, but before web-2 is
+// launched, web-2 will not be launched until web-0 is successfully relaunched and becomes
+// Running and Ready."
+#[test]
+fn a_failed_predecessor_blocks_the_next_launch() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.run_and_ready(0);
+    // foo-0 fails just as foo-1 becomes ready.
+    h.set_phase(0, "Failed");
+    h.run_and_ready(1);
+    assert!(h.pod(2).is_none(), "foo-2 not launched");
+    // The failed foo-0 was deleted; it is gone from the API (unscheduled pods go at once? it
+    // was bound: finish its termination).
+    if h.pod(0).is_some_and(|p| is_terminating(&p)) {
+        h.finish_termination(0);
+    }
+    assert!(h.pod(2).is_none(), "still not launched");
+    let p0 = h.pod(0).expect("foo-0 recreated");
+    assert_eq!(p0.status.phase, "Pending");
+    h.run_and_ready(0);
+    assert!(
+        h.pod(2).is_some(),
+        "foo-2 launched once foo-0 is Running and Ready"
+    );
+    let ev = h.events();
+    assert!(ev.contains(&"SuccessfulDelete delete Pod foo-0 in StatefulSet foo successful".into()));
+}
+
+// Port of TestStatefulSetControl/RecreatesSucceededPods (a Succeeded pod is replaced too).
+#[test]
+fn succeeded_pods_are_replaced() {
+    let mut h = Harness::new(new_stateful_set(1));
+    h.bring_up();
+    let uid = h.pod(0).unwrap().metadata.uid;
+    h.set_phase(0, "Succeeded");
+    // Terminal pods are deleted without grace; the replacement comes on the next sync.
+    h.settle();
+    let p = h.pod(0).expect("recreated");
+    assert_ne!(p.metadata.uid, uid);
+}
+
+// Port of TestStatefulSetControl with Parallel pod management (burst): all pods at once, all
+// condemned pods at once.
+#[test]
+fn parallel_creates_and_deletes_together() {
+    let mut set = new_stateful_set(3);
+    set.spec.pod_management_policy = "Parallel".into();
+    let mut h = Harness::new(set);
+    assert_eq!(h.names(), ["foo-0", "foo-1", "foo-2"]);
+    for o in 0..3 {
+        h.run_and_ready(o);
+    }
+    h.update_set(|s| s.spec.replicas = Some(1));
+    assert!(is_terminating(&h.pod(1).unwrap()));
+    assert!(is_terminating(&h.pod(2).unwrap()));
+    assert!(!is_terminating(&h.pod(0).unwrap()));
+}
+
+// Port of TestStatefulSetControlRollingUpdate: pods are replaced from the highest ordinal, one at
+// a time, each after the previous replacement is Running and Ready.
+#[test]
+fn rolling_update_replaces_pods_in_reverse_ordinal_order() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    let old_rev = h.set().status.current_revision;
+    h.update_set(|s| s.spec.template.spec.containers[0].image = "nginx:2".into());
+    let new_rev = h.set().status.update_revision;
+    assert_ne!(old_rev, new_rev);
+    let mut order = vec![];
+    for _ in 0..20 {
+        let term: Vec<i32> = h
+            .pods()
+            .iter()
+            .filter(|p| is_terminating(p))
+            .map(get_ordinal)
+            .collect();
+        assert!(term.len() <= 1, "one pod at a time: {term:?}");
+        if let Some(&o) = term.first() {
+            order.push(o);
+            h.finish_termination(o);
+            continue;
+        }
+        let not_ready: Vec<i32> = h
+            .pods()
+            .iter()
+            .filter(|p| !is_running_and_ready(p))
+            .map(get_ordinal)
+            .collect();
+        if let Some(&o) = not_ready.first() {
+            assert_eq!(revision_of(&h.pod(o).unwrap()), new_rev);
+            h.run_and_ready(o);
+            continue;
+        }
+        break;
+    }
+    assert_eq!(order, [2, 1, 0]);
+    let s = h.set();
+    assert!(h.pods().iter().all(|p| revision_of(p) == new_rev));
+    assert_eq!(
+        s.status.current_revision, new_rev,
+        "rolling update completed"
+    );
+    assert_eq!(s.status.updated_replicas, 3);
+    assert_eq!(s.status.current_replicas, 3);
+}
+
+// Port of TestStatefulSetControlRollingUpdateWithPartition: only ordinals at or above the
+// partition are updated; a deleted pod below it comes back at the current revision.
+#[test]
+fn partitioned_rolling_update_is_a_canary() {
+    let mut set = new_stateful_set(5);
+    set.spec.update_strategy.rolling_update = Some(crate::api::RollingUpdateStatefulSetStrategy {
+        partition: Some(3),
+        max_unavailable: None,
+    });
+    let mut h = Harness::new(set);
+    h.bring_up();
+    let cur = h.set().status.current_revision;
+    h.update_set(|s| s.spec.template.spec.containers[0].image = "nginx:2".into());
+    let upd = h.set().status.update_revision;
+    for _ in 0..20 {
+        if let Some(p) = h.pods().iter().find(|p| is_terminating(p)) {
+            let o = get_ordinal(p);
+            h.finish_termination(o);
+        } else if let Some(p) = h.pods().iter().find(|p| !is_running_and_ready(p)) {
+            let o = get_ordinal(p);
+            h.run_and_ready(o);
+        } else {
+            break;
+        }
+    }
+    let revs: Vec<String> = (0..5).map(|o| revision_of(&h.pod(o).unwrap())).collect();
+    assert_eq!(revs, [cur.as_str(), &cur, &cur, &upd, &upd]);
+    let s = h.set();
+    assert_eq!(
+        s.status.current_revision, cur,
+        "not complete below the partition"
+    );
+    assert_eq!(
+        (s.status.current_replicas, s.status.updated_replicas),
+        (3, 2)
+    );
+    // A pod below the partition is recreated at the current revision.
+    h.delete_pod(1);
+    h.finish_termination(1);
+    assert_eq!(revision_of(&h.pod(1).unwrap()), cur);
+    // Lowering the partition to 0 finishes the rollout.
+    h.run_and_ready(1);
+    h.update_set(|s| {
+        s.spec
+            .update_strategy
+            .rolling_update
+            .as_mut()
+            .unwrap()
+            .partition = Some(0)
+    });
+    for _ in 0..20 {
+        if let Some(p) = h.pods().iter().find(|p| is_terminating(p)) {
+            let o = get_ordinal(p);
+            h.finish_termination(o);
+        } else if let Some(p) = h.pods().iter().find(|p| !is_running_and_ready(p)) {
+            let o = get_ordinal(p);
+            h.run_and_ready(o);
+        } else {
+            break;
+        }
+    }
+    assert!(h.pods().iter().all(|p| revision_of(p) == upd));
+    assert_eq!(h.set().status.current_revision, upd);
+}
+
+// Port of TestStatefulSetControlOnDeleteUpdate: nothing is deleted automatically; deleted pods
+// come back at the update revision.
+#[test]
+fn on_delete_updates_only_deleted_pods() {
+    let mut set = new_stateful_set(3);
+    set.spec.update_strategy = crate::api::StatefulSetUpdateStrategy {
+        type_: "OnDelete".into(),
+        rolling_update: None,
+    };
+    let mut h = Harness::new(set);
+    h.bring_up();
+    let cur = h.set().status.current_revision;
+    h.update_set(|s| s.spec.template.spec.containers[0].image = "nginx:2".into());
+    let upd = h.set().status.update_revision;
+    h.settle();
+    assert!(h
+        .pods()
+        .iter()
+        .all(|p| !is_terminating(p) && revision_of(p) == cur));
+    h.delete_pod(1);
+    h.finish_termination(1);
+    assert_eq!(revision_of(&h.pod(1).unwrap()), upd);
+    let s = h.set();
+    assert_eq!(
+        (s.status.current_replicas, s.status.updated_replicas),
+        (2, 1)
+    );
+}
+
+// The seed's forced-rollback trap: after a bad template, reverting it does not unstick the
+// broken pod; deleting it does.
+#[test]
+fn forced_rollback_needs_the_broken_pod_deleted() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    let good = h.set().status.current_revision;
+    h.update_set(|s| s.spec.template.spec.containers[0].image = "nginx:broken".into());
+    let bad = h.set().status.update_revision;
+    h.finish_termination(2);
+    assert_eq!(revision_of(&h.pod(2).unwrap()), bad);
+    // foo-2 never becomes Ready. Revert the template.
+    h.update_set(|s| s.spec.template.spec.containers[0].image = "nginx".into());
+    let s = h.set();
+    assert_eq!(s.status.update_revision, good, "the old revision is reused");
+    // The broken pod stays: the controller waits for it to become Running and Ready.
+    for _ in 0..3 {
+        h.settle();
+    }
+    let p2 = h.pod(2).unwrap();
+    assert!(!is_terminating(&p2));
+    assert_eq!(revision_of(&p2), bad);
+    // Deleting it by hand lets the set recover at the reverted revision.
+    h.delete_pod(2);
+    if h.pod(2).is_some_and(|p| is_terminating(&p)) {
+        h.finish_termination(2);
+    }
+    assert_eq!(revision_of(&h.pod(2).unwrap()), good);
+    h.run_and_ready(2);
+    assert_eq!(h.set().status.current_revision, good);
+    // The rollback renumbered the good revision above the bad one.
+    let revs: Vec<ControllerRevision> = h
+        .sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some("default"))
+        .cloned()
+        .collect();
+    let r_good = revs.iter().find(|r| r.metadata.name == good).unwrap();
+    let r_bad = revs.iter().find(|r| r.metadata.name == bad).unwrap();
+    assert!(r_good.revision > r_bad.revision);
+}
+
+// Port of TestStatefulSetControlWithStartOrdinal.
+#[test]
+fn start_ordinal_shifts_the_range() {
+    let mut set = new_stateful_set(2);
+    set.spec.ordinals = Some(crate::api::StatefulSetOrdinals { start: 3 });
+    let mut h = Harness::new(set);
+    h.bring_up();
+    assert_eq!(h.names(), ["foo-3", "foo-4"]);
+    assert_eq!(h.pod(3).unwrap().metadata.labels[POD_INDEX_LABEL], "3");
+    // Moving the start condemns the pods outside the new range.
+    h.update_set(|s| s.spec.ordinals = Some(crate::api::StatefulSetOrdinals { start: 4 }));
+    assert_eq!(
+        h.names(),
+        ["foo-3", "foo-4", "foo-5"],
+        "foo-5 created first"
+    );
+    h.run_and_ready(5);
+    assert!(is_terminating(&h.pod(3).unwrap()));
+    // Without the gate the start is ignored.
+    let mut g = FeatureGates::default();
+    g.set("StatefulSetStartOrdinal", false);
+    let mut set = new_stateful_set(2);
+    set.spec.ordinals = Some(crate::api::StatefulSetOrdinals { start: 3 });
+    let mut h = Harness::with_gates(set, g);
+    h.bring_up();
+    assert_eq!(h.names(), ["foo-0", "foo-1"]);
+}
+
+// Port of TestStatefulSetHonorRevisionHistoryLimit.
+#[test]
+fn revision_history_is_truncated_to_the_limit() {
+    let mut h = Harness::new(new_stateful_set(1)); // limit 2
+    h.bring_up();
+    for i in 0..5 {
+        h.update_set(|s| s.spec.template.spec.containers[0].image = format!("nginx:{i}"));
+        if h.pod(0).is_some_and(|p| is_terminating(&p)) {
+            h.finish_termination(0);
+        }
+        h.run_and_ready(0);
+    }
+    let n = h
+        .sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some("default"))
+        .count();
+    // Live: the current/update revision (same after completion) + 2 of history.
+    assert_eq!(n, 3);
+}
+
+// MaxUnavailableStatefulSet (alpha in 1.34, off by default): with the gate, up to
+// maxUnavailable outdated pods are deleted at once.
+#[test]
+fn max_unavailable_with_the_gate() {
+    let mut g = FeatureGates::default();
+    g.set("MaxUnavailableStatefulSet", true);
+    let mut set = new_stateful_set(4);
+    set.spec.update_strategy.rolling_update = Some(crate::api::RollingUpdateStatefulSetStrategy {
+        partition: Some(0),
+        max_unavailable: Some(IntOrString::Int(2)),
+    });
+    let mut h = Harness::with_gates(set.clone(), g);
+    h.bring_up();
+    h.update_set(|s| s.spec.template.spec.containers[0].image = "nginx:2".into());
+    let term: Vec<i32> = h
+        .pods()
+        .iter()
+        .filter(|p| is_terminating(p))
+        .map(get_ordinal)
+        .collect();
+    assert_eq!(term, [2, 3]);
+    // Without the gate the field is ignored: one at a time.
+    let mut h = Harness::new(set);
+    h.bring_up();
+    h.update_set(|s| s.spec.template.spec.containers[0].image = "nginx:2".into());
+    let term: Vec<i32> = h
+        .pods()
+        .iter()
+        .filter(|p| is_terminating(p))
+        .map(get_ordinal)
+        .collect();
+    assert_eq!(term, [3]);
+}
+
+// minReadySeconds: the next pod waits until its predecessor has been ready long enough.
+#[test]
+fn min_ready_seconds_delays_the_next_pod() {
+    let mut set = new_stateful_set(2);
+    set.spec.min_ready_seconds = 10;
+    let mut h = Harness::new(set);
+    h.run_and_ready(0);
+    assert!(h.pod(1).is_none());
+    h.sim.run_for(Duration::from_secs(9)).unwrap();
+    assert!(h.pod(1).is_none());
+    h.sim.run_for(Duration::from_secs(30)).unwrap();
+    assert!(h.pod(1).is_some(), "created once foo-0 is available");
+    assert_eq!(h.set().status.available_replicas, 1);
+}
+
+// PVC retention (StatefulSetAutoDeletePVC): whenDeleted Delete puts the set on every claim;
+// whenScaled Delete moves condemned pods' claims to the pod before the pod is deleted.
+#[test]
+fn claim_retention_owner_references() {
+    let mut set = new_stateful_set(3);
+    set.spec.persistent_volume_claim_retention_policy = Some(
+        crate::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_deleted: "Delete".into(),
+            when_scaled: "Delete".into(),
+        },
+    );
+    let mut h = Harness::new(set);
+    h.bring_up();
+    let uid = h.set().metadata.uid;
+    let claim = |h: &Harness, o: i32| {
+        h.sim
+            .api
+            .store
+            .get::<PersistentVolumeClaim>("default", &format!("datadir-foo-{o}"))
+            .cloned()
+            .unwrap()
+    };
+    for o in 0..3 {
+        let c = claim(&h, o);
+        assert!(c
+            .metadata
+            .owner_references
+            .iter()
+            .any(|r| r.uid == uid && r.controller.is_none()));
+    }
+    h.update_set(|s| s.spec.replicas = Some(2));
+    let c2 = claim(&h, 2);
+    let pod2 = h.pod(2).unwrap();
+    assert!(is_terminating(&pod2));
+    assert!(
+        !c2.metadata.owner_references.iter().any(|r| r.uid == uid),
+        "set ref removed"
+    );
+    assert!(c2
+        .metadata
+        .owner_references
+        .iter()
+        .any(|r| r.uid == pod2.metadata.uid && r.kind == "Pod"));
+    // Retain/Retain (the default) leaves claims without owners.
+    let mut h = Harness::new(new_stateful_set(1));
+    h.bring_up();
+    assert!(claim(&h, 0).metadata.owner_references.is_empty());
+}
+
+// PodClaimIsStale: with whenScaled Delete, a claim still owned by an older pod of the same name
+// blocks the pod's re-creation.
+#[test]
+fn a_stale_claim_blocks_creation() {
+    let mut set = new_stateful_set(1);
+    set.spec.persistent_volume_claim_retention_policy = Some(
+        crate::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_deleted: "Retain".into(),
+            when_scaled: "Delete".into(),
+        },
+    );
+    let mut h = Harness::new(set);
+    h.bring_up();
+    // Give the claim an owner reference to a previous foo-0.
+    let mut c = h
+        .sim
+        .api
+        .store
+        .get::<PersistentVolumeClaim>("default", "datadir-foo-0")
+        .cloned()
+        .unwrap();
+    set_owner_ref(&mut c.metadata, &meta("foo-0", "old-uid"), "v1", "Pod");
+    c.metadata.resource_version.clear();
+    h.sim.api.update(Object::PersistentVolumeClaim(c)).unwrap();
+    h.delete_pod(0);
+    h.finish_termination(0);
+    assert!(h.pod(0).is_none(), "blocked by the stale claim");
+    // Once the claim is gone (the garbage collector's job), the pod and a new claim come back.
+    h.sim
+        .api
+        .delete(
+            "PersistentVolumeClaim",
+            "default",
+            "datadir-foo-0",
+            &DeleteOptions::default(),
+        )
+        .unwrap();
+    h.settle();
+    assert!(h.pod(0).is_some());
+}
+
+// Orphan adoption: a pod named after the set and matching its selector is adopted; one with
+// another name is not (isMemberOf).
+#[test]
+fn orphans_named_after_the_set_are_adopted() {
+    let mut h = Harness::new(new_stateful_set(1));
+    h.bring_up();
+    let set = h.set();
+    let mut orphan = new_pod(&set, 0);
+    orphan.metadata.name = "foo-7".into();
+    orphan.metadata.owner_references.clear();
+    orphan.metadata.generate_name.clear();
+    h.sim.api.create(Object::Pod(orphan)).unwrap();
+    let mut stranger = new_pod(&set, 0);
+    stranger.metadata.name = "bar-0".into();
+    stranger.metadata.owner_references.clear();
+    stranger.metadata.generate_name.clear();
+    h.sim.api.create(Object::Pod(stranger)).unwrap();
+    h.settle();
+    let adopted = h.sim.api.store.get::<Pod>("default", "foo-7").cloned();
+    // foo-7 is adopted, and condemned (outside the range): deleted.
+    assert!(adopted.is_none_or(|p| is_terminating(&p)
+        && p.metadata
+            .controller_ref()
+            .is_some_and(|r| r.uid == set.metadata.uid)));
+    let stranger = h.sim.api.store.get::<Pod>("default", "bar-0").unwrap();
+    assert!(stranger.metadata.controller_ref().is_none());
+}
