@@ -244,6 +244,28 @@ pub struct Resources {
     pub scalar: BTreeMap<String, i128>,
 }
 
+thread_local! {
+    /// Parsed quantities by their string (parsing is pure, so the cache is exact).
+    static QUANTITY_CACHE: std::cell::RefCell<std::collections::HashMap<String, Option<i128>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `q.milli_value().ok()`, memoised per quantity string.
+fn milli_of(q: &crate::api::Quantity) -> Option<i128> {
+    QUANTITY_CACHE.with(|c| {
+        if let Some(v) = c.borrow().get(q.0.as_str()) {
+            return *v;
+        }
+        let v = q.milli_value().ok();
+        let mut c = c.borrow_mut();
+        if c.len() > 100_000 {
+            c.clear();
+        }
+        c.insert(q.0.clone(), v);
+        v
+    })
+}
+
 fn value_of(milli: i128) -> i128 {
     // Quantity.Value() rounds up.
     (milli + 999).div_euclid(1000)
@@ -258,12 +280,12 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
         if let Some(r) = &c.resources {
             for (k, q) in r.limits.iter().chain(r.requests.iter()) {
                 // requests override limits (API defaulting copies limits to missing requests)
-                if let Ok(v) = q.milli_value() {
+                if let Some(v) = milli_of(q) {
                     m.insert(k.clone(), v);
                 }
             }
             for (k, q) in &r.requests {
-                if let Ok(v) = q.milli_value() {
+                if let Some(v) = milli_of(q) {
                     m.insert(k.clone(), v);
                 }
             }
@@ -319,25 +341,29 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
 
 /// What the scheduler cache knows of a node: allocatable, the pods on it and their requests.
 #[derive(Clone, Debug, Default)]
-pub struct NodeInfo {
+pub struct NodeInfo<'a> {
     pub name: String,
     pub allocatable: Resources,
     pub allowed_pods: i128,
     pub requested: Resources,
     pub non_zero_requested: Resources,
-    pub pods: Vec<Pod>,
+    /// The pods counted on the node (borrowed from the store: building a NodeInfo clones none).
+    pub pods: Vec<&'a Pod>,
 }
 
-impl NodeInfo {
+impl<'a> NodeInfo<'a> {
     pub fn new(node: &Node) -> Self {
         let mut alloc = Resources::default();
         let mut allowed = 0;
-        let mut all = node.status.capacity.clone();
-        for (k, v) in &node.status.allocatable {
-            all.insert(k.clone(), v.clone());
-        }
-        for (k, q) in &all {
-            let Ok(m) = q.milli_value() else { continue };
+        // Allocatable overrides capacity key by key; every key is seen once.
+        let all = node
+            .status
+            .capacity
+            .iter()
+            .filter(|(k, _)| !node.status.allocatable.contains_key(*k))
+            .chain(node.status.allocatable.iter());
+        for (k, q) in all {
+            let Some(m) = milli_of(q) else { continue };
             match k.as_str() {
                 "cpu" => alloc.milli_cpu = m,
                 "memory" => alloc.memory = value_of(m),
@@ -356,7 +382,7 @@ impl NodeInfo {
         }
     }
 
-    pub fn add_pod(&mut self, p: &Pod) {
+    pub fn add_pod(&mut self, p: &'a Pod) {
         let r = pod_requests(p, false);
         let nz = pod_requests(p, true);
         self.requested.milli_cpu += r.milli_cpu;
@@ -366,11 +392,11 @@ impl NodeInfo {
         }
         self.non_zero_requested.milli_cpu += nz.milli_cpu;
         self.non_zero_requested.memory += nz.memory;
-        self.pods.push(p.clone());
+        self.pods.push(p);
     }
 
     /// The node with its assigned, non-terminal pods from the store.
-    pub fn from_store(node: &Node, store: &Store) -> Self {
+    pub fn from_store(node: &Node, store: &'a Store) -> Self {
         let mut ni = NodeInfo::new(node);
         for p in store.pods_on_node(&node.metadata.name) {
             if counts_on_node(p) {
@@ -790,7 +816,7 @@ pub fn spread_constraints(pod: &Pod, store: &Store) -> (Vec<SpreadConstraint>, b
 
 /// `countPodsMatchSelector`: pods of the namespace on the node matching the selector, not
 /// terminating.
-fn count_pods_match_selector(pods: &[Pod], sel: &Selector, ns: &str) -> i64 {
+fn count_pods_match_selector(pods: &[&Pod], sel: &Selector, ns: &str) -> i64 {
     if sel.is_empty() {
         return 0;
     }
@@ -979,9 +1005,10 @@ fn schedulable_nodes(store: &Store) -> Vec<&Node> {
 
 /// NodeInfo for each node, with the pods nominated to it that have at least the incoming pod's
 /// priority added (`RunFilterPluginsWithNominatedPods`).
-fn node_infos(pod: &Pod, store: &Store, nodes: &[&Node]) -> Vec<NodeInfo> {
+fn node_infos<'a>(pod: &Pod, store: &'a Store, nodes: &[&Node]) -> Vec<NodeInfo<'a>> {
+    // Unscheduled pods from the node index (same (namespace, name) order as a full list).
     let nominated: Vec<&Pod> = store
-        .list::<Pod>(None)
+        .pods_on_node("")
         .filter(|p| p.spec.node_name.is_empty() && p.metadata.uid != pod.metadata.uid)
         .filter(|p| pod_priority(p) >= pod_priority(pod))
         .filter(|p| nominated_node(p).is_some())
@@ -1088,11 +1115,11 @@ fn more_important(a: &Pod, b: &Pod) -> std::cmp::Ordering {
 /// ones that still let the pod fit) and `pickOneNodeForPreemption` (lowest highest-victim
 /// priority, lowest priority sum, fewest victims, latest start of the highest-priority victim,
 /// then node name).
-fn preempt(
+fn preempt<'a>(
     pod: &Pod,
     store: &Store,
     nodes: &[&Node],
-    infos: &[NodeInfo],
+    infos: &[NodeInfo<'a>],
     statuses: &BTreeMap<String, Status>,
 ) -> PreemptResult {
     if pod
@@ -1134,11 +1161,11 @@ fn preempt(
             ));
             continue;
         }
-        let mut potential: Vec<Pod> = ni
+        let mut potential: Vec<&Pod> = ni
             .pods
             .iter()
+            .copied()
             .filter(|p| pod_priority(p) < prio)
-            .cloned()
             .collect();
         if potential.is_empty() {
             node_statuses.push(Status::new(
@@ -1148,12 +1175,12 @@ fn preempt(
             ));
             continue;
         }
-        let with = |kept: &[Pod]| {
+        let with = |kept: &[&'a Pod]| -> NodeInfo<'a> {
             let mut x = NodeInfo::new(n);
-            for p in ni.pods.iter().filter(|p| pod_priority(p) >= prio) {
+            for p in ni.pods.iter().copied().filter(|p| pod_priority(p) >= prio) {
                 x.add_pod(p);
             }
-            for p in kept {
+            for p in kept.iter().copied() {
                 x.add_pod(p);
             }
             x
@@ -1162,13 +1189,13 @@ fn preempt(
             node_statuses.push(s);
             continue;
         }
-        potential.sort_by(more_important);
-        let mut kept: Vec<Pod> = vec![];
+        potential.sort_by(|a, b| more_important(a, b));
+        let mut kept: Vec<&'a Pod> = vec![];
         let mut victims = vec![];
         for p in potential {
             kept.push(p);
             if run_filters(pod, n, &with(&kept)).is_some() {
-                victims.push(kept.pop().expect("just pushed"));
+                victims.push(kept.pop().expect("just pushed").clone());
             }
         }
         candidates.push((name.clone(), victims));
@@ -1904,7 +1931,8 @@ mod tests {
     fn resources_fit() {
         let node = node_alloc("10", "20", "32");
         let mut ni = NodeInfo::new(&node);
-        ni.add_pod(&with_requests("5", "19"));
+        let big = with_requests("5", "19");
+        ni.add_pod(&big);
         assert!(filter_node_resources_fit(&with_requests("5", "1"), &ni).is_none());
         let st = filter_node_resources_fit(&with_requests("6", "2"), &ni).unwrap();
         assert_eq!(st.reasons, vec!["Insufficient cpu", "Insufficient memory"]);
@@ -1913,7 +1941,8 @@ mod tests {
         assert_eq!(st.code, Code::UnschedulableAndUnresolvable);
         let tiny = node_alloc("10", "20", "1");
         let mut ni = NodeInfo::new(&tiny);
-        ni.add_pod(&Pod::default());
+        let empty = Pod::default();
+        ni.add_pod(&empty);
         let st = filter_node_resources_fit(&with_requests("1", ""), &ni).unwrap();
         assert_eq!(st.reasons, vec!["Too many pods"]);
         assert_eq!(st.code, Code::Unschedulable);

@@ -6,7 +6,9 @@
 //! [`ReplicaSetController::sync_replica_set`] claims pods, creates or deletes the difference
 //! ([`ReplicaSetController::manage_replicas`]) and writes the status.
 
-use super::replica_set_utils::{calculate_status, update_replica_set_status};
+use super::replica_set_utils::{
+    calculate_status, calculate_status_from_counts, pod_counts, update_replica_set_status,
+};
 use crate::api::{
     ApiError, Duration, Object, OwnerReference, Pod, PodTemplateSpec, Reason, ReplicaSet,
     ReplicationController, Selector, Time,
@@ -14,10 +16,10 @@ use crate::api::{
 use crate::controllers::controller_utils::{
     filter_active_pods, filter_claimed_pods, filter_terminating_pods,
     find_min_next_pod_availability_check, get_pod_from_template, is_pod_active, is_pod_ready,
-    label_selector_as_selector, new_controller_ref, pod_key, slow_start_batch, ActivePodsWithRanks,
-    ScaleDownGates, UidTrackingControllerExpectations, FAILED_CREATE_POD_REASON,
-    FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE, SUCCESSFUL_CREATE_POD_REASON,
-    SUCCESSFUL_DELETE_POD_REASON,
+    is_pod_terminating, label_selector_as_selector, new_controller_ref, pod_key, slow_start_batch,
+    ActivePodsWithRanks, ScaleDownGates, UidTrackingControllerExpectations,
+    FAILED_CREATE_POD_REASON, FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE,
+    SUCCESSFUL_CREATE_POD_REASON, SUCCESSFUL_DELETE_POD_REASON,
 };
 use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
@@ -502,6 +504,10 @@ impl ReplicaSetController {
             return Ok(()); // upstream logs the conversion error and gives up on this key
         };
 
+        if let Some(r) = self.try_fast_sync(key, ctx, &owner, &rs, &selector, rs_needs_sync) {
+            return r;
+        }
+
         // All pods of the namespace, so pods that no longer match but are still owned are seen.
         let all_pods: Vec<Pod> = ctx
             .store()
@@ -548,6 +554,100 @@ impl ReplicaSetController {
             ctx.requeue_after(key, next);
         }
         Ok(())
+    }
+
+    /// The common case of [`Self::sync_replica_set`] without cloning any pod: when claiming
+    /// would adopt or release nothing and `manageReplicas` would delete nothing, the claimed
+    /// pods are only counted (their status is computed before pods are created, from the same
+    /// snapshot). Returns `None` (nothing done) when the full path is needed.
+    fn try_fast_sync(
+        &mut self,
+        key: &str,
+        ctx: &mut Ctx,
+        owner: &Object,
+        rs: &ReplicaSet,
+        selector: &Selector,
+        rs_needs_sync: bool,
+    ) -> Option<Result<(), ApiError>> {
+        let now = ctx.now();
+        let manage = rs_needs_sync && rs.metadata.deletion_timestamp.is_none();
+        let with_terminating = ctx.gates.enabled("DeploymentReplicaSetTerminatingReplicas")
+            && self.owner_kind == OwnerKind::ReplicaSet;
+        let (counts, active_names) = {
+            let store = ctx.store();
+            let mut claimed: Vec<&Pod> = vec![];
+            let mut terminating = 0i32;
+            for pod in store.list::<Pod>(Some(&rs.metadata.namespace)) {
+                if is_pod_active(pod) {
+                    // `claim_object`, without side effects or bail out.
+                    match pod.metadata.controller_ref() {
+                        Some(cref) if cref.uid != rs.metadata.uid => {}
+                        Some(_) => {
+                            if selector.matches(&pod.metadata.labels) {
+                                claimed.push(pod);
+                            } else if rs.metadata.deletion_timestamp.is_none() {
+                                return None; // would release
+                            }
+                        }
+                        None => {
+                            let adoptable = rs.metadata.deletion_timestamp.is_none()
+                                && selector.matches(&pod.metadata.labels)
+                                && pod.metadata.deletion_timestamp.is_none()
+                                && (rs.metadata.namespace.is_empty()
+                                    || rs.metadata.namespace == pod.metadata.namespace);
+                            if adoptable {
+                                return None; // would adopt
+                            }
+                        }
+                    }
+                }
+                if with_terminating
+                    && is_pod_terminating(pod)
+                    && pod
+                        .metadata
+                        .controller_ref()
+                        .is_some_and(|r| r.uid == rs.metadata.uid)
+                    && selector.matches(&pod.metadata.labels)
+                {
+                    terminating += 1;
+                }
+            }
+            if manage && claimed.len() as i64 > i64::from(rs.replicas()) {
+                return None; // would delete
+            }
+            let counts = pod_counts(rs, &claimed, with_terminating.then_some(terminating), now);
+            let names: Vec<String> = claimed.iter().map(|p| p.metadata.name.clone()).collect();
+            (counts, names)
+        };
+        let mut manage_replicas_err = None;
+        if manage {
+            let diff = active_names.len() as i64 - i64::from(rs.replicas());
+            if diff < 0 {
+                manage_replicas_err = self.create_replicas(ctx, owner, rs, diff).err();
+            }
+        }
+        let new_status =
+            calculate_status_from_counts(rs, &counts, manage_replicas_err.as_ref(), now);
+        let updated = match update_replica_set_status(ctx, owner, rs, new_status) {
+            Ok(u) => u,
+            Err(e) => return Some(Err(e)),
+        };
+        if let Some(e) = manage_replicas_err {
+            return Some(Err(e));
+        }
+        let mrs = updated.spec.min_ready_seconds;
+        if mrs > 0 && updated.status.ready_replicas != updated.status.available_replicas {
+            // The claimed pods are unchanged in the store: this sync only created pods and
+            // wrote the owner's status.
+            let store = ctx.store();
+            let active = active_names
+                .iter()
+                .filter_map(|n| store.get::<Pod>(&rs.metadata.namespace, n));
+            let next = find_min_next_pod_availability_check(active, mrs, now)
+                .unwrap_or(Duration::from_secs(i64::from(mrs)));
+            ctx.requeue_after(key, next);
+        }
+        Some(Ok(()))
     }
 
     /// `claimPods` (`PodControllerRefManager.ClaimPods`): keeps owned pods that match, adopts
@@ -728,22 +828,7 @@ impl ReplicaSetController {
         let key = rs.metadata.key();
         let now = ctx.now();
         if diff < 0 {
-            let n = ((-diff) as usize).min(self.burst_replicas);
-            self.expectations.expect_creations(&key, n as i64, now);
-            let cref = new_controller_ref(
-                &rs.metadata,
-                self.owner_kind.api_version(),
-                self.owner_kind.kind(),
-            );
-            let template = &rs.spec.template;
-            let (successes, err) = slow_start_batch(n, SLOW_START_INITIAL_BATCH_SIZE, || {
-                create_pods(ctx, owner, template, &cref)
-            });
-            // Pods never attempted or failed will not be observed: lower the expectations.
-            for _ in successes..n {
-                self.expectations.creation_observed(&key);
-            }
-            return err.map_or(Ok(()), Err);
+            return self.create_replicas(ctx, owner, rs, diff);
         }
         if diff > 0 {
             let n = (diff as usize).min(self.burst_replicas);
@@ -770,6 +855,35 @@ impl ReplicaSetController {
             return first_err.map_or(Ok(()), Err);
         }
         Ok(())
+    }
+
+    /// The creating half of `manageReplicas` for `diff < 0`: expect and create up to
+    /// `burstReplicas` pods in slow-start batches.
+    fn create_replicas(
+        &mut self,
+        ctx: &mut Ctx,
+        owner: &Object,
+        rs: &ReplicaSet,
+        diff: i64,
+    ) -> Result<(), ApiError> {
+        let key = rs.metadata.key();
+        let now = ctx.now();
+        let n = ((-diff) as usize).min(self.burst_replicas);
+        self.expectations.expect_creations(&key, n as i64, now);
+        let cref = new_controller_ref(
+            &rs.metadata,
+            self.owner_kind.api_version(),
+            self.owner_kind.kind(),
+        );
+        let template = &rs.spec.template;
+        let (successes, err) = slow_start_batch(n, SLOW_START_INITIAL_BATCH_SIZE, || {
+            create_pods(ctx, owner, template, &cref)
+        });
+        // Pods never attempted or failed will not be observed: lower the expectations.
+        for _ in successes..n {
+            self.expectations.creation_observed(&key);
+        }
+        err.map_or(Ok(()), Err)
     }
 }
 

@@ -34,7 +34,33 @@ pub fn calculate_status(
     manage_replicas_err: Option<&ApiError>,
     now: Time,
 ) -> ReplicaSetStatus {
-    let mut new_status = rs.status.clone();
+    let counts = pod_counts(
+        rs,
+        active_pods,
+        terminating_pods.map(|t| t.len() as i32),
+        now,
+    );
+    calculate_status_from_counts(rs, &counts, manage_replicas_err, now)
+}
+
+/// What [`calculate_status`] reads from the pods: the active pods and how many of them are
+/// fully labeled, ready and available, and the terminating count (when reported).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PodCounts {
+    pub replicas: i32,
+    pub fully_labeled: i32,
+    pub ready: i32,
+    pub available: i32,
+    pub terminating: Option<i32>,
+}
+
+/// The pod-derived half of [`calculate_status`].
+pub fn pod_counts(
+    rs: &ReplicaSet,
+    active_pods: &[&Pod],
+    terminating: Option<i32>,
+    now: Time,
+) -> PodCounts {
     let template_label = Selector::from_map(&rs.spec.template.metadata.labels);
     let mut fully_labeled = 0;
     let mut ready = 0;
@@ -50,11 +76,27 @@ pub fn calculate_status(
             }
         }
     }
+    PodCounts {
+        replicas: active_pods.len() as i32,
+        fully_labeled,
+        ready,
+        available,
+        terminating,
+    }
+}
 
+/// [`calculate_status`] from already counted pods.
+pub fn calculate_status_from_counts(
+    rs: &ReplicaSet,
+    counts: &PodCounts,
+    manage_replicas_err: Option<&ApiError>,
+    now: Time,
+) -> ReplicaSetStatus {
+    let mut new_status = rs.status.clone();
     let failure_cond = get_condition(&rs.status, REPLICA_FAILURE);
     match (manage_replicas_err, failure_cond) {
         (Some(err), None) => {
-            let diff = active_pods.len() as i64 - i64::from(rs.replicas());
+            let diff = i64::from(counts.replicas) - i64::from(rs.replicas());
             let reason = if diff < 0 {
                 "FailedCreate"
             } else if diff > 0 {
@@ -70,11 +112,11 @@ pub fn calculate_status(
         _ => {}
     }
 
-    new_status.replicas = active_pods.len() as i32;
-    new_status.fully_labeled_replicas = fully_labeled;
-    new_status.ready_replicas = ready;
-    new_status.available_replicas = available;
-    new_status.terminating_replicas = terminating_pods.map(|t| t.len() as i32);
+    new_status.replicas = counts.replicas;
+    new_status.fully_labeled_replicas = counts.fully_labeled;
+    new_status.ready_replicas = counts.ready;
+    new_status.available_replicas = counts.available;
+    new_status.terminating_replicas = counts.terminating;
     new_status
 }
 
