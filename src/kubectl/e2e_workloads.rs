@@ -184,3 +184,215 @@ fn tables_of_the_workload_kinds() {
     assert!(rows[1][0].starts_with("agent-"));
     assert_eq!(rows[2][1..], ["statefulset.apps/web", "1", "90s"]);
 }
+
+#[test]
+fn describe_the_workload_kinds() {
+    let mut sim = cluster();
+    apply(&mut sim, STS);
+    apply(&mut sim, DS);
+    apply(&mut sim, JOB);
+    apply(&mut sim, CRON);
+    sim.run_for(Duration::from_secs(90)).unwrap();
+    // UIDs come from the seeded generator; mask them so the layout is what is pinned.
+    let uids: Vec<String> = sim
+        .api
+        .store
+        .list_kind("Job", None)
+        .chain(sim.api.store.list_kind("PersistentVolumeClaim", None))
+        .map(|o| o.meta().uid.clone())
+        .collect();
+    let mut d = |cmd: &str| {
+        let mut text = run(&mut sim, cmd);
+        for u in &uids {
+            text = text.replace(u.as_str(), "UID");
+        }
+        text
+    };
+    assert_eq!(
+        d("describe sts web"),
+        "Name:               web
+Namespace:          default
+CreationTimestamp:  Wed, 01 Jan 2025 00:00:00 +0000
+Selector:           app=web
+Labels:             <none>
+Annotations:        <none>
+Replicas:           2 desired | 2 total
+Update Strategy:    RollingUpdate
+  Partition:        0
+Pods Status:        2 Running / 0 Waiting / 0 Succeeded / 0 Failed
+Pod Template:
+  Labels:  app=web
+  Containers:
+   nginx:
+    Image:         nginx:1.27
+    Port:          <none>
+    Host Port:     <none>
+    Environment:   <none>
+    Mounts:        <none>
+  Volumes:         <none>
+  Node-Selectors:  <none>
+  Tolerations:     <none>
+Volume Claims:
+  Name:          www
+  StorageClass:  
+  Labels:        <none>
+  Annotations:   <none>
+  Capacity:      1Gi
+  Access Modes:  [ReadWriteOnce]
+Events:
+  Type    Reason            Age   From                    Message
+  ----    ------            ----  ----                    -------
+  Normal  SuccessfulCreate  90s   statefulset-controller  create Claim www-web-0 Pod web-0 in StatefulSet web success
+  Normal  SuccessfulCreate  90s   statefulset-controller  create Pod web-0 in StatefulSet web successful
+  Normal  SuccessfulCreate  88s   statefulset-controller  create Claim www-web-1 Pod web-1 in StatefulSet web success
+  Normal  SuccessfulCreate  88s   statefulset-controller  create Pod web-1 in StatefulSet web successful"
+    );
+    let ds = d("describe ds agent");
+    let (head, events) = ds.split_once("Events:\n").unwrap();
+    assert_eq!(
+        head,
+        "Name:           agent
+Namespace:      default
+Selector:       app=agent
+Node-Selector:  <none>
+Labels:         <none>
+Annotations:    deprecated.daemonset.template.generation: 1
+Desired Number of Nodes Scheduled: 3
+Current Number of Nodes Scheduled: 3
+Number of Nodes Scheduled with Up-to-date Pods: 3
+Number of Nodes Scheduled with Available Pods: 3
+Number of Nodes Misscheduled: 0
+Pods Status:  3 Running / 0 Waiting / 0 Succeeded / 0 Failed
+Pod Template:
+  Labels:  app=agent
+  Containers:
+   agent:
+    Image:         agent:1.0
+    Port:          <none>
+    Host Port:     <none>
+    Environment:   <none>
+    Mounts:        <none>
+  Volumes:         <none>
+  Node-Selectors:  <none>
+  Tolerations:     <none>
+"
+    );
+    assert_eq!(
+        events
+            .lines()
+            .filter(|l| l.contains("daemonset-controller  Created pod: agent-"))
+            .count(),
+        3,
+        "{events}"
+    );
+    let job = d("describe job pi");
+    let (head, events) = job.split_once("Events:\n").unwrap();
+    assert_eq!(
+        head,
+        "Name:             pi
+Namespace:        default
+Selector:         batch.kubernetes.io/controller-uid=UID
+Labels:           batch.kubernetes.io/controller-uid=UID
+                  batch.kubernetes.io/job-name=pi
+                  controller-uid=UID
+                  job-name=pi
+Annotations:      <none>
+Parallelism:      1
+Completions:      2
+Completion Mode:  NonIndexed
+Suspend:          false
+Backoff Limit:    6
+Start Time:       Wed, 01 Jan 2025 00:00:00 +0000
+Pods Statuses:    1 Active (1 Ready) / 0 Succeeded / 0 Failed
+Pod Template:
+  Labels:  batch.kubernetes.io/controller-uid=UID
+           batch.kubernetes.io/job-name=pi
+           controller-uid=UID
+           job-name=pi
+  Containers:
+   pi:
+    Image:         perl:5.34
+    Port:          <none>
+    Host Port:     <none>
+    Environment:   <none>
+    Mounts:        <none>
+  Volumes:         <none>
+  Node-Selectors:  <none>
+  Tolerations:     <none>
+"
+    );
+    assert!(
+        events.contains("  Normal  SuccessfulCreate  90s   job-controller  Created pod: pi-"),
+        "{events}"
+    );
+    assert_eq!(
+        d("describe cronjob hello"),
+        "Name:                          hello
+Namespace:                     default
+Labels:                        <none>
+Annotations:                   <none>
+Schedule:                      */1 * * * *
+Concurrency Policy:            Allow
+Suspend:                       False
+Successful Job History Limit:  3
+Failed Job History Limit:      1
+Starting Deadline Seconds:     <unset>
+Selector:                      <unset>
+Parallelism:                   <unset>
+Completions:                   <unset>
+Pod Template:
+  Labels:  <none>
+  Containers:
+   hello:
+    Image:           busybox:1.28
+    Port:            <none>
+    Host Port:       <none>
+    Environment:     <none>
+    Mounts:          <none>
+  Volumes:           <none>
+  Node-Selectors:    <none>
+  Tolerations:       <none>
+Last Schedule Time:  Wed, 01 Jan 2025 00:01:00 +0000
+Active Jobs:         hello-28928161
+Events:
+  Type    Reason            Age   From                Message
+  ----    ------            ----  ----                -------
+  Normal  SuccessfulCreate  29s   cronjob-controller  Created job hello-28928161"
+    );
+    assert_eq!(
+        d("describe pvc www-web-0"),
+        "Name:          www-web-0
+Namespace:     default
+StorageClass:  
+Status:        Bound
+Volume:        pvc-UID
+Labels:        app=web
+Annotations:   pv.kubernetes.io/bind-completed: yes
+               pv.kubernetes.io/bound-by-controller: yes
+Finalizers:    []
+Capacity:      1Gi
+Access Modes:  RWO
+VolumeMode:    Filesystem
+Used By:       web-0
+Events:        <none>"
+    );
+    assert_eq!(
+        d("describe svc web"),
+        "Name:                     web
+Namespace:                default
+Labels:                   <none>
+Annotations:              <none>
+Selector:                 app=web
+Type:                     ClusterIP
+IP Family Policy:         SingleStack
+IP Families:              IPv4
+IP:                       None
+IPs:                      None
+Port:                     http  80/TCP
+TargetPort:               80/TCP
+Endpoints:                <none>
+Session Affinity:         None
+Internal Traffic Policy:  Cluster
+Events:                   <none>"
+    );
+}
