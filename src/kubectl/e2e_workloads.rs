@@ -396,3 +396,69 @@ Internal Traffic Policy:  Cluster
 Events:                   <none>"
     );
 }
+
+#[test]
+fn rollout_status_restart_and_scale_of_sets() {
+    let mut sim = cluster();
+    apply(&mut sim, STS);
+    apply(&mut sim, DS);
+    // Before the controllers observed the new objects.
+    assert_eq!(
+        run(&mut sim, "rollout status sts/web"),
+        "Waiting for statefulset spec update to be observed..."
+    );
+    sim.run_for(Duration::from_secs(1)).unwrap();
+    let mut check = |cmd: &str, want: &str| assert_eq!(run(&mut sim, cmd), want, "{cmd}");
+    check(
+        "rollout status sts/web",
+        "Waiting for 2 pods to be ready...",
+    );
+    check(
+        "rollout status ds/agent",
+        "Waiting for daemon set \"agent\" rollout to finish: 0 of 3 updated pods are available...",
+    );
+    sim.run_for(Duration::from_secs(90)).unwrap();
+    let mut check = |cmd: &str, want: &str| assert_eq!(run(&mut sim, cmd), want, "{cmd}");
+    check(
+        "rollout status sts/web",
+        "partitioned roll out complete: 2 new pods have been updated...",
+    );
+    check(
+        "rollout status ds/agent",
+        "daemon set \"agent\" successfully rolled out",
+    );
+    check(
+        "rollout restart sts/web ds/agent",
+        "statefulset.apps/web restarted\ndaemonset.apps/agent restarted",
+    );
+    check(
+        "rollout status statefulset web",
+        "Waiting for statefulset spec update to be observed...",
+    );
+    check(
+        "rollout status daemonset agent",
+        "Waiting for daemon set spec update to be observed...",
+    );
+    check("scale sts web --replicas=3", "statefulset.apps/web scaled");
+    sim.run_for(Duration::from_secs(120)).unwrap();
+    let mut check = |cmd: &str, want: &str| assert_eq!(run(&mut sim, cmd), want, "{cmd}");
+    check(
+        "rollout status sts/web",
+        "partitioned roll out complete: 3 new pods have been updated...",
+    );
+    check(
+        "rollout status ds/agent",
+        "daemon set \"agent\" successfully rolled out",
+    );
+    check(
+        "get sts,ds",
+        "NAME                   READY   AGE\nstatefulset.apps/web   3/3     3m31s\n\nNAME                   DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE\ndaemonset.apps/agent   3         3         3       3            3           <none>          3m31s",
+    );
+    // Both restarted templates are new revisions.
+    let revs = run(&mut sim, "get controllerrevisions --no-headers");
+    assert_eq!(revs.lines().count(), 4, "{revs}");
+    assert_eq!(
+        execute(&mut sim, "rollout pause sts/web").unwrap_err(),
+        "error: statefulsets.apps \"web\" pausing is not supported"
+    );
+}
