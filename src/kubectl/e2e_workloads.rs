@@ -462,3 +462,90 @@ fn rollout_status_restart_and_scale_of_sets() {
         "error: statefulsets.apps \"web\" pausing is not supported"
     );
 }
+
+#[test]
+fn history_and_undo_of_sets_through_controller_revisions() {
+    let mut sim = cluster();
+    apply(&mut sim, STS);
+    apply(&mut sim, DS);
+    sim.run_for(Duration::from_secs(60)).unwrap();
+    check_result(
+        &mut sim,
+        "rollout history sts/web",
+        Ok("statefulset.apps/web \nREVISION  CHANGE-CAUSE\n1         <none>"),
+    );
+    check_result(
+        &mut sim,
+        "rollout undo sts/web",
+        Err("error: no last revision to roll back to"),
+    );
+    apply(&mut sim, &STS.replace("nginx:1.27", "nginx:1.28"));
+    apply(&mut sim, &DS.replace("agent:1.0", "agent:2.0"));
+    sim.run_for(Duration::from_secs(120)).unwrap();
+    check_result(
+        &mut sim,
+        "rollout history sts/web",
+        Ok("statefulset.apps/web \nREVISION  CHANGE-CAUSE\n1         <none>\n2         <none>"),
+    );
+    check_result(&mut sim,
+        "rollout history ds/agent --revision=1",
+        Ok("daemonset.apps/agent with revision #1\nPod Template:\n  Labels:\tapp=agent\n  Containers:\n   agent:\n    Image:\tagent:1.0\n    Port:\t<none>\n    Host Port:\t<none>\n    Environment:\t<none>\n    Mounts:\t<none>\n  Volumes:\t<none>\n  Node-Selectors:\t<none>\n  Tolerations:\t<none>"),
+    );
+    check_result(
+        &mut sim,
+        "rollout history ds/agent --revision=3",
+        Err("error: unable to find the specified revision"),
+    );
+    check_result(
+        &mut sim,
+        "rollout undo sts/web --to-revision=5",
+        Err("error: unable to find specified revision 5 in history"),
+    );
+    check_result(
+        &mut sim,
+        "rollout undo sts/web --to-revision=2",
+        Ok("statefulset.apps/web skipped rollback (current template already matches revision 2)"),
+    );
+    let dry = execute(&mut sim, "rollout undo sts/web --dry-run=client").unwrap();
+    assert!(
+        dry.starts_with("statefulset.apps/web will roll back to Pod Template:\n")
+            && dry.contains("Image:\tnginx:1.27")
+            && dry.ends_with(" (dry run)"),
+        "{dry}"
+    );
+    check_result(
+        &mut sim,
+        "rollout undo sts/web",
+        Ok("statefulset.apps/web rolled back"),
+    );
+    check_result(
+        &mut sim,
+        "rollout undo ds/agent --to-revision=1",
+        Ok("daemonset.apps/agent rolled back"),
+    );
+    sim.run_for(Duration::from_secs(180)).unwrap();
+    // The restored template becomes revision 3 (revision 1 is re-numbered, as upstream does).
+    check_result(
+        &mut sim,
+        "rollout history sts/web",
+        Ok("statefulset.apps/web \nREVISION  CHANGE-CAUSE\n2         <none>\n3         <none>"),
+    );
+    check_result(
+        &mut sim,
+        "get sts,ds -o wide",
+        Ok("NAME                   READY   AGE   CONTAINERS   IMAGES\nstatefulset.apps/web   2/2     6m    nginx        nginx:1.27\n\nNAME                   DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE   CONTAINERS   IMAGES      SELECTOR\ndaemonset.apps/agent   3         3         3       3            3           <none>          6m    agent        agent:1.0   app=agent"),
+    );
+    check_result(
+        &mut sim,
+        "rollout status sts/web",
+        Ok("partitioned roll out complete: 2 new pods have been updated..."),
+    );
+}
+
+fn check_result(sim: &mut Simulation, cmd: &str, want: Result<&str, &str>) {
+    assert_eq!(
+        execute(sim, cmd),
+        want.map(str::to_string).map_err(str::to_string),
+        "{cmd}"
+    );
+}

@@ -611,6 +611,119 @@ fn get_history(rss: &[ReplicaSet]) -> BTreeMap<i64, ReplicaSet> {
 }
 
 /// `HistoryViewerFor`'s errors for kinds without history.
+/// `statefulSetHistory` / `daemonSetHistory`: the ControllerRevisions matching the set's
+/// selector and controlled by it (`controlledHistories`), for StatefulSets and DaemonSets.
+fn set_histories(
+    store: &crate::store::Store,
+    obj: &Object,
+) -> Option<Vec<crate::api::ControllerRevision>> {
+    let selector = match obj {
+        Object::StatefulSet(s) => s.spec.selector.clone(),
+        Object::DaemonSet(d) => d.spec.selector.clone(),
+        _ => return None,
+    };
+    let m = obj.meta();
+    let sel = selector.unwrap_or_default().to_selector().ok();
+    let mut out: Vec<crate::api::ControllerRevision> = store
+        .list::<crate::api::ControllerRevision>(Some(&m.namespace))
+        .filter(|cr| sel.as_ref().is_some_and(|s| s.matches(&cr.metadata.labels)))
+        .filter(|cr| cr.metadata.controller_ref().is_some_and(|r| r.uid == m.uid))
+        .cloned()
+        .collect();
+    out.sort_by(|a, b| {
+        a.revision
+            .cmp(&b.revision)
+            .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+    });
+    Some(out)
+}
+
+/// The pod template a StatefulSet / DaemonSet revision restores: its data is a strategic merge
+/// patch replacing `spec.template` (`$patch: replace`), so applying it yields that template.
+fn revision_template(cr: &crate::api::ControllerRevision) -> Result<PodTemplateSpec, String> {
+    let mut t = cr
+        .data
+        .as_ref()
+        .and_then(|d| d.get("spec"))
+        .and_then(|s| s.get("template"))
+        .cloned()
+        .ok_or_else(|| format!("unable to parse history {}", cr.metadata.name))?;
+    if let Some(m) = t.as_object_mut() {
+        m.remove("$patch");
+    }
+    serde_json::from_value(t).map_err(|_| format!("unable to parse history {}", cr.metadata.name))
+}
+
+/// `printHistory` over ControllerRevisions.
+///
+/// # Errors
+/// `unable to find the specified revision`, `unable to parse history NAME`.
+pub fn view_set_history(
+    history: &[crate::api::ControllerRevision],
+    pin_revision: i64,
+) -> Result<String, String> {
+    let info: BTreeMap<i64, &crate::api::ControllerRevision> =
+        history.iter().map(|h| (h.revision, h)).collect();
+    if info.is_empty() {
+        return Ok("No rollout history found.".into());
+    }
+    if pin_revision > 0 {
+        let h = info
+            .get(&pin_revision)
+            .ok_or("unable to find the specified revision")?;
+        return Ok(super::describe::pod_template_text(&revision_template(h)?));
+    }
+    let mut table = String::from("REVISION\tCHANGE-CAUSE\n");
+    for (r, h) in &info {
+        let cause = h
+            .metadata
+            .annotations
+            .get(CHANGE_CAUSE_ANNOTATION)
+            .filter(|c| !c.is_empty())
+            .map_or("<none>", String::as_str);
+        table.push_str(&format!("{r}\t{cause}\n"));
+    }
+    Ok(super::tabwriter::format(&table, 0, 2))
+}
+
+/// `StatefulSetRollbacker` / `DaemonSetRollbacker`: the object with the chosen revision's
+/// template, or the skip message.
+///
+/// # Errors
+/// `no last revision to roll back to`, `unable to find specified revision N in history`.
+fn set_rollback(
+    obj: &Object,
+    history: &[crate::api::ControllerRevision],
+    to_revision: i64,
+) -> Result<(PodTemplateSpec, Option<Object>), String> {
+    let not_found = || format!("unable to find specified revision {to_revision} in history");
+    if to_revision < 0 {
+        return Err(not_found());
+    }
+    if to_revision == 0 && history.len() <= 1 {
+        return Err("no last revision to roll back to".into());
+    }
+    // `findHistory`: the second-highest revision for 0.
+    let to = if to_revision == 0 {
+        history.get(history.len() - 2)
+    } else {
+        history.iter().find(|h| h.revision == to_revision)
+    }
+    .ok_or_else(not_found)?;
+    let template = revision_template(to)?;
+    let mut patched = obj.clone();
+    let current = match &mut patched {
+        Object::StatefulSet(s) => &mut s.spec.template,
+        Object::DaemonSet(d) => &mut d.spec.template,
+        _ => return Err(not_found()),
+    };
+    if *current == template {
+        return Ok((template, None));
+    }
+    *current = template.clone();
+    Ok((template, Some(patched)))
+}
+
 fn history_viewer_error(kind: Kind) -> String {
     if has_kind_visitor(kind) {
         format!(
@@ -644,6 +757,29 @@ fn run_history(
     let (items, mut errs) = infos(sim, &p, &p.args, input, &ns, true)?;
     let mut yaml_docs = 0;
     for t in items {
+        if let Some(history) = t
+            .obj
+            .as_ref()
+            .and_then(|o| set_histories(&sim.api.store, o))
+        {
+            // StatefulSets and DaemonSets: the ControllerRevision history (`-o` is not
+            // supported for them here; the table is printed).
+            match view_set_history(&history, pin) {
+                Ok(text) => {
+                    let with_revision = if pin > 0 {
+                        format!("with revision #{pin}")
+                    } else {
+                        String::new()
+                    };
+                    out.print(&format!(
+                        "{} {with_revision}\n{text}\n",
+                        super::output::name_of(t.kind, &t.name)
+                    ));
+                }
+                Err(e) => errs.push(e),
+            }
+            continue;
+        }
         let Some(d) = t.deployment() else {
             errs.push(history_viewer_error(t.kind));
             continue;
@@ -715,6 +851,53 @@ fn run_undo(
     let (items, mut errs) = infos(sim, &p, &p.args, input, &ns, true)?;
     for t in items {
         let kind = t.kind;
+        if let Some(obj) = t.obj.as_ref() {
+            if let Some(history) = set_histories(&sim.api.store, obj) {
+                match set_rollback(obj, &history, to_revision) {
+                    Err(e) => errs.push(e),
+                    Ok((template, _)) if dry == DryRun::Client => {
+                        let text = super::describe::pod_template_text(&template);
+                        print_obj(
+                            out,
+                            &output,
+                            kind,
+                            obj,
+                            &format!("will roll back to {text} (dry run)"),
+                        );
+                    }
+                    Ok((_, None)) => print_obj(
+                        out,
+                        &output,
+                        kind,
+                        obj,
+                        &format!(
+                            "skipped rollback (current template already matches revision {to_revision})"
+                        ),
+                    ),
+                    Ok((_, Some(patched))) => {
+                        let res = if dry == DryRun::Server {
+                            sim.api.clone().update(patched)
+                        } else {
+                            sim.api.update(patched)
+                        };
+                        match res {
+                            Ok(_) => print_obj(
+                                out,
+                                &output,
+                                kind,
+                                obj,
+                                &format!("rolled back{}", dry.suffix()),
+                            ),
+                            Err(e) => errs.push(format!(
+                                "failed restoring revision {to_revision}: {}",
+                                e.message
+                            )),
+                        }
+                    }
+                }
+                continue;
+            }
+        }
         let (Some(d), Some(obj)) = (t.deployment(), t.obj.as_ref()) else {
             // `RollbackerFor`.
             errs.push(if has_kind_visitor(kind) {
