@@ -1,5 +1,6 @@
 //! `kubectl describe` (`staging/src/k8s.io/kubectl/pkg/describe/describe.go`) for Pods, Nodes,
-//! ReplicaSets, ReplicationControllers and Deployments: the same sections, tab layout (`tabbedString`:
+//! ReplicaSets, ReplicationControllers and Deployments (Jobs, CronJobs, StatefulSets, DaemonSets,
+//! PersistentVolumeClaims and Services in `describe_workloads.rs`): the same sections, tab layout (`tabbedString`:
 //! minwidth 0, padding 2) and the `Events:` table at the end.
 
 use super::args::{self, Flag};
@@ -17,6 +18,9 @@ use crate::api::{
 use crate::sim::Simulation;
 use serde_json::Value;
 use std::collections::BTreeMap;
+
+#[path = "describe_workloads.rs"]
+mod workloads;
 
 const FLAGS: &[Flag] = &[
     Flag::str("selector").short('l'),
@@ -1592,6 +1596,12 @@ fn describe_item(sim: &Simulation, item: &Item, show_events: bool) -> String {
         Item::Obj(Object::ReplicationController(rc)) => {
             describe_replication_controller(sim, rc, show_events)
         }
+        Item::Obj(Object::Job(j)) => workloads::describe_job(sim, j, show_events),
+        Item::Obj(Object::CronJob(c)) => workloads::describe_cron_job(sim, c, show_events),
+        Item::Obj(Object::StatefulSet(s)) => workloads::describe_stateful_set(sim, s, show_events),
+        Item::Obj(Object::DaemonSet(d)) => workloads::describe_daemon_set(sim, d, show_events),
+        Item::Obj(Object::PersistentVolumeClaim(p)) => workloads::describe_pvc(sim, p, show_events),
+        Item::Obj(Object::Service(s)) => workloads::describe_service(sim, s, show_events),
         #[allow(unreachable_patterns)]
         Item::Obj(o) => {
             describe_generic(sim, o.kind(), &super::output::object_value(o), show_events)

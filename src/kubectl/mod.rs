@@ -315,6 +315,9 @@ pub(crate) const DRY_RUN_FLAG: args::Flag = args::Flag::str("dry-run").no_opt("u
 pub(crate) mod testutil;
 
 #[cfg(test)]
+mod e2e_workloads;
+
+#[cfg(test)]
 mod tests {
     use super::testutil::*;
     use super::*;

@@ -1,5 +1,5 @@
 //! `kubectl rollout` (`pkg/cmd/rollout`, `pkg/polymorphichelpers`): status, history, undo,
-//! pause, resume and restart, for the kind kubeplay serves that has rollouts (Deployment).
+//! pause, resume and restart for Deployments; status and restart for DaemonSets and StatefulSets.
 //!
 //! `rollout status` cannot block in a simulation: it prints the deployment's current status
 //! line once and returns, which is what kubectl does with `--watch=false` (and what a watching
@@ -404,6 +404,90 @@ pub fn deployment_status(d: &Deployment, pin_revision: i64) -> Result<(String, b
     ))
 }
 
+/// `DaemonSetStatusViewer.Status` (the revision is ignored: DaemonSets have no history there).
+///
+/// # Errors
+/// `rollout status is only available for RollingUpdate strategy type` for OnDelete.
+pub fn daemon_set_status(d: &crate::api::DaemonSet) -> Result<(String, bool), String> {
+    if d.spec.update_strategy.type_ != crate::api::ROLLING_UPDATE_STRATEGY {
+        return Err("rollout status is only available for RollingUpdate strategy type".into());
+    }
+    let (name, s) = (&d.metadata.name, &d.status);
+    if d.metadata.generation <= s.observed_generation {
+        if s.updated_number_scheduled < s.desired_number_scheduled {
+            return Ok((format!("Waiting for daemon set {name:?} rollout to finish: {} out of {} new pods have been updated...\n", s.updated_number_scheduled, s.desired_number_scheduled), false));
+        }
+        if s.number_available < s.desired_number_scheduled {
+            return Ok((format!("Waiting for daemon set {name:?} rollout to finish: {} of {} updated pods are available...\n", s.number_available, s.desired_number_scheduled), false));
+        }
+        return Ok((
+            format!("daemon set {name:?} successfully rolled out\n"),
+            true,
+        ));
+    }
+    Ok((
+        "Waiting for daemon set spec update to be observed...\n".into(),
+        false,
+    ))
+}
+
+/// `StatefulSetStatusViewer.Status`. With the API's defaulting every RollingUpdate StatefulSet
+/// has a `rollingUpdate` (partition 0), so kubectl reports `partitioned roll out complete`.
+///
+/// # Errors
+/// `rollout status is only available for RollingUpdate strategy type` for OnDelete.
+pub fn stateful_set_status(sts: &crate::api::StatefulSet) -> Result<(String, bool), String> {
+    let us = &sts.spec.update_strategy;
+    if us.type_ != crate::api::ROLLING_UPDATE_STRATEGY {
+        return Err("rollout status is only available for RollingUpdate strategy type".into());
+    }
+    let s = &sts.status;
+    if s.observed_generation == 0 || sts.metadata.generation > s.observed_generation {
+        return Ok((
+            "Waiting for statefulset spec update to be observed...\n".into(),
+            false,
+        ));
+    }
+    if let Some(r) = sts.spec.replicas {
+        if s.ready_replicas < r {
+            return Ok((
+                format!("Waiting for {} pods to be ready...\n", r - s.ready_replicas),
+                false,
+            ));
+        }
+    }
+    if let Some(ru) = &us.rolling_update {
+        if let (Some(r), Some(p)) = (sts.spec.replicas, ru.partition) {
+            if s.updated_replicas < r - p {
+                return Ok((format!("Waiting for partitioned roll out to finish: {} out of {} new pods have been updated...\n", s.updated_replicas, r - p), false));
+            }
+        }
+        return Ok((
+            format!(
+                "partitioned roll out complete: {} new pods have been updated...\n",
+                s.updated_replicas
+            ),
+            true,
+        ));
+    }
+    if s.update_revision != s.current_revision {
+        return Ok((
+            format!(
+                "waiting for statefulset rolling update to complete {} pods at revision {}...\n",
+                s.updated_replicas, s.update_revision
+            ),
+            false,
+        ));
+    }
+    Ok((
+        format!(
+            "statefulset rolling update complete {} pods at revision {}...\n",
+            s.current_replicas, s.current_revision
+        ),
+        true,
+    ))
+}
+
 fn run_status(
     sim: &mut Simulation,
     words: &[String],
@@ -434,18 +518,23 @@ fn run_status(
     let (items, mut errs) = infos(sim, &p, &p.args, input, &ns, true)?;
     let found = !items.is_empty();
     for t in items {
-        // `StatusViewerFor`: Deployments here (DaemonSets and StatefulSets are not served).
-        let Some(d) = t.deployment() else {
-            errs.push(format!(
-                "no status viewer has been implemented for {}",
-                group_kind(t.kind)
-            ));
-            continue;
-        };
+        // `StatusViewerFor`: Deployments, DaemonSets and StatefulSets.
         // The first watch event is the current object: its status line is printed, and a
         // finished rollout (or `--watch=false`) ends the watch. A watching kubectl would go on
         // printing lines as the status changes; the simulation cannot block, so it stops here.
-        match deployment_status(d, pin) {
+        let status = match &t.obj {
+            Some(Object::Deployment(d)) => deployment_status(d, pin),
+            Some(Object::DaemonSet(d)) => daemon_set_status(d),
+            Some(Object::StatefulSet(s)) => stateful_set_status(s),
+            _ => {
+                errs.push(format!(
+                    "no status viewer has been implemented for {}",
+                    group_kind(t.kind)
+                ));
+                continue;
+            }
+        };
+        match status {
             Ok((line, _done)) => out.print(&line),
             Err(e) => errs.push(e),
         }
@@ -522,6 +611,119 @@ fn get_history(rss: &[ReplicaSet]) -> BTreeMap<i64, ReplicaSet> {
 }
 
 /// `HistoryViewerFor`'s errors for kinds without history.
+/// `statefulSetHistory` / `daemonSetHistory`: the ControllerRevisions matching the set's
+/// selector and controlled by it (`controlledHistories`), for StatefulSets and DaemonSets.
+fn set_histories(
+    store: &crate::store::Store,
+    obj: &Object,
+) -> Option<Vec<crate::api::ControllerRevision>> {
+    let selector = match obj {
+        Object::StatefulSet(s) => s.spec.selector.clone(),
+        Object::DaemonSet(d) => d.spec.selector.clone(),
+        _ => return None,
+    };
+    let m = obj.meta();
+    let sel = selector.unwrap_or_default().to_selector().ok();
+    let mut out: Vec<crate::api::ControllerRevision> = store
+        .list::<crate::api::ControllerRevision>(Some(&m.namespace))
+        .filter(|cr| sel.as_ref().is_some_and(|s| s.matches(&cr.metadata.labels)))
+        .filter(|cr| cr.metadata.controller_ref().is_some_and(|r| r.uid == m.uid))
+        .cloned()
+        .collect();
+    out.sort_by(|a, b| {
+        a.revision
+            .cmp(&b.revision)
+            .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+    });
+    Some(out)
+}
+
+/// The pod template a StatefulSet / DaemonSet revision restores: its data is a strategic merge
+/// patch replacing `spec.template` (`$patch: replace`), so applying it yields that template.
+fn revision_template(cr: &crate::api::ControllerRevision) -> Result<PodTemplateSpec, String> {
+    let mut t = cr
+        .data
+        .as_ref()
+        .and_then(|d| d.get("spec"))
+        .and_then(|s| s.get("template"))
+        .cloned()
+        .ok_or_else(|| format!("unable to parse history {}", cr.metadata.name))?;
+    if let Some(m) = t.as_object_mut() {
+        m.remove("$patch");
+    }
+    serde_json::from_value(t).map_err(|_| format!("unable to parse history {}", cr.metadata.name))
+}
+
+/// `printHistory` over ControllerRevisions.
+///
+/// # Errors
+/// `unable to find the specified revision`, `unable to parse history NAME`.
+pub fn view_set_history(
+    history: &[crate::api::ControllerRevision],
+    pin_revision: i64,
+) -> Result<String, String> {
+    let info: BTreeMap<i64, &crate::api::ControllerRevision> =
+        history.iter().map(|h| (h.revision, h)).collect();
+    if info.is_empty() {
+        return Ok("No rollout history found.".into());
+    }
+    if pin_revision > 0 {
+        let h = info
+            .get(&pin_revision)
+            .ok_or("unable to find the specified revision")?;
+        return Ok(super::describe::pod_template_text(&revision_template(h)?));
+    }
+    let mut table = String::from("REVISION\tCHANGE-CAUSE\n");
+    for (r, h) in &info {
+        let cause = h
+            .metadata
+            .annotations
+            .get(CHANGE_CAUSE_ANNOTATION)
+            .filter(|c| !c.is_empty())
+            .map_or("<none>", String::as_str);
+        table.push_str(&format!("{r}\t{cause}\n"));
+    }
+    Ok(super::tabwriter::format(&table, 0, 2))
+}
+
+/// `StatefulSetRollbacker` / `DaemonSetRollbacker`: the object with the chosen revision's
+/// template, or the skip message.
+///
+/// # Errors
+/// `no last revision to roll back to`, `unable to find specified revision N in history`.
+fn set_rollback(
+    obj: &Object,
+    history: &[crate::api::ControllerRevision],
+    to_revision: i64,
+) -> Result<(PodTemplateSpec, Option<Object>), String> {
+    let not_found = || format!("unable to find specified revision {to_revision} in history");
+    if to_revision < 0 {
+        return Err(not_found());
+    }
+    if to_revision == 0 && history.len() <= 1 {
+        return Err("no last revision to roll back to".into());
+    }
+    // `findHistory`: the second-highest revision for 0.
+    let to = if to_revision == 0 {
+        history.get(history.len() - 2)
+    } else {
+        history.iter().find(|h| h.revision == to_revision)
+    }
+    .ok_or_else(not_found)?;
+    let template = revision_template(to)?;
+    let mut patched = obj.clone();
+    let current = match &mut patched {
+        Object::StatefulSet(s) => &mut s.spec.template,
+        Object::DaemonSet(d) => &mut d.spec.template,
+        _ => return Err(not_found()),
+    };
+    if *current == template {
+        return Ok((template, None));
+    }
+    *current = template.clone();
+    Ok((template, Some(patched)))
+}
+
 fn history_viewer_error(kind: Kind) -> String {
     if has_kind_visitor(kind) {
         format!(
@@ -555,6 +757,29 @@ fn run_history(
     let (items, mut errs) = infos(sim, &p, &p.args, input, &ns, true)?;
     let mut yaml_docs = 0;
     for t in items {
+        if let Some(history) = t
+            .obj
+            .as_ref()
+            .and_then(|o| set_histories(&sim.api.store, o))
+        {
+            // StatefulSets and DaemonSets: the ControllerRevision history (`-o` is not
+            // supported for them here; the table is printed).
+            match view_set_history(&history, pin) {
+                Ok(text) => {
+                    let with_revision = if pin > 0 {
+                        format!("with revision #{pin}")
+                    } else {
+                        String::new()
+                    };
+                    out.print(&format!(
+                        "{} {with_revision}\n{text}\n",
+                        super::output::name_of(t.kind, &t.name)
+                    ));
+                }
+                Err(e) => errs.push(e),
+            }
+            continue;
+        }
         let Some(d) = t.deployment() else {
             errs.push(history_viewer_error(t.kind));
             continue;
@@ -626,6 +851,53 @@ fn run_undo(
     let (items, mut errs) = infos(sim, &p, &p.args, input, &ns, true)?;
     for t in items {
         let kind = t.kind;
+        if let Some(obj) = t.obj.as_ref() {
+            if let Some(history) = set_histories(&sim.api.store, obj) {
+                match set_rollback(obj, &history, to_revision) {
+                    Err(e) => errs.push(e),
+                    Ok((template, _)) if dry == DryRun::Client => {
+                        let text = super::describe::pod_template_text(&template);
+                        print_obj(
+                            out,
+                            &output,
+                            kind,
+                            obj,
+                            &format!("will roll back to {text} (dry run)"),
+                        );
+                    }
+                    Ok((_, None)) => print_obj(
+                        out,
+                        &output,
+                        kind,
+                        obj,
+                        &format!(
+                            "skipped rollback (current template already matches revision {to_revision})"
+                        ),
+                    ),
+                    Ok((_, Some(patched))) => {
+                        let res = if dry == DryRun::Server {
+                            sim.api.clone().update(patched)
+                        } else {
+                            sim.api.update(patched)
+                        };
+                        match res {
+                            Ok(_) => print_obj(
+                                out,
+                                &output,
+                                kind,
+                                obj,
+                                &format!("rolled back{}", dry.suffix()),
+                            ),
+                            Err(e) => errs.push(format!(
+                                "failed restoring revision {to_revision}: {}",
+                                e.message
+                            )),
+                        }
+                    }
+                }
+                continue;
+            }
+        }
         let (Some(d), Some(obj)) = (t.deployment(), t.obj.as_ref()) else {
             // `RollbackerFor`.
             errs.push(if has_kind_visitor(kind) {
@@ -720,6 +992,20 @@ impl Patcher {
     /// The helper's message, printed after `<resource> "<name>"`: `is already paused`,
     /// `is not paused`, `can't restart paused deployment ...`, `pausing is not supported`, ...
     pub fn mutate(self, obj: Option<&mut Object>, now: crate::api::Time) -> Result<(), String> {
+        // `defaultObjectRestarter` also restarts DaemonSets and StatefulSets (no pause check).
+        if self == Patcher::Restart {
+            let template = match obj {
+                Some(Object::DaemonSet(d)) => Some(&mut d.spec.template),
+                Some(Object::StatefulSet(s)) => Some(&mut s.spec.template),
+                _ => None,
+            };
+            if let Some(t) = template {
+                t.metadata
+                    .annotations
+                    .insert(RESTARTED_AT_ANNOTATION.into(), now.to_rfc3339());
+                return Ok(());
+            }
+        }
         let Some(Object::Deployment(d)) = obj else {
             return Err(match self {
                 Patcher::Pause => "pausing is not supported",
@@ -1812,6 +2098,141 @@ Events:
                 "-n default rollout status deploy/nginx-deployment"
             ),
             "Waiting for deployment spec update to be observed..."
+        );
+    }
+}
+
+#[cfg(test)]
+mod sts_ds_status_tests {
+    use super::{daemon_set_status, stateful_set_status};
+    use crate::api::{
+        DaemonSet, DaemonSetStatus, ObjectMeta, RollingUpdateStatefulSetStrategy, StatefulSet,
+        StatefulSetStatus, StatefulSetUpdateStrategy,
+    };
+
+    /// Port of TestDaemonSetStatusViewerStatus and
+    /// TestDaemonSetStatusViewerStatusWithWrongUpdateStrategyType
+    /// (kubectl/pkg/polymorphichelpers/rollout_status_test.go).
+    #[test]
+    fn daemon_set_status_viewer() {
+        let ds = |generation: i64, updated: i32, desired: i32, available: i32| {
+            let mut d = DaemonSet {
+                metadata: ObjectMeta {
+                    name: "foo".into(),
+                    generation,
+                    ..Default::default()
+                },
+                status: DaemonSetStatus {
+                    observed_generation: 1,
+                    updated_number_scheduled: updated,
+                    desired_number_scheduled: desired,
+                    number_available: available,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            d.spec.update_strategy.type_ = "RollingUpdate".into();
+            d
+        };
+        let cases = [
+            (ds(1, 0, 1, 0), "Waiting for daemon set \"foo\" rollout to finish: 0 out of 1 new pods have been updated...\n", false),
+            (ds(1, 2, 2, 1), "Waiting for daemon set \"foo\" rollout to finish: 1 of 2 updated pods are available...\n", false),
+            (ds(1, 2, 2, 2), "daemon set \"foo\" successfully rolled out\n", true),
+            (ds(2, 2, 2, 2), "Waiting for daemon set spec update to be observed...\n", false),
+        ];
+        for (d, msg, done) in cases {
+            assert_eq!(daemon_set_status(&d), Ok((msg.to_string(), done)));
+        }
+        let mut on_delete = ds(1, 2, 2, 2);
+        on_delete.spec.update_strategy.type_ = "OnDelete".into();
+        assert_eq!(
+            daemon_set_status(&on_delete).unwrap_err(),
+            "rollout status is only available for RollingUpdate strategy type"
+        );
+    }
+
+    /// Port of TestStatefulSetStatusViewerStatus
+    /// (kubectl/pkg/polymorphichelpers/rollout_status_test.go).
+    #[test]
+    fn stateful_set_status_viewer() {
+        let sts = |strategy: &str,
+                   partition: Option<i32>,
+                   generation: i64,
+                   observed: i64,
+                   (ready, current, updated): (i32, i32, i32)| {
+            StatefulSet {
+                metadata: ObjectMeta {
+                    name: "foo".into(),
+                    generation,
+                    ..Default::default()
+                },
+                spec: crate::api::StatefulSetSpec {
+                    replicas: Some(3),
+                    update_strategy: StatefulSetUpdateStrategy {
+                        type_: strategy.into(),
+                        rolling_update: partition.map(|p| RollingUpdateStatefulSetStrategy {
+                            partition: Some(p),
+                            ..Default::default()
+                        }),
+                    },
+                    ..Default::default()
+                },
+                status: StatefulSetStatus {
+                    observed_generation: observed,
+                    replicas: 3,
+                    ready_replicas: ready,
+                    current_replicas: current,
+                    updated_replicas: updated,
+                    current_revision: "foo".into(),
+                    update_revision: "foo".into(),
+                    ..Default::default()
+                },
+                ..Default::default()
+            }
+        };
+        assert_eq!(
+            stateful_set_status(&sts("OnDelete", None, 1, 1, (1, 0, 0))).unwrap_err(),
+            "rollout status is only available for RollingUpdate strategy type"
+        );
+        let ok = |s: StatefulSet| stateful_set_status(&s).unwrap();
+        assert_eq!(
+            ok(sts("RollingUpdate", None, 2, 1, (3, 3, 0))),
+            (
+                "Waiting for statefulset spec update to be observed...\n".into(),
+                false
+            )
+        );
+        assert_eq!(
+            ok(sts("RollingUpdate", None, 2, 2, (2, 3, 0))),
+            ("Waiting for 1 pods to be ready...\n".into(), false)
+        );
+        assert_eq!(
+            ok(sts("RollingUpdate", Some(2), 2, 2, (3, 2, 1))),
+            (
+                "partitioned roll out complete: 1 new pods have been updated...\n".into(),
+                true
+            )
+        );
+        assert_eq!(
+            ok(sts("RollingUpdate", Some(2), 2, 2, (3, 3, 0))),
+            ("Waiting for partitioned roll out to finish: 0 out of 1 new pods have been updated...\n".into(), false)
+        );
+        assert_eq!(
+            ok(sts("RollingUpdate", None, 2, 2, (3, 3, 3))),
+            (
+                "statefulset rolling update complete 3 pods at revision foo...\n".into(),
+                true
+            )
+        );
+        let mut rolling = sts("RollingUpdate", None, 2, 2, (3, 2, 1));
+        rolling.status.update_revision = "bar".into();
+        assert_eq!(
+            ok(rolling),
+            (
+                "waiting for statefulset rolling update to complete 1 pods at revision bar...\n"
+                    .into(),
+                false
+            )
         );
     }
 }

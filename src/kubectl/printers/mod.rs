@@ -3,6 +3,9 @@
 //! To add a kind: write `printers/<kind>.rs` with its `COLUMNS` and a `row` function and add it
 //! to [`printer_for`]. Kinds without a printer get the server's default NAME / AGE table.
 
+pub mod apps_more;
+pub mod batch;
+pub mod core_more;
 pub mod deployment;
 pub mod event;
 pub mod node;
@@ -60,6 +63,34 @@ pub fn printer_for(kind: &str) -> Printer {
             columns: replicaset::RC_COLUMNS,
             row: replicaset::rc_row,
         },
+        "Job" => Printer {
+            columns: batch::JOB_COLUMNS,
+            row: batch::job_row,
+        },
+        "CronJob" => Printer {
+            columns: batch::CRON_JOB_COLUMNS,
+            row: batch::cron_job_row,
+        },
+        "StatefulSet" => Printer {
+            columns: apps_more::STATEFUL_SET_COLUMNS,
+            row: apps_more::stateful_set_row,
+        },
+        "DaemonSet" => Printer {
+            columns: apps_more::DAEMON_SET_COLUMNS,
+            row: apps_more::daemon_set_row,
+        },
+        "ControllerRevision" => Printer {
+            columns: apps_more::CONTROLLER_REVISION_COLUMNS,
+            row: apps_more::controller_revision_row,
+        },
+        "PersistentVolumeClaim" => Printer {
+            columns: core_more::PVC_COLUMNS,
+            row: core_more::pvc_row,
+        },
+        "Service" => Printer {
+            columns: core_more::SERVICE_COLUMNS,
+            row: core_more::service_row,
+        },
         _ => Printer {
             columns: DEFAULT_COLUMNS,
             row: default_row,
@@ -93,6 +124,28 @@ pub fn layout_container_cells(containers: &[crate::api::Container]) -> (String, 
     let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
     let images: Vec<&str> = containers.iter().map(|c| c.image.as_str()).collect();
     (names.join(","), images.join(","))
+}
+
+/// `metav1.FormatLabelSelector`: `<none>` for a missing or empty selector, `<error>` for one
+/// that cannot be converted.
+pub fn format_label_selector(s: Option<&crate::api::LabelSelector>) -> String {
+    match s {
+        None => "<none>".into(),
+        Some(s) => match s.to_selector() {
+            Err(_) => "<error>".into(),
+            Ok(_) if s.is_empty() => "<none>".into(),
+            Ok(_) => s.to_kubectl_string(),
+        },
+    }
+}
+
+/// `printBoolPtr`: `True` / `False`, `<unset>` for nil.
+pub fn print_bool_ptr(b: Option<bool>) -> String {
+    match b {
+        None => "<unset>".into(),
+        Some(true) => "True".into(),
+        Some(false) => "False".into(),
+    }
 }
 
 #[cfg(test)]
