@@ -432,6 +432,23 @@ impl WasmSimulation {
         Ok(t.map(|t| (t - self.sim.start).as_secs_f64()))
     }
 
+    /// When the next thing is due (a control loop's timer, a timeline action or a journaled
+    /// command), in seconds since the start, without running it; `undefined` when nothing is.
+    /// Meaningful once the present instant has settled (after any `runUntil`/`seek`/...): work
+    /// already due now is not a future event.
+    #[wasm_bindgen(js_name = peekNextEvent)]
+    pub fn peek_next_event(&self) -> Option<f64> {
+        let sim_next = self
+            .sim
+            .next_event_time()
+            .map(|t| (t - self.sim.start).as_secs_f64());
+        let journal_next = self.journal.get(self.applied).map(|e| e.at);
+        match (sim_next, journal_next) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// Moves to `seconds` after the start, backwards too: a rewind rebuilds the simulation from
     /// the scenario text and replays the user's journaled commands up to that time, so the
     /// result is the state a forward run would have reached (the simulation is deterministic).

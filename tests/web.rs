@@ -434,6 +434,30 @@ fn explain_scale_down_is_structured() {
 fn rollouts_and_history_describe_a_rolling_update() {
     let mut sim = Simulation::new(ROLLOUT).expect("scenario builds");
     assert_eq!(sim.duration(), 180.0);
+    // peekNextEvent does not move the clock, and nothing happens before the time it names:
+    // running to just before it leaves the snapshot as it was (once the start has settled).
+    sim.run_until(0.0).expect("settles");
+    let mut steps = 0;
+    while let Some(peek) = sim.peek_next_event() {
+        steps += 1;
+        let before = sim.time();
+        assert_eq!(sim.time(), before);
+        assert!(peek >= before);
+        if peek > before + 0.002 {
+            let snap: JsValue = sim.snapshot().expect("snapshot").into();
+            let events = sim.events(0).expect("events");
+            sim.run_until(peek - 0.001).expect("runs");
+            let again: JsValue = sim.snapshot().expect("snapshot").into();
+            assert_eq!(json(&get(&again, "pods")), json(&get(&snap, "pods")));
+            assert_eq!(json(&sim.events(0).expect("events")), json(&events));
+        }
+        let reached = sim.next_event().expect("steps").expect("a time");
+        assert!(reached >= peek - 1e-9, "{reached} < {peek}");
+        assert!(steps < 500, "the rollout settles");
+    }
+    assert!(steps > 3, "{steps}");
+    assert!(sim.time() >= 60.0, "the timeline action at 60s was peeked");
+    sim.seek(0.0).expect("rewinds");
     sim.run_until(61.0).expect("runs");
     let list: JsValue = sim.rollouts().expect("rollouts").into();
     let d = Array::from(&list).get(0);

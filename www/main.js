@@ -151,6 +151,7 @@ async function load(source, { time = 0, journal = [], name = null } = {}) {
   } catch (e) {
     if (e.fatal) return false;
     editor.showError(e.message);
+    cluster.render({ nodes: [], pods: [], workloads: [] });
     status("The scenario has an error");
     setState("error");
     return false;
@@ -359,7 +360,7 @@ function updateLesson() {
   const run = state.lesson;
   if (!run || !state.frame) return;
   const f = state.frame;
-  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, events: state.events })) renderLesson();
+  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, samples: f.samples ?? [], events: state.events })) renderLesson();
 }
 
 function renderLesson() {

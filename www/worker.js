@@ -9,7 +9,19 @@ let eventCursor = 0;
 let logCursor = 0;
 let lastTime = 0;
 
-function frame() {
+/** Runs forward to `t`, event by event, sampling the rollouts on the way (for the chart). */
+function runTo(t, samples) {
+  sim.runUntil(sim.time());
+  for (let guard = 0; guard < 5000; guard++) {
+    const n = sim.peekNextEvent();
+    if (n === undefined || n > t || n <= sim.time()) break;
+    sim.runUntil(n);
+    samples.push({ t: sim.time(), rollouts: sim.rollouts() });
+  }
+  sim.runUntil(t);
+}
+
+function frame(samples = []) {
   const time = sim.time();
   const rewound = time < lastTime;
   lastTime = time;
@@ -27,6 +39,7 @@ function frame() {
     log,
     logReset: rewound,
     rollouts: sim.rollouts(),
+    samples,
   };
 }
 
@@ -45,23 +58,27 @@ const ops = {
     logCursor = 0;
     lastTime = 0;
     if (journal.length) sim.setJournal(journal);
-    if (time > 0) sim.seek(time);
-    const f = frame();
+    const samples = [];
+    runTo(time, samples);
+    const f = frame(samples);
     f.eventsReset = true;
     f.logReset = true;
     return f;
   },
   advanceTo({ t }) {
-    need().runUntil(t);
-    return frame();
+    const samples = [];
+    if (t > need().time()) runTo(t, samples);
+    return frame(samples);
   },
   next() {
     need().nextEvent();
     return frame();
   },
   seek({ t }) {
-    need().seek(t);
-    return frame();
+    const samples = [];
+    if (t < need().time()) sim.seek(0);
+    runTo(t, samples);
+    return frame(samples);
   },
   kubectl({ cmd, stdin }) {
     let output;

@@ -90,6 +90,7 @@ const artifacts = path.join(root, "test-artifacts");
 
 async function shot(p, name) {
   await mkdir(artifacts, { recursive: true });
+  await p.waitForTimeout(600); // let pod tiles finish gliding
   await p.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
@@ -150,13 +151,17 @@ test("the playground loads the wasm module in a worker and shows the cluster", a
   assert.match(await page.locator("#cluster-summary").textContent(), /^3 nodes \(3 Ready\) · \d+ pods/);
   const nodeStates = await page.$$eval(".cluster-svg .node-state", (els) => els.map((e) => e.textContent));
   assert.deepEqual(nodeStates, ["Ready", "Ready", "Ready"]);
-  // Stepping moves virtual time to the next event and pods appear.
-  for (let i = 0; i < 30 && (await podRows(page)).length < 3; i++) {
+  // Stepping moves virtual time to the next event, until the pods are ready.
+  const time = () => page.evaluate(() => Number(document.body.dataset.time));
+  const ready = async () => (await podRows(page)).filter((p) => p.state === "Ready").length;
+  for (let i = 0; i < 60 && (await ready()) < 3; i++) {
+    const t0 = await time();
     await page.click("#step");
+    await page.waitForFunction((t) => Number(document.body.dataset.time) > t, t0);
     await settled();
   }
-  assert.equal((await podRows(page)).length, 3);
-  assert.ok(Number(await page.evaluate(() => document.body.dataset.time)) > 0);
+  assert.equal(await ready(), 3);
+  assert.ok((await time()) > 0);
   // Keyboard: R rewinds to 0.
   await page.locator("body").press("r");
   await page.waitForFunction(() => document.body.dataset.time === "0");
@@ -264,6 +269,8 @@ test("hostile and broken links run nothing and leave the page usable", async () 
   assert.equal(await settled(p), "error");
   assert.equal(await p.inputValue("#scenario"), scenario, "the linked text is kept in the editor");
   assert.match(await p.locator("#editor-error").textContent(), /<img src=x onerror=window\.pwned=1>/);
+  // objects[0] is marked inline: line 7 of the text.
+  assert.equal(await p.locator("#editor .ln-error").textContent(), "7");
   assert.match(await p.locator("#banner-text").textContent(), /shared scenario has an error/);
   assert.equal(await p.locator("body img, body script:not([src])").count(), 0, "nothing was parsed as HTML");
   assert.equal(await p.evaluate(() => window.pwned), undefined);

@@ -1,5 +1,6 @@
 // Lessons: short guided tours over the built-in scenarios. Each step's `check(ctx, mem)` looks at
-// the current frame — ctx = {time, snap, rollouts, events} — and turns green once it holds.
+// the current frame — ctx = {time, snap, rollouts, samples, events} — and turns green once it
+// holds (samples: the rollouts the worker sampled at each event since the previous frame).
 // `observe(ctx, mem)` (optional) runs on every frame first to remember things across time.
 
 const pods = (ctx, pred = () => true) => ctx.snap.pods.filter(pred);
@@ -103,10 +104,13 @@ export const LESSONS = [
     scenario: "nginx-deployment",
     text: "Changing a Deployment's pod template creates a new ReplicaSet; the controller scales it up and the old one down, keeping at most desired + maxSurge pods and at least desired − maxUnavailable available. Watch the Rollout chart.",
     observe: (c, m) => {
-      const d = deploy(c, "nginx-deployment");
-      if (!d || c.time < 60) return;
-      m.maxPods = Math.max(m.maxPods ?? 0, sum(d.replicaSets, (r) => r.replicas));
-      m.minAvail = Math.min(m.minAvail ?? Infinity, sum(d.replicaSets, (r) => r.available));
+      // Every sample the worker took on the way to this frame, then the frame itself.
+      for (const { t, rollouts } of [...c.samples, { t: c.time, rollouts: c.rollouts }]) {
+        const d = rollouts.find((x) => x.name === "nginx-deployment");
+        if (!d || t < 60) continue;
+        m.maxPods = Math.max(m.maxPods ?? 0, sum(d.replicaSets, (r) => r.replicas));
+        m.minAvail = Math.min(m.minAvail ?? Infinity, sum(d.replicaSets, (r) => r.available));
+      }
     },
     steps: [
       { text: "Three nginx:1.14.2 pods are available (revision 1).", check: (c) => { const d = deploy(c, "nginx-deployment"); return d?.replicaSets.length === 1 && d.replicaSets[0].available === 3; } },

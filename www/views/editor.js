@@ -69,7 +69,7 @@ export class EditorView {
   /** Shows `message`; marks its line when it names one (`line 3, column 5: ...`). */
   showError(message) {
     const m = /\bline (\d+)/.exec(message);
-    this.errorLine = m ? Number(m[1]) : null;
+    this.errorLine = m ? Number(m[1]) : this.itemLine(message);
     this.lines = -1;
     this.numbers();
     this.error.replaceChildren(this.errorLine ? h("strong", {}, `Line ${this.errorLine}: `) : "", message);
@@ -78,6 +78,26 @@ export class EditorView {
       const lh = parseFloat(getComputedStyle(this.area).lineHeight) || 18;
       this.area.scrollTop = Math.max(0, (this.errorLine - 3) * lh);
     }
+  }
+
+  /** The line of `objects[N]` (or `timeline[N]`, `nodes[N]`) named at the start of a message. */
+  itemLine(message) {
+    const m = /^(objects|timeline|nodes)\[(\d+)\]/.exec(message);
+    if (!m) return null;
+    const lines = this.area.value.split("\n");
+    const top = lines.findIndex((l) => l.startsWith(`${m[1]}:`));
+    if (top < 0) return null;
+    let indent = null;
+    let n = -1;
+    for (let i = top + 1; i < lines.length; i++) {
+      const l = lines[i];
+      if (/^[^\s#-]/.test(l)) break;
+      const item = /^(\s*)- /.exec(l);
+      if (!item) continue;
+      indent ??= item[1].length;
+      if (item[1].length === indent && ++n === Number(m[2])) return i + 1;
+    }
+    return null;
   }
 
   clearError() {

@@ -29,11 +29,17 @@ export class RolloutView {
     this.samples = [];
   }
 
-  add(frame) {
+  sample(t, rollouts) {
     const last = this.samples.at(-1);
-    if (last && frame.time < last.t) this.truncate(frame.time);
-    if (this.samples.at(-1)?.t === frame.time) this.samples.pop();
-    this.samples.push({ t: frame.time, rollouts: frame.rollouts });
+    if (last && t < last.t) this.truncate(t);
+    if (this.samples.at(-1)?.t === t) this.samples.pop();
+    this.samples.push({ t, rollouts });
+  }
+
+  add(frame) {
+    if (frame.samples?.length && frame.samples[0].t < (this.samples.at(-1)?.t ?? 0)) this.truncate(frame.samples[0].t);
+    for (const x of frame.samples ?? []) this.sample(x.t, x.rollouts);
+    this.sample(frame.time, frame.rollouts);
     if (this.samples.length > 4000) this.samples = this.samples.filter((_, i) => i % 2 === 0 || i === this.samples.length - 1);
     this.duration = Math.max(frame.duration, frame.time);
     const names = frame.rollouts.map((d) => `${d.namespace}/${d.name}`);
