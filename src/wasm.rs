@@ -125,6 +125,9 @@ export interface DeploymentRollout {
     maxSurge: number;
     maxUnavailable: number;
     paused: boolean;
+    /** The Progressing condition as "Status/Reason" (`True/NewReplicaSetAvailable`,
+     * `False/ProgressDeadlineExceeded`), "" when absent. */
+    progressing: string;
     replicaSets: ReplicaSetRollout[];
 }
 
@@ -314,6 +317,7 @@ struct DeploymentRollout {
     max_surge: i32,
     max_unavailable: i32,
     paused: bool,
+    progressing: String,
     replica_sets: Vec<ReplicaSetRollout>,
 }
 
@@ -681,6 +685,13 @@ impl WasmSimulation {
                     max_surge: util::max_surge(d),
                     max_unavailable: util::max_unavailable(d),
                     paused: d.spec.paused,
+                    progressing: d
+                        .status
+                        .conditions
+                        .iter()
+                        .find(|c| c.type_ == "Progressing")
+                        .map(|c| format!("{}/{}", c.status, c.reason))
+                        .unwrap_or_default(),
                     replica_sets,
                 }
             })

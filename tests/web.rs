@@ -480,7 +480,18 @@ fn rollouts_and_history_describe_a_rolling_update() {
     assert_eq!(get(&Array::from(&log).get(0), "time").as_f64(), Some(60.0));
     let none: JsValue = sim.timeline_log(5).expect("log").into();
     assert_eq!(Array::from(&none).length(), 0);
+    assert_eq!(
+        get(&d, "progressing").as_string().as_deref(),
+        Some("True/ReplicaSetUpdated")
+    );
     sim.run_until(180.0).expect("runs");
+    let list: JsValue = sim.rollouts().expect("rollouts").into();
+    assert_eq!(
+        get(&Array::from(&list).get(0), "progressing")
+            .as_string()
+            .as_deref(),
+        Some("True/NewReplicaSetAvailable")
+    );
     let h = sim.rollout_history("web").expect("history");
     assert!(h.contains("REVISION"), "{h}");
     assert!(sim.rollout_history("nope").is_err());

@@ -214,7 +214,8 @@ function tick(now) {
   if (!state.playing) return;
   const dt = Math.min(0.25, (now - state.lastTick) / 1000);
   state.lastTick = now;
-  state.owed += dt * Number($("speed").value);
+  // At most 30 virtual seconds per frame: fast playback slips rather than skipping states.
+  state.owed = Math.min(30, state.owed + dt * Number($("speed").value));
   if (!state.busy && state.owed >= 0.05) {
     const target = Math.min(state.frame.time + state.owed, state.endAt);
     state.owed = 0;

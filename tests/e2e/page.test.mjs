@@ -330,3 +330,21 @@ test("embed mode shows the cluster and the controls only", async () => {
   await p.close();
   assert.deepEqual(problems, []);
 });
+
+test("every lesson's steps all turn green when its scenario is played to the end", async () => {
+  const ids = await page.evaluate(async () => (await import("./lessons/index.js")).LESSONS.map((l) => l.id));
+  assert.equal(ids.length, 15);
+  const unfinished = [];
+  for (const id of ids) {
+    await page.goto(`${baseUrl}?lesson=${id}`);
+    assert.equal(await settled(), "ready", id);
+    await page.selectOption("#speed", "1000");
+    await page.click("#play");
+    await page.waitForFunction(() => /End of the scenario/.test(document.getElementById("status").textContent), null, { timeout: 120_000 });
+    const steps = await page.$$eval("#lesson-steps li", (els) => els.map((e) => [e.classList.contains("passed"), e.textContent]));
+    for (const [ok, text] of steps) if (!ok) unfinished.push(`${id}: ${text}`);
+    if (id === "node-failure") await shot(page, "09-lesson-node-failure");
+  }
+  assert.deepEqual(unfinished, []);
+  assert.deepEqual(problems, []);
+});

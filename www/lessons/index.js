@@ -116,18 +116,23 @@ export const LESSONS = [
       { text: "Three nginx:1.14.2 pods are available (revision 1).", check: (c) => { const d = deploy(c, "nginx-deployment"); return d?.replicaSets.length === 1 && d.replicaSets[0].available === 3; } },
       { text: "At 1m the image changes: a new ReplicaSet (revision 2) starts scaling up.", check: (c) => { const d = deploy(c, "nginx-deployment"); return newRs(d)?.revision === 2 && newRs(d).replicas >= 1; } },
       { text: "The rollout completes: 3 new pods available, the old ReplicaSet at 0.", check: (c) => { const d = deploy(c, "nginx-deployment"); return newRs(d)?.revision === 2 && newRs(d).available === 3 && sum(oldRss(d), (r) => r.replicas) === 0; } },
-      { text: "Throughout, at most 4 pods existed and at least 2 were available.", check: (c, m) => { const d = deploy(c, "nginx-deployment"); return newRs(d)?.available === 3 && sum(oldRss(d), (r) => r.replicas) === 0 && m.maxPods <= 4 && m.minAvail >= 2; } },
+      { text: "Throughout, at most 4 pods existed (desired + maxSurge) and at least 3 were available (desired − maxUnavailable; 25% of 3 rounds down to 0).", check: (c, m) => { const d = deploy(c, "nginx-deployment"); return newRs(d)?.available === 3 && sum(oldRss(d), (r) => r.replicas) === 0 && m.maxPods <= 4 && m.minAvail >= 3; } },
     ],
   },
   {
     id: "typo-rollback",
     title: "A typo, and rolling back",
     scenario: "deployment-rollback",
+    observe: (c, m) => {
+      for (const { rollouts } of [...c.samples, { rollouts: c.rollouts }]) {
+        if (rollouts.find((x) => x.name === "nginx-deployment")?.progressing === "False/ProgressDeadlineExceeded") m.deadline = true;
+      }
+    },
     text: "An image typo (nginx:1.161) never pulls: the rollout stops at maxUnavailable, the progress deadline passes, and `rollout undo` goes back.",
     steps: [
       { text: "Revision 2 (nginx:1.16.1) rolls out.", check: (c) => { const d = deploy(c, "nginx-deployment"); return newRs(d)?.revision === 2 && newRs(d).available === 3; } },
       { text: "The typo's pod cannot pull its image: the rollout is stuck.", check: (c) => live(c, (p) => /Image|ErrImage/.test(p.reason)).length > 0 },
-      { text: "After the deadline: ProgressDeadlineExceeded.", check: (c) => event(c, "ProgressDeadlineExceeded") || c.events.some((e) => /progress deadline/i.test(e.message)) },
+      { text: "After the deadline the Progressing condition turns False: ProgressDeadlineExceeded.", check: (c, m) => m.deadline || event(c, "ProgressDeadlineExceeded") },
       { text: "`rollout undo` at 4m10s: 3 healthy pods again.", check: (c) => { const d = deploy(c, "nginx-deployment"); return c.time > 250 && newRs(d)?.available === 3 && !live(c, (p) => p.reason).length; } },
     ],
   },
@@ -168,8 +173,8 @@ export const LESSONS = [
     scenario: "deployment-progress-deadline",
     text: "progressDeadlineSeconds only reports: when no progress is made for that long, Progressing turns False. Nothing is rolled back.",
     steps: [
-      { text: "The new pods never become ready.", check: (c) => { const d = deploy(c, "web"); return newRs(d)?.replicas > 0 && newRs(d).available === 0; } },
-      { text: "Progressing turns False: ProgressDeadlineExceeded.", check: (c) => event(c, "ProgressDeadlineExceeded") || c.events.some((e) => /progress deadline/i.test(e.message)) },
+      { text: "At 30s the image changes; the new pods never become ready.", check: (c) => { const d = deploy(c, "web"); return c.time >= 30 && d?.replicaSets.length >= 2 && newRs(d)?.replicas > 0 && newRs(d).available === 0; } },
+      { text: "Progressing turns False: ProgressDeadlineExceeded (and nothing else happens).", check: (c) => deploy(c, "web")?.progressing === "False/ProgressDeadlineExceeded" },
     ],
   },
   {
@@ -178,13 +183,16 @@ export const LESSONS = [
     scenario: "deployment-recreate",
     text: "Recreate scales every old pod to zero and waits until they are gone before creating new ones: a short outage, never two versions at once.",
     observe: (c, m) => {
-      const d = deploy(c, "db");
-      if (!d) return;
       const revs = new Set(live(c, (p) => p.ownerKind === "ReplicaSet").map((p) => p.revision));
       if (revs.size > 1) m.overlap = true;
+      // The instant (in the worker's samples) when no ReplicaSet of db had a pod.
+      for (const { t, rollouts } of [...c.samples, { t: c.time, rollouts: c.rollouts }]) {
+        const d = rollouts.find((x) => x.name === "db");
+        if (d && t >= 30 && sum(d.replicaSets, (r) => r.replicas) === 0) m.emptied = true;
+      }
     },
     steps: [
-      { text: "The old pods terminate first.", check: (c) => c.time >= 30 && deploy(c, "db")?.replicaSets.length >= 1 && sum(oldRss(deploy(c, "db")), (r) => r.desired) === 0 && sum(deploy(c, "db").replicaSets, (r) => r.replicas) === 0 },
+      { text: "After the update at 30s every old pod terminates first: for a while, no pod at all.", check: (c, m) => !!m.emptied },
       { text: "Then 3 new pods come up — and the two versions never ran together.", check: (c, m) => newRs(deploy(c, "db"))?.available === 3 && c.time >= 30 && !m.overlap },
     ],
   },
