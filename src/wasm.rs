@@ -85,6 +85,110 @@ export interface Snapshot {
     eventCount: number;
 }
 
+export interface EventsSince {
+    events: TraceEvent[];
+    /** Pass this as the next cursor. */
+    next: number;
+    /** The cursor was past the end (the simulation was rewound): `events` starts from 0. */
+    reset: boolean;
+}
+
+export interface BuiltinScenario {
+    name: string;
+    description: string;
+    yaml: string;
+}
+
+export interface ReplicaSetRollout {
+    name: string;
+    uid: string;
+    /** deployment.kubernetes.io/revision, 0 when absent. */
+    revision: number;
+    hash: string;
+    /** spec.replicas */
+    desired: number;
+    /** status.replicas, readyReplicas, availableReplicas */
+    replicas: number;
+    ready: number;
+    available: number;
+    /** This is the ReplicaSet of the Deployment's current template. */
+    isNew: boolean;
+}
+
+export interface DeploymentRollout {
+    namespace: string;
+    name: string;
+    uid: string;
+    desired: number;
+    strategy: string;
+    /** Resolved against `desired` (RollingUpdate only; 0 otherwise). */
+    maxSurge: number;
+    maxUnavailable: number;
+    paused: boolean;
+    /** The Progressing condition as "Status/Reason" (`True/NewReplicaSetAvailable`,
+     * `False/ProgressDeadlineExceeded`), "" when absent. */
+    progressing: string;
+    replicaSets: ReplicaSetRollout[];
+}
+
+export interface ExplainedPod {
+    position: number;
+    name: string;
+    uid: string;
+    node: string;
+    phase: string;
+    ready: boolean;
+    readySince?: string;
+    created?: string;
+    deletionCost: number;
+    deletionCostAnnotation?: string;
+    rank: number;
+    restarts: number;
+    sidecarRestarts: number;
+    delete: boolean;
+}
+
+export interface PairExplanation {
+    first: string;
+    second: string;
+    /** 1-8, or 0 when no rule distinguishes the pods. */
+    rule: number;
+    ruleName: string;
+    mode: string;
+    detail: string;
+    consistent: boolean;
+    text: string;
+}
+
+export interface ScaleDownExplanation {
+    owner?: string;
+    now: string;
+    gates: Record<string, boolean>;
+    activePods: number;
+    replicas: number;
+    deleteCount: number;
+    burstLimited: boolean;
+    sorted: boolean;
+    pods: ExplainedPod[];
+    comparisons: PairExplanation[];
+}
+
+export interface TimelineLogEntry {
+    /** Seconds since the scenario started. */
+    time: number;
+    /** `kubectl get rs`, `node node-2 fails`, ... */
+    action: string;
+    output: string;
+    ok: boolean;
+}
+
+export interface JournalEntry {
+    /** Seconds since the scenario started. */
+    at: number;
+    cmd: string;
+    stdin?: string;
+}
+
 export interface TraceEvent {
     /** Seconds since the scenario started. */
     time: number;
@@ -109,6 +213,30 @@ extern "C" {
     /// `events()`'s return type in TypeScript.
     #[wasm_bindgen(typescript_type = "TraceEvent[]")]
     pub type JsTraceEvents;
+
+    /// `eventsSince()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "EventsSince")]
+    pub type JsEventsSince;
+
+    /// `builtinScenarios()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "BuiltinScenario[]")]
+    pub type JsBuiltinScenarios;
+
+    /// `explainScaleDown()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "ScaleDownExplanation")]
+    pub type JsScaleDownExplanation;
+
+    /// `rollouts()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "DeploymentRollout[]")]
+    pub type JsRollouts;
+
+    /// `timelineLog()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "TimelineLogEntry[]")]
+    pub type JsTimelineLog;
+
+    /// `journal()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "JournalEntry[]")]
+    pub type JsJournal;
 }
 
 /// Runs once when the module is instantiated.
@@ -123,6 +251,104 @@ pub fn start() {
 #[wasm_bindgen(js_name = Simulation)]
 pub struct WasmSimulation {
     sim: crate::sim::Simulation,
+    /// The scenario text the simulation was built from: `seek` rebuilds from it.
+    source: String,
+    /// Mutating commands the user ran, in time order: `seek` replays them.
+    journal: Vec<JournalEntry>,
+    /// How many journal entries the current simulation has applied.
+    applied: usize,
+}
+
+/// One command the user ran, replayed by `seek` at the same virtual time.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct JournalEntry {
+    /// Seconds since the scenario started (milliseconds precision).
+    pub at: f64,
+    pub cmd: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<String>,
+}
+
+/// Events since a cursor (see `eventsSince`).
+#[derive(Serialize)]
+struct EventsSince {
+    events: Vec<TraceEvent>,
+    next: usize,
+    reset: bool,
+}
+
+#[derive(Serialize)]
+struct TimelineLogEntry<'a> {
+    time: f64,
+    action: &'a str,
+    output: &'a str,
+    ok: bool,
+}
+
+#[derive(Serialize)]
+struct BuiltinScenario {
+    name: &'static str,
+    description: String,
+    yaml: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReplicaSetRollout {
+    name: String,
+    uid: String,
+    revision: i64,
+    hash: String,
+    desired: i32,
+    replicas: i32,
+    ready: i32,
+    available: i32,
+    is_new: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DeploymentRollout {
+    namespace: String,
+    name: String,
+    uid: String,
+    desired: i32,
+    strategy: String,
+    max_surge: i32,
+    max_unavailable: i32,
+    paused: bool,
+    progressing: String,
+    replica_sets: Vec<ReplicaSetRollout>,
+}
+
+/// Commands that only read: not journaled, so `seek` need not replay them.
+fn is_read_only(cmd: &str) -> bool {
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    match words.first().copied() {
+        Some("get" | "describe" | "explain" | "version" | "api-resources" | "logs" | "top") => true,
+        Some("rollout") => matches!(words.get(1).copied(), Some("history" | "status")),
+        None => true,
+        _ => false,
+    }
+}
+
+/// The built-in scenarios (`scenarios/*.yaml`), in lesson order, with their descriptions.
+///
+/// # Errors
+/// Only if serialisation fails (it should not).
+#[wasm_bindgen(js_name = builtinScenarios)]
+pub fn builtin_scenarios() -> Result<JsBuiltinScenarios, Error> {
+    let list: Vec<BuiltinScenario> = crate::scenario::builtin::BUILTIN
+        .iter()
+        .map(|(name, yaml)| BuiltinScenario {
+            name,
+            description: Scenario::parse(yaml)
+                .map(|s| s.metadata.description)
+                .unwrap_or_default(),
+            yaml,
+        })
+        .collect();
+    Ok(to_js(&list)?.unchecked_into())
 }
 
 #[wasm_bindgen(js_class = Simulation)]
@@ -135,10 +361,27 @@ impl WasmSimulation {
     /// `objects[0] (web): ...`).
     #[wasm_bindgen(constructor)]
     pub fn new(scenario: &str) -> Result<WasmSimulation, Error> {
-        let sim = Scenario::parse(scenario)
-            .and_then(|s| s.build())
-            .map_err(into_error)?;
-        Ok(WasmSimulation { sim })
+        let sim = build(scenario)?;
+        Ok(WasmSimulation {
+            sim,
+            source: scenario.to_string(),
+            journal: vec![],
+            applied: 0,
+        })
+    }
+
+    /// The scenario text this simulation was built from.
+    pub fn source(&self) -> String {
+        self.source.clone()
+    }
+
+    /// How long the scenario runs by default, in seconds (`duration`, or 10 minutes past the
+    /// last timeline action).
+    pub fn duration(&self) -> f64 {
+        Scenario::parse(&self.source)
+            .and_then(|s| s.default_duration())
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(600.0)
     }
 
     /// Seconds since the scenario started.
@@ -152,8 +395,8 @@ impl WasmSimulation {
     /// A negative or non-finite time, or a livelock.
     #[wasm_bindgen(js_name = runUntil)]
     pub fn run_until(&mut self, seconds: f64) -> Result<(), Error> {
-        let until = self.sim.start + seconds_to_duration(seconds)?;
-        self.sim.run_until(until).map_err(into_error)
+        let until = seconds_to_duration(seconds)?;
+        self.advance_to(until)
     }
 
     /// Advances virtual time by `seconds`.
@@ -163,7 +406,7 @@ impl WasmSimulation {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, seconds: f64) -> Result<(), Error> {
         let d = seconds_to_duration(seconds)?;
-        self.sim.run_for(d).map_err(into_error)
+        self.advance_to(self.sim.elapsed() + d)
     }
 
     /// Runs one reconcile of one control loop, if any is due now. Returns whether one ran.
@@ -181,8 +424,76 @@ impl WasmSimulation {
     /// A livelock.
     #[wasm_bindgen(js_name = nextEvent)]
     pub fn next_event(&mut self) -> Result<Option<f64>, Error> {
+        if let Some(e) = self.journal.get(self.applied) {
+            let at = seconds_to_duration(e.at)?;
+            let sim_next = self.sim.next_event_time().map(|t| t - self.sim.start);
+            if sim_next.is_none_or(|t| at <= t) {
+                self.advance_to(at)?;
+                return Ok(Some(self.time()));
+            }
+        }
         let t = self.sim.next_event().map_err(into_error)?;
         Ok(t.map(|t| (t - self.sim.start).as_secs_f64()))
+    }
+
+    /// When the next thing is due (a control loop's timer, a timeline action or a journaled
+    /// command), in seconds since the start, without running it; `undefined` when nothing is.
+    /// Meaningful once the present instant has settled (after any `runUntil`/`seek`/...): work
+    /// already due now is not a future event.
+    #[wasm_bindgen(js_name = peekNextEvent)]
+    pub fn peek_next_event(&self) -> Option<f64> {
+        let sim_next = self
+            .sim
+            .next_event_time()
+            .map(|t| (t - self.sim.start).as_secs_f64());
+        let journal_next = self.journal.get(self.applied).map(|e| e.at);
+        match (sim_next, journal_next) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Moves to `seconds` after the start, backwards too: a rewind rebuilds the simulation from
+    /// the scenario text and replays the user's journaled commands up to that time, so the
+    /// result is the state a forward run would have reached (the simulation is deterministic).
+    ///
+    /// # Errors
+    /// A negative or non-finite time, or a livelock.
+    pub fn seek(&mut self, seconds: f64) -> Result<(), Error> {
+        let to = seconds_to_duration(seconds)?;
+        if to < self.sim.elapsed() {
+            self.sim = build(&self.source)?;
+            self.applied = 0;
+        }
+        self.advance_to(to)
+    }
+
+    /// The mutating commands the user ran, with their times (what `seek` replays).
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    pub fn journal(&self) -> Result<JsJournal, Error> {
+        Ok(to_js(&self.journal)?.unchecked_into())
+    }
+
+    /// Replaces the journal (from a share link), then rewinds to 0 and replays to the present
+    /// time.
+    ///
+    /// # Errors
+    /// A journal that is not a list of `{at, cmd, stdin?}`, or a livelock.
+    #[wasm_bindgen(js_name = setJournal)]
+    pub fn set_journal(&mut self, journal: JsValue) -> Result<(), Error> {
+        let mut entries: Vec<JournalEntry> =
+            serde_wasm_bindgen::from_value(journal).map_err(into_error)?;
+        for e in &entries {
+            seconds_to_duration(e.at)?;
+        }
+        entries.sort_by(|a, b| a.at.total_cmp(&b.at));
+        let now = self.time();
+        self.journal = entries;
+        self.sim = build(&self.source)?;
+        self.applied = 0;
+        self.advance_to(seconds_to_duration(now)?)
     }
 
     /// What the page draws: nodes, pods and workloads now.
@@ -206,16 +517,218 @@ impl WasmSimulation {
         Ok(to_js(&fresh)?.unchecked_into())
     }
 
+    /// The events recorded since `cursor`, and the cursor to pass next. After a rewind the
+    /// cursor may be past the end: then `reset` is true and the events start from 0.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = eventsSince)]
+    pub fn events_since(&self, cursor: usize) -> Result<JsEventsSince, Error> {
+        let all = &self.sim.api.events;
+        let reset = cursor > all.len();
+        let from = if reset { 0 } else { cursor };
+        let out = EventsSince {
+            events: all[from..]
+                .iter()
+                .map(|e| TraceEvent::from_record(&self.sim, e))
+                .collect(),
+            next: all.len(),
+            reset,
+        };
+        Ok(to_js(&out)?.unchecked_into())
+    }
+
     /// Runs a kubectl command line (with or without the leading `kubectl`) and returns what
-    /// kubectl prints.
+    /// kubectl prints. `stdin` is what `-f -` reads. Commands that change the cluster are
+    /// journaled (replacing any journaled commands later than now) so `seek` can replay them.
     ///
     /// # Errors
     /// Throws an `Error` with kubectl's error text.
-    pub fn kubectl(&mut self, cmd: &str) -> Result<String, Error> {
+    pub fn kubectl(&mut self, cmd: &str, stdin: Option<String>) -> Result<String, Error> {
         let cmd = cmd.trim();
-        let cmd = cmd.strip_prefix("kubectl ").unwrap_or(cmd);
-        crate::kubectl::execute(&mut self.sim, cmd).map_err(into_error)
+        let cmd = cmd.strip_prefix("kubectl ").unwrap_or(cmd).trim();
+        if !is_read_only(cmd) {
+            self.journal.truncate(self.applied);
+            self.journal.push(JournalEntry {
+                at: self.sim.elapsed().as_secs_f64(),
+                cmd: cmd.to_string(),
+                stdin: stdin.clone(),
+            });
+            self.applied += 1;
+        }
+        let input = crate::kubectl::Input {
+            stdin: stdin.as_deref(),
+            files: None,
+        };
+        crate::kubectl::execute_with(&mut self.sim, cmd, input).map_err(into_error)
     }
+
+    /// What the scenario's timeline did since entry `cursor` (its kubectl commands with their
+    /// output, node failures, ...). An empty list when `cursor` is past the end.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = timelineLog)]
+    pub fn timeline_log(&self, cursor: usize) -> Result<JsTimelineLog, Error> {
+        let log = &self.sim.log;
+        let out: Vec<TimelineLogEntry> = log[cursor.min(log.len())..]
+            .iter()
+            .map(|e| TimelineLogEntry {
+                time: (e.time - self.sim.start).as_secs_f64(),
+                action: &e.action,
+                output: &e.output,
+                ok: e.ok,
+            })
+            .collect();
+        Ok(to_js(&out)?.unchecked_into())
+    }
+
+    /// `kubectl apply -f -` with `yaml` on standard input; returns kubectl's output.
+    ///
+    /// # Errors
+    /// Throws an `Error` with kubectl's (Kubernetes-format) error text.
+    pub fn apply(&mut self, yaml: &str) -> Result<String, Error> {
+        self.kubectl("apply -f -", Some(yaml.to_string()))
+    }
+
+    /// `kubectl rollout history deployment/<name>`.
+    ///
+    /// # Errors
+    /// Throws an `Error` with kubectl's error text (NotFound, ...).
+    #[wasm_bindgen(js_name = rolloutHistory)]
+    pub fn rollout_history(&mut self, name: &str) -> Result<String, Error> {
+        self.kubectl(&format!("rollout history deployment/{name}"), None)
+    }
+
+    /// Which pods the ReplicaSet (or ReplicationController) `kind ns/name` would delete if
+    /// scaled to `replicas` now, in order, with the rule deciding each adjacent pair.
+    ///
+    /// # Errors
+    /// NotFound for a missing owner, BadRequest for another kind, in kubectl's wording.
+    #[wasm_bindgen(js_name = explainScaleDown)]
+    pub fn explain_scale_down(
+        &self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+        replicas: i32,
+    ) -> Result<JsScaleDownExplanation, Error> {
+        let gates =
+            crate::controllers::controller_utils::ScaleDownGates::from_gates(&self.sim.gates);
+        let e = crate::controllers::replicaset::explain::explain_scale_down_in_store(
+            &self.sim.api.store,
+            kind,
+            namespace,
+            name,
+            replicas,
+            self.sim.now(),
+            gates,
+        )
+        .map_err(|e| into_error(e.kubectl_message()))?;
+        Ok(to_js(&e)?.unchecked_into())
+    }
+
+    /// Every Deployment with its resolved maxSurge/maxUnavailable and the ReplicaSets it
+    /// controls (old and new): what the rollout chart samples.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    pub fn rollouts(&self) -> Result<JsRollouts, Error> {
+        use crate::api::{Deployment, ReplicaSet};
+        use crate::controllers::deployment::util;
+        let store = &self.sim.api.store;
+        let out: Vec<DeploymentRollout> = store
+            .list::<Deployment>(None)
+            .map(|d| {
+                let mut rss: Vec<ReplicaSet> = store
+                    .list::<ReplicaSet>(Some(&d.metadata.namespace))
+                    .filter(|rs| {
+                        rs.metadata
+                            .controller_ref()
+                            .is_some_and(|r| r.uid == d.metadata.uid)
+                    })
+                    .cloned()
+                    .collect();
+                let new_uid = util::find_new_replica_set(d, &mut rss)
+                    .map(|rs| rs.metadata.uid)
+                    .unwrap_or_default();
+                let mut replica_sets: Vec<ReplicaSetRollout> = rss
+                    .iter()
+                    .map(|rs| ReplicaSetRollout {
+                        name: rs.metadata.name.clone(),
+                        uid: rs.metadata.uid.clone(),
+                        revision: util::revision(&rs.metadata).unwrap_or(0),
+                        hash: rs
+                            .metadata
+                            .labels
+                            .get("pod-template-hash")
+                            .cloned()
+                            .unwrap_or_default(),
+                        desired: rs.replicas(),
+                        replicas: rs.status.replicas,
+                        ready: rs.status.ready_replicas,
+                        available: rs.status.available_replicas,
+                        is_new: rs.metadata.uid == new_uid,
+                    })
+                    .collect();
+                replica_sets.sort_by(|a, b| a.revision.cmp(&b.revision).then(a.name.cmp(&b.name)));
+                DeploymentRollout {
+                    namespace: d.metadata.namespace.clone(),
+                    name: d.metadata.name.clone(),
+                    uid: d.metadata.uid.clone(),
+                    desired: d.replicas(),
+                    strategy: if d.spec.strategy.type_.is_empty() {
+                        "RollingUpdate".into()
+                    } else {
+                        d.spec.strategy.type_.clone()
+                    },
+                    max_surge: util::max_surge(d),
+                    max_unavailable: util::max_unavailable(d),
+                    paused: d.spec.paused,
+                    progressing: d
+                        .status
+                        .conditions
+                        .iter()
+                        .find(|c| c.type_ == "Progressing")
+                        .map(|c| format!("{}/{}", c.status, c.reason))
+                        .unwrap_or_default(),
+                    replica_sets,
+                }
+            })
+            .collect();
+        Ok(to_js(&out)?.unchecked_into())
+    }
+}
+
+impl WasmSimulation {
+    /// Runs to `to` (since the start), applying the journaled commands due on the way.
+    fn advance_to(&mut self, to: Duration) -> Result<(), Error> {
+        while let Some(e) = self.journal.get(self.applied) {
+            let at = seconds_to_duration(e.at)?;
+            if at > to {
+                break;
+            }
+            let (cmd, stdin) = (e.cmd.clone(), e.stdin.clone());
+            self.sim
+                .run_until(self.sim.start + at)
+                .map_err(into_error)?;
+            // The outcome was shown when the user ran it; a replay reproduces it.
+            let input = crate::kubectl::Input {
+                stdin: stdin.as_deref(),
+                files: None,
+            };
+            let _ = crate::kubectl::execute_with(&mut self.sim, &cmd, input);
+            self.applied += 1;
+        }
+        self.sim.run_until(self.sim.start + to).map_err(into_error)
+    }
+}
+
+/// Parses and builds a scenario.
+fn build(text: &str) -> Result<crate::sim::Simulation, Error> {
+    Scenario::parse(text)
+        .and_then(|s| s.build())
+        .map_err(into_error)
 }
 
 /// The one error conversion: any displayable error becomes a JS `Error` with its message.

@@ -180,7 +180,7 @@ fn kubectl_errors_are_thrown_as_errors() {
     let mut sim = Simulation::new(&scenario(1)).expect("scenario builds");
     // Whatever the kubectl subset supports, an unknown verb is an error with kubectl's text.
     let msg = error_message(
-        sim.kubectl("kubectl frobnicate pods")
+        sim.kubectl("kubectl frobnicate pods", None)
             .expect_err("unknown verb rejected"),
     );
     assert!(msg.contains("frobnicate"), "{msg}");
@@ -244,4 +244,272 @@ fn typescript_declarations_match_the_values() {
     for e in Array::from(&events).iter() {
         assert_eq!(keys(&e), ts_fields("TraceEvent"));
     }
+}
+
+/// A Deployment of 4 replicas, its image changed at 60s by the timeline.
+const ROLLOUT: &str = r#"apiVersion: kubeplay.dev/v1alpha1
+kind: Scenario
+metadata:
+  name: web-rollout
+seed: 3
+objects:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: web
+  spec:
+    replicas: 4
+    selector:
+      matchLabels: {app: web}
+    template:
+      metadata:
+        labels: {app: web}
+      spec:
+        containers:
+        - name: nginx
+          image: nginx:1.26
+timeline:
+- at: 60s
+  kubectl: set image deployment/web nginx=nginx:1.27
+duration: 3m
+"#;
+
+/// Optional (`name?:`) fields of an interface.
+fn ts_optional(name: &str) -> BTreeSet<String> {
+    let start = TYPESCRIPT_TYPES
+        .find(&format!("export interface {name} {{"))
+        .unwrap_or_else(|| panic!("no interface {name}"));
+    TYPESCRIPT_TYPES[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.trim() != "}")
+        .filter_map(|l| l.trim().split_once("?:").map(|(f, _)| f.to_string()))
+        .collect()
+}
+
+/// The value's keys are the interface's fields, optional ones allowed to be absent.
+fn assert_shape(v: &JsValue, name: &str) {
+    let k = keys(v);
+    let all = ts_fields(name);
+    let required: BTreeSet<String> = all.difference(&ts_optional(name)).cloned().collect();
+    assert!(k.is_subset(&all), "{name}: {k:?} not within {all:?}");
+    assert!(
+        required.is_subset(&k),
+        "{name}: {k:?} lacks some of {required:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn kubectl_with_stdin_and_apply_change_the_cluster() {
+    let mut sim = Simulation::new(&scenario(1)).expect("scenario builds");
+    let rs = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: api\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n      - name: c\n        image: busybox\n";
+    let out = sim.apply(rs).expect("applies");
+    assert_eq!(out, "replicaset.apps/api created");
+    sim.run_for(5.0).expect("runs");
+    let out = sim
+        .kubectl("kubectl get rs api -o name", None)
+        .expect("gets");
+    assert_eq!(out, "replicaset.apps/api");
+    let out = sim
+        .kubectl("delete -f -", Some(rs.to_string()))
+        .expect("deletes");
+    assert!(out.contains("deleted"), "{out}");
+    // Kubernetes-format validation errors arrive as JS Errors.
+    let bad = rs.replace("replicas: 2", "replicas: -1");
+    let msg = error_message(sim.apply(&bad).expect_err("invalid replicas rejected"));
+    assert!(msg.contains("spec.replicas"), "{msg}");
+    assert!(msg.contains("is invalid"), "{msg}");
+    // Mutating commands are journaled with their time; reads are not.
+    let journal: JsValue = sim.journal().expect("journal").into();
+    let cmds = strings(&journal, "cmd");
+    assert_eq!(cmds, ["apply -f -", "delete -f -", "apply -f -"]);
+    assert!(Array::from(&journal).get(1).is_object());
+    assert_eq!(get(&Array::from(&journal).get(1), "at").as_f64(), Some(5.0));
+}
+
+#[wasm_bindgen_test]
+fn events_since_follows_a_cursor_and_resets_after_a_rewind() {
+    let mut sim = Simulation::new(ROLLOUT).expect("scenario builds");
+    sim.run_for(30.0).expect("runs");
+    let first: JsValue = sim.events_since(0).expect("events").into();
+    assert_shape(&first, "EventsSince");
+    let n = Array::from(&get(&first, "events")).length();
+    assert!(n > 0);
+    assert_eq!(get(&first, "next").as_f64(), Some(f64::from(n)));
+    assert_eq!(get(&first, "reset").as_bool(), Some(false));
+    sim.run_for(60.0).expect("runs");
+    let more: JsValue = sim.events_since(n as usize).expect("events").into();
+    let m = Array::from(&get(&more, "events")).length();
+    assert!(m > 0, "the rollout at 60s records events");
+    assert_eq!(get(&more, "next").as_f64(), Some(f64::from(n + m)));
+    sim.seek(10.0).expect("rewinds");
+    let after: JsValue = sim.events_since((n + m) as usize).expect("events").into();
+    assert_eq!(get(&after, "reset").as_bool(), Some(true));
+    let all: JsValue = sim.events(0).expect("events").into();
+    assert_eq!(json(&get(&after, "events")), json(&all));
+}
+
+#[wasm_bindgen_test]
+fn seek_backwards_is_a_deterministic_replay() {
+    let fresh = |t: f64| {
+        let mut sim = Simulation::new(ROLLOUT).expect("scenario builds");
+        sim.run_until(t).expect("runs");
+        let snap: JsValue = sim.snapshot().expect("snapshot").into();
+        json(&snap)
+    };
+    let mut sim = Simulation::new(ROLLOUT).expect("scenario builds");
+    sim.run_until(150.0).expect("runs");
+    let at_150: JsValue = sim.snapshot().expect("snapshot").into();
+    sim.seek(75.0).expect("rewinds");
+    assert_eq!(sim.time(), 75.0);
+    let at_75: JsValue = sim.snapshot().expect("snapshot").into();
+    assert_eq!(json(&at_75), fresh(75.0));
+    assert_ne!(
+        json(&at_75),
+        json(&at_150),
+        "the rollout is under way at 75s"
+    );
+    sim.seek(150.0).expect("forwards");
+    let again: JsValue = sim.snapshot().expect("snapshot").into();
+    assert_eq!(json(&again), json(&at_150));
+
+    // A user command is replayed at its time by a rewind past it.
+    sim.seek(20.0).expect("rewinds");
+    sim.kubectl("scale deployment web --replicas=2", None)
+        .expect("scales");
+    sim.run_until(40.0).expect("runs");
+    let scaled: JsValue = sim.snapshot().expect("snapshot").into();
+    sim.seek(30.0).expect("rewinds");
+    sim.seek(40.0).expect("forwards");
+    let replayed: JsValue = sim.snapshot().expect("snapshot").into();
+    assert_eq!(json(&replayed), json(&scaled));
+    assert_eq!(Array::from(&get(&replayed, "pods")).length(), 2);
+    // Before the command the Deployment had 4 pods.
+    sim.seek(19.0).expect("rewinds");
+    let before: JsValue = sim.snapshot().expect("snapshot").into();
+    assert_eq!(Array::from(&get(&before, "pods")).length(), 4);
+    assert!(sim.seek(-1.0).is_err());
+}
+
+#[wasm_bindgen_test]
+fn explain_scale_down_is_structured() {
+    let mut sim = Simulation::new(&scenario(1)).expect("scenario builds");
+    sim.apply("apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: api\nspec:\n  replicas: 3\n  selector:\n    matchLabels: {app: api}\n  template:\n    metadata:\n      labels: {app: api}\n    spec:\n      containers:\n      - name: c\n        image: busybox\n")
+        .expect("applies");
+    sim.run_for(60.0).expect("runs");
+    let e: JsValue = sim
+        .explain_scale_down("rs", "default", "api", 1)
+        .expect("explains")
+        .into();
+    assert_shape(&e, "ScaleDownExplanation");
+    assert_eq!(get(&e, "deleteCount").as_f64(), Some(2.0));
+    let pods = Array::from(&get(&e, "pods"));
+    assert_eq!(pods.length(), 3);
+    for p in pods.iter() {
+        assert_shape(&p, "ExplainedPod");
+    }
+    let deleted: Vec<bool> = pods
+        .iter()
+        .map(|p| get(&p, "delete").as_bool().expect("bool"))
+        .collect();
+    assert_eq!(deleted, [true, true, false]);
+    let cmp = Array::from(&get(&e, "comparisons"));
+    assert_eq!(cmp.length(), 2);
+    for c in cmp.iter() {
+        assert_shape(&c, "PairExplanation");
+    }
+    assert_eq!(
+        get(&cmp.get(0), "first").as_string(),
+        get(&pods.get(0), "name").as_string()
+    );
+    let msg = error_message(
+        sim.explain_scale_down("rs", "default", "nope", 1)
+            .err()
+            .expect("missing owner"),
+    );
+    assert!(msg.contains("not found"), "{msg}");
+}
+
+#[wasm_bindgen_test]
+fn rollouts_and_history_describe_a_rolling_update() {
+    let mut sim = Simulation::new(ROLLOUT).expect("scenario builds");
+    assert_eq!(sim.duration(), 180.0);
+    // peekNextEvent does not move the clock, and nothing happens before the time it names:
+    // running to just before it leaves the snapshot as it was (once the start has settled).
+    sim.run_until(0.0).expect("settles");
+    let mut steps = 0;
+    while let Some(peek) = sim.peek_next_event() {
+        steps += 1;
+        let before = sim.time();
+        assert_eq!(sim.time(), before);
+        assert!(peek >= before);
+        if peek > before + 0.002 {
+            let snap: JsValue = sim.snapshot().expect("snapshot").into();
+            let events = sim.events(0).expect("events");
+            sim.run_until(peek - 0.001).expect("runs");
+            let again: JsValue = sim.snapshot().expect("snapshot").into();
+            assert_eq!(json(&get(&again, "pods")), json(&get(&snap, "pods")));
+            assert_eq!(json(&sim.events(0).expect("events")), json(&events));
+        }
+        let reached = sim.next_event().expect("steps").expect("a time");
+        assert!(reached >= peek - 1e-9, "{reached} < {peek}");
+        assert!(steps < 500, "the rollout settles");
+    }
+    assert!(steps > 3, "{steps}");
+    assert!(sim.time() >= 60.0, "the timeline action at 60s was peeked");
+    sim.seek(0.0).expect("rewinds");
+    sim.run_until(61.0).expect("runs");
+    let list: JsValue = sim.rollouts().expect("rollouts").into();
+    let d = Array::from(&list).get(0);
+    assert_shape(&d, "DeploymentRollout");
+    assert_eq!(get(&d, "maxSurge").as_f64(), Some(1.0));
+    assert_eq!(get(&d, "maxUnavailable").as_f64(), Some(1.0));
+    let rss = Array::from(&get(&d, "replicaSets"));
+    assert_eq!(rss.length(), 2, "old and new ReplicaSets mid-rollout");
+    for rs in rss.iter() {
+        assert_shape(&rs, "ReplicaSetRollout");
+    }
+    assert_eq!(get(&rss.get(1), "isNew").as_bool(), Some(true));
+    assert_eq!(get(&rss.get(1), "revision").as_f64(), Some(2.0));
+    let log: JsValue = sim.timeline_log(0).expect("log").into();
+    assert_eq!(
+        strings(&log, "action"),
+        ["kubectl set image deployment/web nginx=nginx:1.27"]
+    );
+    assert_shape(&Array::from(&log).get(0), "TimelineLogEntry");
+    assert_eq!(get(&Array::from(&log).get(0), "time").as_f64(), Some(60.0));
+    let none: JsValue = sim.timeline_log(5).expect("log").into();
+    assert_eq!(Array::from(&none).length(), 0);
+    assert_eq!(
+        get(&d, "progressing").as_string().as_deref(),
+        Some("True/ReplicaSetUpdated")
+    );
+    sim.run_until(180.0).expect("runs");
+    let list: JsValue = sim.rollouts().expect("rollouts").into();
+    assert_eq!(
+        get(&Array::from(&list).get(0), "progressing")
+            .as_string()
+            .as_deref(),
+        Some("True/NewReplicaSetAvailable")
+    );
+    let h = sim.rollout_history("web").expect("history");
+    assert!(h.contains("REVISION"), "{h}");
+    assert!(sim.rollout_history("nope").is_err());
+}
+
+#[wasm_bindgen_test]
+fn builtin_scenarios_are_listed_with_descriptions() {
+    let list: JsValue = kubeplay::wasm::builtin_scenarios().expect("list").into();
+    let names = strings(&list, "name");
+    assert!(names.contains(&"nginx-deployment".to_string()), "{names:?}");
+    for s in Array::from(&list).iter() {
+        assert_shape(&s, "BuiltinScenario");
+        let yaml = get(&s, "yaml").as_string().expect("yaml");
+        Simulation::new(&yaml).expect("every built-in builds");
+    }
+    let first = Array::from(&list).get(0);
+    assert!(!get(&first, "description")
+        .as_string()
+        .expect("a string")
+        .is_empty());
 }

@@ -1,12 +1,15 @@
-// Smoke test of the served page in headless Chromium: `node --test tests/e2e/` (scripts/test.sh).
+// The playground in headless Chromium: `node --test tests/e2e/` (scripts/test.sh).
 //
 // Starts the README's serve command (scripts/serve.sh with PORT=0, so a free port), opens
-// /www/ with playwright-core driving Debian's /usr/bin/chromium, and checks that the page loads
-// the wasm module, runs its scenario and shows the snapshot, and that errors are shown as text.
+// /www/ with playwright-core driving Debian's /usr/bin/chromium, and checks the page as a user
+// meets it: loading, a lesson played step by step, the deletion order against explainScaleDown,
+// share links reopening the same state, and hostile links that must neither run nor break it.
+// Screenshots go to test-artifacts/ (gitignored).
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, mkdir } from "node:fs/promises";
+import { deflateRawSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,14 +62,6 @@ function startServer() {
   });
 }
 
-async function waitForRun() {
-  await page.waitForFunction(() => document.body.dataset.state !== "loading" && document.body.dataset.state !== "running");
-  return page.evaluate(() => document.body.dataset.state);
-}
-
-async function items(id) {
-  return page.locator(`#${id} li`).allTextContents();
-}
 
 before(async () => {
   baseUrl = await startServer();
@@ -91,61 +86,265 @@ after(async () => {
   if (server?.exitCode === null) process.kill(-server.pid, "SIGTERM");
 });
 
-test("the page loads the wasm module, runs the scenario and shows the snapshot", async () => {
+const artifacts = path.join(root, "test-artifacts");
+
+async function shot(p, name) {
+  await mkdir(artifacts, { recursive: true });
+  await p.waitForTimeout(600); // let pod tiles finish gliding
+  await p.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** Waits until the page has settled (not loading, not playing) and returns its state. */
+async function settled(p = page) {
+  await p.waitForFunction(() => !["loading", "playing"].includes(document.body.dataset.state), null, { timeout: 60_000 });
+  return p.evaluate(() => document.body.dataset.state);
+}
+
+async function openPage(url) {
+  const p = await context.newPage();
+  await p.setViewportSize({ width: 1440, height: 1000 });
+  p.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
+  p.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  await p.goto(url);
+  return p;
+}
+
+async function seekTo(p, t) {
+  const before = await p.evaluate(() => document.body.dataset.time);
+  await p.evaluate((v) => {
+    const r = document.getElementById("scrubber");
+    r.value = String(v);
+    r.dispatchEvent(new Event("input", { bubbles: true }));
+  }, t);
+  await p.waitForFunction((v) => document.body.dataset.time === String(v), t, { timeout: 60_000 }).catch(async () => {
+    throw new Error(`seek to ${t} from ${before} did not land: time=${await p.evaluate(() => document.body.dataset.time)}`);
+  });
+  await settled(p);
+}
+
+/** Pod rows of the cluster view's table: [{name, node, state}]. */
+async function podRows(p) {
+  return p.$$eval("#pod-table tbody tr", (rows) =>
+    rows.map((r) => {
+      const c = [...r.children].map((td) => td.textContent);
+      return { name: c[1], node: c[2], state: c[3] };
+    }));
+}
+
+function shareFragment(obj) {
+  return `v=1&s=${deflateRawSync(Buffer.from(JSON.stringify(obj))).toString("base64url")}`;
+}
+
+test("the playground loads the wasm module in a worker and shows the cluster", async () => {
   const wasm = page.waitForResponse((r) => r.url().endsWith(".wasm"));
+  await page.setViewportSize({ width: 1440, height: 1000 });
   await page.goto(baseUrl);
   const response = await wasm;
   assert.equal(response.status(), 200);
   assert.equal(response.headers()["content-type"], "application/wasm");
+  assert.equal(await settled(), "ready");
+  assert.equal(page.workers().length, 1, "the simulation runs in a Web Worker");
+  const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', "content");
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.doesNotMatch(csp, /unsafe-inline/);
+  assert.equal(await page.inputValue("#scenario-select"), "nginx-deployment");
+  assert.match(await page.locator("#cluster-summary").textContent(), /^3 nodes \(3 Ready\) · \d+ pods/);
+  const nodeStates = await page.$$eval(".cluster-svg .node-state", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(nodeStates, ["Ready", "Ready", "Ready"]);
+  // Stepping moves virtual time to the next event, until the pods are ready.
+  const time = () => page.evaluate(() => Number(document.body.dataset.time));
+  const ready = async () => (await podRows(page)).filter((p) => p.state === "Ready").length;
+  for (let i = 0; i < 60 && (await ready()) < 3; i++) {
+    const t0 = await time();
+    await page.click("#step");
+    await page.waitForFunction((t) => Number(document.body.dataset.time) > t, t0);
+    await settled();
+  }
+  assert.equal(await ready(), 3);
+  assert.ok((await time()) > 0);
+  // Keyboard: R rewinds to 0.
+  await page.locator("body").press("r");
+  await page.waitForFunction(() => document.body.dataset.time === "0");
+  await shot(page, "01-loaded");
+  assert.deepEqual(problems, []);
+});
 
-  const state = await waitForRun();
-  assert.equal(state, "ready", await page.locator("#error").textContent());
-  const nodes = await items("nodes");
-  assert.deepEqual(
-    nodes.map((n) => n.split(/\s+/)[0]),
-    ["node-1", "node-2", "node-3"],
-  );
-  assert.ok(nodes.every((n) => n.includes("Ready=True")), nodes.join("\n"));
-  const pods = await items("pods");
-  assert.ok(pods.some((p) => p.startsWith("default/standalone ")), pods.join("\n"));
-  const status = await page.locator("#status").textContent();
-  assert.match(status, /^t = 60s \(2025-01-01T00:01:00Z\): 3 nodes, \d+ pods, 1 workloads, \d+ events$/);
-  assert.equal(await page.locator("#error").isHidden(), true);
+test("the rolling-update lesson turns its steps green as the rollout proceeds", async () => {
+  await page.goto(`${baseUrl}?lesson=rolling-update`);
+  assert.equal(await settled(), "ready");
+  assert.equal(await page.locator("#lesson-title").textContent(), "A rolling update");
+  const passed = () => page.$$eval("#lesson-steps li", (els) => els.map((e) => e.classList.contains("passed")));
+  assert.deepEqual(await passed(), [false, false, false, false]);
 
-  if (process.env.E2E_SCREENSHOT) {
-    await mkdir(path.dirname(process.env.E2E_SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: process.env.E2E_SCREENSHOT, fullPage: true });
+  await seekTo(page, 40);
+  assert.deepEqual(await passed(), [true, false, false, false]);
+  let legend = await page.locator("#rollout-legend").textContent();
+  assert.match(legend, /revision 1, new\): 3 pods, 3 available/);
+  await shot(page, "02-lesson-step1");
+
+  await seekTo(page, 62);
+  assert.deepEqual((await passed()).slice(0, 2), [true, true]);
+  legend = await page.locator("#rollout-legend").textContent();
+  assert.match(legend, /revision 1, old\)/);
+  assert.match(legend, /revision 2, new\)/);
+  assert.match(await page.locator("#rollout-status").textContent(), /maxSurge 1 · maxUnavailable 0/);
+  await shot(page, "03-lesson-rollout");
+
+  await page.selectOption("#speed", "1000");
+  await page.click("#play");
+  await page.waitForSelector("#lesson-done:not([hidden])", { timeout: 60_000 });
+  await settled();
+  assert.deepEqual(await passed(), [true, true, true, true]);
+  legend = await page.locator("#rollout-legend").textContent();
+  assert.match(legend, /revision 2, new\): 3 pods, 3 available/);
+  assert.match(legend, /revision 1, old\): 0 pods/);
+  await shot(page, "04-lesson-done");
+  assert.deepEqual(problems, []);
+});
+
+let shareSource;
+test("the deletion order shown is explainScaleDown's, and a scale-down follows it", async () => {
+  await page.goto(`${baseUrl}?scenario=frontend`);
+  assert.equal(await settled(), "ready");
+  await seekTo(page, 45);
+  await page.click("#tab-deletion");
+  await page.waitForSelector("#deletion-order .del-pod");
+  assert.equal(await page.inputValue("#deletion-owner"), "ReplicaSet/default/frontend");
+  await page.fill("#deletion-replicas", "1");
+  await page.waitForFunction(() => document.querySelectorAll("#deletion-order .del-pod.delete").length === 2);
+  const shown = await page.$$eval("#deletion-order .del-pod", (els) =>
+    els.map((e) => ({ name: e.dataset.name, del: e.classList.contains("delete") })));
+  const rules = await page.$$eval("#deletion-order .del-rule", (els) => els.map((e) => e.textContent));
+  // The same question asked of a fresh simulation built from the same text, in the page.
+  shareSource = await page.inputValue("#scenario");
+  const expected = await page.evaluate(async (src) => {
+    const m = await import("../pkg/kubeplay.js");
+    await m.default();
+    const sim = new m.Simulation(src);
+    sim.runUntil(45);
+    const e = sim.explainScaleDown("rs", "default", "frontend", 1);
+    sim.free();
+    return e;
+  }, shareSource);
+  assert.deepEqual(shown, expected.pods.map((p) => ({ name: p.name, del: p.delete })));
+  assert.equal(rules.length, expected.comparisons.length);
+  rules.forEach((r, i) => assert.ok(r.includes(expected.comparisons[i].rule ? expected.comparisons[i].text : "no rule"), r));
+  await shot(page, "05-deletion-order");
+
+  await page.click("#deletion-scale");
+  await settled();
+  await seekTo(page, 55);
+  const alive = (await podRows(page)).filter((p) => p.state !== "Terminating").map((p) => p.name);
+  assert.deepEqual(alive, expected.pods.filter((p) => !p.delete).map((p) => p.name));
+  const console_ = await page.locator("#console-out").textContent();
+  assert.match(console_, /kubectl scale rs frontend -n default --replicas=1/);
+  assert.deepEqual(problems, []);
+});
+
+test("a share link reopens the same scenario, commands and time in a fresh page", async () => {
+  await page.click("#share");
+  await page.waitForFunction(() => document.body.dataset.shareLink);
+  const link = await page.evaluate(() => document.body.dataset.shareLink);
+  assert.match(link, /#v=1&s=[A-Za-z0-9_-]+$/);
+  const expect = {
+    clock: await page.locator("#clock").textContent(),
+    pods: await podRows(page),
+    summary: await page.locator("#cluster-summary").textContent(),
+  };
+  const fresh = await openPage(link);
+  assert.equal(await settled(fresh), "ready");
+  assert.equal(await fresh.inputValue("#scenario"), shareSource);
+  assert.equal(await fresh.locator("#clock").textContent(), expect.clock);
+  assert.deepEqual(await podRows(fresh), expect.pods);
+  assert.equal(await fresh.locator("#cluster-summary").textContent(), expect.summary);
+  await shot(fresh, "06-shared");
+  await fresh.close();
+  assert.deepEqual(problems, []);
+});
+
+test("hostile and broken links run nothing and leave the page usable", async () => {
+  const evil = "<img src=x onerror=window.pwned=1><script>window.pwned=2</script>";
+  const scenario = `apiVersion: kubeplay.dev/v1alpha1\nkind: Scenario\nmetadata:\n  name: evil\n  description: "${evil}"\nobjects:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: "${evil}"\n  spec:\n    containers:\n    - name: c\n      image: busybox\n`;
+  let p = await openPage(`${baseUrl}#${shareFragment({ s: scenario, t: 30 })}`);
+  assert.equal(await settled(p), "error");
+  assert.equal(await p.inputValue("#scenario"), scenario, "the linked text is kept in the editor");
+  assert.match(await p.locator("#editor-error").textContent(), /<img src=x onerror=window\.pwned=1>/);
+  // objects[0] is marked inline: line 7 of the text.
+  assert.equal(await p.locator("#editor .ln-error").textContent(), "7");
+  assert.match(await p.locator("#banner-text").textContent(), /shared scenario has an error/);
+  assert.equal(await p.locator("body img, body script:not([src])").count(), 0, "nothing was parsed as HTML");
+  assert.equal(await p.evaluate(() => window.pwned), undefined);
+  await shot(p, "07-hostile");
+  // Still usable: a built-in scenario loads and runs.
+  await p.selectOption("#scenario-select", "frontend");
+  assert.equal(await settled(p), "ready");
+  assert.match(await p.locator("#cluster-summary").textContent(), /^3 nodes/);
+  await p.close();
+
+  // An annotation that passes validation is shown as text in the object panel.
+  const annotated = `apiVersion: v1\nkind: Pod\nmetadata:\n  name: tricky\n  annotations:\n    note: "${evil}"\nspec:\n  containers:\n  - name: c\n    image: busybox\n`;
+  p = await openPage(`${baseUrl}#${shareFragment({ s: annotated, t: 20 })}`);
+  assert.equal(await settled(p), "ready");
+  await p.click('.pod[data-name="tricky"]');
+  await p.waitForFunction(() => document.getElementById("detail-yaml").textContent.includes("note:"));
+  assert.match(await p.locator("#detail-yaml").textContent(), /onerror=window\.pwned=1/);
+  assert.equal(await p.locator("body img").count(), 0);
+  assert.equal(await p.evaluate(() => window.pwned), undefined);
+  await p.close();
+
+  // A payload that inflates past the cap is refused before it is inflated in full.
+  const huge = shareFragment({ s: "a".repeat(4 * 1024 * 1024), t: 0 });
+  assert.ok(huge.length < 20_000, "deflate makes it small on the wire");
+  p = await openPage(`${baseUrl}#${huge}`);
+  assert.equal(await settled(p), "ready");
+  assert.match(await p.locator("#banner-text").textContent(), /larger than 256 KiB.*default scenario is loaded/);
+  assert.equal(await p.inputValue("#scenario-select"), "nginx-deployment");
+  await p.close();
+
+  // Garbage, a wrong version, and a valid deflate stream of something that is not our JSON.
+  for (const [frag, why] of [
+    ["v=1&s=%%%not-base64", /damaged/],
+    ["v=9&s=AAAA", /unsupported share link version/],
+    [`v=1&s=${deflateRawSync(Buffer.from("[1,2,3]")).toString("base64url")}`, /holds no scenario/],
+    [shareFragment({ s: "kind: Pod", t: -5 }), /time is invalid/],
+  ]) {
+    p = await openPage(`${baseUrl}#${frag}`);
+    assert.equal(await settled(p), "ready", frag);
+    assert.match(await p.locator("#banner-text").textContent(), why);
+    await p.close();
   }
   assert.deepEqual(problems, []);
 });
 
-test("Run re-runs the edited scenario", async () => {
-  await page.locator("#seconds").fill("90");
-  await page.locator("#scenario").fill(
-    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\nspec:\n  containers:\n  - name: c\n    image: busybox\n",
-  );
-  await page.evaluate(() => (document.body.dataset.state = "running"));
-  await page.locator("#run").click();
-  assert.equal(await waitForRun(), "ready");
-  assert.deepEqual(
-    (await items("pods")).map((p) => p.split(/\s+/)[0]),
-    ["default/solo"],
-  );
-  assert.match(await page.locator("#status").textContent(), /^t = 90s .*: 3 nodes, 1 pods, 0 workloads/);
+test("embed mode shows the cluster and the controls only", async () => {
+  const p = await openPage(`${baseUrl}?embed=1&scenario=daemonset-fluentd`);
+  assert.equal(await settled(p), "ready");
+  assert.equal(await p.locator("header.top").isVisible(), false);
+  assert.equal(await p.locator("#editor").isVisible(), false);
+  assert.equal(await p.locator("#cluster").isVisible(), true);
+  assert.equal(await p.locator("#play").isVisible(), true);
+  await seekTo(p, 260);
+  const states = await p.$$eval(".cluster-svg .node-state", (els) => els.map((e) => e.textContent));
+  assert.ok(states.some((s) => s.startsWith("NotReady")), states.join());
+  await shot(p, "08-embed");
+  await p.close();
   assert.deepEqual(problems, []);
 });
 
-test("a bad scenario shows the simulator's error as text", async () => {
-  const hostile = 'kind: Scenario\n"<img src=x onerror=window.pwned=1>": 1\n';
-  await page.locator("#scenario").fill(hostile);
-  await page.evaluate(() => (document.body.dataset.state = "running"));
-  await page.locator("#run").click();
-  assert.equal(await waitForRun(), "error");
-  const error = await page.locator("#error").textContent();
-  assert.match(error, /unknown field `<img src=x onerror=window\.pwned=1>`/);
-  assert.equal(await page.locator("#error img").count(), 0, "error text was parsed as HTML");
-  assert.equal(await page.evaluate(() => window.pwned), undefined);
-  assert.deepEqual(await items("nodes"), []);
-  assert.deepEqual(await items("pods"), []);
+test("every lesson's steps all turn green when its scenario is played to the end", async () => {
+  const ids = await page.evaluate(async () => (await import("./lessons/index.js")).LESSONS.map((l) => l.id));
+  assert.equal(ids.length, 15);
+  const unfinished = [];
+  for (const id of ids) {
+    await page.goto(`${baseUrl}?lesson=${id}`);
+    assert.equal(await settled(), "ready", id);
+    await page.selectOption("#speed", "1000");
+    await page.click("#play");
+    await page.waitForFunction(() => /End of the scenario/.test(document.getElementById("status").textContent), null, { timeout: 120_000 });
+    const steps = await page.$$eval("#lesson-steps li", (els) => els.map((e) => [e.classList.contains("passed"), e.textContent]));
+    for (const [ok, text] of steps) if (!ok) unfinished.push(`${id}: ${text}`);
+    if (id === "node-failure") await shot(page, "09-lesson-node-failure");
+  }
+  assert.deepEqual(unfinished, []);
   assert.deepEqual(problems, []);
 });

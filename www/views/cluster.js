@@ -1,0 +1,193 @@
+// Cluster view (SVG): nodes as boxes with their state in words and outline, pods as tiles keyed
+// by uid (so a pod glides between states and nodes), coloured by owner and revision.
+import { h, s, hue, reducedMotion } from "../dom.js";
+
+const W = 960;
+const GAP = 14;
+const TILE = 26;
+const TILE_GAP = 5;
+const HEADER = 54;
+
+/** Colour of a pod: hue from its owner, lightness from its revision. */
+export function podColour(p) {
+  const owner = p.ownerUid || p.uid;
+  const revs = [42, 56, 34, 64, 48];
+  const l = p.revision ? revs[hue(p.revision) % revs.length] : 46;
+  return `hsl(${hue(owner)} 58% ${l}%)`;
+}
+
+/** A pod's state as a word (what the tile's glyph and the table say). */
+export function podState(p) {
+  if (p.terminating) return "Terminating";
+  if (p.reason) return p.reason;
+  if (!p.node) return "Unscheduled";
+  if (p.phase === "Running") return p.ready ? "Ready" : "Running (not ready)";
+  return p.phase || "Pending";
+}
+
+function glyph(p) {
+  if (p.terminating) return "✕";
+  if (p.reason || p.phase === "Failed") return "!";
+  if (!p.node || p.phase === "Pending" || !p.phase) return "…";
+  if (p.phase === "Succeeded") return "◆";
+  return p.ready ? "✓" : "◔";
+}
+
+/** Node state as words: Ready / NotReady / Unknown, plus cordoned and kubelet down. */
+export function nodeState(n) {
+  const words = [n.ready === "True" ? "Ready" : n.ready === "False" ? "NotReady" : "NotReady (Unknown)"];
+  if (n.unschedulable) words.push("cordoned");
+  if (n.down) words.push("kubelet down");
+  return words.join(", ");
+}
+
+export class ClusterView {
+  constructor(root, { onSelect }) {
+    this.root = root;
+    this.onSelect = onSelect;
+    this.tiles = new Map(); // uid -> <g>
+    this.svg = s("svg", { class: "cluster-svg", viewBox: `0 0 ${W} 200`, role: "img", "aria-labelledby": "cluster-title" },
+      s("title", { id: "cluster-title" }, "Nodes and pods"),
+      s("defs", {},
+        s("pattern", { id: "hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+          s("rect", { width: 8, height: 8, class: "hatch-bg" }),
+          s("line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "hatch-line" }))),
+    );
+    this.nodeLayer = s("g", { class: "nodes" });
+    this.podLayer = s("g", { class: "pods" });
+    this.svg.append(this.nodeLayer, this.podLayer);
+    this.table = h("table", { class: "pod-table", id: "pod-table" });
+    this.summary = h("p", { class: "cluster-summary", id: "cluster-summary" });
+    root.replaceChildren(this.summary, this.svg,
+      h("details", { class: "pod-details" }, h("summary", {}, "Pods as a table"), this.table));
+  }
+
+  render(snap) {
+    const nodes = snap.nodes;
+    const cols = Math.max(1, Math.min(3, nodes.length));
+    const boxW = (W - GAP * (cols + 1)) / cols;
+    const perRow = Math.max(1, Math.floor((boxW - 16 + TILE_GAP) / (TILE + TILE_GAP)));
+    const byNode = new Map(nodes.map((n) => [n.name, []]));
+    const unscheduled = [];
+    for (const p of snap.pods) (byNode.get(p.node) ?? unscheduled).push(p);
+    const pos = new Map();
+    this.nodeLayer.replaceChildren();
+    let y = GAP;
+    for (let r = 0; r < nodes.length; r += cols) {
+      const row = nodes.slice(r, r + cols);
+      const rowsOfTiles = Math.max(1, ...row.map((n) => Math.ceil(byNode.get(n.name).length / perRow)));
+      const boxH = HEADER + rowsOfTiles * (TILE + TILE_GAP) + 10;
+      row.forEach((n, i) => {
+        const x = GAP + i * (boxW + GAP);
+        this.nodeLayer.append(this.nodeBox(n, x, y, boxW, boxH, byNode.get(n.name).length));
+        byNode.get(n.name).forEach((p, k) => {
+          pos.set(p.uid, [x + 8 + (k % perRow) * (TILE + TILE_GAP), y + HEADER + Math.floor(k / perRow) * (TILE + TILE_GAP)]);
+        });
+      });
+      y += boxH + GAP;
+    }
+    if (unscheduled.length) {
+      const allPerRow = Math.floor((W - 2 * GAP - 16) / (TILE + TILE_GAP));
+      const boxH = 34 + Math.ceil(unscheduled.length / allPerRow) * (TILE + TILE_GAP) + 6;
+      this.nodeLayer.append(
+        s("g", { class: "lane" },
+          s("rect", { x: GAP, y, width: W - 2 * GAP, height: boxH, rx: 8, class: "lane-box" }),
+          s("text", { x: GAP + 10, y: y + 20, class: "node-name" }, `Unscheduled (${unscheduled.length})`)),
+      );
+      unscheduled.forEach((p, k) => {
+        pos.set(p.uid, [GAP + 8 + (k % allPerRow) * (TILE + TILE_GAP), y + 30 + Math.floor(k / allPerRow) * (TILE + TILE_GAP)]);
+      });
+      y += boxH + GAP;
+    }
+    if (!nodes.length && !unscheduled.length) {
+      this.nodeLayer.append(s("text", { x: W / 2, y: 60, class: "empty", "text-anchor": "middle" }, "No nodes"));
+      y = 100;
+    }
+    this.svg.setAttribute("viewBox", `0 0 ${W} ${Math.max(y, 100)}`);
+    this.renderPods(snap.pods, pos);
+    this.renderTable(snap.pods);
+    const ready = snap.pods.filter((p) => p.ready && !p.terminating).length;
+    this.summary.textContent =
+      `${nodes.length} nodes (${nodes.filter((n) => n.ready === "True").length} Ready) · ` +
+      `${snap.pods.length} pods (${ready} ready) · ${snap.workloads.length} workloads`;
+  }
+
+  nodeBox(n, x, y, w, hgt, podCount) {
+    const ok = n.ready === "True" && !n.down;
+    const cls = ["node", ok ? "node-ready" : "node-notready", n.unschedulable ? "node-cordoned" : ""].join(" ");
+    const cpu = n.cpuMilli ? n.cpuRequestedMilli / n.cpuMilli : 0;
+    const pods = n.podsCapacity ? podCount / n.podsCapacity : 0;
+    const barW = (w - 20) / 2 - 6;
+    const bar = (bx, frac, label) => [
+      s("rect", { x: bx, y: y + 34, width: barW, height: 6, rx: 3, class: "bar-bg" }),
+      s("rect", { x: bx, y: y + 34, width: Math.max(0, Math.min(1, frac)) * barW, height: 6, rx: 3, class: frac > 0.9 ? "bar bar-hot" : "bar" }),
+      s("text", { x: bx + barW, y: y + 29, class: "bar-label", "text-anchor": "end" }, label),
+    ];
+    const g = s("g", { class: cls, dataset: { node: n.name }, tabindex: 0, role: "button", "aria-label": `node ${n.name}: ${nodeState(n)}` },
+      s("title", {}, `${n.name}: ${nodeState(n)}${n.taints.length ? `\ntaints: ${n.taints.join(", ")}` : ""}`),
+      s("rect", { x, y, width: w, height: hgt, rx: 10, class: "node-box" }),
+      ok ? null : s("rect", { x, y, width: w, height: hgt, rx: 10, class: "node-hatch", fill: "url(#hatch)" }),
+      s("text", { x: x + 10, y: y + 19, class: "node-name" }, n.name),
+      s("text", { x: x + w - 10, y: y + 19, class: "node-state", "text-anchor": "end" }, nodeState(n)),
+      bar(x + 10, cpu, `cpu ${n.cpuRequestedMilli}m/${n.cpuMilli}m`),
+      bar(x + 10 + barW + 12, pods, `pods ${podCount}/${n.podsCapacity}`),
+    );
+    g.addEventListener("click", () => this.onSelect({ kind: "node", namespace: "", name: n.name }));
+    g.addEventListener("keydown", (e) => e.key === "Enter" && this.onSelect({ kind: "node", namespace: "", name: n.name }));
+    return g;
+  }
+
+  renderPods(pods, pos) {
+    const still = reducedMotion();
+    const seen = new Set();
+    for (const p of pods) {
+      seen.add(p.uid);
+      let g = this.tiles.get(p.uid);
+      const [x, y] = pos.get(p.uid);
+      const fresh = !g;
+      if (fresh) {
+        g = s("g", { class: "pod entering", tabindex: 0, role: "button" },
+          s("title", {}), s("rect", { width: TILE, height: TILE, rx: 5 }),
+          s("text", { x: TILE / 2, y: TILE / 2 + 5, "text-anchor": "middle", class: "glyph" }));
+        g.addEventListener("click", () => this.onSelect({ kind: "pod", namespace: g.dataset.ns, name: g.dataset.name }));
+        g.addEventListener("keydown", (e) => e.key === "Enter" && this.onSelect({ kind: "pod", namespace: g.dataset.ns, name: g.dataset.name }));
+        this.tiles.set(p.uid, g);
+        this.podLayer.append(g);
+      }
+      g.dataset.uid = p.uid;
+      g.dataset.ns = p.namespace;
+      g.dataset.name = p.name;
+      g.dataset.state = podState(p);
+      g.setAttribute("aria-label", `pod ${p.name}: ${podState(p)}`);
+      g.setAttribute("class", ["pod", p.terminating ? "pod-terminating" : "", !p.node ? "pod-pending" : "",
+        p.ready ? "pod-ready" : "", p.reason || p.phase === "Failed" ? "pod-bad" : "", fresh && !still ? "entering" : ""].join(" ").trim());
+      g.style.transform = `translate(${x}px, ${y}px)`;
+      const [title, rect, text] = g.children;
+      title.textContent = `${p.namespace}/${p.name}\n${podState(p)}${p.restarts ? ` · ${p.restarts} restarts` : ""}\n` +
+        `${p.ownerKind ? `${p.ownerKind}/${p.ownerName}` : "no owner"}${p.revision ? ` · revision ${p.revision}` : ""}` +
+        `${p.node ? `\non ${p.node}` : ""}${p.deletionCost ? `\ndeletion cost ${p.deletionCost}` : ""}`;
+      rect.setAttribute("fill", podColour(p));
+      text.textContent = glyph(p);
+      if (fresh && !still) requestAnimationFrame(() => requestAnimationFrame(() => g.classList.remove("entering")));
+    }
+    for (const [uid, g] of this.tiles) {
+      if (seen.has(uid)) continue;
+      this.tiles.delete(uid);
+      if (still) g.remove();
+      else {
+        g.classList.add("leaving");
+        setTimeout(() => g.remove(), 450);
+      }
+    }
+  }
+
+  renderTable(pods) {
+    const rows = pods.map((p) =>
+      h("tr", { dataset: { uid: p.uid } },
+        h("td", {}, p.namespace), h("td", {}, p.name), h("td", {}, p.node || "<none>"), h("td", {}, podState(p)),
+        h("td", {}, p.ownerKind ? `${p.ownerKind}/${p.ownerName}` : ""), h("td", {}, p.revision), h("td", {}, String(p.restarts))));
+    this.table.replaceChildren(
+      h("thead", {}, h("tr", {}, ["Namespace", "Name", "Node", "State", "Owner", "Revision", "Restarts"].map((c) => h("th", {}, c)))),
+      h("tbody", {}, rows));
+  }
+}

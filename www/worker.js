@@ -1,0 +1,133 @@
+// The simulation's Web Worker: owns the wasm `Simulation` and answers the page's requests.
+// Protocol: page -> {id, op, args}; worker -> {id, ok: true, value} | {id, ok: false, error}.
+// A trap in the wasm module (a Rust panic) makes the instance unusable: the worker then posts
+// {fatal: message} and the page starts a fresh worker (sim-client.js).
+import init, { Simulation, builtinScenarios } from "../pkg/kubeplay.js";
+
+let sim = null;
+let eventCursor = 0;
+let logCursor = 0;
+let lastTime = 0;
+
+/** Runs forward to `t`, event by event, sampling the rollouts on the way (for the chart). */
+function runTo(t, samples) {
+  sim.runUntil(sim.time());
+  for (let guard = 0; guard < 5000; guard++) {
+    const n = sim.peekNextEvent();
+    if (n === undefined || n > t || n <= sim.time()) break;
+    sim.runUntil(n);
+    samples.push({ t: sim.time(), rollouts: sim.rollouts() });
+  }
+  sim.runUntil(t);
+}
+
+function frame(samples = []) {
+  const time = sim.time();
+  const rewound = time < lastTime;
+  lastTime = time;
+  if (rewound) logCursor = 0;
+  const ev = sim.eventsSince(eventCursor);
+  eventCursor = ev.next;
+  const log = sim.timelineLog(logCursor);
+  logCursor += log.length;
+  return {
+    time,
+    duration: sim.duration(),
+    snapshot: sim.snapshot(),
+    events: ev.events,
+    eventsReset: ev.reset || rewound,
+    log,
+    logReset: rewound,
+    rollouts: sim.rollouts(),
+    samples,
+  };
+}
+
+function need() {
+  if (!sim) throw new Error("no scenario is loaded");
+  return sim;
+}
+
+const ops = {
+  builtins: () => builtinScenarios(),
+  load({ source, time = 0, journal = [] }) {
+    const next = new Simulation(source);
+    sim?.free();
+    sim = next;
+    eventCursor = 0;
+    logCursor = 0;
+    lastTime = 0;
+    if (journal.length) sim.setJournal(journal);
+    const samples = [];
+    runTo(time, samples);
+    const f = frame(samples);
+    f.eventsReset = true;
+    f.logReset = true;
+    return f;
+  },
+  advanceTo({ t }) {
+    const samples = [];
+    if (t > need().time()) runTo(t, samples);
+    return frame(samples);
+  },
+  next() {
+    need().nextEvent();
+    return frame();
+  },
+  seek({ t }) {
+    const samples = [];
+    if (t < need().time()) sim.seek(0);
+    runTo(t, samples);
+    return frame(samples);
+  },
+  kubectl({ cmd, stdin }) {
+    let output;
+    let ok = true;
+    try {
+      output = need().kubectl(cmd, stdin ?? undefined);
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) throw e;
+      output = e instanceof Error ? e.message : String(e);
+      ok = false;
+    }
+    return { output, ok, frame: frame() };
+  },
+  apply({ yaml }) {
+    const output = need().apply(yaml);
+    return { output, frame: frame() };
+  },
+  explain: ({ kind, namespace, name, replicas }) => need().explainScaleDown(kind, namespace, name, replicas),
+  rolloutHistory: ({ name }) => need().rolloutHistory(name),
+  journal: () => need().journal(),
+  getYaml({ kind, namespace, name }) {
+    const ns = namespace ? ` -n ${namespace}` : "";
+    return need().kubectl(`get ${kind} ${name}${ns} -o yaml`);
+  },
+};
+
+let ready = init().then(() => "ready");
+let dead = false;
+
+self.onmessage = async (msg) => {
+  const { id, op, args } = msg.data ?? {};
+  try {
+    await ready;
+    if (dead) throw new Error("the simulator stopped");
+    const fn = ops[op];
+    if (!fn) throw new Error(`unknown operation ${op}`);
+    self.postMessage({ id, ok: true, value: fn(args ?? {}) });
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    if (e instanceof WebAssembly.RuntimeError || e?.name === "RuntimeError") {
+      dead = true;
+      self.postMessage({ id, ok: false, error, fatal: true });
+      self.postMessage({ fatal: `The simulator crashed: ${error}` });
+      return;
+    }
+    self.postMessage({ id, ok: false, error });
+  }
+};
+ready.catch((e) => {
+  dead = true;
+  self.postMessage({ fatal: `Could not load the simulator: ${e instanceof Error ? e.message : String(e)}` });
+});
