@@ -353,8 +353,9 @@ async function startLesson(id) {
   $("lesson-text").textContent = lesson.text;
   renderLesson();
   if (lesson.scenario) await pickScenario(lesson.scenario);
-  if (/chart/i.test(lesson.text)) showTab("rollout");
   if (/Deletion order/.test(lesson.text)) showTab("deletion");
+  else if (state.frame?.rollouts.length) showTab("rollout");
+  else showTab("events");
 }
 
 function updateLesson() {

@@ -57,6 +57,7 @@ export class RolloutView {
     const series = this.samples
       .map(({ t, rollouts }) => ({ t, d: rollouts.find((d) => `${d.namespace}/${d.name}` === key) }))
       .filter((x) => x.d);
+    this.select.parentElement.hidden = !this.select.options.length;
     if (!series.length) {
       this.chart.replaceChildren(h("p", { class: "empty" }, "No Deployment in this scenario. The chart follows a Deployment's ReplicaSets during a rollout."));
       this.legend.replaceChildren();
