@@ -549,3 +549,44 @@ fn check_result(sim: &mut Simulation, cmd: &str, want: Result<&str, &str>) {
         "{cmd}"
     );
 }
+
+#[test]
+fn create_job_from_cron_job() {
+    let mut sim = cluster();
+    apply(&mut sim, CRON);
+    check_result(
+        &mut sim,
+        "create job manual --from=cronjob/hello",
+        Ok("job.batch/manual created"),
+    );
+    check_result(
+        &mut sim,
+        "create job x --from=cronjob/nope",
+        Err("Error from server (NotFound): cronjobs.batch \"nope\" not found"),
+    );
+    check_result(
+        &mut sim,
+        "create job y",
+        Err("error: either --image or --from must be specified"),
+    );
+    let j = sim
+        .api
+        .store
+        .get::<crate::api::Job>("default", "manual")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        j.metadata
+            .annotations
+            .get("cronjob.kubernetes.io/instantiate"),
+        Some(&"manual".to_string())
+    );
+    let r = &j.metadata.owner_references[0];
+    assert_eq!(
+        (r.kind.as_str(), r.name.as_str(), r.controller),
+        ("CronJob", "hello", Some(true))
+    );
+    sim.run_for(Duration::from_secs(20)).unwrap();
+    let jobs = run(&mut sim, "get jobs");
+    assert!(jobs.contains("\nmanual   Running   0/1"), "{jobs}");
+}

@@ -31,6 +31,7 @@ pub mod tabwriter;
 pub mod yaml;
 
 mod apply;
+mod create_job;
 mod delete;
 mod describe;
 mod drain;
@@ -261,7 +262,10 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
         "get" => get::run(sim, &rest, out),
         "describe" => describe::run(sim, &rest, out),
         "apply" => apply::run_apply(sim, &rest, input, out),
-        "create" => apply::run_create(sim, &rest, input, out),
+        "create" => match split_subcommand(&rest) {
+            Some((sub, sub_rest)) if sub == "job" => create_job::run(sim, &sub_rest, out),
+            _ => apply::run_create(sim, &rest, input, out),
+        },
         "delete" => delete::run(sim, &rest, input, out),
         "scale" => scale::run(sim, &rest, input, out),
         "label" => label::run(sim, &rest, label::Which::Label, out),
