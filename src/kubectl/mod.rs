@@ -230,6 +230,19 @@ fn global_flag_takes_value(w: &str) -> bool {
 
 /// cobra's `Find`: the first word that is not a (global) flag is the (sub)command; returns it
 /// and the other words in order, or `None` when there is none.
+/// A command group (`kubectl rollout`, `kubectl set`) run without a subcommand, as cobra's
+/// `DefaultSubCommandRun` answers: unknown flags are flag errors, stray arguments an unknown
+/// command, otherwise the group's help (exit 1).
+pub(crate) fn group_without_subcommand(cmd_path: &str, words: &[String], help: &str) -> String {
+    match args::parse(cmd_path, words, &[]) {
+        Err(e) => e,
+        Ok(p) if !p.args.is_empty() => {
+            usage_error(cmd_path, &format!("unknown command {:?}", p.args.join(" ")))
+        }
+        Ok(_) => help.to_string(),
+    }
+}
+
 pub(crate) fn split_subcommand(words: &[String]) -> Option<(String, Vec<String>)> {
     let mut pos = 0;
     while pos < words.len() && words[pos].starts_with('-') && words[pos] != "--" {

@@ -99,15 +99,11 @@ pub(crate) fn run(
     out: &mut Out,
 ) -> Result<(), String> {
     let Some((sub, rest)) = super::split_subcommand(words) else {
-        // `DefaultSubCommandRun`: unknown flags are flag errors, arguments are unknown commands.
-        let p = args::parse("kubectl rollout", words, &[])?;
-        if !p.args.is_empty() {
-            return Err(usage_error(
-                "kubectl rollout",
-                &format!("unknown command {:?}", p.args.join(" ")),
-            ));
-        }
-        return Err(ROLLOUT_HELP.into());
+        return Err(super::group_without_subcommand(
+            "kubectl rollout",
+            words,
+            ROLLOUT_HELP,
+        ));
     };
     match sub.as_str() {
         "status" => run_status(sim, &rest, input, out),

@@ -50,14 +50,11 @@ pub(crate) fn run(
     out: &mut Out,
 ) -> Result<(), String> {
     let Some((sub, rest)) = super::split_subcommand(words) else {
-        let p = args::parse("kubectl set", words, &[])?;
-        if !p.args.is_empty() {
-            return Err(usage_error(
-                "kubectl set",
-                &format!("unknown command {:?}", p.args.join(" ")),
-            ));
-        }
-        return Err(SET_HELP.into());
+        return Err(super::group_without_subcommand(
+            "kubectl set",
+            words,
+            SET_HELP,
+        ));
     };
     match sub.as_str() {
         "image" => run_set(sim, &rest, input, out, Setter::Image),
