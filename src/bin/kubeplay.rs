@@ -263,11 +263,14 @@ fn interop(cmd: &str, args: &[String]) -> Result<String, String> {
         "import" => {
             let a = parse_args(args, &["now", "name"])?;
             let [file] = a.positional.as_slice() else {
-                return Err(format!("error: import takes exactly one FILE (or -)\n\n{USAGE}"));
+                return Err(format!(
+                    "error: import takes exactly one FILE (or -)\n\n{USAGE}"
+                ));
             };
             let now = match a.flag(&["now"]) {
                 Some(t) => Some(
-                    kubeplay::api::Time::parse_rfc3339(t).map_err(|e| format!("error: --now: {e}"))?,
+                    kubeplay::api::Time::parse_rfc3339(t)
+                        .map_err(|e| format!("error: --now: {e}"))?,
                 ),
                 None => None,
             };
@@ -285,9 +288,13 @@ fn interop(cmd: &str, args: &[String]) -> Result<String, String> {
         "export" => {
             let a = parse_args(args, &["to"])?;
             let [file] = a.positional.as_slice() else {
-                return Err(format!("error: export takes exactly one SCENARIO\n\n{USAGE}"));
+                return Err(format!(
+                    "error: export takes exactly one SCENARIO\n\n{USAGE}"
+                ));
             };
-            let dir = a.flag(&["to"]).ok_or("error: required flag(s) \"to\" not set")?;
+            let dir = a
+                .flag(&["to"])
+                .ok_or("error: required flag(s) \"to\" not set")?;
             let s = load_scenario(file)?;
             let files = export::export_scenario(&s).map_err(|e| format!("error: {e}"))?;
             let mut out = String::new();
@@ -311,7 +318,9 @@ fn interop(cmd: &str, args: &[String]) -> Result<String, String> {
         _ => {
             let a = parse_args(args, &["objects", "until"])?;
             let [file, events] = a.positional.as_slice() else {
-                return Err(format!("error: compare takes SCENARIO and EVENTS.json\n\n{USAGE}"));
+                return Err(format!(
+                    "error: compare takes SCENARIO and EVENTS.json\n\n{USAGE}"
+                ));
             };
             let s = load_scenario(file)?;
             let until = match a.flag(&["until"]) {

@@ -242,7 +242,9 @@ pub fn export_scenario(s: &Scenario) -> Result<Vec<(String, String)>, InteropErr
         {
             notes.push(format!(
                 "{name} is bound to node {} (spec.nodeName): the cluster needs a node of that name",
-                v.pointer("/spec/nodeName").and_then(Value::as_str).unwrap_or("")
+                v.pointer("/spec/nodeName")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
             ));
         }
         manifest_names.push(name.clone());
@@ -360,7 +362,9 @@ pub fn export_scenario(s: &Scenario) -> Result<Vec<(String, String)>, InteropErr
         s.metadata.name
     ));
     script.push_str("# Usage: ./replay.sh   (current kubectl context; KUBECTL=... to override)\n");
-    script.push_str("# At the end it records events.json and objects.yaml for `kubeplay compare`.\n#\n");
+    script.push_str(
+        "# At the end it records events.json and objects.yaml for `kubeplay compare`.\n#\n",
+    );
     script.push_str(&format!(
         "# Nodes the scenario expects: {} (nodes.yaml has them as KWOK fake nodes).\n#\n",
         node_names.join(", ")
@@ -405,7 +409,9 @@ mod tests {
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert!(shell_safe("scale rs web --replicas=2"));
-        assert!(shell_safe(r#"patch deploy web -p '{"spec":{"paused":true}}'"#));
+        assert!(shell_safe(
+            r#"patch deploy web -p '{"spec":{"paused":true}}'"#
+        ));
         assert!(!shell_safe("get pods; rm -rf /"));
         assert!(!shell_safe("get pods $(id)"));
     }

@@ -63,7 +63,11 @@ fn flatten(docs: Vec<Value>) -> Vec<Item> {
     let many = docs.len() > 1;
     let mut out = vec![];
     for (d, doc) in docs.into_iter().enumerate() {
-        let base = if many { format!("[{d}]") } else { String::new() };
+        let base = if many {
+            format!("[{d}]")
+        } else {
+            String::new()
+        };
         flatten_into(doc, &base, &mut out);
     }
     out
