@@ -186,6 +186,15 @@ pub fn import_cluster(text: &str, opts: &ImportOptions) -> Result<Imported, Inte
             .unwrap_or(LOAD_ORDER.len());
         kept.push((rank, i, path, value));
     }
+    if kept.is_empty() {
+        return Err(ierr(
+            "",
+            format!(
+                "error: no objects kubeplay simulates in the input ({} skipped)",
+                warnings.len()
+            ),
+        ));
+    }
     kept.sort_by_key(|(r, i, _, _)| (*r, *i));
 
     let now = match opts.now {
@@ -333,4 +342,85 @@ pub fn to_yaml(imported: &Imported) -> Result<String, InteropError> {
 /// See [`import_cluster`].
 pub fn import_to_yaml(text: &str, opts: &ImportOptions) -> Result<String, InteropError> {
     to_yaml(&import_cluster(text, opts)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  namespace: default\n  uid: u-1\n  resourceVersion: \"77\"\n  creationTimestamp: \"2025-03-01T10:00:00Z\"\n  managedFields: [{manager: kubectl}]\nspec:\n  nodeName: w-1\n  containers: [{name: c, image: nginx}]\nstatus:\n  phase: Pending\n";
+
+    #[test]
+    fn paths_name_documents_and_list_items() {
+        let docs = parse_documents(&format!(
+            "apiVersion: v1\nkind: List\nitems:\n- {{kind: A}}\n- {{kind: B}}\n---\nkind: C\n"
+        ))
+        .unwrap();
+        let paths: Vec<String> = flatten(docs).into_iter().map(|i| i.path).collect();
+        assert_eq!(paths, ["[0].items[0]", "[0].items[1]", "[1]"]);
+        let one = parse_documents("{\"kind\": \"List\", \"items\": [{\"kind\": \"A\"}]}").unwrap();
+        assert_eq!(flatten(one)[0].path, "items[0]");
+    }
+
+    #[test]
+    fn the_clock_starts_at_the_latest_timestamp() {
+        let v: Value = serde_json::json!({"a": "2025-03-01T10:00:00Z",
+            "b": [{"t": "2025-03-01T10:05:00.123456Z"}], "c": "2025-13-99 not a time"});
+        assert_eq!(
+            latest_timestamp(&v),
+            Some(Time::parse_rfc3339("2025-03-01T10:05:00.123456Z").unwrap())
+        );
+        let imp = import_cluster(POD, &ImportOptions::default()).unwrap();
+        assert_eq!(imp.scenario.start.as_deref(), Some("2025-03-01T10:00:00Z"));
+        let now = Time::parse_rfc3339("2025-03-01T11:00:00Z").unwrap();
+        let imp = import_cluster(
+            POD,
+            &ImportOptions {
+                now: Some(now),
+                name: Some("x".into()),
+            },
+        )
+        .unwrap();
+        assert_eq!(imp.scenario.start.as_deref(), Some("2025-03-01T11:00:00Z"));
+        assert_eq!(imp.scenario.metadata.name, "x");
+    }
+
+    #[test]
+    fn pods_are_frozen_by_uid_and_missing_nodes_are_created() {
+        let imp = import_cluster(POD, &ImportOptions::default()).unwrap();
+        let s = &imp.scenario;
+        assert_eq!(s.kubelet.frozen.len(), 1);
+        assert_eq!(s.kubelet.frozen[0].uid.as_deref(), Some("u-1"));
+        assert_eq!(
+            s.nodes.as_ref().unwrap()[0].name.as_deref(),
+            Some("w-1")
+        );
+        assert_eq!(imp.warnings.len(), 1, "{:?}", imp.warnings);
+        assert!(s.objects[0]["metadata"].get("managedFields").is_none());
+        // Pending stays Pending: the kubelet leaves a frozen pod alone.
+        let mut sim = s.build().unwrap();
+        sim.run_for(crate::api::Duration::from_mins(5)).unwrap();
+        let p = sim.api.store.get::<crate::api::Pod>("default", "a").unwrap();
+        assert_eq!(p.status.phase, "Pending");
+        assert_eq!(p.metadata.resource_version, "77");
+    }
+
+    #[test]
+    fn not_ready_nodes_fail_at_start() {
+        let node = "kind: Node\napiVersion: v1\nmetadata: {name: n1}\nstatus:\n  conditions:\n  - {type: Ready, status: Unknown, reason: NodeStatusUnknown}\n";
+        let imp = import_cluster(node, &ImportOptions::default()).unwrap();
+        assert_eq!(imp.scenario.timeline.len(), 1);
+        assert_eq!(imp.scenario.timeline[0].node_fail.as_deref(), Some("n1"));
+    }
+
+    #[test]
+    fn nothing_to_import_is_an_error() {
+        let e = import_cluster("kind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\n", &ImportOptions::default())
+            .unwrap_err();
+        assert!(e.message.contains("no objects"), "{e}");
+        let e = import_cluster("", &ImportOptions::default()).unwrap_err();
+        assert!(e.message.contains("no objects"), "{e}");
+        let e = import_cluster("- 1\n", &ImportOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), "[0]: error: expected an object");
+    }
 }
