@@ -352,9 +352,9 @@ mod tests {
 
     #[test]
     fn paths_name_documents_and_list_items() {
-        let docs = parse_documents(&format!(
-            "apiVersion: v1\nkind: List\nitems:\n- {{kind: A}}\n- {{kind: B}}\n---\nkind: C\n"
-        ))
+        let docs = parse_documents(
+            "apiVersion: v1\nkind: List\nitems:\n- {kind: A}\n- {kind: B}\n---\nkind: C\n",
+        )
         .unwrap();
         let paths: Vec<String> = flatten(docs).into_iter().map(|i| i.path).collect();
         assert_eq!(paths, ["[0].items[0]", "[0].items[1]", "[1]"]);
@@ -391,16 +391,17 @@ mod tests {
         let s = &imp.scenario;
         assert_eq!(s.kubelet.frozen.len(), 1);
         assert_eq!(s.kubelet.frozen[0].uid.as_deref(), Some("u-1"));
-        assert_eq!(
-            s.nodes.as_ref().unwrap()[0].name.as_deref(),
-            Some("w-1")
-        );
+        assert_eq!(s.nodes.as_ref().unwrap()[0].name.as_deref(), Some("w-1"));
         assert_eq!(imp.warnings.len(), 1, "{:?}", imp.warnings);
         assert!(s.objects[0]["metadata"].get("managedFields").is_none());
         // Pending stays Pending: the kubelet leaves a frozen pod alone.
         let mut sim = s.build().unwrap();
         sim.run_for(crate::api::Duration::from_mins(5)).unwrap();
-        let p = sim.api.store.get::<crate::api::Pod>("default", "a").unwrap();
+        let p = sim
+            .api
+            .store
+            .get::<crate::api::Pod>("default", "a")
+            .unwrap();
         assert_eq!(p.status.phase, "Pending");
         assert_eq!(p.metadata.resource_version, "77");
     }
@@ -415,8 +416,11 @@ mod tests {
 
     #[test]
     fn nothing_to_import_is_an_error() {
-        let e = import_cluster("kind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\n", &ImportOptions::default())
-            .unwrap_err();
+        let e = import_cluster(
+            "kind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\n",
+            &ImportOptions::default(),
+        )
+        .unwrap_err();
         assert!(e.message.contains("no objects"), "{e}");
         let e = import_cluster("", &ImportOptions::default()).unwrap_err();
         assert!(e.message.contains("no objects"), "{e}");

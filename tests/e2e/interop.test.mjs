@@ -185,7 +185,7 @@ test("a bad dump is reported with the item's path and nothing is loaded", async 
   await importDump(p, "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: x}\n  spec: {containers: [{name: c}]}\n");
   await p.waitForSelector("#import-error:not([hidden])");
   const msg = await p.textContent("#import-error");
-  assert.match(msg, /^items\[0\] \(Pod default\/x\): .*image: Required value/);
+  assert.match(msg, /^items\[0\] \(Pod x\): The Pod "x" is invalid: spec\.containers\[0\]\.image: Required value$/);
   assert.equal(await p.inputValue("#scenario"), before);
   await p.close();
   assert.deepEqual(problems, []);

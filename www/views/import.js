@@ -66,9 +66,11 @@ export class ImportView {
       return;
     }
     const warnings = yaml.split("\n").filter((l) => l.startsWith("# warning: ")).length;
+    // Set before loading, so the first frame of the imported cluster already sees it.
+    document.body.dataset.imported = "1";
     const ok = await this.onImported(yaml);
-    if (ok) {
-      document.body.dataset.imported = "1";
+    if (!ok) delete document.body.dataset.imported;
+    else {
       this.note.textContent = warnings
         ? `Imported (${warnings} item(s) skipped: see the warnings at the top of the scenario).`
         : "Imported: the scenario editor holds your cluster.";
