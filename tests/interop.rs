@@ -303,21 +303,27 @@ fn bash_syntax_ok(script: &str) -> bool {
 
 #[test]
 fn export_writes_manifests_and_a_replay_script_in_timeline_order() {
-    for name in [
-        "frontend",
-        "node-failure",
-        "deployment-rollover",
-        "job-backoff-limit",
-    ] {
-        let s = Scenario::parse(builtin::get(name).unwrap()).unwrap();
+    for (name, text) in builtin::BUILTIN {
+        let s = Scenario::parse(text).unwrap();
         let files = export_scenario(&s).unwrap();
         let script = &files.iter().find(|(p, _)| p == "replay.sh").unwrap().1;
         assert!(bash_syntax_ok(script), "{name}:\n{script}");
-        // Every timeline entry appears, in order.
+        // Every timeline entry appears, in order, with its command.
         let mut pos = 0;
-        for t in &s.timeline {
+        for (i, t) in s.timeline.iter().enumerate() {
+            let marker = format!("# timeline[{i}] at ");
+            pos += script[pos..]
+                .find(&marker)
+                .unwrap_or_else(|| panic!("{name}: {marker:?} missing or out of order"));
             let needle = if let Some(k) = &t.kubectl {
-                format!("\"$KUBECTL\" {}", k.trim().trim_start_matches("kubectl "))
+                let k = k.trim().trim_start_matches("kubectl ");
+                if k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || " -_./=:,".contains(c))
+                {
+                    format!("\"$KUBECTL\" {k} ")
+                } else {
+                    format!("\"$KUBECTL\" {} ", k.split(' ').next().unwrap())
+                }
             } else if t.apply.is_some() {
                 "\"$KUBECTL\" apply -f - <<'KUBEPLAY_EOF'".to_string()
             } else if let Some(n) = &t.node_fail {
@@ -327,10 +333,13 @@ fn export_writes_manifests_and_a_replay_script_in_timeline_order() {
             } else {
                 "# controllerManager".to_string()
             };
-            let found = script[pos..]
-                .find(&needle)
-                .unwrap_or_else(|| panic!("{name}: {needle:?} missing or out of order"));
-            pos += found + needle.len();
+            let section_end = script[pos + marker.len()..]
+                .find("# timeline[")
+                .map_or(script.len(), |e| pos + marker.len() + e);
+            assert!(
+                script[pos..section_end].contains(&needle),
+                "{name}: timeline[{i}] has no {needle:?}"
+            );
         }
         // Manifests are numbered in apply order and carry no server-set fields.
         for (p, text) in &files {

@@ -150,14 +150,14 @@ pub fn import_cluster(text: &str, opts: &ImportOptions) -> Result<Imported, Inte
     let docs = parse_documents(text).map_err(|e| ierr(e.location, e.message))?;
     let items = flatten(docs);
     if items.is_empty() {
-        return Err(ierr("", "error: no objects passed to import"));
+        return Err(ierr("", "no objects passed to import"));
     }
     let mut warnings = vec![];
     // (load rank, input index, path, value)
     let mut kept: Vec<(usize, usize, String, Value)> = vec![];
     for (i, Item { path, mut value }) in items.into_iter().enumerate() {
         if !value.is_object() {
-            return Err(ierr(path, "error: expected an object"));
+            return Err(ierr(path, "expected an object"));
         }
         if let Some(m) = value.get_mut("metadata").and_then(Value::as_object_mut) {
             m.remove("managedFields");
@@ -190,7 +190,7 @@ pub fn import_cluster(text: &str, opts: &ImportOptions) -> Result<Imported, Inte
         return Err(ierr(
             "",
             format!(
-                "error: no objects kubeplay simulates in the input ({} skipped)",
+                "no objects kubeplay simulates in the input ({} skipped)",
                 warnings.len()
             ),
         ));
@@ -425,6 +425,6 @@ mod tests {
         let e = import_cluster("", &ImportOptions::default()).unwrap_err();
         assert!(e.message.contains("no objects"), "{e}");
         let e = import_cluster("- 1\n", &ImportOptions::default()).unwrap_err();
-        assert_eq!(e.to_string(), "[0]: error: expected an object");
+        assert_eq!(e.to_string(), "[0]: expected an object");
     }
 }
