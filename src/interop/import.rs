@@ -284,7 +284,12 @@ pub fn import_cluster(text: &str, opts: &ImportOptions) -> Result<Imported, Inte
         },
         seed: 1,
         start: Some(now.to_rfc3339()),
-        nodes: Some(nodes),
+        nodes: if node_names.is_empty() && nodes.is_empty() {
+            warnings.push("no nodes in the dump: using the default three nodes".into());
+            None
+        } else {
+            Some(nodes)
+        },
         kubelet: KubeletConfig {
             frozen,
             ..Default::default()
@@ -422,6 +427,13 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("no objects"), "{e}");
+        let deploy_only = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: nginx}]}\n";
+        let imp = import_cluster(deploy_only, &ImportOptions::default()).unwrap();
+        assert_eq!(imp.scenario.nodes, None);
+        assert_eq!(
+            imp.warnings,
+            ["no nodes in the dump: using the default three nodes"]
+        );
         let e = import_cluster("", &ImportOptions::default()).unwrap_err();
         assert!(e.message.contains("no objects"), "{e}");
         let e = import_cluster("- 1\n", &ImportOptions::default()).unwrap_err();
