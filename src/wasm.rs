@@ -351,6 +351,18 @@ pub fn builtin_scenarios() -> Result<JsBuiltinScenarios, Error> {
     Ok(to_js(&list)?.unchecked_into())
 }
 
+/// Imports `kubectl get nodes,pods,rs,deploy,sts,ds,jobs,cronjobs,controllerrevisions,pvc -A
+/// -o yaml` output (or JSON, or several YAML documents) as a frozen what-if scenario: its YAML,
+/// with skipped items listed in `# warning:` comments at the top.
+///
+/// # Errors
+/// Throws an `Error` naming the offending item (`items[3] (Pod default/web-1): ...`).
+#[wasm_bindgen(js_name = importCluster)]
+pub fn import_cluster(text: &str) -> Result<String, Error> {
+    use crate::interop::import;
+    import::import_to_yaml(text, &import::ImportOptions::default()).map_err(into_error)
+}
+
 #[wasm_bindgen(js_class = Simulation)]
 impl WasmSimulation {
     /// Builds a simulation from scenario text: a kubeplay `Scenario` or plain manifests, in YAML

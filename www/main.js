@@ -11,6 +11,7 @@ import { EventsView } from "./views/events.js";
 import { ConsoleView } from "./views/console.js";
 import { EditorView } from "./views/editor.js";
 import { DetailView } from "./views/detail.js";
+import { ImportView } from "./views/import.js";
 import { LESSONS, LessonRun } from "./lessons/index.js";
 
 const DEFAULT_SCENARIO = "nginx-deployment";
@@ -84,6 +85,8 @@ const editor = new EditorView($("editor"), {
   onApply: applyEditor,
   onPick: (name) => pickScenario(name),
 });
+
+const importer = new ImportView($("import"), { client, onImported: (yaml) => load(yaml) });
 
 for (const tab of document.querySelectorAll("[role=tab]")) {
   tab.addEventListener("click", () => showTab(tab.id.replace("tab-", "")));
@@ -355,6 +358,8 @@ async function startLesson(id) {
   $("lesson-text").textContent = lesson.text;
   renderLesson();
   if (lesson.scenario) await pickScenario(lesson.scenario);
+  if (lesson.import && !state.frame) await pickScenario(DEFAULT_SCENARIO);
+  if (lesson.import) importer.open();
   if (/Deletion order/.test(lesson.text)) showTab("deletion");
   else if (state.frame?.rollouts.length) showTab("rollout");
   else showTab("events");

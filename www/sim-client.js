@@ -54,6 +54,7 @@ export class SimClient {
   }
 
   builtins() { return this.call("builtins"); }
+  importCluster(text) { return this.call("importCluster", { text }); }
   load(source, time = 0, journal = []) { return this.call("load", { source, time, journal }); }
   advanceTo(t) { return this.call("advanceTo", { t }); }
   next() { return this.call("next"); }

@@ -2,7 +2,7 @@
 // Protocol: page -> {id, op, args}; worker -> {id, ok: true, value} | {id, ok: false, error}.
 // A trap in the wasm module (a Rust panic) makes the instance unusable: the worker then posts
 // {fatal: message} and the page starts a fresh worker (sim-client.js).
-import init, { Simulation, builtinScenarios } from "../pkg/kubeplay.js";
+import init, { Simulation, builtinScenarios, importCluster } from "../pkg/kubeplay.js";
 
 let sim = null;
 let eventCursor = 0;
@@ -50,6 +50,7 @@ function need() {
 
 const ops = {
   builtins: () => builtinScenarios(),
+  importCluster: ({ text }) => importCluster(text),
   load({ source, time = 0, journal = [] }) {
     const next = new Simulation(source);
     sim?.free();

@@ -223,6 +223,18 @@ export const LESSONS = [
       { text: "worker-2's kubelet stops at 3m: the node goes NotReady.", check: (c) => node(c, "worker-2")?.ready !== "True" && c.time >= 180 },
     ],
   },
+  {
+    id: "your-cluster",
+    title: "Your cluster: what if…",
+    import: true, // opens "Load your cluster"; no built-in scenario
+    text: "Load your own cluster's state (kubectl get … -o yaml), then ask what real Kubernetes would do. The imported pods are frozen as dumped; new pods run normally.",
+    steps: [
+      { text: "Paste or pick your dump under “Load your cluster” and press Import.", check: () => globalThis.document?.body.dataset.imported === "1" },
+      { text: "Scale a ReplicaSet or Deployment down (kubectl scale deploy NAME --replicas=N); the Deletion order tab shows which pods go and why.", check: (c) => globalThis.document?.body.dataset.imported === "1" && event(c, "SuccessfulDelete") },
+      { text: "Roll out a new image (kubectl set image deploy/NAME CONTAINER=IMAGE).", check: (c) => c.events.some((e) => e.reason === "ScalingReplicaSet" && /Scaled up/.test(e.message)) },
+      { text: "Fast-forward (Play at 1000×) until a CronJob creates its next Job.", check: (c) => c.events.some((e) => e.kind === "CronJob" && e.reason === "SuccessfulCreate") },
+    ],
+  },
 ];
 
 /** Tracks one lesson's progress: which steps passed and when. */
