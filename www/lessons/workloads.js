@@ -11,6 +11,15 @@ const daemonOn = (ctx, ds, n) => live(ctx, (p) => p.ownerKind === "DaemonSet" &&
 const broken = (p) => /Image|ErrImage/.test(p?.reason ?? "");
 const WEB3 = ["web-0", "web-1", "web-2"];
 
+/** Times of the StatefulSet controller's `create Pod <name> ...` (or delete) events. */
+const podEvents = (ctx, verb, name) => ctx.events
+  .filter((e) => e.kind === "StatefulSet" && e.message === `${verb} Pod ${name} in StatefulSet web successful`)
+  .map((e) => e.time);
+const creates = (ctx, name) => podEvents(ctx, "create", name);
+const deletes = (ctx, name) => podEvents(ctx, "delete", name);
+/** All defined and equal. */
+const sameTime = (ts) => ts.every((t) => t !== undefined && t === ts[0]);
+
 /** Remembers the first uid of each pod name (mem.uid) and which names got a new uid (mem.replaced). */
 function rememberUids(ctx, mem) {
   mem.uid ??= {};
@@ -34,12 +43,10 @@ export const WORKLOAD_LESSONS = [
     scenario: "statefulset-ordered-failure",
     tab: "statefulset",
     text: "With the default podManagementPolicy, OrderedReady, web-N is created only when web-0 … web-(N−1) are all Running and Ready. The StatefulSet tab shows which pod waits for which. Here web-0 needs 30 s to become ready, and is deleted at 35 s while web-1 is starting.",
-    observe: rememberUids,
     steps: [
-      { text: "web-0 is created alone: web-1 waits for web-0 to be Running and Ready.", check: (c) => pod(c, "web-0") && !pod(c, "web-0").ready && !pod(c, "web-1") },
-      { text: "web-0 becomes ready, then web-1 is created.", check: (c) => pod(c, "web-1") && c.time < 35 },
-      { text: "web-0 is deleted at 35 s and recreated; web-1 turns ready, yet web-2 is not created: it waits for the new web-0.", check: (c, m) => m.replaced["web-0"] && pod(c, "web-1")?.ready && !pod(c, "web-0")?.ready && !pod(c, "web-2") },
-      { text: "Once the new web-0 is Running and Ready, web-2 follows: three ready pods.", check: (c, m) => m.replaced["web-0"] && ready(c, WEB3) },
+      { text: "web-0 is created first; web-1 only once web-0 is Running and Ready, 30 s later.", check: (c) => creates(c, "web-1")[0] - creates(c, "web-0")[0] >= 30 },
+      { text: "web-0 is deleted at 35 s and recreated at once, while web-1 is still starting.", check: (c) => creates(c, "web-0")[1] >= 35 },
+      { text: "web-2 waits for the new web-0: it is created only once that one is Running and Ready (30 s later), then all three are ready.", check: (c) => creates(c, "web-2")[0] - creates(c, "web-0")[1] >= 30 && ready(c, WEB3) },
     ],
   },
   {
@@ -47,16 +54,11 @@ export const WORKLOAD_LESSONS = [
     title: "StatefulSet: Parallel pod management",
     scenario: "statefulset-parallel",
     tab: "statefulset",
-    text: "podManagementPolicy: Parallel keeps the identities (web-N, claim www-web-N) but drops the ordering: pods are created and deleted together, without waiting for each other.",
-    observe: (c, m) => {
-      m.first ??= {};
-      for (const p of c.snap.pods) m.first[p.name] ??= c.time;
-      if (["web-1", "web-2", "web-3", "web-4"].every((n) => c.snap.pods.some((p) => p.name === n && p.terminating))) m.allTerminating = true;
-    },
+    text: "podManagementPolicy: Parallel keeps the identities (web-N, claim www-web-N) but drops the ordering: pods are created and deleted together, without waiting for each other. web-0 is slow to become ready (30 s) and nothing waits for it.",
     steps: [
-      { text: "web-1 and web-2 are ready while web-0 (slow, 30 s) is not: nobody waited for it.", check: (c) => ready(c, ["web-1", "web-2"]) && pod(c, "web-0") && !pod(c, "web-0").ready },
-      { text: "Scaled to 5 at 1m: web-3 and web-4 are created together.", check: (c, m) => ready(c, ["web-3", "web-4"]) && Math.abs(m.first["web-3"] - m.first["web-4"]) < 1 },
-      { text: "Scaled to 1 at 2m: web-1 … web-4 terminate together; web-0 stays.", check: (c, m) => m.allTerminating && c.time >= 120 && web(c).map((p) => p.name).join() === "web-0" },
+      { text: "web-0, web-1 and web-2 are created at the same instant.", check: (c) => sameTime(WEB3.map((n) => creates(c, n)[0])) },
+      { text: "Scaled to 5 at 1m: web-3 and web-4 are created together and become ready.", check: (c) => sameTime(["web-3", "web-4"].map((n) => creates(c, n)[0])) && ready(c, ["web-3", "web-4"]) },
+      { text: "Scaled to 1 at 2m: web-1 … web-4 are deleted together; web-0 stays.", check: (c) => sameTime(["web-1", "web-2", "web-3", "web-4"].map((n) => deletes(c, n)[0])) && web(c).map((p) => p.name).join() === "web-0" },
     ],
   },
   {
