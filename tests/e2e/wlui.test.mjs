@@ -166,6 +166,7 @@ test("the StatefulSet view draws the partition line and each pod's revision", as
   assert.match(rows[0].text, /○ current revision \(web-/);
   assert.match(rows[3].text, /● update revision \(web-/);
   assert.match(rows[0].text, /below the partition \(2\)/);
+  assert.match(await page.locator("#sts-summary").textContent(), /^Partition 2: the rolling update stops at ordinal 2; web-0, web-1 keep the current revision/);
   await shot("wlui-02-sts-partition");
   // Lowered to 0 at 3m: no line, every pod at the update revision.
   await seekTo(290);

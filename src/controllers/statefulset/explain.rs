@@ -317,6 +317,17 @@ pub fn explain_stateful_set(
             }
         }
     }
+    let kept: Vec<&str> = slots
+        .iter()
+        .filter(|s| s.below_partition && s.exists && s.revision_kind != "update")
+        .map(|s| s.name.as_str())
+        .collect();
+    if summary.is_empty() && !kept.is_empty() && !upd.is_empty() {
+        summary = format!(
+            "Partition {partition}: the rolling update stops at ordinal {partition}; {} keep the current revision until the partition is lowered.",
+            kept.join(", ")
+        );
+    }
     if summary.is_empty() {
         summary = if !monotonic {
             "Parallel: pods are created and deleted without waiting for each other.".into()
@@ -520,6 +531,10 @@ mod tests {
             [("current", true), ("current", true), ("update", false)]
         );
         assert!(e.slots[0].state.contains("below the partition (2)"));
+        assert_eq!(
+            e.summary,
+            "Partition 2: the rolling update stops at ordinal 2; web-0, web-1 keep the current revision until the partition is lowered."
+        );
         // Partition lowered to 0 at 3m: the update reaches every pod.
         let sim = scenario_at("statefulset-canary", 290);
         let e = web(&sim);
