@@ -68,7 +68,7 @@ export class StatefulSetView {
       if (set.updateStrategy === "RollingUpdate" && set.partition > 0 && i === set.partition && !slot.condemned) {
         items.push(this.partitionLine(set.partition));
       }
-      items.push(this.slotItem(slot));
+      items.push(this.slotItem(slot, set.currentRevision === set.updateRevision));
     });
     // A partition at or above the replica count: every ordinal is below it.
     if (set.updateStrategy === "RollingUpdate" && set.partition > 0 && set.partition >= set.replicas) {
@@ -83,8 +83,9 @@ export class StatefulSetView {
       `── partition ${p}: ordinals below ${p} keep the current revision; ${p} and above get the update revision ──`);
   }
 
-  slotItem(slot) {
-    const r = REVISION[slot.revisionKind] ?? REVISION.other;
+  slotItem(slot, settled) {
+    let r = REVISION[slot.revisionKind] ?? REVISION.other;
+    if (settled && slot.revisionKind === "update") r = { ...r, text: "current = update revision" };
     const cls = ["sts-slot", slot.ready ? "ready" : "not-ready", slot.condemned ? "condemned" : "", slot.gate ? "waiting" : "", `rev-${slot.revisionKind || "none"}`]
       .filter(Boolean).join(" ");
     const claims = slot.claims.map((c) => h("span", { class: c.exists ? "claim" : "claim missing", dataset: { claim: c.name } },

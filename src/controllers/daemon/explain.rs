@@ -280,8 +280,8 @@ mod tests {
         );
     }
 
-    /// nodeSelector, required node affinity, nodeName and cordoned nodes (the cases of
-    /// TestNodeShouldRunDaemonPod, pkg/controller/daemon/daemon_controller_test.go).
+    /// nodeSelector, required node affinity, nodeName and cordoned nodes, each with its reason
+    /// (the predicate itself is covered by the port of TestNodeShouldRunDaemonPod in tests.rs).
     #[test]
     fn selector_affinity_and_cordon() {
         let text = "kind: Scenario\nmetadata: {name: t}\nnodes:\n- {name: a, labels: {disk: ssd}}\n- {name: b}\n- {name: c, labels: {disk: ssd}, unschedulable: true}\n";
