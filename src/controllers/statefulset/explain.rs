@@ -483,6 +483,20 @@ mod tests {
         );
     }
 
+    /// Parallel: nobody waits for the slow web-0.
+    #[test]
+    fn parallel_has_no_gate() {
+        let sim = scenario_at("statefulset-parallel", 10);
+        let e = web(&sim);
+        assert_eq!(e.pod_management_policy, "Parallel");
+        assert!(!e.slots[0].ready && e.slots[1].ready && e.slots[2].ready);
+        assert!(e.slots.iter().all(|s| s.gate.is_empty()), "{e:?}");
+        assert_eq!(
+            e.summary,
+            "Parallel: pods are created and deleted without waiting for each other."
+        );
+    }
+
     /// Claims are named `<template>-<set>-<ordinal>` and shown per slot.
     #[test]
     fn claims_per_ordinal() {
