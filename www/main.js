@@ -76,6 +76,8 @@ const rollout = new RolloutView($("panel-rollout"));
 const deletion = new DeletionView($("panel-deletion"), {
   client,
   onScale: (kind, ns, name, n) => runKubectl(`scale ${kind} ${name} -n ${ns} --replicas=${n}`),
+  onCost: (ns, pod, cost) =>
+    runKubectl(`annotate pod ${pod} -n ${ns} controller.kubernetes.io/pod-deletion-cost=${cost} --overwrite`),
 });
 const events = new EventsView($("panel-events"));
 const workloadViews = [new StatefulSetView($("panel-statefulset"), { client }), new DaemonSetView($("panel-daemonset"), { client })];
