@@ -199,6 +199,93 @@ export interface TraceEvent {
     reason: string;
     message: string;
 }
+export interface ClaimExplanation {
+    /** `<template>-<set>-<ordinal>`. */
+    name: string;
+    exists: boolean;
+    /** "Bound", "Pending", or "" when missing. */
+    phase: string;
+}
+
+export interface SlotExplanation {
+    ordinal: number;
+    name: string;
+    exists: boolean;
+    phase: string;
+    ready: boolean;
+    terminating: boolean;
+    /** controller-revision-hash ("" when the pod is missing). */
+    revision: string;
+    /** "update", "current", "other", or "" when the pod is missing. */
+    revisionKind: string;
+    /** Above `replicas`: deleted by the scale down. */
+    condemned: boolean;
+    /** Below the RollingUpdate partition: keeps the current revision. */
+    belowPartition: boolean;
+    claims: ClaimExplanation[];
+    /** What the pod is doing ("Running and Ready", "not created yet", ...). */
+    state: string;
+    /** The pod this one waits for, "" when none. */
+    waitsFor: string;
+    /** "web-2 waits for web-1 to be Running and Ready", "" when it does not wait. */
+    gate: string;
+}
+
+export interface StatefulSetExplanation {
+    namespace: string;
+    name: string;
+    uid: string;
+    replicas: number;
+    /** "OrderedReady" or "Parallel". */
+    podManagementPolicy: string;
+    /** "RollingUpdate" or "OnDelete". */
+    updateStrategy: string;
+    partition: number;
+    currentRevision: string;
+    updateRevision: string;
+    readyReplicas: number;
+    currentReplicas: number;
+    updatedReplicas: number;
+    /** By ascending ordinal. */
+    slots: SlotExplanation[];
+    /** What the controller does next, in one sentence. */
+    summary: string;
+}
+
+export interface DaemonPodView {
+    name: string;
+    phase: string;
+    ready: boolean;
+    terminating: boolean;
+    revision: string;
+}
+
+export interface DaemonNodeExplanation {
+    node: string;
+    /** nodeShouldRunDaemonPod: a daemon pod should be created here. */
+    shouldRun: boolean;
+    /** nodeShouldRunDaemonPod: a daemon pod already here may stay. */
+    shouldContinueRunning: boolean;
+    /** The predicate that decided, in words. */
+    reason: string;
+    /** What did not change the answer (cordoned, tolerated taints). */
+    notes: string[];
+    pods: DaemonPodView[];
+}
+
+export interface DaemonSetExplanation {
+    namespace: string;
+    name: string;
+    uid: string;
+    desired: number;
+    current: number;
+    ready: number;
+    updated: number;
+    available: number;
+    misscheduled: number;
+    /** By node name. */
+    nodes: DaemonNodeExplanation[];
+}
 "#;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -237,6 +324,18 @@ extern "C" {
     /// `journal()`'s return type in TypeScript.
     #[wasm_bindgen(typescript_type = "JournalEntry[]")]
     pub type JsJournal;
+
+    /// `statefulSets()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "StatefulSetExplanation[]")]
+    pub type JsStatefulSets;
+
+    /// `daemonSets()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "DaemonSetExplanation[]")]
+    pub type JsDaemonSets;
+
+    /// `daemonSetNodes()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "DaemonNodeExplanation[]")]
+    pub type JsDaemonSetNodes;
 }
 
 /// Runs once when the module is instantiated.
@@ -709,6 +808,53 @@ impl WasmSimulation {
             })
             .collect();
         Ok(to_js(&out)?.unchecked_into())
+    }
+
+    /// Every StatefulSet with its ordinal slots: pods and claims, the OrderedReady gate (which
+    /// pod waits for which), the partition and each pod's revision.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = statefulSets)]
+    pub fn stateful_sets(&self) -> Result<JsStatefulSets, Error> {
+        let e = crate::controllers::statefulset::explain::explain_stateful_sets_in_store(
+            &self.sim.api.store,
+            self.sim.now(),
+            &self.sim.gates,
+        );
+        Ok(to_js(&e)?.unchecked_into())
+    }
+
+    /// Every DaemonSet with, per node, `nodeShouldRunDaemonPod` and its reason.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = daemonSets)]
+    pub fn daemon_sets(&self) -> Result<JsDaemonSets, Error> {
+        let e = crate::controllers::daemon::explain::explain_daemon_sets_in_store(
+            &self.sim.api.store,
+            None,
+        );
+        Ok(to_js(&e)?.unchecked_into())
+    }
+
+    /// Per node (by name), whether the DaemonSet `namespace/name` should run there, should keep
+    /// running there, and why.
+    ///
+    /// # Errors
+    /// NotFound in kubectl's wording when there is no such DaemonSet.
+    #[wasm_bindgen(js_name = daemonSetNodes)]
+    pub fn daemon_set_nodes(&self, namespace: &str, name: &str) -> Result<JsDaemonSetNodes, Error> {
+        let e = crate::controllers::daemon::explain::explain_daemon_sets_in_store(
+            &self.sim.api.store,
+            Some((namespace, name)),
+        );
+        let Some(ds) = e.into_iter().next() else {
+            return Err(into_error(
+                crate::api::ApiError::not_found("daemonsets.apps", name).kubectl_message(),
+            ));
+        };
+        Ok(to_js(&ds.nodes)?.unchecked_into())
     }
 }
 

@@ -12,6 +12,8 @@ import { ConsoleView } from "./views/console.js";
 import { EditorView } from "./views/editor.js";
 import { DetailView } from "./views/detail.js";
 import { ImportView } from "./views/import.js";
+import { StatefulSetView } from "./views/statefulset.js";
+import { DaemonSetView } from "./views/daemonset.js";
 import { LESSONS, LessonRun } from "./lessons/index.js";
 
 const DEFAULT_SCENARIO = "nginx-deployment";
@@ -79,6 +81,7 @@ const deletion = new DeletionView($("panel-deletion"), {
     runKubectl(`annotate pod ${pod} -n ${ns} controller.kubernetes.io/pod-deletion-cost=${cost} --overwrite`),
 });
 const events = new EventsView($("panel-events"));
+const workloadViews = [new StatefulSetView($("panel-statefulset"), { client }), new DaemonSetView($("panel-daemonset"), { client })];
 const konsole = new ConsoleView($("panel-console"), { run: (cmd) => runKubectl(cmd) });
 const editor = new EditorView($("editor"), {
   onRun: () => load(editor.value, { name: editor.pick.value || null }),
@@ -99,6 +102,7 @@ function showTab(name) {
     $(tab.getAttribute("aria-controls")).hidden = !on;
   }
   if (name === "deletion" && state.frame) deletion.update(state.frame.snapshot);
+  if (state.frame) for (const v of workloadViews) v.refresh();
   if (name === "console") $("console-input").focus();
 }
 
@@ -121,6 +125,7 @@ function show(frame) {
   events.add(frame.events, frame.eventsReset);
   konsole.timeline(frame.log, frame.logReset);
   if (!$("panel-deletion").hidden) deletion.update(frame.snapshot);
+  for (const v of workloadViews) v.refresh();
   detail.refresh();
   updateLesson();
   status(`${frame.snapshot.now} · ${frame.snapshot.eventCount} events`);
@@ -360,7 +365,8 @@ async function startLesson(id) {
   if (lesson.scenario) await pickScenario(lesson.scenario);
   if (lesson.import && !state.frame) await pickScenario(DEFAULT_SCENARIO);
   if (lesson.import) importer.open();
-  if (/Deletion order/.test(lesson.text)) showTab("deletion");
+  if (lesson.tab) showTab(lesson.tab);
+  else if (/Deletion order/.test(lesson.text)) showTab("deletion");
   else if (state.frame?.rollouts.length) showTab("rollout");
   else showTab("events");
 }

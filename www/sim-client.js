@@ -64,5 +64,7 @@ export class SimClient {
   explain(kind, namespace, name, replicas) { return this.call("explain", { kind, namespace, name, replicas }); }
   rolloutHistory(name) { return this.call("rolloutHistory", { name }); }
   journal() { return this.call("journal"); }
+  statefulSets() { return this.call("statefulSets"); }
+  daemonSets() { return this.call("daemonSets"); }
   getYaml(kind, namespace, name) { return this.call("getYaml", { kind, namespace, name }); }
 }

@@ -100,6 +100,8 @@ const ops = {
   explain: ({ kind, namespace, name, replicas }) => need().explainScaleDown(kind, namespace, name, replicas),
   rolloutHistory: ({ name }) => need().rolloutHistory(name),
   journal: () => need().journal(),
+  statefulSets: () => need().statefulSets(),
+  daemonSets: () => need().daemonSets(),
   getYaml({ kind, namespace, name }) {
     const ns = namespace ? ` -n ${namespace}` : "";
     return need().kubectl(`get ${kind} ${name}${ns} -o yaml`);
