@@ -201,6 +201,12 @@ pub const SCALING_LIMITED: &str = "ScalingLimited";
 /// `autoscaling/v1`'s API version.
 pub const AUTOSCALING_V1: &str = "autoscaling/v1";
 
+/// Whether `apiVersion` is another served version of `kind` that decoding converts
+/// (`autoscaling/v1` HorizontalPodAutoscalers).
+pub fn is_served_alias(kind: &str, api_version: &str) -> bool {
+    kind == "HorizontalPodAutoscaler" && api_version == AUTOSCALING_V1
+}
+
 /// Converts an `autoscaling/v1` HorizontalPodAutoscaler (JSON) to `autoscaling/v2`:
 /// `targetCPUUtilizationPercentage` becomes a `Resource` metric on `cpu` with an
 /// `averageUtilization` target, `currentCPUUtilizationPercentage` a current metric

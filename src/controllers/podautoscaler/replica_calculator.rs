@@ -206,9 +206,6 @@ impl ReplicaCalculator {
         let mut m = values(metrics);
         // removeMetricsForPods(ignored), (unready)
         m.retain(|k, _| !g.ignored_pods.contains(k) && !g.unready_pods.contains(k));
-        // Only the listed pods' samples count.
-        let names: BTreeSet<&str> = pods.iter().map(|p| p.metadata.name.as_str()).collect();
-        m.retain(|k, _| names.contains(k.as_str()));
         if m.is_empty() {
             return Err("did not receive metrics for targeted pods (pods might be unready)".into());
         }
@@ -292,8 +289,6 @@ impl ReplicaCalculator {
         );
         let mut m = values(metrics);
         m.retain(|k, _| !g.ignored_pods.contains(k) && !g.unready_pods.contains(k));
-        let names: BTreeSet<&str> = pods.iter().map(|p| p.metadata.name.as_str()).collect();
-        m.retain(|k, _| names.contains(k.as_str()));
         if m.is_empty() {
             return Err("did not receive metrics for targeted pods (pods might be unready)".into());
         }
