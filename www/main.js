@@ -6,6 +6,7 @@ import { $, h, fmtTime, reducedMotion } from "./dom.js";
 import { encodeShare, decodeShare } from "./share.js";
 import { ClusterView } from "./views/cluster.js";
 import { RolloutView } from "./views/rollout.js";
+import { HpaView } from "./views/hpa.js";
 import { DeletionView } from "./views/deletion.js";
 import { EventsView } from "./views/events.js";
 import { ConsoleView } from "./views/console.js";
@@ -71,6 +72,7 @@ function status(text) {
 const detail = new DetailView($("detail"), { client });
 const cluster = new ClusterView($("cluster"), { onSelect: (t) => detail.select(t) });
 const rollout = new RolloutView($("panel-rollout"));
+const hpa = new HpaView($("panel-hpa"));
 const deletion = new DeletionView($("panel-deletion"), {
   client,
   onScale: (kind, ns, name, n) => runKubectl(`scale ${kind} ${name} -n ${ns} --replicas=${n}`),
@@ -94,6 +96,7 @@ function showTab(name) {
     $(tab.getAttribute("aria-controls")).hidden = !on;
   }
   if (name === "deletion" && state.frame) deletion.update(state.frame.snapshot);
+  if (name === "hpa") hpa.draw();
   if (name === "console") $("console-input").focus();
 }
 
@@ -110,6 +113,8 @@ function show(frame) {
   cluster.render(frame.snapshot);
   if (rewound) rollout.truncate(frame.time);
   rollout.add(frame);
+  if (rewound) hpa.truncate(frame.time);
+  hpa.add(frame);
   if (frame.eventsReset) state.events = [];
   state.events.push(...frame.events);
   if (state.events.length > 20000) state.events.splice(0, state.events.length - 20000);
@@ -141,6 +146,7 @@ async function load(source, { time = 0, journal = [], name = null } = {}) {
   state.journal = journal;
   state.frame = null;
   rollout.reset();
+  hpa.reset();
   konsole.clear();
   setState("loading");
   try {
@@ -354,6 +360,7 @@ async function startLesson(id) {
   renderLesson();
   if (lesson.scenario) await pickScenario(lesson.scenario);
   if (/Deletion order/.test(lesson.text)) showTab("deletion");
+  else if (/Autoscaling tab/.test(lesson.text)) showTab("hpa");
   else if (state.frame?.rollouts.length) showTab("rollout");
   else showTab("events");
 }
@@ -362,7 +369,7 @@ function updateLesson() {
   const run = state.lesson;
   if (!run || !state.frame) return;
   const f = state.frame;
-  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, samples: f.samples ?? [], events: state.events })) renderLesson();
+  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, autoscalers: f.autoscalers ?? [], samples: f.samples ?? [], events: state.events })) renderLesson();
 }
 
 function renderLesson() {

@@ -392,7 +392,8 @@ mod tests {
     #[test]
     fn invalid_specs_report_upstream_messages() {
         assert!(validate_horizontal_pod_autoscaler(&valid()).is_empty());
-        let cases: Vec<(Box<dyn Fn(&mut HorizontalPodAutoscaler)>, &str)> = vec![
+        type Mutate = Box<dyn Fn(&mut HorizontalPodAutoscaler)>;
+        let cases: Vec<(Mutate, &str)> = vec![
             (
                 Box::new(|h| h.spec.scale_target_ref.kind.clear()),
                 "spec.scaleTargetRef.kind: ",

@@ -249,7 +249,6 @@ impl LoadModel {
             };
             let pods: Vec<&Pod> = store
                 .list::<Pod>(Some(namespace))
-                .into_iter()
                 .filter(|p| sel.matches(&p.metadata.labels))
                 .filter(|p| !out.contains_key(&p.metadata.name))
                 .collect();

@@ -3,6 +3,8 @@
 // holds (samples: the rollouts the worker sampled at each event since the previous frame).
 // `observe(ctx, mem)` (optional) runs on every frame first to remember things across time.
 
+import { HPA_LESSONS } from "./hpa.js";
+
 const pods = (ctx, pred = () => true) => ctx.snap.pods.filter(pred);
 const live = (ctx, pred = () => true) => pods(ctx, (p) => !p.terminating && pred(p));
 const owned = (ctx, kind, name) => live(ctx, (p) => p.ownerKind === kind && p.ownerName === name);
@@ -223,6 +225,7 @@ export const LESSONS = [
       { text: "worker-2's kubelet stops at 3m: the node goes NotReady.", check: (c) => node(c, "worker-2")?.ready !== "True" && c.time >= 180 },
     ],
   },
+  ...HPA_LESSONS,
 ];
 
 /** Tracks one lesson's progress: which steps passed and when. */

@@ -4,5 +4,6 @@
 pub mod horizontal;
 pub mod replica_calculator;
 pub mod scale;
+pub mod view;
 
 pub use horizontal::{new_horizontal_controller, HorizontalController};

@@ -122,7 +122,7 @@ mod tests {
             }),
         };
         assert_eq!(
-            format_hpa_metrics(&[cpu(50)], &[st.clone()]),
+            format_hpa_metrics(&[cpu(50)], std::slice::from_ref(&st)),
             "cpu: 73%/50%"
         );
         assert_eq!(

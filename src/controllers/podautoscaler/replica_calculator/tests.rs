@@ -70,10 +70,12 @@ impl Case {
         let n = (self.current as usize).max(self.phase.len());
         (0..n)
             .map(|i| {
-                let mut p = Pod::default();
-                p.metadata = ObjectMeta {
-                    name: format!("test-pod-{i}"),
-                    namespace: "test-namespace".into(),
+                let mut p = Pod {
+                    metadata: ObjectMeta {
+                        name: format!("test-pod-{i}"),
+                        namespace: "test-namespace".into(),
+                        ..Default::default()
+                    },
                     ..Default::default()
                 };
                 if self.deleting.get(i).copied().unwrap_or(false) {
