@@ -87,7 +87,7 @@ export class HpaView {
       const y1 = top + height - PAD.b;
       const y = (v) => y1 - (Math.min(v, yMax) / yMax) * (y1 - y0);
       svg.append(s("line", { x1: PAD.l, x2: W - PAD.r, y1, y2: y1, stroke: "currentColor", "stroke-opacity": 0.3 }));
-      svg.append(s("text", { x: 4, y: y0 + 8, "font-size": 11, fill: "currentColor" }, label));
+      svg.append(s("text", { x: PAD.l + 6, y: y0 + 10, "font-size": 11, fill: "currentColor", "fill-opacity": 0.8 }, label));
       for (const v of [0, yMax / 2, yMax]) svg.append(s("text", { x: PAD.l - 4, y: y(v) + 4, "font-size": 10, "text-anchor": "end", fill: "currentColor", "fill-opacity": 0.7 }, fmt(v)));
       top += height;
       return y;
