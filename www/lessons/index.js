@@ -1,5 +1,5 @@
 // Lessons: short guided tours over the built-in scenarios. Each step's `check(ctx, mem)` looks at
-// the current frame — ctx = {time, snap, rollouts, samples, events} — and turns green once it
+// the current frame — ctx = {time, snap, rollouts, autoscalers, samples, events} — and turns green once it
 // holds (samples: the rollouts the worker sampled at each event since the previous frame).
 // `observe(ctx, mem)` (optional) runs on every frame first to remember things across time.
 
