@@ -175,21 +175,10 @@ impl Namespace {
 }
 
 /// The commands kubeplay implements (for `unknown command` suggestions).
+#[rustfmt::skip]
 const COMMANDS: &[&str] = &[
-    "annotate",
-    "apply",
-    "autoscale",
-    "cordon",
-    "create",
-    "delete",
-    "describe",
-    "drain",
-    "get",
-    "label",
-    "rollout",
-    "scale",
-    "set",
-    "uncordon",
+    "annotate", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get",
+    "label", "rollout", "scale", "set", "uncordon",
 ];
 
 fn levenshtein(a: &str, b: &str) -> usize {
