@@ -189,6 +189,43 @@ export interface JournalEntry {
     stdin?: string;
 }
 
+export interface HpaMetricView {
+    name: string;
+    targetUtilization: number | null;
+    currentUtilization: number | null;
+    targetAverageMilli: number | null;
+    currentAverageMilli: number | null;
+}
+
+export interface HpaConditionView {
+    type: string;
+    status: string;
+    reason: string;
+    message: string;
+}
+
+export interface AutoscalerView {
+    namespace: string;
+    name: string;
+    targetKind: string;
+    targetName: string;
+    minReplicas: number;
+    maxReplicas: number;
+    /** The target's spec.replicas now; null when its scale cannot be read. */
+    targetReplicas: number | null;
+    currentReplicas: number;
+    desiredReplicas: number;
+    /** Seconds since the start. */
+    lastScaleTime: number | null;
+    scaleDownWindowSeconds: number;
+    scaleUpWindowSeconds: number;
+    metrics: HpaMetricView[];
+    conditions: HpaConditionView[];
+    /** Total CPU demand (milli-cores) of the load entry covering the target, now. */
+    loadCpuMilli: number | null;
+    loadIndex: number | null;
+}
+
 export interface TraceEvent {
     /** Seconds since the scenario started. */
     time: number;
@@ -320,6 +357,14 @@ extern "C" {
     /// `timelineLog()`'s return type in TypeScript.
     #[wasm_bindgen(typescript_type = "TimelineLogEntry[]")]
     pub type JsTimelineLog;
+
+    /// `autoscalers()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "AutoscalerView[]")]
+    pub type JsAutoscalers;
+
+    /// `loadSeries()`'s return type in TypeScript: `[seconds, milliCores]` pairs.
+    #[wasm_bindgen(typescript_type = "[number, number][]")]
+    pub type JsLoadSeries;
 
     /// `journal()`'s return type in TypeScript.
     #[wasm_bindgen(typescript_type = "JournalEntry[]")]
@@ -737,6 +782,28 @@ impl WasmSimulation {
         )
         .map_err(|e| into_error(e.kubectl_message()))?;
         Ok(to_js(&e)?.unchecked_into())
+    }
+
+    /// Every HorizontalPodAutoscaler with its target's replicas, status, conditions and the
+    /// synthetic load driving it (what the autoscaling chart samples).
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    pub fn autoscalers(&self) -> Result<JsAutoscalers, Error> {
+        let v = crate::controllers::podautoscaler::view::autoscaler_views(&self.sim);
+        Ok(to_js(&v)?.unchecked_into())
+    }
+
+    /// The CPU demand curve of the scenario's load entry `index` over the whole run:
+    /// `[seconds, milliCores]` pairs.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = loadSeries)]
+    pub fn load_series(&self, index: usize) -> Result<JsLoadSeries, Error> {
+        let until = seconds_to_duration(self.duration().max(self.time()))?;
+        let v = crate::controllers::podautoscaler::view::load_series(&self.sim, index, until);
+        Ok(to_js(&v)?.unchecked_into())
     }
 
     /// Every Deployment with its resolved maxSurge/maxUnavailable and the ReplicaSets it

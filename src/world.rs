@@ -189,6 +189,8 @@ pub struct World {
     pub kubelet: KubeletConfig,
     /// Fault rule index → uids of the pods that claimed it (rules with `maxPods`).
     pub rule_claims: BTreeMap<usize, std::collections::BTreeSet<String>>,
+    /// The scenario's synthetic load (the metrics source of the HPA).
+    pub load: crate::scenario::load::LoadModel,
 }
 
 impl World {

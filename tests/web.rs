@@ -629,4 +629,23 @@ fn stateful_sets_and_daemon_set_nodes_are_explained() {
         msg,
         "Error from server (NotFound): daemonsets.apps \"nope\" not found"
     );
+#[wasm_bindgen_test]
+fn autoscalers_and_load_series_match_their_declarations() {
+    let text = kubeplay::scenario::builtin::get("hpa-frontend").expect("built-in");
+    let mut sim = Simulation::new(text).expect("scenario builds");
+    sim.run_until(240.0).expect("runs");
+    let list: JsValue = sim.autoscalers().expect("autoscalers").into();
+    let a = Array::from(&list).get(0);
+    assert_shape(&a, "AutoscalerView");
+    assert_shape(&Array::from(&get(&a, "metrics")).get(0), "HpaMetricView");
+    assert_shape(
+        &Array::from(&get(&a, "conditions")).get(0),
+        "HpaConditionView",
+    );
+    assert_eq!(get(&a, "targetReplicas").as_f64(), Some(10.0));
+    assert_eq!(get(&a, "loadCpuMilli").as_f64(), Some(2400.0));
+    let series: JsValue = sim.load_series(0).expect("series").into();
+    let series = Array::from(&series);
+    assert!(series.length() > 10);
+    assert_eq!(json(&series.get(0)), "[0,240]");
 }

@@ -6,6 +6,7 @@ import { $, h, fmtTime, reducedMotion } from "./dom.js";
 import { encodeShare, decodeShare } from "./share.js";
 import { ClusterView } from "./views/cluster.js";
 import { RolloutView } from "./views/rollout.js";
+import { HpaView } from "./views/hpa.js";
 import { DeletionView } from "./views/deletion.js";
 import { EventsView } from "./views/events.js";
 import { ConsoleView } from "./views/console.js";
@@ -74,6 +75,7 @@ function status(text) {
 const detail = new DetailView($("detail"), { client });
 const cluster = new ClusterView($("cluster"), { onSelect: (t) => detail.select(t) });
 const rollout = new RolloutView($("panel-rollout"));
+const hpa = new HpaView($("panel-hpa"));
 const deletion = new DeletionView($("panel-deletion"), {
   client,
   onScale: (kind, ns, name, n) => runKubectl(`scale ${kind} ${name} -n ${ns} --replicas=${n}`),
@@ -103,6 +105,7 @@ function showTab(name) {
   }
   if (name === "deletion" && state.frame) deletion.update(state.frame.snapshot);
   if (state.frame) for (const v of workloadViews) v.refresh();
+  if (name === "hpa") hpa.draw();
   if (name === "console") $("console-input").focus();
 }
 
@@ -119,6 +122,8 @@ function show(frame) {
   cluster.render(frame.snapshot);
   if (rewound) rollout.truncate(frame.time);
   rollout.add(frame);
+  if (rewound) hpa.truncate(frame.time);
+  hpa.add(frame);
   if (frame.eventsReset) state.events = [];
   state.events.push(...frame.events);
   if (state.events.length > 20000) state.events.splice(0, state.events.length - 20000);
@@ -151,6 +156,7 @@ async function load(source, { time = 0, journal = [], name = null } = {}) {
   state.journal = journal;
   state.frame = null;
   rollout.reset();
+  hpa.reset();
   konsole.clear();
   setState("loading");
   try {
@@ -367,6 +373,7 @@ async function startLesson(id) {
   if (lesson.import) importer.open();
   if (lesson.tab) showTab(lesson.tab);
   else if (/Deletion order/.test(lesson.text)) showTab("deletion");
+  else if (/Autoscaling tab/.test(lesson.text)) showTab("hpa");
   else if (state.frame?.rollouts.length) showTab("rollout");
   else showTab("events");
 }
@@ -375,7 +382,7 @@ function updateLesson() {
   const run = state.lesson;
   if (!run || !state.frame) return;
   const f = state.frame;
-  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, samples: f.samples ?? [], events: state.events })) renderLesson();
+  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, autoscalers: f.autoscalers ?? [], samples: f.samples ?? [], events: state.events })) renderLesson();
 }
 
 function renderLesson() {

@@ -16,7 +16,7 @@ function runTo(t, samples) {
     const n = sim.peekNextEvent();
     if (n === undefined || n > t || n <= sim.time()) break;
     sim.runUntil(n);
-    samples.push({ t: sim.time(), rollouts: sim.rollouts() });
+    samples.push({ t: sim.time(), rollouts: sim.rollouts(), autoscalers: sim.autoscalers() });
   }
   sim.runUntil(t);
 }
@@ -39,8 +39,23 @@ function frame(samples = []) {
     log,
     logReset: rewound,
     rollouts: sim.rollouts(),
+    ...hpaFrame(),
     samples,
   };
+}
+
+/** The autoscalers now, and the load curves they are driven by (once per load entry). */
+let sentLoads = new Set();
+function hpaFrame() {
+  const autoscalers = sim.autoscalers();
+  const loads = {};
+  for (const a of autoscalers) {
+    if (a.loadIndex !== null && !sentLoads.has(a.loadIndex)) {
+      loads[a.loadIndex] = sim.loadSeries(a.loadIndex);
+      sentLoads.add(a.loadIndex);
+    }
+  }
+  return { autoscalers, loads };
 }
 
 function need() {
@@ -58,6 +73,7 @@ const ops = {
     eventCursor = 0;
     logCursor = 0;
     lastTime = 0;
+    sentLoads = new Set();
     if (journal.length) sim.setJournal(journal);
     const samples = [];
     runTo(time, samples);

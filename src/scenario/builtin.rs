@@ -24,6 +24,8 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "deployment-pause-resume",
     "deployment-progress-deadline",
     "deployment-recreate",
+    "hpa-frontend",
+    "hpa-behavior-policies",
     "statefulset-web",
     "statefulset-rolling-update",
     "statefulset-canary",
