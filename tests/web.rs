@@ -629,6 +629,8 @@ fn stateful_sets_and_daemon_set_nodes_are_explained() {
         msg,
         "Error from server (NotFound): daemonsets.apps \"nope\" not found"
     );
+}
+
 #[wasm_bindgen_test]
 fn autoscalers_and_load_series_match_their_declarations() {
     let text = kubeplay::scenario::builtin::get("hpa-frontend").expect("built-in");
