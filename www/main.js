@@ -11,6 +11,8 @@ import { EventsView } from "./views/events.js";
 import { ConsoleView } from "./views/console.js";
 import { EditorView } from "./views/editor.js";
 import { DetailView } from "./views/detail.js";
+import { CronJobView } from "./views/cronjob.js";
+import { JobView } from "./views/job.js";
 import { LESSONS, LessonRun } from "./lessons/index.js";
 
 const DEFAULT_SCENARIO = "nginx-deployment";
@@ -76,6 +78,8 @@ const deletion = new DeletionView($("panel-deletion"), {
   onScale: (kind, ns, name, n) => runKubectl(`scale ${kind} ${name} -n ${ns} --replicas=${n}`),
 });
 const events = new EventsView($("panel-events"));
+const cronjob = new CronJobView($("panel-cronjob"), { onFastForward: fastForward, preview: (sch, tz) => client.schedulePreview(sch, tz) });
+const job = new JobView($("panel-job"));
 const konsole = new ConsoleView($("panel-console"), { run: (cmd) => runKubectl(cmd) });
 const editor = new EditorView($("editor"), {
   onRun: () => load(editor.value, { name: editor.pick.value || null }),
@@ -95,6 +99,7 @@ function showTab(name) {
   }
   if (name === "deletion" && state.frame) deletion.update(state.frame.snapshot);
   if (name === "console") $("console-input").focus();
+  if (state.frame && (name === "cronjob" || name === "job")) (name === "cronjob" ? cronjob : job).update(state.frame, state.events);
 }
 
 // ---------------------------------------------------------------- frames
@@ -116,6 +121,8 @@ function show(frame) {
   events.add(frame.events, frame.eventsReset);
   konsole.timeline(frame.log, frame.logReset);
   if (!$("panel-deletion").hidden) deletion.update(frame.snapshot);
+  cronjob.update(frame, state.events);
+  job.update(frame, state.events);
   detail.refresh();
   updateLesson();
   status(`${frame.snapshot.now} · ${frame.snapshot.eventCount} events`);
@@ -141,6 +148,7 @@ async function load(source, { time = 0, journal = [], name = null } = {}) {
   state.journal = journal;
   state.frame = null;
   rollout.reset();
+  cronjob.reset();
   konsole.clear();
   setState("loading");
   try {
@@ -237,6 +245,13 @@ function tick(now) {
       });
   }
   requestAnimationFrame(tick);
+}
+
+async function fastForward(seconds) {
+  if (!state.frame) return;
+  pause();
+  const f = await guarded(client.fastForward(seconds));
+  if (f) show(f);
 }
 
 async function step() {
@@ -353,7 +368,8 @@ async function startLesson(id) {
   $("lesson-text").textContent = lesson.text;
   renderLesson();
   if (lesson.scenario) await pickScenario(lesson.scenario);
-  if (/Deletion order/.test(lesson.text)) showTab("deletion");
+  if (lesson.tab) showTab(lesson.tab);
+  else if (/Deletion order/.test(lesson.text)) showTab("deletion");
   else if (state.frame?.rollouts.length) showTab("rollout");
   else showTab("events");
 }
@@ -362,7 +378,7 @@ function updateLesson() {
   const run = state.lesson;
   if (!run || !state.frame) return;
   const f = state.frame;
-  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, samples: f.samples ?? [], events: state.events })) renderLesson();
+  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, samples: f.samples ?? [], events: state.events, batch: f.batch })) renderLesson();
 }
 
 function renderLesson() {

@@ -63,5 +63,7 @@ export class SimClient {
   explain(kind, namespace, name, replicas) { return this.call("explain", { kind, namespace, name, replicas }); }
   rolloutHistory(name) { return this.call("rolloutHistory", { name }); }
   journal() { return this.call("journal"); }
+  schedulePreview(schedule, timeZone) { return this.call("schedulePreview", { schedule, timeZone }); }
+  fastForward(seconds) { return this.call("fastForward", { seconds }); }
   getYaml(kind, namespace, name) { return this.call("getYaml", { kind, namespace, name }); }
 }

@@ -40,6 +40,7 @@ function frame(samples = []) {
     logReset: rewound,
     rollouts: sim.rollouts(),
     samples,
+    batch: sim.batch(8 * 86400),
   };
 }
 
@@ -99,6 +100,11 @@ const ops = {
   explain: ({ kind, namespace, name, replicas }) => need().explainScaleDown(kind, namespace, name, replicas),
   rolloutHistory: ({ name }) => need().rolloutHistory(name),
   journal: () => need().journal(),
+  schedulePreview: ({ schedule, timeZone }) => need().schedulePreview(schedule, timeZone ?? "", 5),
+  fastForward({ seconds }) {
+    need().runFor(seconds);
+    return frame();
+  },
   getYaml({ kind, namespace, name }) {
     const ns = namespace ? ` -n ${namespace}` : "";
     return need().kubectl(`get ${kind} ${name}${ns} -o yaml`);

@@ -2,6 +2,7 @@
 // the current frame — ctx = {time, snap, rollouts, samples, events} — and turns green once it
 // holds (samples: the rollouts the worker sampled at each event since the previous frame).
 // `observe(ctx, mem)` (optional) runs on every frame first to remember things across time.
+import { BATCH_LESSONS } from "./batch.js";
 
 const pods = (ctx, pred = () => true) => ctx.snap.pods.filter(pred);
 const live = (ctx, pred = () => true) => pods(ctx, (p) => !p.terminating && pred(p));
@@ -223,6 +224,7 @@ export const LESSONS = [
       { text: "worker-2's kubelet stops at 3m: the node goes NotReady.", check: (c) => node(c, "worker-2")?.ready !== "True" && c.time >= 180 },
     ],
   },
+  ...BATCH_LESSONS,
 ];
 
 /** Tracks one lesson's progress: which steps passed and when. */
