@@ -498,4 +498,3 @@ mod tests {
             .is_empty());
     }
 }
-

@@ -248,10 +248,11 @@ function tick(now) {
 }
 
 async function fastForward(seconds) {
-  if (!state.frame) return;
+  if (!state.frame) return false;
   pause();
   const f = await guarded(client.fastForward(seconds));
   if (f) show(f);
+  return !!f;
 }
 
 async function step() {

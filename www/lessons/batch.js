@@ -152,8 +152,8 @@ export const BATCH_LESSONS = [
       if (j) m.lastSeen = c.time;
     },
     steps: [
-      { text: "The Job completes; the countdown starts (expires = finished + 100 s).", check: (c) => { const j = jobOf(c, "pi-with-ttl"); return j?.state === "Complete" && j.ttlExpires === j.finished + 100; } },
-      { text: "100 s later the Job and its pod are gone — not earlier.", check: (c, m) => m.finished !== undefined && !jobOf(c, "pi-with-ttl") && m.lastSeen >= m.finished + 99 && !c.snap.pods.some((p) => p.ownerName === "pi-with-ttl") },
+      { text: "The Job completes and is still there 50 s later: the countdown runs.", check: (c) => { const j = jobOf(c, "pi-with-ttl"); return j?.state === "Complete" && c.time >= j.finished + 50 && j.ttlExpires - c.time <= 50; } },
+      { text: "About 100 s after it finished, the Job and its pod are gone — not earlier.", check: (c, m) => m.finished !== undefined && !jobOf(c, "pi-with-ttl") && m.lastSeen >= m.finished + 95 && !c.snap.pods.some((p) => p.ownerName === "pi-with-ttl") },
     ],
   },
 ];

@@ -30,7 +30,7 @@ export class CronJobView {
     this.select.addEventListener("change", () => this.draw());
     this.window.addEventListener("change", () => this.draw());
     this.ff = h("button", { type: "button", id: "cronjob-ff", title: "Run one week of virtual time" }, "⏩ Fast-forward a week");
-    this.ff.addEventListener("click", () => this.onFastForward?.(7 * 86400));
+    this.ff.addEventListener("click", () => this.fastForwardWeek());
     this.summary = h("p", { id: "cronjob-summary" });
     this.chart = h("div", { class: "chart" });
     this.legend = h("ul", { class: "legend" },
@@ -54,7 +54,27 @@ export class CronJobView {
         h("section", {}, h("h3", {}, "Try a schedule"), h("div", { class: "row" }, this.tryInput, this.tryZone, tryBtn), this.tryOut)));
   }
 
+  /** Runs a week of virtual time in one-hour chunks (the view redraws after each); clicking
+   * again stops. */
+  async fastForwardWeek() {
+    if (this.ffing) {
+      this.ffing = false;
+      return;
+    }
+    this.ffing = true;
+    this.ff.textContent = "⏹ Stop fast-forward";
+    this.ff.setAttribute("aria-pressed", "true");
+    const end = this.lastTime + 7 * 86400;
+    while (this.ffing && this.lastTime < end - 1e-6) {
+      if (!(await this.onFastForward?.(Math.min(3600, end - this.lastTime)))) break;
+    }
+    this.ffing = false;
+    this.ff.textContent = "⏩ Fast-forward a week";
+    this.ff.setAttribute("aria-pressed", "false");
+  }
+
   reset() {
+    this.ffing = false;
     this.jobs.clear();
     this.lastTime = -1;
   }
@@ -171,6 +191,7 @@ export class CronJobView {
     const dense = shown.length > 300;
     for (const t of shown) {
       const job = byTick.get(t);
+      if (!job && now - t < 1) continue;
       svg.append(s("line", { x1: x(t), x2: x(t), y1: PAD.t, y2: PAD.t + 30, class: job ? "tick tick-run" : "tick tick-missed" }));
       if (!job && !dense) svg.append(s("text", { x: x(t), y: PAD.t - 4, "text-anchor": "middle", class: "tick-x" }, "✗"));
     }
@@ -202,6 +223,8 @@ export class CronJobView {
         listed.add(j.name);
         const mark = this.runMark(j, cj);
         rows.push({ t, el: h("li", { class: `run run-${mark.cls}`, dataset: { tick: t, job: j.name } }, `${this.clock(t)} ${mark.sym} ${j.name} — ${mark.text}`) });
+      } else if (now - t < 1) {
+        rows.push({ t, el: h("li", { class: "run run-due", dataset: { tick: t } }, `${this.clock(t)} ⏳ due now: the controller has not acted on it yet`) });
       } else {
         rows.push({ t, el: h("li", { class: "run run-missed", dataset: { tick: t } }, `${this.clock(t)} ✗ ${this.whyMissed(cj, t, jobs)}`) });
       }
