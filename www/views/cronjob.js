@@ -29,7 +29,7 @@ export class CronJobView {
     this.window.value = "3600";
     this.select.addEventListener("change", () => this.draw());
     this.window.addEventListener("change", () => this.draw());
-    this.ff = h("button", { type: "button", id: "cronjob-ff", title: "Run one week of virtual time" }, "⏩ Fast-forward a week");
+    this.ff = h("button", { type: "button", id: "cronjob-ff", title: "Run one week of virtual time" }, "» Fast-forward a week");
     this.ff.addEventListener("click", () => this.fastForwardWeek());
     this.summary = h("p", { id: "cronjob-summary" });
     this.chart = h("div", { class: "chart" });
@@ -69,7 +69,7 @@ export class CronJobView {
       if (!(await this.onFastForward?.(Math.min(3600, end - this.lastTime)))) break;
     }
     this.ffing = false;
-    this.ff.textContent = "⏩ Fast-forward a week";
+    this.ff.textContent = "» Fast-forward a week";
     this.ff.setAttribute("aria-pressed", "false");
   }
 
