@@ -4,6 +4,7 @@
 //! with the clock deciding what happens next.
 pub mod admission;
 pub mod api;
+pub mod batch_view;
 pub mod controllers;
 pub mod cron;
 pub mod features;

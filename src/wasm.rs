@@ -323,6 +323,100 @@ export interface DaemonSetExplanation {
     /** By node name. */
     nodes: DaemonNodeExplanation[];
 }
+
+export interface CronJobView {
+    namespace: string;
+    name: string;
+    uid: string;
+    schedule: string;
+    timeZone: string | null;
+    /** "At 00:00 on day-of-month 13 or on Friday", or "invalid schedule: ...". */
+    description: string;
+    suspend: boolean;
+    concurrencyPolicy: string;
+    startingDeadlineSeconds: number | null;
+    successfulJobsHistoryLimit: number;
+    failedJobsHistoryLimit: number;
+    /** Times are seconds since the scenario started. */
+    created: number | null;
+    lastScheduleTime: number | null;
+    lastSuccessfulTime: number | null;
+    active: string[];
+    pastTicks: number[];
+    nextTicks: number[];
+    nextRfc3339: string[];
+}
+
+export interface JobConditionView {
+    type: string;
+    status: string;
+    reason: string;
+    message: string;
+    time: number | null;
+}
+
+export interface JobPodView {
+    name: string;
+    uid: string;
+    /** Completion index, -1 for NonIndexed Jobs. */
+    index: number;
+    phase: string;
+    reason: string;
+    terminating: boolean;
+    created: number | null;
+    finished: number | null;
+    exitCode: number | null;
+    restarts: number;
+    disrupted: boolean;
+}
+
+export interface JobView {
+    namespace: string;
+    name: string;
+    uid: string;
+    ownerKind: string;
+    ownerName: string;
+    created: number | null;
+    scheduled: number | null;
+    startTime: number | null;
+    completionTime: number | null;
+    /** "Complete", "Failed", "Suspended" or "Running". */
+    state: string;
+    finished: number | null;
+    completions: number | null;
+    parallelism: number;
+    completionMode: string;
+    backoffLimit: number;
+    backoffLimitPerIndex: number | null;
+    activeDeadlineSeconds: number | null;
+    suspend: boolean;
+    ttlSecondsAfterFinished: number | null;
+    ttlExpires: number | null;
+    active: number;
+    ready: number;
+    succeeded: number;
+    failed: number;
+    terminating: number;
+    completedIndexes: string;
+    failedIndexes: string;
+    conditions: JobConditionView[];
+    podFailurePolicy: string[];
+    pods: JobPodView[];
+}
+
+export interface BatchView {
+    now: number;
+    nowRfc3339: string;
+    cronJobs: CronJobView[];
+    jobs: JobView[];
+}
+
+export interface SchedulePreview {
+    description: string;
+    next: string[];
+    /** Empty when the schedule and zone are valid. */
+    error: string;
+}
 "#;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -381,6 +475,14 @@ extern "C" {
     /// `daemonSetNodes()`'s return type in TypeScript.
     #[wasm_bindgen(typescript_type = "DaemonNodeExplanation[]")]
     pub type JsDaemonSetNodes;
+
+    /// `batch()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "BatchView")]
+    pub type JsBatchView;
+
+    /// `schedulePreview()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "SchedulePreview")]
+    pub type JsSchedulePreview;
 }
 
 /// Runs once when the module is instantiated.
@@ -804,6 +906,31 @@ impl WasmSimulation {
         let until = seconds_to_duration(self.duration().max(self.time()))?;
         let v = crate::controllers::podautoscaler::view::load_series(&self.sim, index, until);
         Ok(to_js(&v)?.unchecked_into())
+    }
+
+    /// CronJobs (schedule ticks within `window` seconds before now, the next ten) and Jobs
+    /// (pods by index, conditions, TTL) for the CronJob timeline and Job views.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    pub fn batch(&self, window: f64) -> Result<JsBatchView, Error> {
+        Ok(to_js(&crate::batch_view::of(&self.sim, window))?.unchecked_into())
+    }
+
+    /// A CronJob schedule in words and its next `n` runs after the simulation's now (in
+    /// `timeZone`, UTC when empty); a bad schedule or zone is reported in `error`.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = schedulePreview)]
+    pub fn schedule_preview(
+        &self,
+        schedule: &str,
+        time_zone: &str,
+        n: usize,
+    ) -> Result<JsSchedulePreview, Error> {
+        let p = crate::batch_view::schedule_preview(schedule, Some(time_zone), self.sim.now(), n);
+        Ok(to_js(&p)?.unchecked_into())
     }
 
     /// Every Deployment with its resolved maxSurge/maxUnavailable and the ReplicaSets it

@@ -15,6 +15,8 @@ import { DetailView } from "./views/detail.js";
 import { ImportView } from "./views/import.js";
 import { StatefulSetView } from "./views/statefulset.js";
 import { DaemonSetView } from "./views/daemonset.js";
+import { CronJobView } from "./views/cronjob.js";
+import { JobView } from "./views/job.js";
 import { LESSONS, LessonRun } from "./lessons/index.js";
 
 const DEFAULT_SCENARIO = "nginx-deployment";
@@ -84,6 +86,8 @@ const deletion = new DeletionView($("panel-deletion"), {
 });
 const events = new EventsView($("panel-events"));
 const workloadViews = [new StatefulSetView($("panel-statefulset"), { client }), new DaemonSetView($("panel-daemonset"), { client })];
+const cronjob = new CronJobView($("panel-cronjob"), { onFastForward: fastForward, preview: (sch, tz) => client.schedulePreview(sch, tz) });
+const job = new JobView($("panel-job"));
 const konsole = new ConsoleView($("panel-console"), { run: (cmd) => runKubectl(cmd) });
 const editor = new EditorView($("editor"), {
   onRun: () => load(editor.value, { name: editor.pick.value || null }),
@@ -107,6 +111,7 @@ function showTab(name) {
   if (state.frame) for (const v of workloadViews) v.refresh();
   if (name === "hpa") hpa.draw();
   if (name === "console") $("console-input").focus();
+  if (state.frame && (name === "cronjob" || name === "job")) (name === "cronjob" ? cronjob : job).update(state.frame, state.events);
 }
 
 // ---------------------------------------------------------------- frames
@@ -131,6 +136,8 @@ function show(frame) {
   konsole.timeline(frame.log, frame.logReset);
   if (!$("panel-deletion").hidden) deletion.update(frame.snapshot);
   for (const v of workloadViews) v.refresh();
+  cronjob.update(frame, state.events);
+  job.update(frame, state.events);
   detail.refresh();
   updateLesson();
   status(`${frame.snapshot.now} · ${frame.snapshot.eventCount} events`);
@@ -157,6 +164,7 @@ async function load(source, { time = 0, journal = [], name = null } = {}) {
   state.frame = null;
   rollout.reset();
   hpa.reset();
+  cronjob.reset();
   konsole.clear();
   setState("loading");
   try {
@@ -253,6 +261,14 @@ function tick(now) {
       });
   }
   requestAnimationFrame(tick);
+}
+
+async function fastForward(seconds) {
+  if (!state.frame) return false;
+  pause();
+  const f = await guarded(client.fastForward(seconds));
+  if (f) show(f);
+  return !!f;
 }
 
 async function step() {
@@ -382,7 +398,7 @@ function updateLesson() {
   const run = state.lesson;
   if (!run || !state.frame) return;
   const f = state.frame;
-  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, autoscalers: f.autoscalers ?? [], samples: f.samples ?? [], events: state.events })) renderLesson();
+  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, autoscalers: f.autoscalers ?? [], samples: f.samples ?? [], events: state.events, batch: f.batch })) renderLesson();
 }
 
 function renderLesson() {

@@ -66,5 +66,7 @@ export class SimClient {
   journal() { return this.call("journal"); }
   statefulSets() { return this.call("statefulSets"); }
   daemonSets() { return this.call("daemonSets"); }
+  schedulePreview(schedule, timeZone) { return this.call("schedulePreview", { schedule, timeZone }); }
+  fastForward(seconds) { return this.call("fastForward", { seconds }); }
   getYaml(kind, namespace, name) { return this.call("getYaml", { kind, namespace, name }); }
 }

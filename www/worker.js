@@ -41,6 +41,7 @@ function frame(samples = []) {
     rollouts: sim.rollouts(),
     ...hpaFrame(),
     samples,
+    batch: sim.batch(8 * 86400),
   };
 }
 
@@ -118,6 +119,11 @@ const ops = {
   journal: () => need().journal(),
   statefulSets: () => need().statefulSets(),
   daemonSets: () => need().daemonSets(),
+  schedulePreview: ({ schedule, timeZone }) => need().schedulePreview(schedule, timeZone ?? "", 5),
+  fastForward({ seconds }) {
+    need().runFor(seconds);
+    return frame();
+  },
   getYaml({ kind, namespace, name }) {
     const ns = namespace ? ` -n ${namespace}` : "";
     return need().kubectl(`get ${kind} ${name}${ns} -o yaml`);

@@ -9,7 +9,7 @@
 //! Commands: `get` (tables, `-o wide|yaml|json|name|jsonpath|custom-columns`, `--sort-by`),
 //! `describe`, `apply`, `create`, `delete`, `scale`, `label`, `annotate`, `cordon`,
 //! `uncordon`, `drain`, `rollout status|history|undo|pause|resume|restart`,
-//! `set image|resources`. kubectl never blocks here: `delete` and `drain` report as kubectl does
+//! `set image|resources`, `patch`. kubectl never blocks here: `delete` and `drain` report as kubectl does
 //! once the API server has accepted the deletions (the simulation then runs the graceful
 //! termination on its virtual clock), and `rollout status` prints the current status line once
 //! (as `--watch=false` does) instead of watching.
@@ -39,6 +39,7 @@ mod drain;
 mod get;
 mod label;
 mod merge;
+mod patch;
 pub mod rollout;
 mod scale;
 mod set;
@@ -178,7 +179,7 @@ impl Namespace {
 #[rustfmt::skip]
 const COMMANDS: &[&str] = &[
     "annotate", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get",
-    "label", "rollout", "scale", "set", "uncordon",
+    "label", "patch", "rollout", "scale", "set", "uncordon",
 ];
 
 fn levenshtein(a: &str, b: &str) -> usize {
@@ -291,6 +292,7 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
         "drain" => drain::run_drain(sim, &rest, out),
         "rollout" => rollout::run(sim, &rest, input, out),
         "set" => set::run(sim, &rest, input, out),
+        "patch" => patch::run(sim, &rest, input, out),
         other => Err(unknown_command(other)),
     }
 }

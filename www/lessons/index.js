@@ -1,8 +1,8 @@
 // Lessons: short guided tours over the built-in scenarios. Each step's `check(ctx, mem)` looks at
-// the current frame — ctx = {time, snap, rollouts, autoscalers, samples, events} — and turns green once it
+// the current frame — ctx = {time, snap, rollouts, autoscalers, samples, events, batch} — and turns green once it
 // holds (samples: the rollouts the worker sampled at each event since the previous frame).
 // `observe(ctx, mem)` (optional) runs on every frame first to remember things across time.
-
+import { BATCH_LESSONS } from "./batch.js";
 import { WORKLOAD_LESSONS } from "./workloads.js";
 import { HPA_LESSONS } from "./hpa.js";
 
@@ -228,6 +228,7 @@ export const LESSONS = [
   },
   ...WORKLOAD_LESSONS,
   ...HPA_LESSONS,
+  ...BATCH_LESSONS,
   {
     id: "your-cluster",
     title: "Your cluster: what if…",
