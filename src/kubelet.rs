@@ -1102,7 +1102,9 @@ impl Kubelet {
             let nrt = self.node_rt(&node_name);
             let prefix = pod_cidr_prefix(&node).unwrap_or(format!("10.244.{}", nrt.index));
             let pod_ip = if pod.status.pod_ip.is_empty() {
-                let ip = format!("{prefix}.{}", nrt.next_host);
+                // host-local IPAM hands out .2 to .254 of the node's /24 in turn and wraps
+                // around (addresses of finished pods are free again by then).
+                let ip = format!("{prefix}.{}", 2 + (nrt.next_host - 2) % 253);
                 nrt.next_host += 1;
                 ip
             } else {

@@ -468,3 +468,33 @@ fn time_is_the_only_clock() {
         .collect();
     assert_eq!(ea, eb);
 }
+
+/// host-local IPAM: a node's pods get .2 to .254 of its /24 and the allocator wraps around, so
+/// a CronJob running every minute for five hours on one node never hands out `10.244.0.300`.
+#[test]
+fn pod_ips_stay_inside_the_node_cidr_when_the_allocator_wraps() {
+    let s = Scenario::parse(builtin::get("cronjob-hello").expect("builtin")).expect("parses");
+    let mut sim = s.build().expect("builds");
+    let mut seen = std::collections::BTreeSet::new();
+    for hour in 1..=5 {
+        sim.run_until(sim.start + Duration::from_secs(hour * 3600))
+            .expect("runs");
+        for p in sim.api.store.list::<Pod>(None) {
+            if !p.status.pod_ip.is_empty() {
+                seen.insert(p.status.pod_ip.clone());
+            }
+        }
+    }
+    assert!(seen.len() > 10, "{seen:?}");
+    for ip in &seen {
+        let octets: Vec<u32> = ip
+            .split('.')
+            .map(|o| o.parse().expect("a number"))
+            .collect();
+        assert_eq!(octets.len(), 4, "{ip}");
+        assert!(
+            (2..=254).contains(&octets[3]),
+            "{ip} is outside the node's /24"
+        );
+    }
+}
