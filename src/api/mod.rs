@@ -8,6 +8,8 @@ pub mod errors;
 pub mod intstr;
 pub mod meta;
 pub mod object;
+pub mod schema;
+mod schema_gen;
 pub mod time;
 
 pub use self::core::*;

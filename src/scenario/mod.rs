@@ -188,7 +188,11 @@ pub fn decode_objects(docs: Vec<Value>, where_: &str) -> Result<Vec<Object>, Sce
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string();
-            Object::from_value(v).map_err(|e| {
+            let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default();
+            // Initial objects may come from a real cluster: their status is tolerated.
+            crate::api::schema::strict_check(kind, &v, true)
+                .and_then(|()| Object::from_value(v))
+                .map_err(|e| {
                 let label = if name.is_empty() {
                     format!("{where_}[{i}]")
                 } else {
