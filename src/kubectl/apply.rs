@@ -74,14 +74,8 @@ pub(crate) fn read_objects(
                 None => return Err(format!("error: the path {f:?} does not exist")),
             }
         };
-        let values = crate::scenario::parse_documents(&text).map_err(|e| {
-            let loc = if e.location.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", e.location)
-            };
-            format!("error: error parsing {source}: {}{loc}", e.message)
-        })?;
+        let values = crate::scenario::parse_documents(&text)
+            .map_err(|e| format!("error: error parsing {source}: {}", e.message))?;
         for mut v in crate::scenario::expand_lists(values) {
             let kind = v
                 .get("kind")
