@@ -7,6 +7,7 @@ pub mod api;
 pub mod controllers;
 pub mod cron;
 pub mod features;
+pub mod invariants;
 pub mod kubectl;
 pub mod kubelet;
 pub mod queue;
