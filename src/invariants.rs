@@ -149,7 +149,7 @@ impl Checker {
                         .iter()
                         .any(|&n| n < 0)
                     {
-                        bad("negative status counter", id.clone());
+                        bad("negative status counter", format!("{id}: {st:?}"));
                     }
                     if st.available_replicas > st.ready_replicas || st.ready_replicas > st.replicas {
                         bad("inconsistent status counters", format!("{id}: {st:?}"));

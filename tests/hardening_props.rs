@@ -204,7 +204,10 @@ fn checker_reports_a_broken_invariant() {
     assert!(sim.invariant_violations().is_empty());
     let mut j = sim.api.store.get::<kubeplay::api::Job>("default", "j").unwrap().clone();
     j.status.succeeded = -1;
-    sim.api.update_status(kubeplay::api::Resource::into_object(j)).unwrap();
+    // The API server refuses this status (ValidateJobStatus), so write the store directly.
+    let err = sim.api.update_status(kubeplay::api::Resource::into_object(j.clone())).unwrap_err();
+    assert!(err.kubectl_message().contains("status.succeeded: Invalid value: -1: must be greater than or equal to 0"));
+    sim.api.store.put(kubeplay::api::Resource::into_object(j));
     sim.run_for(kubeplay::api::Duration::from_secs(1)).unwrap();
     assert!(
         sim.invariant_violations().iter().any(|v| v.contains("negative status counter")),
