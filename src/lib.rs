@@ -7,6 +7,9 @@ pub mod api;
 pub mod controllers;
 pub mod cron;
 pub mod features;
+/// Fuzz-target bodies (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzzing;
 pub mod invariants;
 pub mod kubectl;
 pub mod kubelet;
