@@ -23,7 +23,11 @@ pub fn yaml_objects(data: &[u8]) {
     let t = text(data);
     if let Ok(docs) = crate::scenario::parse_documents(t) {
         for v in crate::scenario::expand_lists(docs) {
-            let kind = v.get("kind").and_then(|k| k.as_str()).unwrap_or_default().to_string();
+            let kind = v
+                .get("kind")
+                .and_then(|k| k.as_str())
+                .unwrap_or_default()
+                .to_string();
             let _ = crate::api::schema::check(&kind, &v, false);
             if let Ok(o) = crate::api::Object::from_value(v) {
                 let _ = crate::api::validation::validate_object(&o, None);
@@ -37,7 +41,9 @@ pub fn yaml_objects(data: &[u8]) {
 
 /// Scenario decoding and building, then a short bounded run when the cluster is small.
 pub fn scenario(data: &[u8]) {
-    let Ok(s) = Scenario::parse(text(data)) else { return };
+    let Ok(s) = Scenario::parse(text(data)) else {
+        return;
+    };
     let _ = s.timeline_actions();
     let small = s
         .nodes
@@ -90,7 +96,11 @@ pub fn share_round_trip(data: &[u8]) {
             stdin: (i % 2 == 1).then(|| c.chars().rev().collect()),
         })
         .collect();
-    let s = Share { scenario, time, journal };
+    let s = Share {
+        scenario,
+        time,
+        journal,
+    };
     let link = share::encode(&s);
     match share::decode(&link) {
         Ok(Some(back)) => assert_eq!(back, s, "round trip changed the share"),

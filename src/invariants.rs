@@ -10,9 +10,7 @@
 //! `Forbid`, the garbage collector's owner check, TTL timing, node capacity and
 //! resourceVersion ordering.
 
-use crate::api::{
-    CronJob, DaemonSet, Deployment, Job, Node, Object, Pod, ReplicaSet, Time,
-};
+use crate::api::{CronJob, DaemonSet, Deployment, Job, Node, Object, Pod, ReplicaSet, Time};
 use crate::controllers::controller_utils::{is_pod_active, is_pod_ready};
 use crate::controllers::deployment::util::max_surge;
 use crate::store::{Change, Store};
@@ -94,7 +92,8 @@ impl Checker {
             return;
         }
         let m = old.meta();
-        if component == crate::controllers::garbagecollector::NAME && !m.owner_references.is_empty() {
+        if component == crate::controllers::garbagecollector::NAME && !m.owner_references.is_empty()
+        {
             // attemptToDeleteItem deletes only when no owner is alive (or, in foreground
             // deletion, the owners are themselves being deleted).
             let live = m.owner_references.iter().find(|r| {
@@ -103,7 +102,14 @@ impl Checker {
                     .is_some_and(|o| !o.meta().is_being_deleted())
             });
             if let Some(r) = live {
-                let detail = format!("{} {}/{} owner {} {}", old.kind(), m.namespace, m.name, r.kind, r.name);
+                let detail = format!(
+                    "{} {}/{} owner {} {}",
+                    old.kind(),
+                    m.namespace,
+                    m.name,
+                    r.kind,
+                    r.name
+                );
                 self.report(now, "GC deleted a dependent with a live owner", detail);
             }
         }
@@ -113,7 +119,9 @@ impl Checker {
                     .status
                     .conditions
                     .iter()
-                    .filter(|c| (c.type_ == "Complete" || c.type_ == "Failed") && c.status == "True")
+                    .filter(|c| {
+                        (c.type_ == "Complete" || c.type_ == "Failed") && c.status == "True"
+                    })
                     .filter_map(|c| c.last_transition_time)
                     .max();
                 let ttl = j.spec.ttl_seconds_after_finished;
@@ -122,7 +130,8 @@ impl Checker {
                     _ => true,
                 };
                 if early {
-                    let detail = format!("{}/{} finished {finish:?} ttl {ttl:?}", m.namespace, m.name);
+                    let detail =
+                        format!("{}/{} finished {finish:?} ttl {ttl:?}", m.namespace, m.name);
                     self.report(now, "TTL deleted a Job early", detail);
                 }
             }
@@ -145,13 +154,20 @@ impl Checker {
                 Object::Deployment(d) => check_deployment(d, store, &id, &mut bad),
                 Object::StatefulSet(s) => {
                     let st = &s.status;
-                    if [st.replicas, st.ready_replicas, st.current_replicas, st.updated_replicas, st.available_replicas]
-                        .iter()
-                        .any(|&n| n < 0)
+                    if [
+                        st.replicas,
+                        st.ready_replicas,
+                        st.current_replicas,
+                        st.updated_replicas,
+                        st.available_replicas,
+                    ]
+                    .iter()
+                    .any(|&n| n < 0)
                     {
                         bad("negative status counter", format!("{id}: {st:?}"));
                     }
-                    if st.available_replicas > st.ready_replicas || st.ready_replicas > st.replicas {
+                    if st.available_replicas > st.ready_replicas || st.ready_replicas > st.replicas
+                    {
                         bad("inconsistent status counters", format!("{id}: {st:?}"));
                     }
                 }
@@ -161,7 +177,10 @@ impl Checker {
                     if st.active < 0 || st.succeeded < 0 || st.failed < 0 {
                         bad("negative status counter", id.clone());
                     }
-                    let it = st.conditions.iter().map(|c| (c.type_.as_str(), c.status.as_str()));
+                    let it = st
+                        .conditions
+                        .iter()
+                        .map(|c| (c.type_.as_str(), c.status.as_str()));
                     if cond_true(it.clone(), "Complete") && cond_true(it, "Failed") {
                         bad("Job both Complete and Failed", id.clone());
                     }
@@ -190,10 +209,16 @@ impl Checker {
             if let Some((s, f, prev_fin)) = self.jobs.get(&j.metadata.uid) {
                 let id = format!("{}/{}", j.metadata.namespace, j.metadata.name);
                 if cur.0 < *s || cur.1 < *f {
-                    found.push(("Job counters decreased", format!("{id}: {s}/{f} -> {}/{}", cur.0, cur.1)));
+                    found.push((
+                        "Job counters decreased",
+                        format!("{id}: {s}/{f} -> {}/{}", cur.0, cur.1),
+                    ));
                 }
                 if prev_fin.is_some() && *prev_fin != fin {
-                    found.push(("Job terminal condition changed", format!("{id}: {prev_fin:?} -> {fin:?}")));
+                    found.push((
+                        "Job terminal condition changed",
+                        format!("{id}: {prev_fin:?} -> {fin:?}"),
+                    ));
                 }
             }
             next.insert(j.metadata.uid.clone(), cur);
@@ -213,7 +238,11 @@ impl Checker {
             if self.pods_seen.contains_key(&p.metadata.uid) {
                 continue;
             }
-            let Some(r) = p.metadata.controller_ref().filter(|r| r.kind == "StatefulSet") else {
+            let Some(r) = p
+                .metadata
+                .controller_ref()
+                .filter(|r| r.kind == "StatefulSet")
+            else {
                 continue;
             };
             let Some(s) = store.get_by_uid(&r.uid).and_then(|o| match o {
@@ -257,9 +286,14 @@ impl Checker {
 
 fn check_rs(rs: &ReplicaSet, id: &str, bad: &mut impl FnMut(&'static str, String)) {
     let st = &rs.status;
-    if [st.replicas, st.ready_replicas, st.available_replicas, st.fully_labeled_replicas]
-        .iter()
-        .any(|&n| n < 0)
+    if [
+        st.replicas,
+        st.ready_replicas,
+        st.available_replicas,
+        st.fully_labeled_replicas,
+    ]
+    .iter()
+    .any(|&n| n < 0)
         || st.terminating_replicas.is_some_and(|n| n < 0)
     {
         bad("negative status counter", id.to_string());
@@ -279,9 +313,15 @@ fn check_deployment(
     bad: &mut impl FnMut(&'static str, String),
 ) {
     let st = &d.status;
-    if [st.replicas, st.updated_replicas, st.ready_replicas, st.available_replicas, st.unavailable_replicas]
-        .iter()
-        .any(|&n| n < 0)
+    if [
+        st.replicas,
+        st.updated_replicas,
+        st.ready_replicas,
+        st.available_replicas,
+        st.unavailable_replicas,
+    ]
+    .iter()
+    .any(|&n| n < 0)
     {
         bad("negative status counter", id.to_string());
     }
@@ -291,7 +331,11 @@ fn check_deployment(
     // During a rolling update the controller keeps the sum of its ReplicaSets' desired
     // replicas within replicas + maxSurge once it has observed the current spec.
     let observed = st.observed_generation == d.metadata.generation;
-    if observed && !d.spec.paused && !d.metadata.is_being_deleted() && d.spec.strategy.type_ != "Recreate" {
+    if observed
+        && !d.spec.paused
+        && !d.metadata.is_being_deleted()
+        && d.spec.strategy.type_ != "Recreate"
+    {
         let sum: i32 = store
             .dependents(&d.metadata.uid)
             .filter_map(|o| match o {
@@ -301,7 +345,10 @@ fn check_deployment(
             .sum();
         let limit = d.spec.replicas.unwrap_or(1) + max_surge(d);
         if sum > limit {
-            bad("ReplicaSets above replicas + maxSurge", format!("{id}: {sum} > {limit}"));
+            bad(
+                "ReplicaSets above replicas + maxSurge",
+                format!("{id}: {sum} > {limit}"),
+            );
         }
     }
 }
@@ -327,7 +374,12 @@ fn check_ds(ds: &DaemonSet, id: &str, bad: &mut impl FnMut(&'static str, String)
     }
 }
 
-fn check_cronjob(cj: &CronJob, store: &Store, id: &str, bad: &mut impl FnMut(&'static str, String)) {
+fn check_cronjob(
+    cj: &CronJob,
+    store: &Store,
+    id: &str,
+    bad: &mut impl FnMut(&'static str, String),
+) {
     if cj.spec.concurrency_policy != "Forbid" {
         return;
     }
@@ -335,7 +387,9 @@ fn check_cronjob(cj: &CronJob, store: &Store, id: &str, bad: &mut impl FnMut(&'s
         .dependents(&cj.metadata.uid)
         .filter(|o| match o {
             Object::Job(j) => {
-                j.metadata.controller_ref().is_some_and(|r| r.uid == cj.metadata.uid)
+                j.metadata
+                    .controller_ref()
+                    .is_some_and(|r| r.uid == cj.metadata.uid)
                     && job_finished_type(j).is_none()
                     && !j.metadata.is_being_deleted()
             }
@@ -343,7 +397,10 @@ fn check_cronjob(cj: &CronJob, store: &Store, id: &str, bad: &mut impl FnMut(&'s
         })
         .count();
     if running > 1 {
-        bad("CronJob Forbid overlapping", format!("{id}: {running} unfinished Jobs"));
+        bad(
+            "CronJob Forbid overlapping",
+            format!("{id}: {running} unfinished Jobs"),
+        );
     }
 }
 
@@ -354,18 +411,26 @@ fn check_node_capacity(n: &Node, store: &Store, bad: &mut impl FnMut(&'static st
         .filter(|p| is_pod_active(p) && p.status.phase == "Running")
         .collect();
     for res in ["cpu", "memory"] {
-        let Some(alloc) = n.allocatable_milli(res) else { continue };
+        let Some(alloc) = n.allocatable_milli(res) else {
+            continue;
+        };
         let used: i128 = pods.iter().map(|p| p.request_milli(res)).sum();
         if used > alloc {
             bad(
                 "node over capacity",
-                format!("{}: {res} requests {used}m > allocatable {alloc}m", n.metadata.name),
+                format!(
+                    "{}: {res} requests {used}m > allocatable {alloc}m",
+                    n.metadata.name
+                ),
             );
         }
     }
     if let Some(max) = n.allocatable_milli("pods") {
         if (pods.len() as i128) * 1000 > max {
-            bad("node over capacity", format!("{}: {} pods", n.metadata.name, pods.len()));
+            bad(
+                "node over capacity",
+                format!("{}: {} pods", n.metadata.name, pods.len()),
+            );
         }
     }
 }

@@ -17,10 +17,10 @@ pub mod queue;
 pub mod rng;
 pub mod scenario;
 pub mod scheduler;
-pub mod sim;
 /// Share-link decoding (native only: the page decodes links in JavaScript).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod share;
+pub mod sim;
 pub mod store;
 pub mod trace;
 /// The JavaScript boundary; compiled only for WebAssembly, so the core never depends on JS.

@@ -30,7 +30,11 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 pub fn to_base64url(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..=chunk.len() {
             out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
@@ -141,7 +145,9 @@ pub fn decode(hash: &str) -> Result<Option<Share>, String> {
         return Ok(None);
     }
     if v.as_deref() != Some("1") {
-        let shown = v.map_or("null".to_string(), |v| serde_json::to_string(&v).unwrap_or_default());
+        let shown = v.map_or("null".to_string(), |v| {
+            serde_json::to_string(&v).unwrap_or_default()
+        });
         return Err(format!("unsupported share link version {shown}"));
     }
     let data = s.unwrap_or_default();
@@ -161,9 +167,10 @@ pub fn decode(hash: &str) -> Result<Option<Share>, String> {
                 "the share link is damaged (it does not inflate)".to_string()
             }
         })?;
-    let text = std::str::from_utf8(&inflated).map_err(|_| "the share link is damaged (not JSON)")?;
-    let v: Value =
-        serde_json::from_str(text).map_err(|_| "the share link is damaged (not JSON)".to_string())?;
+    let text =
+        std::str::from_utf8(&inflated).map_err(|_| "the share link is damaged (not JSON)")?;
+    let v: Value = serde_json::from_str(text)
+        .map_err(|_| "the share link is damaged (not JSON)".to_string())?;
     let Some(scenario) = v.get("s").and_then(Value::as_str) else {
         return Err("the share link holds no scenario".into());
     };
@@ -188,11 +195,13 @@ pub fn decode(hash: &str) -> Result<Option<Share>, String> {
             let at = e.get("at").and_then(|x| num(Some(x)));
             let cmd = e.get("cmd").and_then(Value::as_str);
             match (at, cmd) {
-                (Some(at), Some(cmd)) if at.is_finite() && at >= 0.0 => journal.push(JournalEntry {
-                    at,
-                    cmd: cmd.to_string(),
-                    stdin: e.get("stdin").and_then(Value::as_str).map(str::to_string),
-                }),
+                (Some(at), Some(cmd)) if at.is_finite() && at >= 0.0 => {
+                    journal.push(JournalEntry {
+                        at,
+                        cmd: cmd.to_string(),
+                        stdin: e.get("stdin").and_then(Value::as_str).map(str::to_string),
+                    })
+                }
                 _ => return Err(bad()),
             }
         }
@@ -213,15 +222,24 @@ mod tests {
         let s = Share {
             scenario: "kind: Scenario\n<script>alert(1)</script> ü".into(),
             time: 12.5,
-            journal: vec![JournalEntry { at: 3.0, cmd: "apply -f -".into(), stdin: Some("a: b".into()) }],
+            journal: vec![JournalEntry {
+                at: 3.0,
+                cmd: "apply -f -".into(),
+                stdin: Some("a: b".into()),
+            }],
         };
         let link = encode(&s);
         assert!(link.starts_with("v=1&s="));
         assert_eq!(decode(&format!("#{link}")).unwrap(), Some(s));
         assert_eq!(decode("#foo=bar").unwrap(), None);
-        assert_eq!(decode("#v=2&s=x").unwrap_err(), "unsupported share link version \"2\"");
+        assert_eq!(
+            decode("#v=2&s=x").unwrap_err(),
+            "unsupported share link version \"2\""
+        );
         assert!(decode("#v=1&s=!!").unwrap_err().contains("not base64url"));
-        assert!(decode("#v=1&s=AAAA").unwrap_err().contains("does not inflate"));
+        assert!(decode("#v=1&s=AAAA")
+            .unwrap_err()
+            .contains("does not inflate"));
         // A deflate bomb: 10 MiB of spaces compresses to a few KiB and must stop at the cap.
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 10 << 20], 9);
         let e = decode(&format!("v=1&s={}", to_base64url(&bomb))).unwrap_err();
@@ -236,7 +254,9 @@ mod tests {
     #[test]
     fn base64url_matches_the_standard_alphabet() {
         for n in 0..40u8 {
-            let bytes: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37).wrapping_add(250)).collect();
+            let bytes: Vec<u8> = (0..n)
+                .map(|i| i.wrapping_mul(37).wrapping_add(250))
+                .collect();
             assert_eq!(from_base64url(&to_base64url(&bytes)).unwrap(), bytes);
         }
         assert_eq!(to_base64url(b"\xfb\xff"), "-_8");

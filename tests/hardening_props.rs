@@ -1,7 +1,7 @@
 //! Random whole-cluster scenarios (every workload kind, kubectl actions, node and pod failures,
 //! controller downtime) run with invariant checking after every reconcile: zero violations.
 //!
-//! `KUBEPLAY_SCENARIOS` sets the count (default 300 for CI; the documented full run is 10000,
+//! `KUBEPLAY_SCENARIOS` sets the count (default 200 for CI, about 100 s in a debug build on 2 cores; the documented full run is 10000,
 //! see docs/hardening.md); `KUBEPLAY_SCENARIO_SEED` the first seed.
 
 use kubeplay::scenario::Scenario;
@@ -29,7 +29,8 @@ impl Rng {
     }
 }
 
-const POD_SPEC: &str = "containers: [{name: c, image: IMAGE, resources: {requests: {cpu: CPU, memory: 64Mi}}}]";
+const POD_SPEC: &str =
+    "containers: [{name: c, image: IMAGE, resources: {requests: {cpu: CPU, memory: 64Mi}}}]";
 
 fn pod_spec(r: &mut Rng, image: &str, restart: Option<&str>) -> String {
     let cpu = r.pick(&["100m", "250m", "500m", "1"]);
@@ -37,7 +38,10 @@ fn pod_spec(r: &mut Rng, image: &str, restart: Option<&str>) -> String {
     if let Some(rp) = restart {
         s = format!("restartPolicy: {rp}, {s}");
     }
-    format!("{{{s}, terminationGracePeriodSeconds: {}}}", r.pick(&["0", "5", "30"]))
+    format!(
+        "{{{s}, terminationGracePeriodSeconds: {}}}",
+        r.pick(&["0", "5", "30"])
+    )
 }
 
 /// One random scenario as YAML.
@@ -74,7 +78,10 @@ pub fn random_scenario(seed: u64) -> String {
                     )
                 };
                 // maxSurge and maxUnavailable may not both be 0.
-                let strategy = strategy.replace("maxSurge: 0, maxUnavailable: 0", "maxSurge: 0, maxUnavailable: 1");
+                let strategy = strategy.replace(
+                    "maxSurge: 0, maxUnavailable: 0",
+                    "maxSurge: 0, maxUnavailable: 1",
+                );
                 let _ = writeln!(y, "  - {{apiVersion: apps/v1, kind: Deployment, metadata: {{name: {n}}}, spec: {{replicas: {}, minReadySeconds: {}, strategy: {strategy}, selector: {{matchLabels: {{app: {n}}}}}, template: {{metadata: {{labels: {{app: {n}}}}}, spec: {spec}}}}}}}", r.below(7), r.pick(&["0", "0", "3"]));
                 names.push(("deployment", n));
             }
@@ -141,7 +148,10 @@ pub fn random_scenario(seed: u64) -> String {
                 r.pick(&["background", "foreground", "orphan"])
             ),
             8 => "kubectl: delete pods --all --wait=false".to_string(),
-            _ if kind == "deployment" => format!("kubectl: rollout {} deployment/{name}", r.pick(&["pause", "resume", "undo"])),
+            _ if kind == "deployment" => format!(
+                "kubectl: rollout {} deployment/{name}",
+                r.pick(&["pause", "resume", "undo"])
+            ),
             _ => "kubectl: get pods".to_string(),
         };
         let _ = writeln!(y, "  - at: {t}s\n    {line}");
@@ -155,7 +165,7 @@ fn count() -> u64 {
     std::env::var("KUBEPLAY_SCENARIOS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(300)
+        .unwrap_or(200)
 }
 
 /// Runs one scenario with invariant checking; returns the violations (and the scenario text).
@@ -202,15 +212,27 @@ fn checker_reports_a_broken_invariant() {
     sim.set_check_invariants(true);
     sim.run_for(kubeplay::api::Duration::from_secs(5)).unwrap();
     assert!(sim.invariant_violations().is_empty());
-    let mut j = sim.api.store.get::<kubeplay::api::Job>("default", "j").unwrap().clone();
+    let mut j = sim
+        .api
+        .store
+        .get::<kubeplay::api::Job>("default", "j")
+        .unwrap()
+        .clone();
     j.status.succeeded = -1;
     // The API server refuses this status (ValidateJobStatus), so write the store directly.
-    let err = sim.api.update_status(kubeplay::api::Resource::into_object(j.clone())).unwrap_err();
-    assert!(err.kubectl_message().contains("status.succeeded: Invalid value: -1: must be greater than or equal to 0"));
+    let err = sim
+        .api
+        .update_status(kubeplay::api::Resource::into_object(j.clone()))
+        .unwrap_err();
+    assert!(err
+        .kubectl_message()
+        .contains("status.succeeded: Invalid value: -1: must be greater than or equal to 0"));
     sim.api.store.put(kubeplay::api::Resource::into_object(j));
     sim.run_for(kubeplay::api::Duration::from_secs(1)).unwrap();
     assert!(
-        sim.invariant_violations().iter().any(|v| v.contains("negative status counter")),
+        sim.invariant_violations()
+            .iter()
+            .any(|v| v.contains("negative status counter")),
         "{:?}",
         sim.invariant_violations()
     );

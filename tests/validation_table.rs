@@ -25,14 +25,22 @@ fn template() -> Value {
 fn base(kind: &str) -> Value {
     let sel = json!({"matchLabels": {"app": "web"}});
     match kind {
-        "Deployment" => json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
-            "spec": {"replicas": 2, "selector": sel, "template": template()}}),
-        "ReplicaSet" => json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web"},
-            "spec": {"replicas": 2, "selector": sel, "template": template()}}),
-        "StatefulSet" => json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "web"},
-            "spec": {"replicas": 2, "serviceName": "web", "selector": sel, "template": template()}}),
-        "DaemonSet" => json!({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "web"},
-            "spec": {"selector": sel, "template": template()}}),
+        "Deployment" => {
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+            "spec": {"replicas": 2, "selector": sel, "template": template()}})
+        }
+        "ReplicaSet" => {
+            json!({"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web"},
+            "spec": {"replicas": 2, "selector": sel, "template": template()}})
+        }
+        "StatefulSet" => {
+            json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "web"},
+            "spec": {"replicas": 2, "serviceName": "web", "selector": sel, "template": template()}})
+        }
+        "DaemonSet" => {
+            json!({"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "web"},
+            "spec": {"selector": sel, "template": template()}})
+        }
         "Job" => {
             let mut t = template();
             t["spec"]["restartPolicy"] = json!("Never");
@@ -101,7 +109,12 @@ fn fail(s: String) {
 /// Reports every row that failed (rows do not stop at the first).
 fn finish() {
     let all = FAILURES.with(|f| std::mem::take(&mut *f.borrow_mut()));
-    assert!(all.is_empty(), "{} rows failed:\n{}", all.len(), all.join("\n"));
+    assert!(
+        all.is_empty(),
+        "{} rows failed:\n{}",
+        all.len(),
+        all.join("\n")
+    );
 }
 
 /// A valid create, then an update breaking one rule.
@@ -125,7 +138,9 @@ fn update_fails(kind: &str, muts: &[(&str, Value)], line: &str) {
     };
     let msg = err.kubectl_message();
     if !msg.lines().any(|l| l.contains(line)) {
-        fail(format!("{kind} update {muts:?}:\n  want {line}\n  got  {msg}"));
+        fail(format!(
+            "{kind} update {muts:?}:\n  want {line}\n  got  {msg}"
+        ));
     }
 }
 
@@ -138,10 +153,21 @@ const DNS1123_LABEL: &str = "a lowercase RFC 1123 label must consist of lower ca
 
 #[test]
 fn meta_rules() {
-    for kind in ["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob"] {
+    for kind in [
+        "Deployment",
+        "ReplicaSet",
+        "StatefulSet",
+        "DaemonSet",
+        "Job",
+        "CronJob",
+    ] {
         // ValidateObjectMeta → NameIsDNSSubdomain (apps) / ValidateJobName, ValidateCronJobName.
         // StatefulSet: ValidateStatefulSetName is NameIsDNSLabel (pods are `<name>-<ordinal>`).
-        let rule = if kind == "StatefulSet" { DNS1123_LABEL } else { DNS1123_SUBDOMAIN };
+        let rule = if kind == "StatefulSet" {
+            DNS1123_LABEL
+        } else {
+            DNS1123_SUBDOMAIN
+        };
         create_fails(
             kind,
             &[("/metadata/name", json!("Web"))],
@@ -152,7 +178,9 @@ fn meta_rules() {
         create_fails(
             kind,
             &[("/metadata/labels", json!({"x": long}))],
-            &format!("metadata.labels: Invalid value: \"{long}\": must be no more than 63 characters"),
+            &format!(
+                "metadata.labels: Invalid value: \"{long}\": must be no more than 63 characters"
+            ),
         );
         // ValidateLabelName: qualified-name keys.
         create_fails(
@@ -163,7 +191,10 @@ fn meta_rules() {
         // ValidateAnnotationsSize: 256 KiB in total.
         create_fails(
             kind,
-            &[("/metadata/annotations", json!({"a": "b".repeat(256 * 1024)}))],
+            &[(
+                "/metadata/annotations",
+                json!({"a": "b".repeat(256 * 1024)}),
+            )],
             "metadata.annotations: Too long: may not be more than 262144 bytes",
         );
         // ValidateOwnerReferences: at most one controller.
@@ -236,8 +267,14 @@ fn apps_rules() {
         update_fails(
             kind,
             &[
-                ("/spec/selector", json!({"matchLabels": {"app": "web", "x": "y"}})),
-                ("/spec/template/metadata/labels", json!({"app": "web", "x": "y"})),
+                (
+                    "/spec/selector",
+                    json!({"matchLabels": {"app": "web", "x": "y"}}),
+                ),
+                (
+                    "/spec/template/metadata/labels",
+                    json!({"app": "web", "x": "y"}),
+                ),
             ],
             if kind == "StatefulSet" {
                 "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"
@@ -269,7 +306,10 @@ fn apps_rules() {
     );
     create_fails(
         "Deployment",
-        &[("/spec/progressDeadlineSeconds", json!(0)), ("/spec/minReadySeconds", json!(5))],
+        &[
+            ("/spec/progressDeadlineSeconds", json!(0)),
+            ("/spec/minReadySeconds", json!(5)),
+        ],
         "spec.progressDeadlineSeconds: Invalid value: 0: must be greater than minReadySeconds",
     );
     // ValidateStatefulSetSpec.
@@ -311,7 +351,11 @@ fn apps_rules() {
 
 #[test]
 fn batch_rules() {
-    for (p, f) in [("parallelism", "spec.parallelism"), ("completions", "spec.completions"), ("backoffLimit", "spec.backoffLimit")] {
+    for (p, f) in [
+        ("parallelism", "spec.parallelism"),
+        ("completions", "spec.completions"),
+        ("backoffLimit", "spec.backoffLimit"),
+    ] {
         create_fails(
             "Job",
             &[(&format!("/spec/{p}"), json!(-1))],
@@ -344,14 +388,22 @@ fn batch_rules() {
         &[("/spec/template/spec/containers/0/image", json!("busybox"))],
         "field is immutable",
     );
-    update_fails("Job", &[("/spec/completions", json!(5))], "spec.completions: Invalid value: 5: field is immutable");
+    update_fails(
+        "Job",
+        &[("/spec/completions", json!(5))],
+        "spec.completions: Invalid value: 5: field is immutable",
+    );
     // ValidateCronJobSpec: schedule and timeZone.
     create_fails(
         "CronJob",
         &[("/spec/schedule", json!("61 * * * *"))],
         "spec.schedule: Invalid value: \"61 * * * *\": end of range (61) above maximum (59): 61",
     );
-    create_fails("CronJob", &[("/spec/schedule", json!(""))], "spec.schedule: Required value");
+    create_fails(
+        "CronJob",
+        &[("/spec/schedule", json!(""))],
+        "spec.schedule: Required value",
+    );
     create_fails(
         "CronJob",
         &[("/spec/timeZone", json!("Mars/Olympus"))],
@@ -375,7 +427,10 @@ fn batch_rules() {
     create_fails(
         "CronJob",
         &[("/metadata/name", json!("a".repeat(53)))],
-        &format!("metadata.name: Invalid value: \"{}\": must be no more than 52 characters", "a".repeat(53)),
+        &format!(
+            "metadata.name: Invalid value: \"{}\": must be no more than 52 characters",
+            "a".repeat(53)
+        ),
     );
     finish();
 }
@@ -398,10 +453,17 @@ fn pod_rules() {
     );
     create_fails(
         "Pod",
-        &[("/spec/containers", json!([{"name": "c", "image": "x"}, {"name": "c", "image": "y"}]))],
+        &[(
+            "/spec/containers",
+            json!([{"name": "c", "image": "x"}, {"name": "c", "image": "y"}]),
+        )],
         "spec.containers[1].name: Duplicate value: \"c\"",
     );
-    create_fails("Pod", &[("/spec/containers/0/image", Value::Null)], "spec.containers[0].image: Required value");
+    create_fails(
+        "Pod",
+        &[("/spec/containers/0/image", Value::Null)],
+        "spec.containers[0].image: Required value",
+    );
     // ValidateResourceRequirements: requests may not exceed limits.
     create_fails(
         "Pod",
@@ -420,7 +482,10 @@ fn pod_rules() {
     );
     create_fails(
         "Pod",
-        &[("/spec/terminationGracePeriodSeconds", json!(-5)), ("/spec/activeDeadlineSeconds", json!(0))],
+        &[
+            ("/spec/terminationGracePeriodSeconds", json!(-5)),
+            ("/spec/activeDeadlineSeconds", json!(0)),
+        ],
         "spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive",
     );
     // Pod spec is immutable beyond a few fields (ValidatePodUpdate).

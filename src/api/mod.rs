@@ -9,6 +9,7 @@ pub mod intstr;
 pub mod meta;
 pub mod object;
 pub mod schema;
+#[rustfmt::skip]
 mod schema_gen;
 pub mod time;
 

@@ -280,7 +280,8 @@ pub fn prune_unknown(kind: &str, v: &mut Value) {
             }
         }
     }
-    if let (Some((_, _, ty)), Some(m)) = (ROOTS.iter().find(|(k, ..)| *k == kind), v.as_object_mut())
+    if let (Some((_, _, ty)), Some(m)) =
+        (ROOTS.iter().find(|(k, ..)| *k == kind), v.as_object_mut())
     {
         obj(m, *ty, true);
     }
@@ -301,7 +302,11 @@ mod tests {
             );
         }
         for t in TYPES {
-            assert!(t.fields.windows(2).all(|w| w[0].0 < w[1].0), "{} unsorted", t.go);
+            assert!(
+                t.fields.windows(2).all(|w| w[0].0 < w[1].0),
+                "{} unsorted",
+                t.go
+            );
         }
     }
 

@@ -233,7 +233,11 @@ pub(crate) fn with_last_applied(v: &Value) -> Value {
 
 /// Decodes an object, dropping fields its Go type lacks (the apiserver never stores them).
 fn decode_known(mut v: Value) -> Result<Object, String> {
-    let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     crate::api::schema::prune_unknown(&kind, &mut v);
     Object::from_value(v)
 }
@@ -646,7 +650,12 @@ spec:
             execute_with_input(&mut sim, "create -f -", Some(dep)).unwrap_err(),
             "Error from server (BadRequest): error when creating \"STDIN\": Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.replica\", unknown field \"spec.template.spec.containers[0].imagePullPolic\""
         );
-        assert!(sim.api.store.list::<crate::api::Deployment>(None).next().is_none());
+        assert!(sim
+            .api
+            .store
+            .list::<crate::api::Deployment>(None)
+            .next()
+            .is_none());
         let typed = dep.replace("replica: 3", "replicas: \"3\"");
         assert_eq!(
             execute_with_input(&mut sim, "apply --validate=false -f -", Some(&typed)).unwrap_err(),
@@ -657,8 +666,16 @@ spec:
             "Warning: unknown field \"spec.replica\"\nWarning: unknown field \"spec.template.spec.containers[0].imagePullPolic\"\ndeployment.apps/web created"
         );
         // The unknown container field is dropped, not kept verbatim.
-        let d = sim.api.store.list::<crate::api::Deployment>(Some("default")).next().unwrap().clone();
-        assert!(!d.spec.template.spec.containers[0].extra.contains_key("imagePullPolic"));
+        let d = sim
+            .api
+            .store
+            .list::<crate::api::Deployment>(Some("default"))
+            .next()
+            .unwrap()
+            .clone();
+        assert!(!d.spec.template.spec.containers[0]
+            .extra
+            .contains_key("imagePullPolic"));
         assert_eq!(
             execute_with_input(&mut sim, "apply --validate=maybe -f -", Some(dep)).unwrap_err(),
             "error: invalid - validate option \"maybe\"; must be one of: strict (or true), warn, ignore (or false)"

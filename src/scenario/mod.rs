@@ -230,13 +230,13 @@ pub fn decode_objects(docs: Vec<Value>, where_: &str) -> Result<Vec<Object>, Sce
             crate::api::schema::strict_check(kind, &v, true)
                 .and_then(|()| Object::from_value(v))
                 .map_err(|e| {
-                let label = if name.is_empty() {
-                    format!("{where_}[{i}]")
-                } else {
-                    format!("{where_}[{i}] ({name})")
-                };
-                err(label, e)
-            })
+                    let label = if name.is_empty() {
+                        format!("{where_}[{i}]")
+                    } else {
+                        format!("{where_}[{i}] ({name})")
+                    };
+                    err(label, e)
+                })
         })
         .collect()
 }

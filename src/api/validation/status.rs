@@ -11,7 +11,11 @@ use crate::api::Object;
 /// `ValidateNonnegativeField`.
 fn nonneg(errs: &mut Vec<FieldError>, v: i64, path: &str) {
     if v < 0 {
-        errs.push(FieldError::invalid(path, v, "must be greater than or equal to 0"));
+        errs.push(FieldError::invalid(
+            path,
+            v,
+            "must be greater than or equal to 0",
+        ));
     }
 }
 
@@ -30,14 +34,46 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
         Object::ReplicaSet(rs) => {
             let s = &rs.status;
             nonneg(&mut e, s.replicas.into(), "status.replicas");
-            nonneg(&mut e, s.fully_labeled_replicas.into(), "status.fullyLabeledReplicas");
+            nonneg(
+                &mut e,
+                s.fully_labeled_replicas.into(),
+                "status.fullyLabeledReplicas",
+            );
             nonneg(&mut e, s.ready_replicas.into(), "status.readyReplicas");
-            nonneg(&mut e, s.available_replicas.into(), "status.availableReplicas");
+            nonneg(
+                &mut e,
+                s.available_replicas.into(),
+                "status.availableReplicas",
+            );
             nonneg(&mut e, s.observed_generation, "status.observedGeneration");
-            not_above(&mut e, s.fully_labeled_replicas, s.replicas, "status.fullyLabeledReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.ready_replicas, s.replicas, "status.readyReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.available_replicas, s.replicas, "status.availableReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.available_replicas, s.ready_replicas, "status.availableReplicas", "cannot be greater than readyReplicas");
+            not_above(
+                &mut e,
+                s.fully_labeled_replicas,
+                s.replicas,
+                "status.fullyLabeledReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.ready_replicas,
+                s.replicas,
+                "status.readyReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.available_replicas,
+                s.replicas,
+                "status.availableReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.available_replicas,
+                s.ready_replicas,
+                "status.availableReplicas",
+                "cannot be greater than readyReplicas",
+            );
         }
         Object::Deployment(d) => {
             let s = &d.status;
@@ -45,14 +81,40 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
             nonneg(&mut e, s.replicas.into(), "status.replicas");
             nonneg(&mut e, s.updated_replicas.into(), "status.updatedReplicas");
             nonneg(&mut e, s.ready_replicas.into(), "status.readyReplicas");
-            nonneg(&mut e, s.available_replicas.into(), "status.availableReplicas");
-            nonneg(&mut e, s.unavailable_replicas.into(), "status.unavailableReplicas");
+            nonneg(
+                &mut e,
+                s.available_replicas.into(),
+                "status.availableReplicas",
+            );
+            nonneg(
+                &mut e,
+                s.unavailable_replicas.into(),
+                "status.unavailableReplicas",
+            );
             if let Some(c) = s.collision_count {
                 nonneg(&mut e, c.into(), "status.collisionCount");
             }
-            not_above(&mut e, s.updated_replicas, s.replicas, "status.updatedReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.available_replicas, s.replicas, "status.availableReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.available_replicas, s.ready_replicas, "status.availableReplicas", "cannot be greater than readyReplicas");
+            not_above(
+                &mut e,
+                s.updated_replicas,
+                s.replicas,
+                "status.updatedReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.available_replicas,
+                s.replicas,
+                "status.availableReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.available_replicas,
+                s.ready_replicas,
+                "status.availableReplicas",
+                "cannot be greater than readyReplicas",
+            );
         }
         Object::StatefulSet(ss) => {
             let s = &ss.status;
@@ -60,27 +122,81 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
             nonneg(&mut e, s.ready_replicas.into(), "status.readyReplicas");
             nonneg(&mut e, s.current_replicas.into(), "status.currentReplicas");
             nonneg(&mut e, s.updated_replicas.into(), "status.updatedReplicas");
-            nonneg(&mut e, s.available_replicas.into(), "status.availableReplicas");
+            nonneg(
+                &mut e,
+                s.available_replicas.into(),
+                "status.availableReplicas",
+            );
             nonneg(&mut e, s.observed_generation, "status.observedGeneration");
             if let Some(c) = s.collision_count {
                 nonneg(&mut e, c.into(), "status.collisionCount");
             }
-            not_above(&mut e, s.ready_replicas, s.replicas, "status.readyReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.current_replicas, s.replicas, "status.currentReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.updated_replicas, s.replicas, "status.updatedReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.available_replicas, s.replicas, "status.availableReplicas", ABOVE_REPLICAS);
-            not_above(&mut e, s.available_replicas, s.ready_replicas, "status.availableReplicas", "cannot be greater than status.readyReplicas");
+            not_above(
+                &mut e,
+                s.ready_replicas,
+                s.replicas,
+                "status.readyReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.current_replicas,
+                s.replicas,
+                "status.currentReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.updated_replicas,
+                s.replicas,
+                "status.updatedReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.available_replicas,
+                s.replicas,
+                "status.availableReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.available_replicas,
+                s.ready_replicas,
+                "status.availableReplicas",
+                "cannot be greater than status.readyReplicas",
+            );
         }
         Object::DaemonSet(ds) => {
             let s = &ds.status;
-            nonneg(&mut e, s.current_number_scheduled.into(), "status.currentNumberScheduled");
-            nonneg(&mut e, s.number_misscheduled.into(), "status.numberMisscheduled");
-            nonneg(&mut e, s.desired_number_scheduled.into(), "status.desiredNumberScheduled");
+            nonneg(
+                &mut e,
+                s.current_number_scheduled.into(),
+                "status.currentNumberScheduled",
+            );
+            nonneg(
+                &mut e,
+                s.number_misscheduled.into(),
+                "status.numberMisscheduled",
+            );
+            nonneg(
+                &mut e,
+                s.desired_number_scheduled.into(),
+                "status.desiredNumberScheduled",
+            );
             nonneg(&mut e, s.number_ready.into(), "status.numberReady");
             nonneg(&mut e, s.observed_generation, "status.observedGeneration");
-            nonneg(&mut e, s.updated_number_scheduled.into(), "status.updatedNumberScheduled");
+            nonneg(
+                &mut e,
+                s.updated_number_scheduled.into(),
+                "status.updatedNumberScheduled",
+            );
             nonneg(&mut e, s.number_available.into(), "status.numberAvailable");
-            nonneg(&mut e, s.number_unavailable.into(), "status.numberUnavailable");
+            nonneg(
+                &mut e,
+                s.number_unavailable.into(),
+                "status.numberUnavailable",
+            );
             if let Some(c) = s.collision_count {
                 nonneg(&mut e, c.into(), "status.collisionCount");
             }
