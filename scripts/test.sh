@@ -43,6 +43,11 @@ run wasm-pack build --release --target web --mode no-install
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   CHROMEDRIVER=/usr/bin/chromedriver \
   run cargo test --target wasm32-unknown-unknown --test web
+# Short fixed-time fuzzing when nightly and cargo-fuzz are present (the corpus replay in
+# tests/fuzz_corpus.rs runs the same bodies under `cargo test` everywhere).
+if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
+  FUZZ_SECONDS="${FUZZ_SECONDS:-10}" run scripts/fuzz.sh
+fi
 # The served page (scripts/serve.sh on a free port) in Chromium through playwright-core.
 run node --test --test-reporter=spec tests/e2e/
 

@@ -9,12 +9,19 @@ pub mod controllers;
 pub mod cron;
 pub mod features;
 pub mod interop;
+/// Fuzz-target bodies (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzzing;
+pub mod invariants;
 pub mod kubectl;
 pub mod kubelet;
 pub mod queue;
 pub mod rng;
 pub mod scenario;
 pub mod scheduler;
+/// Share-link decoding (native only: the page decodes links in JavaScript).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod share;
 pub mod sim;
 pub mod store;
 pub mod trace;

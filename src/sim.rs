@@ -63,6 +63,10 @@ pub struct Simulation {
     last_instant: Time,
     /// Total reconciles performed.
     pub syncs: u64,
+    /// Invariant checking (debug/test mode), see [`Simulation::set_check_invariants`].
+    checker: Option<Box<crate::invariants::Checker>>,
+    /// The loop reconciling now (`""` outside reconciles), for the checker.
+    current_component: &'static str,
 }
 
 impl Simulation {
@@ -83,6 +87,8 @@ impl Simulation {
             syncs_this_instant: 0,
             last_instant: start,
             syncs: 0,
+            checker: None,
+            current_component: "",
         }
     }
 
@@ -120,12 +126,29 @@ impl Simulation {
         self.controller_manager_running || !self.loops[i].ctrl.in_controller_manager()
     }
 
+    /// Checks the invariants of `crate::invariants` after every write and reconcile (slow;
+    /// for tests and debugging). Violations are read with [`Simulation::invariant_violations`].
+    pub fn set_check_invariants(&mut self, on: bool) {
+        self.checker = on.then(|| Box::new(crate::invariants::Checker::new()));
+    }
+
+    /// Invariant violations found since checking was turned on (empty when off).
+    pub fn invariant_violations(&self) -> &[String] {
+        self.checker.as_ref().map_or(&[], |c| c.violations())
+    }
+
     fn deliver_changes(&mut self) -> bool {
         if !self.api.store.has_pending_changes() {
             return false;
         }
         let changes = self.api.store.take_changes();
         let now = self.api.now;
+        if let Some(c) = self.checker.as_mut() {
+            for ch in &changes {
+                c.on_change(ch, &self.api.store, self.current_component, now);
+            }
+            c.after_sync(&self.api.store, now);
+        }
         for i in 0..self.loops.len() {
             if !self.running(i) {
                 continue;
@@ -185,7 +208,9 @@ impl Simulation {
                 Ok(()) => l.queue.forget(&key),
                 Err(_) => l.queue.add_rate_limited(&key, now),
             }
+            self.current_component = component;
             self.deliver_changes();
+            self.current_component = "";
             return Ok(true);
         }
         Ok(false)

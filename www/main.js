@@ -11,6 +11,7 @@ import { DeletionView } from "./views/deletion.js";
 import { EventsView } from "./views/events.js";
 import { ConsoleView } from "./views/console.js";
 import { EditorView } from "./views/editor.js";
+import { autosave, loadDraft, saveDraft } from "./autosave.js";
 import { DetailView } from "./views/detail.js";
 import { ImportView } from "./views/import.js";
 import { StatefulSetView } from "./views/statefulset.js";
@@ -39,7 +40,9 @@ const state = {
 // ---------------------------------------------------------------- simulator and banner
 
 const client = new SimClient({
+  watchdogMs: Number(params.get("watchdog")) || undefined,
   onFatal(message) {
+    saveDraft(editor.value);
     pause();
     banner(`${message}. Your scenario text is safe in the editor.`, { restart: true });
     setState("crashed");
@@ -65,7 +68,8 @@ $("banner-close").addEventListener("click", hideBanner);
 $("banner-restart").addEventListener("click", async () => {
   hideBanner();
   client.restart();
-  await load(state.source, { time: state.frame?.time ?? 0, journal: state.journal });
+  // The editor's text, not the last loaded one: edits made since are never dropped.
+  await load(editor.value || state.source, { time: state.frame?.time ?? 0, journal: state.journal });
 });
 
 function status(text) {
@@ -94,6 +98,7 @@ const editor = new EditorView($("editor"), {
   onApply: applyEditor,
   onPick: (name) => pickScenario(name),
 });
+autosave(editor);
 
 const importer = new ImportView($("import"), { client, onImported: (yaml) => load(yaml) });
 
@@ -361,6 +366,8 @@ async function loadFromHash() {
 async function loadDefault() {
   const lessonId = params.get("lesson");
   if (lessonId && LESSONS.some((l) => l.id === lessonId)) return startLesson(lessonId);
+  const draft = loadDraft();
+  if (draft && !params.has("scenario")) return load(draft); // the user's own text survives a reload
   const name = editor.scenarios.some((x) => x.name === params.get("scenario")) ? params.get("scenario") : DEFAULT_SCENARIO;
   await pickScenario(name);
 }

@@ -21,13 +21,25 @@ function runTo(t, samples) {
   sim.runUntil(t);
 }
 
+/** Caps per frame: a hostile scenario must not flood the page with one message. */
+const MAX_EVENTS_PER_FRAME = 5000;
+const MAX_SAMPLES_PER_FRAME = 1000;
+
 function frame(samples = []) {
+  if (samples.length > MAX_SAMPLES_PER_FRAME) {
+    const step = Math.ceil(samples.length / MAX_SAMPLES_PER_FRAME);
+    samples = samples.filter((_, i) => i % step === 0 || i === samples.length - 1);
+  }
   const time = sim.time();
   const rewound = time < lastTime;
   lastTime = time;
   if (rewound) logCursor = 0;
   const ev = sim.eventsSince(eventCursor);
   eventCursor = ev.next;
+  if (ev.events.length > MAX_EVENTS_PER_FRAME) {
+    ev.events = ev.events.slice(-MAX_EVENTS_PER_FRAME);
+    ev.reset = true;
+  }
   const log = sim.timelineLog(logCursor);
   logCursor += log.length;
   return {

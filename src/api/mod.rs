@@ -10,6 +10,9 @@ pub mod errors;
 pub mod intstr;
 pub mod meta;
 pub mod object;
+pub mod schema;
+#[rustfmt::skip]
+mod schema_gen;
 pub mod time;
 
 pub use self::core::*;

@@ -74,14 +74,8 @@ pub(crate) fn read_objects(
                 None => return Err(format!("error: the path {f:?} does not exist")),
             }
         };
-        let values = crate::scenario::parse_documents(&text).map_err(|e| {
-            let loc = if e.location.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", e.location)
-            };
-            format!("error: error parsing {source}: {}{loc}", e.message)
-        })?;
+        let values = crate::scenario::parse_documents(&text)
+            .map_err(|e| format!("error: error parsing {source}: {}", e.message))?;
         for mut v in crate::scenario::expand_lists(values) {
             let kind = v
                 .get("kind")
@@ -136,7 +130,15 @@ pub(crate) fn read_objects(
             // JSON null means "unset" for maps and lists, as Go's decoder reads it.
             let mut decodable = v.clone();
             prune_nulls(&mut decodable);
-            match Object::from_value(decodable) {
+            // Fields the Go types lack are not kept; `field_validation` reports them for
+            // create/apply (other commands read only names).
+            let type_error = crate::api::schema::check(&kind, &decodable, false).type_error;
+            crate::api::schema::prune_unknown(&kind, &mut decodable);
+            let decoded = match type_error {
+                Some(e) => Err(e),
+                None => Object::from_value(decodable),
+            };
+            match decoded {
                 Ok(obj) => docs.push(Doc {
                     source: source.clone(),
                     value: v,
@@ -150,6 +152,55 @@ pub(crate) fn read_objects(
         }
     }
     Ok((docs, errs))
+}
+
+/// Server-side field validation as `kubectl create/apply --validate=MODE` requests it
+/// (`fieldValidation` Strict, Warn or Ignore; `pkg/cmd/util/helpers.go` `GetValidationDirective`):
+/// under Strict a manifest with unknown fields is refused with the decoder's message; under
+/// Warn each unknown field is a warning; under Ignore they are dropped silently.
+///
+/// # Errors
+/// An invalid `--validate` value.
+fn field_validation(
+    p: &args::Parsed,
+    docs: Vec<Doc>,
+    errs: &mut Vec<String>,
+    out: &mut Out,
+) -> Result<Vec<Doc>, String> {
+    let mode = p.string("validate");
+    let mode = match mode.to_ascii_lowercase().as_str() {
+        "" | "strict" | "true" => "Strict",
+        "warn" => "Warn",
+        "ignore" | "false" => "Ignore",
+        _ => {
+            return Err(format!(
+                "error: invalid - validate option {mode:?}; must be one of: strict (or true), warn, ignore (or false)"
+            ))
+        }
+    };
+    let mut kept = vec![];
+    for doc in docs {
+        let mut v = doc.value.clone();
+        prune_nulls(&mut v);
+        let kind = doc.obj.kind();
+        let report = crate::api::schema::check(kind, &v, false);
+        match (mode, report.strict_error()) {
+            ("Strict", Some(e)) => {
+                let version = crate::api::kind_info(kind)
+                    .map(|(a, ..)| a.rsplit('/').next().unwrap_or(a).to_string())
+                    .unwrap_or_default();
+                errs.push(format!("Error from server (BadRequest): error when creating {:?}: {kind} in version {version:?} cannot be handled as a {kind}: {e}", doc.source));
+            }
+            ("Warn", _) => {
+                for f in &report.unknown {
+                    out.warn(&format!("unknown field {f:?}"));
+                }
+                kept.push(doc);
+            }
+            _ => kept.push(doc),
+        }
+    }
+    Ok(kept)
 }
 
 /// `util.GetModifiedConfiguration(obj, true, ...)`: the object with the last-applied
@@ -180,6 +231,17 @@ pub(crate) fn with_last_applied(v: &Value) -> Value {
         a.insert(LAST_APPLIED.into(), Value::from(config));
     }
     v
+}
+
+/// Decodes an object, dropping fields its Go type lacks (the apiserver never stores them).
+fn decode_known(mut v: Value) -> Result<Object, String> {
+    let kind = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    crate::api::schema::prune_unknown(&kind, &mut v);
+    Object::from_value(v)
 }
 
 /// `pruneNullsFromMap`.
@@ -248,6 +310,7 @@ pub(crate) fn run_apply(
     let (dry, format) = common(&p, "apply")?;
     let ns = Namespace::from(&p);
     let (docs, mut errs) = read_objects(&p.strings("filename"), input, &ns)?;
+    let docs = field_validation(&p, docs, &mut errs, out)?;
     if docs.is_empty() && errs.is_empty() {
         return Err("error: no objects passed to apply".into());
     }
@@ -276,7 +339,7 @@ pub(crate) fn run_apply(
         let Some(live) = live else {
             let mut create = modified.clone();
             prune_nulls(&mut create);
-            let obj = match Object::from_value(create) {
+            let obj = match decode_known(create) {
                 Ok(o) => o,
                 Err(e) => {
                     errs.push(format!("error: {e}"));
@@ -316,7 +379,7 @@ pub(crate) fn run_apply(
             continue;
         }
         let patched = merge::apply_patch(&current, &patch);
-        let obj = match Object::from_value(patched) {
+        let obj = match decode_known(patched) {
             Ok(o) => o,
             Err(e) => {
                 errs.push(format!("error: {e}"));
@@ -367,6 +430,7 @@ pub(crate) fn run_create(
     let (dry, format) = common(&p, "create")?;
     let ns = Namespace::from(&p);
     let (docs, mut errs) = read_objects(&p.strings("filename"), input, &ns)?;
+    let docs = field_validation(&p, docs, &mut errs, out)?;
     let selector =
         crate::api::Selector::parse(&p.string("selector")).map_err(|e| format!("error: {e}"))?;
     let mut count = 0;
@@ -390,7 +454,7 @@ pub(crate) fn run_create(
         } else {
             doc.value.clone()
         };
-        let obj = match Object::from_value(value) {
+        let obj = match decode_known(value) {
             Ok(o) => o,
             Err(e) => {
                 errs.push(format!("error: {e}"));
@@ -571,6 +635,52 @@ spec:
         assert_eq!(
             execute_with_input(&mut sim, "apply -n prod -f -", Some("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: dev\nspec:\n  containers:\n  - name: c\n    image: nginx\n")).unwrap_err(),
             "error: the namespace from the provided object \"dev\" does not match the namespace \"prod\". You must pass '--namespace=dev' to perform this operation."
+        );
+    }
+
+    #[test]
+    fn strict_field_validation() {
+        // Wording of the apiserver's strict decoder (`fieldValidation=Strict`, kubectl's default
+        // `--validate=strict`), as test/integration/apiserver/field_validation_test.go expects.
+        let mut sim = sim();
+        let dep = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replica: 3\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: c\n        image: nginx\n        imagePullPolic: Always\n";
+        assert_eq!(
+            execute_with_input(&mut sim, "apply -f -", Some(dep)).unwrap_err(),
+            "Error from server (BadRequest): error when creating \"STDIN\": Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.replica\", unknown field \"spec.template.spec.containers[0].imagePullPolic\""
+        );
+        assert_eq!(
+            execute_with_input(&mut sim, "create -f -", Some(dep)).unwrap_err(),
+            "Error from server (BadRequest): error when creating \"STDIN\": Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.replica\", unknown field \"spec.template.spec.containers[0].imagePullPolic\""
+        );
+        assert!(sim
+            .api
+            .store
+            .list::<crate::api::Deployment>(None)
+            .next()
+            .is_none());
+        let typed = dep.replace("replica: 3", "replicas: \"3\"");
+        assert_eq!(
+            execute_with_input(&mut sim, "apply --validate=false -f -", Some(&typed)).unwrap_err(),
+            "Error from server (BadRequest): error when creating \"STDIN\": Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"
+        );
+        assert_eq!(
+            execute_with_input(&mut sim, "apply --validate=warn -f -", Some(dep)).unwrap(),
+            "Warning: unknown field \"spec.replica\"\nWarning: unknown field \"spec.template.spec.containers[0].imagePullPolic\"\ndeployment.apps/web created"
+        );
+        // The unknown container field is dropped, not kept verbatim.
+        let d = sim
+            .api
+            .store
+            .list::<crate::api::Deployment>(Some("default"))
+            .next()
+            .unwrap()
+            .clone();
+        assert!(!d.spec.template.spec.containers[0]
+            .extra
+            .contains_key("imagePullPolic"));
+        assert_eq!(
+            execute_with_input(&mut sim, "apply --validate=maybe -f -", Some(dep)).unwrap_err(),
+            "error: invalid - validate option \"maybe\"; must be one of: strict (or true), warn, ignore (or false)"
         );
     }
 

@@ -147,15 +147,52 @@ pub fn parse_documents(text: &str) -> Result<Vec<Value>, ScenarioError> {
                 .map(|l| format!("line {}, column {}", l.line(), l.column()))
                 .unwrap_or_default();
             let msg = e.to_string();
-            // serde_norway appends " at line X column Y"; keep the message short.
-            let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-            err(loc, format!("error converting YAML to JSON: yaml: {msg}"))
+            let line = e.location().map_or(0, |l| l.line());
+            err(loc, go_yaml_message(&msg, line))
         })?;
         if !v.is_null() {
             out.push(v);
         }
     }
     Ok(out)
+}
+
+/// libyaml's parser problems (parser.c); every other problem comes from its scanner.
+const PARSER_PROBLEMS: &[&str] = &[
+    "did not find expected <document start>",
+    "did not find expected node content",
+    "did not find expected key",
+    "did not find expected '-' indicator",
+    "did not find expected ',' or ']'",
+    "did not find expected ',' or '}'",
+    "found duplicate %YAML directive",
+    "found incompatible YAML document",
+    "found duplicate %TAG directive",
+    "found undefined tag handle",
+];
+
+/// sigs.k8s.io/yaml's wording for a YAML syntax error, `error converting YAML to JSON: yaml:
+/// line N: PROBLEM`, from serde_norway's message (libyaml's problem, then `, CONTEXT` and
+/// ` at line L column C`) and its 1-based line.
+///
+/// go-yaml's `parser.fail()` prints the 0-based `problem_mark.line`, plus one for scanner
+/// errors only, and no line at all when that is zero; the context is not printed.
+pub fn go_yaml_message(serde_msg: &str, line: usize) -> String {
+    let problem = serde_msg.split(" at line ").next().unwrap_or(serde_msg);
+    let problem = problem.split(", while ").next().unwrap_or(problem);
+    let zero_based = line.saturating_sub(1);
+    let shown = if PARSER_PROBLEMS.contains(&problem) {
+        zero_based
+    } else if zero_based == 0 {
+        0
+    } else {
+        zero_based + 1
+    };
+    if shown == 0 {
+        format!("error converting YAML to JSON: yaml: {problem}")
+    } else {
+        format!("error converting YAML to JSON: yaml: line {shown}: {problem}")
+    }
 }
 
 /// Expands `kind: List` (and `*List` kinds) into their items, keeping order.
@@ -192,14 +229,18 @@ pub fn decode_objects(docs: Vec<Value>, where_: &str) -> Result<Vec<Object>, Sce
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string();
-            Object::from_value(v).map_err(|e| {
-                let label = if name.is_empty() {
-                    format!("{where_}[{i}]")
-                } else {
-                    format!("{where_}[{i}] ({name})")
-                };
-                err(label, e)
-            })
+            let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default();
+            // Initial objects may come from a real cluster: their status is tolerated.
+            crate::api::schema::strict_check(kind, &v, true)
+                .and_then(|()| Object::from_value(v))
+                .map_err(|e| {
+                    let label = if name.is_empty() {
+                        format!("{where_}[{i}]")
+                    } else {
+                        format!("{where_}[{i}] ({name})")
+                    };
+                    err(label, e)
+                })
         })
         .collect()
 }
@@ -498,6 +539,25 @@ mod tests {
             ["a", "b"]
         );
         assert_eq!(s.node_objects(Time(0)).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn yaml_errors_read_like_kubectl() {
+        // go-yaml's parser.fail(): scanner errors print the 1-based line, parser errors the
+        // 0-based one, and none on the first line.
+        let msg = |t: &str| parse_documents(t).unwrap_err().message;
+        assert_eq!(
+            msg("a: b\n c: d\n"),
+            "error converting YAML to JSON: yaml: line 2: mapping values are not allowed in this context"
+        );
+        assert_eq!(
+            msg("a:\n  - b\n c\n"),
+            "error converting YAML to JSON: yaml: line 2: did not find expected key"
+        );
+        assert_eq!(
+            msg("\tkey: v\n"),
+            "error converting YAML to JSON: yaml: found character that cannot start any token"
+        );
     }
 
     #[test]

@@ -269,6 +269,10 @@ impl ApiServer {
             let mut n = old.clone();
             crate::api::defaults::copy_status(&o, &mut n);
             crate::api::deployment_defaults::prepare_for_status_update(&o, &mut n);
+            let errs = crate::api::validation::status::validate_status(&n);
+            if !errs.is_empty() {
+                return Err(Self::invalid(&n, errs));
+            }
             n
         } else {
             crate::api::defaults::copy_status(&old, &mut o);

@@ -10,6 +10,7 @@ pub mod names;
 pub mod node;
 pub mod pod;
 pub mod quantity;
+pub mod status;
 pub mod workloads;
 
 use super::errors::FieldError;
