@@ -8,10 +8,10 @@ pub mod batch_view;
 pub mod controllers;
 pub mod cron;
 pub mod features;
-pub mod interop;
 /// Fuzz-target bodies (native only).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzzing;
+pub mod interop;
 pub mod invariants;
 pub mod kubectl;
 pub mod kubelet;

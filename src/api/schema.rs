@@ -176,8 +176,12 @@ impl Walk {
     fn object(&mut self, v: &Value, ty: usize, go_path: &str, path: &str, root: bool) {
         let Some(m) = v.as_object() else { return };
         let t = &TYPES[ty];
+        // A full API type embeds TypeMeta (`json:",inline"`) wherever it appears, so a nested
+        // one (a StatefulSet's volumeClaimTemplates are PersistentVolumeClaims, and
+        // `kubectl get -o yaml` prints their apiVersion and kind) knows those fields too.
+        let type_meta = root || ROOTS.iter().any(|(_, _, i)| *i == ty);
         for (k, x) in m {
-            if root && (k == "apiVersion" || k == "kind") {
+            if type_meta && (k == "apiVersion" || k == "kind") {
                 self.value(x, T::Str, t.go, k, k);
                 continue;
             }

@@ -177,6 +177,22 @@ pub fn import_cluster(text: &str, opts: &ImportOptions) -> Result<Imported, Inte
             ));
             continue;
         }
+        // A dump from a newer cluster may carry fields this API version lacks: they are
+        // dropped with a warning (a scenario is decoded strictly), never an error. Status is
+        // kept whole, as scenarios tolerate it.
+        let status = value.as_object_mut().and_then(|m| m.remove("status"));
+        let unknown = crate::api::schema::check(&kind, &value, false).unknown;
+        if !unknown.is_empty() {
+            crate::api::schema::prune_unknown(&kind, &mut value);
+            warnings.push(format!(
+                "{path}{}: unknown fields dropped: {}",
+                describe(&value),
+                unknown.join(", ")
+            ));
+        }
+        if let (Some(st), Some(m)) = (status, value.as_object_mut()) {
+            m.insert("status".into(), st);
+        }
         // Decode now so errors name the item.
         Object::from_value(value.clone())
             .map_err(|e| ierr(format!("{path}{}", describe(&value)), e))?;
@@ -417,6 +433,26 @@ mod tests {
         let imp = import_cluster(node, &ImportOptions::default()).unwrap();
         assert_eq!(imp.scenario.timeline.len(), 1);
         assert_eq!(imp.scenario.timeline[0].node_fail.as_deref(), Some("n1"));
+    }
+
+    #[test]
+    fn fields_unknown_to_this_api_version_are_dropped_with_a_warning() {
+        let text = POD.replace("spec:\n", "spec:\n  futureField: 1\n");
+        let imp = import_cluster(&text, &ImportOptions::default()).expect("imports");
+        let w: Vec<&String> = imp
+            .warnings
+            .iter()
+            .filter(|w| w.contains("unknown"))
+            .collect();
+        assert_eq!(w.len(), 1, "{:?}", imp.warnings);
+        assert!(
+            w[0].contains("unknown fields dropped: spec.futureField"),
+            "{}",
+            w[0]
+        );
+        let s = &imp.scenario;
+        assert!(s.objects[0]["spec"].get("futureField").is_none());
+        assert_eq!(s.objects[0]["status"]["phase"], "Pending");
     }
 
     #[test]
