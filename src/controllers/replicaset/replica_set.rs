@@ -267,8 +267,11 @@ pub fn get_replica_sets_with_same_controller(
     let Some(cref) = rs.metadata.controller_ref() else {
         return vec![];
     };
-    kind.list(store, None)
-        .into_iter()
+    // The owner index instead of a list of every owner (same (namespace, name) order).
+    store
+        .dependents(&cref.uid)
+        .filter(|o| o.kind() == kind.kind())
+        .filter_map(|o| kind.view(o))
         .filter(|r| {
             r.metadata
                 .controller_ref()
@@ -287,7 +290,7 @@ pub fn get_indirectly_related_pods(kind: OwnerKind, store: &Store, rs: &ReplicaS
         let Ok(sel) = label_selector_as_selector(related.spec.selector.as_ref()) else {
             continue; // an invalid selector matches no pods
         };
-        for p in store.list::<Pod>(Some(&related.metadata.namespace)) {
+        for p in store.pods_selector_candidates(&related.metadata.namespace, &sel) {
             if sel.matches(&p.metadata.labels) && seen.insert(p.metadata.uid.clone()) {
                 out.push(p.clone());
             }
@@ -508,10 +511,12 @@ impl ReplicaSetController {
             return r;
         }
 
-        // All pods of the namespace, so pods that no longer match but are still owned are seen.
+        // The pods of the namespace that are owned or matched, so pods that no longer match but
+        // are still owned are seen (the others could be neither claimed nor counted).
         let all_pods: Vec<Pod> = ctx
             .store()
-            .list::<Pod>(Some(&rs.metadata.namespace))
+            .pods_for_owner(&rs.metadata.namespace, &rs.metadata.uid, &selector)
+            .into_iter()
             .cloned()
             .collect();
         let active = filter_active_pods(&all_pods);
@@ -577,7 +582,7 @@ impl ReplicaSetController {
             let store = ctx.store();
             let mut claimed: Vec<&Pod> = vec![];
             let mut terminating = 0i32;
-            for pod in store.list::<Pod>(Some(&rs.metadata.namespace)) {
+            for pod in store.pods_for_owner(&rs.metadata.namespace, &rs.metadata.uid, selector) {
                 if is_pod_active(pod) {
                     // `claim_object`, without side effects or bail out.
                     match pod.metadata.controller_ref() {
