@@ -1196,30 +1196,43 @@ fn schedule_pod_cached(
     pod: &Pod,
     store: &Store,
     cache: &mut BTreeMap<String, NodeInfo<'static>>,
+    nominated: bool,
 ) -> Outcome {
-    let nominated = store.pods_on_node("").any(|p| {
-        p.spec.node_name.is_empty()
-            && p.metadata.uid != pod.metadata.uid
-            && pod_priority(p) >= pod_priority(pod)
-            && nominated_node(p).is_some()
-    });
     let nodes = schedulable_nodes(store);
     if nominated || nodes.is_empty() {
         return schedule_pod(pod, store);
     }
-    for n in &nodes {
-        if !cache.contains_key(&n.metadata.name) {
-            cache.insert(
-                n.metadata.name.clone(),
-                NodeInfo::aggregates_from_store(n, store),
-            );
+    // Nodes and cache entries are both in name order: walk them in step.
+    let missing: Vec<&Node> = {
+        let mut cached = cache.keys().peekable();
+        let mut missing = vec![];
+        for n in &nodes {
+            while cached.next_if(|k| **k < n.metadata.name).is_some() {}
+            if cached.next_if(|k| **k == n.metadata.name).is_none() {
+                missing.push(*n);
+            }
         }
+        missing
+    };
+    for n in missing {
+        cache.insert(
+            n.metadata.name.clone(),
+            NodeInfo::aggregates_from_store(n, store),
+        );
     }
     let reqs = PodReqs::of(pod);
-    let all: Vec<(&Node, &NodeInfo)> = nodes
-        .iter()
-        .map(|n| (*n, &cache[&n.metadata.name]))
-        .collect();
+    let all: Vec<(&Node, &NodeInfo)> = {
+        let mut cached = cache.iter().peekable();
+        nodes
+            .iter()
+            .filter_map(|n| {
+                while cached.next_if(|(k, _)| **k < n.metadata.name).is_some() {}
+                cached
+                    .next_if(|(k, _)| **k == n.metadata.name)
+                    .map(|(_, ni)| (*n, ni))
+            })
+            .collect()
+    };
     let feasible: Vec<(&Node, &NodeInfo)> = all
         .iter()
         .copied()
@@ -1415,6 +1428,10 @@ pub struct Scheduler {
     /// Per-node aggregates (requests, pod count, allocatable) by node name; an entry is dropped
     /// when its node or a pod on it changes, and rebuilt from the store when next needed.
     node_cache: BTreeMap<String, NodeInfo<'static>>,
+    /// Keys of the unassigned pods with a `nominatedNodeName` (kept by `watch`).
+    nominated: BTreeSet<String>,
+    /// Whether `resync_all` ran, so `watch` has kept the two fields above current.
+    primed: bool,
 }
 
 /// A boxed scheduler for `Simulation::add_loop`.
@@ -1478,6 +1495,17 @@ impl Controller for Scheduler {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
+        match (&change.old, &change.new) {
+            (_, Some(Object::Pod(p))) if p.spec.node_name.is_empty() && nominated_node(p).is_some() => {
+                self.nominated.insert(p.metadata.key());
+            }
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None) => {
+                if !self.nominated.is_empty() {
+                    self.nominated.remove(&p.metadata.key());
+                }
+            }
+            _ => {}
+        }
         for o in change.old.iter().chain(change.new.iter()) {
             match o {
                 Object::Node(n) => {
@@ -1556,7 +1584,14 @@ impl Controller for Scheduler {
             }
             return Ok(());
         }
-        match schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache) {
+        let outcome = if self.primed {
+            // Nominated pods count on their nodes: the exact (uncached) path handles them.
+            let nominated = self.nominated.iter().any(|k| k != key);
+            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, nominated)
+        } else {
+            schedule_pod(&pod, ctx.store())
+        };
+        match outcome {
             Outcome::Bind(node) => {
                 ctx.bind(ns, name, &pod.metadata.uid, &node)?;
                 self.unschedulable.remove(key);
@@ -1613,6 +1648,13 @@ impl Controller for Scheduler {
     }
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
+        self.node_cache.clear();
+        self.nominated = store
+            .pods_on_node("")
+            .filter(|p| nominated_node(p).is_some())
+            .map(|p| p.metadata.key())
+            .collect();
+        self.primed = true;
         for p in store.list::<Pod>(None) {
             if responsible(p) {
                 queue.add(&p.metadata.key());
