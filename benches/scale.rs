@@ -233,7 +233,12 @@ fn write_json(rows: &[Row]) {
         // <target>/release/deps/scale-<hash>
         let exe = std::env::current_exe().ok()?;
         let target = exe.ancestors().nth(3)?;
-        Some(target.join("bench-native.json").to_string_lossy().into_owned())
+        Some(
+            target
+                .join("bench-native.json")
+                .to_string_lossy()
+                .into_owned(),
+        )
     });
     let Some(path) = path else { return };
     let items: Vec<String> = rows
@@ -383,7 +388,10 @@ fn main() {
             Some(false) => "FAIL",
             None => "",
         };
-        println!("| {} | {} | {} | {} |", r.figure, r.target, r.measured, pass);
+        println!(
+            "| {} | {} | {} | {} |",
+            r.figure, r.target, r.measured, pass
+        );
     }
     write_json(&rows);
 }

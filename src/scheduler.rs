@@ -909,24 +909,35 @@ fn topology_spread_scores_with(
             .iter()
             .all(|c| n.metadata.labels.contains_key(&c.topology_key))
     };
-    let mut ignored = BTreeSet::new();
+    // The topology value of a node for a key ("" when the label is missing).
+    let value = |n: &'_ Node, key: &str| -> String {
+        n.metadata.labels.get(key).cloned().unwrap_or_default()
+    };
+    let hostname: Vec<bool> = constraints
+        .iter()
+        .map(|c| c.topology_key == LABEL_HOSTNAME)
+        .collect();
+    // Ignored feasible nodes, by position in `filtered` (node names are unique).
+    let ignored: Vec<bool> = filtered
+        .iter()
+        .map(|(n, _)| require_all && !has_all(n))
+        .collect();
+    let num_ignored = ignored.iter().filter(|x| **x).count();
     let mut counts: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); constraints.len()];
-    for (n, _) in filtered {
-        if require_all && !has_all(n) {
-            ignored.insert(n.metadata.name.clone());
-            continue;
-        }
+    for ((n, _), _) in filtered.iter().zip(&ignored).filter(|(_, ig)| !**ig) {
         for (i, c) in constraints.iter().enumerate() {
-            if c.topology_key == LABEL_HOSTNAME {
+            if hostname[i] {
                 continue;
             }
             let v = n
                 .metadata
                 .labels
                 .get(&c.topology_key)
-                .cloned()
-                .unwrap_or_default();
-            counts[i].entry(v).or_insert(0);
+                .map(String::as_str)
+                .unwrap_or("");
+            if !counts[i].contains_key(v) {
+                counts[i].insert(value(n, &c.topology_key), 0);
+            }
         }
     }
     let weights: Vec<f64> = constraints
@@ -934,14 +945,18 @@ fn topology_spread_scores_with(
         .enumerate()
         .map(|(i, c)| {
             let sz = if c.topology_key == LABEL_HOSTNAME {
-                filtered.len() - ignored.len()
+                filtered.len() - num_ignored
             } else {
                 counts[i].len()
             };
             ((sz + 2) as f64).ln()
         })
         .collect();
+    let zonal = hostname.iter().any(|h| !h);
     for (n, ni) in all {
+        if !zonal {
+            break; // only hostname constraints: nothing to add up per topology value
+        }
         if !pod_matches_node_affinity(pod, n) {
             continue;
         }
@@ -949,30 +964,30 @@ fn topology_spread_scores_with(
             continue;
         }
         for (i, c) in constraints.iter().enumerate() {
-            if c.topology_key == LABEL_HOSTNAME {
+            if hostname[i] {
                 continue;
             }
             let v = n
                 .metadata
                 .labels
                 .get(&c.topology_key)
-                .cloned()
-                .unwrap_or_default();
-            if let Some(cnt) = counts[i].get_mut(&v) {
+                .map(String::as_str)
+                .unwrap_or("");
+            if let Some(cnt) = counts[i].get_mut(v) {
                 *cnt += count(i, ni);
             }
         }
     }
     let mut raw: Vec<Option<i64>> = vec![];
-    for (n, ni) in filtered {
-        if ignored.contains(&n.metadata.name) {
+    for ((n, ni), ig) in filtered.iter().zip(&ignored) {
+        if *ig {
             raw.push(None);
             continue;
         }
         let mut score = 0f64;
         for (i, c) in constraints.iter().enumerate() {
             if let Some(v) = n.metadata.labels.get(&c.topology_key) {
-                let cnt = if c.topology_key == LABEL_HOSTNAME {
+                let cnt = if hostname[i] {
                     count(i, ni)
                 } else {
                     counts[i].get(v).copied().unwrap_or(0)
@@ -1046,14 +1061,23 @@ fn score_nodes_with(
     let (constraints, defaulted) = spread_constraints(pod, store);
     let pts = if counts_from_index {
         let ns = pod.metadata.namespace.as_str();
-        let per_node: Vec<BTreeMap<&str, i64>> = constraints
-            .iter()
-            .map(|c| {
+        let mut per_node: Vec<BTreeMap<&str, i64>> = Vec::with_capacity(constraints.len());
+        for (i, c) in constraints.iter().enumerate() {
+            // The system defaults share one selector: count once.
+            if i > 0 && constraints[i - 1].selector == c.selector {
+                let prev = per_node[i - 1].clone();
+                per_node.push(prev);
+                continue;
+            }
+            per_node.push({
                 let mut m: BTreeMap<&str, i64> = BTreeMap::new();
-                if c.selector.is_empty() {
-                    return m; // count_pods_match_selector counts nothing
-                }
-                for p in store.pods_selector_candidates(ns, &c.selector) {
+                // An empty selector counts nothing (count_pods_match_selector).
+                let candidates = if c.selector.is_empty() {
+                    vec![]
+                } else {
+                    store.pods_selector_candidates(ns, &c.selector)
+                };
+                for p in candidates {
                     if !p.spec.node_name.is_empty()
                         && counts_on_node(p)
                         && p.metadata.deletion_timestamp.is_none()
@@ -1063,8 +1087,8 @@ fn score_nodes_with(
                     }
                 }
                 m
-            })
-            .collect();
+            });
+        }
         let count =
             |i: usize, ni: &NodeInfo| per_node[i].get(ni.name.as_str()).copied().unwrap_or(0);
         topology_spread_scores_with(pod, &constraints, defaulted, feasible, all, &count)
@@ -1496,13 +1520,15 @@ impl Controller for Scheduler {
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
         match (&change.old, &change.new) {
-            (_, Some(Object::Pod(p))) if p.spec.node_name.is_empty() && nominated_node(p).is_some() => {
+            (_, Some(Object::Pod(p)))
+                if p.spec.node_name.is_empty() && nominated_node(p).is_some() =>
+            {
                 self.nominated.insert(p.metadata.key());
             }
-            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None) => {
-                if !self.nominated.is_empty() {
-                    self.nominated.remove(&p.metadata.key());
-                }
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None)
+                if !self.nominated.is_empty() =>
+            {
+                self.nominated.remove(&p.metadata.key());
             }
             _ => {}
         }

@@ -14,13 +14,14 @@ use crate::api::{
     ReplicationController, Selector, Time,
 };
 use crate::controllers::controller_utils::{
-    after_or_zero, compare_restarts, log2_bucket, max_container_restarts, merge_sort_by_less,
-    phase_ordinal, pod_deletion_cost, pod_ready_time, filter_active_pods, filter_claimed_pods, filter_terminating_pods,
-    find_min_next_pod_availability_check, get_pod_from_template, is_pod_active, is_pod_ready,
-    is_pod_terminating, label_selector_as_selector, new_controller_ref, pod_key, slow_start_batch,
-    ActivePodsWithRanks, ScaleDownGates, UidTrackingControllerExpectations,
-    FAILED_CREATE_POD_REASON, FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE,
-    SUCCESSFUL_CREATE_POD_REASON, SUCCESSFUL_DELETE_POD_REASON,
+    after_or_zero, compare_restarts, filter_active_pods, filter_claimed_pods,
+    filter_terminating_pods, find_min_next_pod_availability_check, get_pod_from_template,
+    is_pod_active, is_pod_ready, is_pod_terminating, label_selector_as_selector, log2_bucket,
+    max_container_restarts, merge_sort_by_less, new_controller_ref, phase_ordinal,
+    pod_deletion_cost, pod_key, pod_ready_time, slow_start_batch, ActivePodsWithRanks,
+    ScaleDownGates, UidTrackingControllerExpectations, FAILED_CREATE_POD_REASON,
+    FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE, SUCCESSFUL_CREATE_POD_REASON,
+    SUCCESSFUL_DELETE_POD_REASON,
 };
 use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
@@ -241,7 +242,11 @@ pub fn get_pods_to_delete<'a>(
         let perm = merge_sort_by_less(keys.len(), |i, j| {
             delete_key_less(&keys[i], &keys[j], now, gates)
         });
-        return perm.into_iter().take(diff).map(|i| filtered_pods[i]).collect();
+        return perm
+            .into_iter()
+            .take(diff)
+            .map(|i| filtered_pods[i])
+            .collect();
     }
     filtered_pods.iter().take(diff).copied().collect()
 }
