@@ -348,7 +348,10 @@ pub struct NodeInfo<'a> {
     pub requested: Resources,
     pub non_zero_requested: Resources,
     /// The pods counted on the node (borrowed from the store: building a NodeInfo clones none).
+    /// Empty in the scheduler's cached aggregates, which keep only [`NodeInfo::num_pods`].
     pub pods: Vec<&'a Pod>,
+    /// How many pods are counted on the node.
+    pub num_pods: usize,
 }
 
 impl<'a> NodeInfo<'a> {
@@ -383,8 +386,15 @@ impl<'a> NodeInfo<'a> {
     }
 
     pub fn add_pod(&mut self, p: &'a Pod) {
+        self.add_requests(p);
+        self.pods.push(p);
+    }
+
+    /// Adds a pod's requests and count without keeping the pod.
+    fn add_requests(&mut self, p: &Pod) {
         let r = pod_requests(p, false);
         let nz = pod_requests(p, true);
+        self.num_pods += 1;
         self.requested.milli_cpu += r.milli_cpu;
         self.requested.memory += r.memory;
         for (k, v) in &r.scalar {
@@ -392,7 +402,17 @@ impl<'a> NodeInfo<'a> {
         }
         self.non_zero_requested.milli_cpu += nz.milli_cpu;
         self.non_zero_requested.memory += nz.memory;
-        self.pods.push(p);
+    }
+
+    /// [`NodeInfo::from_store`] without the pods: the aggregates the scheduler caches per node.
+    fn aggregates_from_store(node: &Node, store: &Store) -> NodeInfo<'static> {
+        let mut ni = NodeInfo::new(node);
+        for p in store.pods_on_node(&node.metadata.name) {
+            if counts_on_node(p) {
+                ni.add_requests(p);
+            }
+        }
+        ni
     }
 
     /// The node with its assigned, non-terminal pods from the store.
@@ -501,10 +521,28 @@ pub fn filter_node_affinity(pod: &Pod, node: &Node) -> Option<Status> {
 /// resources, all reasons kept. A request larger than the node's whole allocatable is
 /// UnschedulableAndUnresolvable (preemption cannot help).
 pub fn filter_node_resources_fit(pod: &Pod, ni: &NodeInfo) -> Option<Status> {
-    let req = pod_requests(pod, false);
+    filter_node_resources_fit_req(&pod_requests(pod, false), ni)
+}
+
+/// A pod's requests, computed once per scheduling attempt (`PreFilter` / `PreScore` state).
+struct PodReqs {
+    req: Resources,
+    non_zero: Resources,
+}
+
+impl PodReqs {
+    fn of(pod: &Pod) -> Self {
+        PodReqs {
+            req: pod_requests(pod, false),
+            non_zero: pod_requests(pod, true),
+        }
+    }
+}
+
+fn filter_node_resources_fit_req(req: &Resources, ni: &NodeInfo) -> Option<Status> {
     let mut reasons = vec![];
     let mut unresolvable = false;
-    if ni.pods.len() as i128 + 1 > ni.allowed_pods {
+    if ni.num_pods as i128 + 1 > ni.allowed_pods {
         reasons.push("Too many pods".to_string());
     }
     if req.milli_cpu > 0 && req.milli_cpu > ni.allocatable.milli_cpu - ni.requested.milli_cpu {
@@ -539,10 +577,14 @@ pub fn filter_node_resources_fit(pod: &Pod, ni: &NodeInfo) -> Option<Status> {
 
 /// `RunFilterPlugins`: the first rejecting plugin, in the default profile's order.
 pub fn run_filters(pod: &Pod, node: &Node, ni: &NodeInfo) -> Option<Status> {
+    run_filters_req(pod, &pod_requests(pod, false), node, ni)
+}
+
+fn run_filters_req(pod: &Pod, req: &Resources, node: &Node, ni: &NodeInfo) -> Option<Status> {
     filter_node_unschedulable(pod, node)
         .or_else(|| filter_taint_toleration(pod, node))
         .or_else(|| filter_node_affinity(pod, node))
-        .or_else(|| filter_node_resources_fit(pod, ni))
+        .or_else(|| filter_node_resources_fit_req(req, ni))
 }
 
 /// The histogram part of `FitError.Error()`: `"<count> <reason>"` entries sorted as strings
@@ -609,7 +651,10 @@ pub fn least_requested_score(requested: i128, capacity: i128) -> i64 {
 /// NodeResourcesFit Score with the LeastAllocated strategy (cpu and memory, weight 1 each;
 /// resources the node does not offer are skipped).
 pub fn least_allocated_score(pod: &Pod, ni: &NodeInfo) -> i64 {
-    let req = pod_requests(pod, true);
+    least_allocated_score_req(&pod_requests(pod, true), ni)
+}
+
+fn least_allocated_score_req(req: &Resources, ni: &NodeInfo) -> i64 {
     let mut total = 0i64;
     let mut weights = 0i64;
     for (alloc, used) in [
@@ -639,7 +684,10 @@ pub fn least_allocated_score(pod: &Pod, ni: &NodeInfo) -> i64 {
 /// `(1 - |fcpu - fmem| / 2) * 100` on actual requests. `None` for best-effort pods, whose
 /// scoring is skipped (kubernetes#129138).
 pub fn balanced_allocation_score(pod: &Pod, ni: &NodeInfo) -> Option<i64> {
-    let req = pod_requests(pod, false);
+    balanced_allocation_score_req(&pod_requests(pod, false), ni)
+}
+
+fn balanced_allocation_score_req(req: &Resources, ni: &NodeInfo) -> Option<i64> {
     if req.milli_cpu == 0 && req.memory == 0 {
         return None;
     }
@@ -836,6 +884,22 @@ pub fn topology_spread_scores(
     filtered: &[(&Node, &NodeInfo)],
     all: &[(&Node, &NodeInfo)],
 ) -> Option<Vec<i64>> {
+    let count = |i: usize, ni: &NodeInfo| {
+        count_pods_match_selector(&ni.pods, &constraints[i].selector, &pod.metadata.namespace)
+    };
+    topology_spread_scores_with(pod, constraints, system_defaulted, filtered, all, &count)
+}
+
+/// [`topology_spread_scores`] with the per-node count of pods matching constraint `i` given by
+/// `count(i, node_info)`.
+fn topology_spread_scores_with(
+    pod: &Pod,
+    constraints: &[SpreadConstraint],
+    system_defaulted: bool,
+    filtered: &[(&Node, &NodeInfo)],
+    all: &[(&Node, &NodeInfo)],
+    count: &dyn Fn(usize, &NodeInfo) -> i64,
+) -> Option<Vec<i64>> {
     if constraints.is_empty() {
         return None;
     }
@@ -845,24 +909,35 @@ pub fn topology_spread_scores(
             .iter()
             .all(|c| n.metadata.labels.contains_key(&c.topology_key))
     };
-    let mut ignored = BTreeSet::new();
+    // The topology value of a node for a key ("" when the label is missing).
+    let value = |n: &'_ Node, key: &str| -> String {
+        n.metadata.labels.get(key).cloned().unwrap_or_default()
+    };
+    let hostname: Vec<bool> = constraints
+        .iter()
+        .map(|c| c.topology_key == LABEL_HOSTNAME)
+        .collect();
+    // Ignored feasible nodes, by position in `filtered` (node names are unique).
+    let ignored: Vec<bool> = filtered
+        .iter()
+        .map(|(n, _)| require_all && !has_all(n))
+        .collect();
+    let num_ignored = ignored.iter().filter(|x| **x).count();
     let mut counts: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); constraints.len()];
-    for (n, _) in filtered {
-        if require_all && !has_all(n) {
-            ignored.insert(n.metadata.name.clone());
-            continue;
-        }
+    for ((n, _), _) in filtered.iter().zip(&ignored).filter(|(_, ig)| !**ig) {
         for (i, c) in constraints.iter().enumerate() {
-            if c.topology_key == LABEL_HOSTNAME {
+            if hostname[i] {
                 continue;
             }
             let v = n
                 .metadata
                 .labels
                 .get(&c.topology_key)
-                .cloned()
-                .unwrap_or_default();
-            counts[i].entry(v).or_insert(0);
+                .map(String::as_str)
+                .unwrap_or("");
+            if !counts[i].contains_key(v) {
+                counts[i].insert(value(n, &c.topology_key), 0);
+            }
         }
     }
     let weights: Vec<f64> = constraints
@@ -870,14 +945,18 @@ pub fn topology_spread_scores(
         .enumerate()
         .map(|(i, c)| {
             let sz = if c.topology_key == LABEL_HOSTNAME {
-                filtered.len() - ignored.len()
+                filtered.len() - num_ignored
             } else {
                 counts[i].len()
             };
             ((sz + 2) as f64).ln()
         })
         .collect();
+    let zonal = hostname.iter().any(|h| !h);
     for (n, ni) in all {
+        if !zonal {
+            break; // only hostname constraints: nothing to add up per topology value
+        }
         if !pod_matches_node_affinity(pod, n) {
             continue;
         }
@@ -885,31 +964,31 @@ pub fn topology_spread_scores(
             continue;
         }
         for (i, c) in constraints.iter().enumerate() {
-            if c.topology_key == LABEL_HOSTNAME {
+            if hostname[i] {
                 continue;
             }
             let v = n
                 .metadata
                 .labels
                 .get(&c.topology_key)
-                .cloned()
-                .unwrap_or_default();
-            if let Some(cnt) = counts[i].get_mut(&v) {
-                *cnt += count_pods_match_selector(&ni.pods, &c.selector, &pod.metadata.namespace);
+                .map(String::as_str)
+                .unwrap_or("");
+            if let Some(cnt) = counts[i].get_mut(v) {
+                *cnt += count(i, ni);
             }
         }
     }
     let mut raw: Vec<Option<i64>> = vec![];
-    for (n, ni) in filtered {
-        if ignored.contains(&n.metadata.name) {
+    for ((n, ni), ig) in filtered.iter().zip(&ignored) {
+        if *ig {
             raw.push(None);
             continue;
         }
         let mut score = 0f64;
         for (i, c) in constraints.iter().enumerate() {
             if let Some(v) = n.metadata.labels.get(&c.topology_key) {
-                let cnt = if c.topology_key == LABEL_HOSTNAME {
-                    count_pods_match_selector(&ni.pods, &c.selector, &pod.metadata.namespace)
+                let cnt = if hostname[i] {
+                    count(i, ni)
                 } else {
                     counts[i].get(v).copied().unwrap_or(0)
                 };
@@ -939,6 +1018,21 @@ pub fn score_nodes(
     feasible: &[(&Node, &NodeInfo)],
     all: &[(&Node, &NodeInfo)],
 ) -> Vec<i64> {
+    score_nodes_with(pod, store, feasible, all, &PodReqs::of(pod), false)
+}
+
+/// [`score_nodes`] with the pod's requests precomputed. With `counts_from_index`, the node
+/// infos carry no pods (the scheduler's cached aggregates) and PodTopologySpread counts the
+/// matching pods per node from the store's label index instead; both count the same pods when
+/// no pod is nominated to a node.
+fn score_nodes_with(
+    pod: &Pod,
+    store: &Store,
+    feasible: &[(&Node, &NodeInfo)],
+    all: &[(&Node, &NodeInfo)],
+    reqs: &PodReqs,
+    counts_from_index: bool,
+) -> Vec<i64> {
     let n = feasible.len();
     let mut total = vec![0i64; n];
     // TaintToleration, weight 3.
@@ -965,15 +1059,50 @@ pub fn score_nodes(
     }
     // PodTopologySpread, weight 2.
     let (constraints, defaulted) = spread_constraints(pod, store);
-    let pts = topology_spread_scores(pod, &constraints, defaulted, feasible, all)
-        .unwrap_or_else(|| vec![0; n]);
+    let pts = if counts_from_index {
+        let ns = pod.metadata.namespace.as_str();
+        let mut per_node: Vec<BTreeMap<&str, i64>> = Vec::with_capacity(constraints.len());
+        for (i, c) in constraints.iter().enumerate() {
+            // The system defaults share one selector: count once.
+            if i > 0 && constraints[i - 1].selector == c.selector {
+                let prev = per_node[i - 1].clone();
+                per_node.push(prev);
+                continue;
+            }
+            per_node.push({
+                let mut m: BTreeMap<&str, i64> = BTreeMap::new();
+                // An empty selector counts nothing (count_pods_match_selector).
+                let candidates = if c.selector.is_empty() {
+                    vec![]
+                } else {
+                    store.pods_selector_candidates(ns, &c.selector)
+                };
+                for p in candidates {
+                    if !p.spec.node_name.is_empty()
+                        && counts_on_node(p)
+                        && p.metadata.deletion_timestamp.is_none()
+                        && c.selector.matches(&p.metadata.labels)
+                    {
+                        *m.entry(p.spec.node_name.as_str()).or_insert(0) += 1;
+                    }
+                }
+                m
+            });
+        }
+        let count =
+            |i: usize, ni: &NodeInfo| per_node[i].get(ni.name.as_str()).copied().unwrap_or(0);
+        topology_spread_scores_with(pod, &constraints, defaulted, feasible, all, &count)
+    } else {
+        topology_spread_scores(pod, &constraints, defaulted, feasible, all)
+    }
+    .unwrap_or_else(|| vec![0; n]);
     for i in 0..n {
         let ni = feasible[i].1;
         total[i] = 3 * tt[i]
             + 2 * na[i]
-            + least_allocated_score(pod, ni)
+            + least_allocated_score_req(&reqs.non_zero, ni)
             + 2 * pts[i]
-            + balanced_allocation_score(pod, ni).unwrap_or(0);
+            + balanced_allocation_score_req(&reqs.req, ni).unwrap_or(0);
     }
     total
 }
@@ -1080,6 +1209,70 @@ pub fn schedule_pod(pod: &Pod, store: &Store) -> Outcome {
         message: fit_error_message(nodes.len(), &st, &post),
         preempt,
     }
+}
+
+/// [`schedule_pod`] with the per-node aggregates cached across attempts (the scheduler cache's
+/// NodeInfo): `cache` holds [`NodeInfo`]s without pods, keyed by node name; the scheduler drops
+/// a node's entry whenever the node or a pod on it changes. When a pod is nominated to a node,
+/// or no node fits (preemption needs the pods), this falls back to [`schedule_pod`]; the
+/// outcome is the same either way.
+fn schedule_pod_cached(
+    pod: &Pod,
+    store: &Store,
+    cache: &mut BTreeMap<String, NodeInfo<'static>>,
+    nominated: bool,
+) -> Outcome {
+    let nodes = schedulable_nodes(store);
+    if nominated || nodes.is_empty() {
+        return schedule_pod(pod, store);
+    }
+    // Nodes and cache entries are both in name order: walk them in step.
+    let missing: Vec<&Node> = {
+        let mut cached = cache.keys().peekable();
+        let mut missing = vec![];
+        for n in &nodes {
+            while cached.next_if(|k| **k < n.metadata.name).is_some() {}
+            if cached.next_if(|k| **k == n.metadata.name).is_none() {
+                missing.push(*n);
+            }
+        }
+        missing
+    };
+    for n in missing {
+        cache.insert(
+            n.metadata.name.clone(),
+            NodeInfo::aggregates_from_store(n, store),
+        );
+    }
+    let reqs = PodReqs::of(pod);
+    let all: Vec<(&Node, &NodeInfo)> = {
+        let mut cached = cache.iter().peekable();
+        nodes
+            .iter()
+            .filter_map(|n| {
+                while cached.next_if(|(k, _)| **k < n.metadata.name).is_some() {}
+                cached
+                    .next_if(|(k, _)| **k == n.metadata.name)
+                    .map(|(_, ni)| (*n, ni))
+            })
+            .collect()
+    };
+    let feasible: Vec<(&Node, &NodeInfo)> = all
+        .iter()
+        .copied()
+        .filter(|(n, ni)| run_filters_req(pod, &reqs.req, n, ni).is_none())
+        .collect();
+    if feasible.is_empty() {
+        return schedule_pod(pod, store);
+    }
+    let scores = score_nodes_with(pod, store, &feasible, &all, &reqs, true);
+    let mut best = 0;
+    for i in 1..feasible.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    Outcome::Bind(feasible[best].0.metadata.name.clone())
 }
 
 enum PreemptResult {
@@ -1256,6 +1449,13 @@ struct Attempt {
 pub struct Scheduler {
     /// Pods that failed to schedule: attempt count and when they were last tried.
     unschedulable: BTreeMap<String, Attempt>,
+    /// Per-node aggregates (requests, pod count, allocatable) by node name; an entry is dropped
+    /// when its node or a pod on it changes, and rebuilt from the store when next needed.
+    node_cache: BTreeMap<String, NodeInfo<'static>>,
+    /// Keys of the unassigned pods with a `nominatedNodeName` (kept by `watch`).
+    nominated: BTreeSet<String>,
+    /// Whether `resync_all` ran, so `watch` has kept the two fields above current.
+    primed: bool,
 }
 
 /// A boxed scheduler for `Simulation::add_loop`.
@@ -1319,6 +1519,30 @@ impl Controller for Scheduler {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
+        match (&change.old, &change.new) {
+            (_, Some(Object::Pod(p)))
+                if p.spec.node_name.is_empty() && nominated_node(p).is_some() =>
+            {
+                self.nominated.insert(p.metadata.key());
+            }
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None)
+                if !self.nominated.is_empty() =>
+            {
+                self.nominated.remove(&p.metadata.key());
+            }
+            _ => {}
+        }
+        for o in change.old.iter().chain(change.new.iter()) {
+            match o {
+                Object::Node(n) => {
+                    self.node_cache.remove(&n.metadata.name);
+                }
+                Object::Pod(p) if !p.spec.node_name.is_empty() => {
+                    self.node_cache.remove(&p.spec.node_name);
+                }
+                _ => {}
+            }
+        }
         match (&change.old, &change.new) {
             (_, Some(Object::Node(n))) => self.on_node_event(n, store, queue, now),
             (old, Some(Object::Pod(p))) => {
@@ -1386,7 +1610,14 @@ impl Controller for Scheduler {
             }
             return Ok(());
         }
-        match schedule_pod(&pod, ctx.store()) {
+        let outcome = if self.primed {
+            // Nominated pods count on their nodes: the exact (uncached) path handles them.
+            let nominated = self.nominated.iter().any(|k| k != key);
+            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, nominated)
+        } else {
+            schedule_pod(&pod, ctx.store())
+        };
+        match outcome {
             Outcome::Bind(node) => {
                 ctx.bind(ns, name, &pod.metadata.uid, &node)?;
                 self.unschedulable.remove(key);
@@ -1438,7 +1669,18 @@ impl Controller for Scheduler {
         Ok(())
     }
 
+    fn reset(&mut self) {
+        self.node_cache.clear();
+    }
+
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
+        self.node_cache.clear();
+        self.nominated = store
+            .pods_on_node("")
+            .filter(|p| nominated_node(p).is_some())
+            .map(|p| p.metadata.key())
+            .collect();
+        self.primed = true;
         for p in store.list::<Pod>(None) {
             if responsible(p) {
                 queue.add(&p.metadata.key());

@@ -182,6 +182,76 @@ impl Store {
             .filter_map(move |n| self.get::<crate::api::Pod>(&ns, n))
     }
 
+    /// Pods of `namespace` that `selector` may match, in name order, each once: a superset
+    /// taken from the label index through the selector's most selective `In` requirement (all
+    /// pods of the namespace when it has none; none for `Selector::Nothing`). Callers still
+    /// test `selector.matches`.
+    pub fn pods_selector_candidates<'a>(
+        &'a self,
+        namespace: &str,
+        selector: &crate::api::Selector,
+    ) -> Vec<&'a crate::api::Pod> {
+        use crate::api::{Requirement, Selector};
+        let reqs = match selector {
+            Selector::Nothing => return vec![],
+            Selector::Requirements(r) => r,
+        };
+        // The `In` requirement with the fewest candidates.
+        let mut best: Option<Vec<&BTreeSet<String>>> = None;
+        let mut best_len = usize::MAX;
+        for r in reqs {
+            if let Requirement::In(k, vs) = r {
+                let sets: Vec<&BTreeSet<String>> = vs
+                    .iter()
+                    .filter_map(|v| {
+                        self.pods_by_label
+                            .get(&(namespace.to_string(), k.clone(), v.clone()))
+                    })
+                    .collect();
+                let n = sets.iter().map(|s| s.len()).sum();
+                if n < best_len {
+                    best_len = n;
+                    best = Some(sets);
+                }
+            }
+        }
+        let Some(sets) = best else {
+            return self.list::<crate::api::Pod>(Some(namespace)).collect();
+        };
+        let names: BTreeSet<&String> = sets.into_iter().flatten().collect();
+        names
+            .into_iter()
+            .filter_map(|n| self.get::<crate::api::Pod>(namespace, n))
+            .collect()
+    }
+
+    /// Pods of `namespace` that matter to an owner: those with an ownerReference to
+    /// `owner_uid` plus [`Store::pods_selector_candidates`], in name order, each once. Every
+    /// pod of the namespace left out is neither owned by the owner nor matched by `selector`.
+    pub fn pods_for_owner<'a>(
+        &'a self,
+        namespace: &str,
+        owner_uid: &str,
+        selector: &crate::api::Selector,
+    ) -> Vec<&'a crate::api::Pod> {
+        let mut by_name: BTreeMap<&str, &crate::api::Pod> = self
+            .pods_selector_candidates(namespace, selector)
+            .into_iter()
+            .map(|p| (p.metadata.name.as_str(), p))
+            .collect();
+        if !owner_uid.is_empty() {
+            for r in self.by_owner.get(owner_uid).into_iter().flatten() {
+                if r.kind != "Pod" || r.namespace != namespace {
+                    continue;
+                }
+                if let Some(p) = self.objects.get(r).and_then(crate::api::Pod::from_object) {
+                    by_name.insert(p.metadata.name.as_str(), p);
+                }
+            }
+        }
+        by_name.into_values().collect()
+    }
+
     fn index(&mut self, r: &ObjectRef, o: &Object, add: bool) {
         let m = o.meta();
         if !m.uid.is_empty() {

@@ -160,7 +160,7 @@ pub fn get_pod_map_for_deployment(
         .iter()
         .map(|rs| (rs.metadata.uid.clone(), vec![]))
         .collect();
-    for pod in store.list::<Pod>(Some(&d.metadata.namespace)) {
+    for pod in store.pods_selector_candidates(&d.metadata.namespace, &selector) {
         if !selector.matches(&pod.metadata.labels) {
             continue;
         }
@@ -184,9 +184,15 @@ pub fn get_replica_sets_for_deployment(
     ctx: &mut Ctx,
     d: &Deployment,
 ) -> Result<Vec<ReplicaSet>, ApiError> {
+    // ReplicaSets controlled by another owner are skipped below: they are not cloned.
     let rs_list: Vec<ReplicaSet> = ctx
         .store()
         .list::<ReplicaSet>(Some(&d.metadata.namespace))
+        .filter(|rs| {
+            rs.metadata
+                .controller_ref()
+                .is_none_or(|r| r.uid == d.metadata.uid)
+        })
         .cloned()
         .collect();
     let selector = match &d.spec.selector {
@@ -337,9 +343,6 @@ pub fn sync_deployment(ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
     }
 
     let mut rs_list = get_replica_sets_for_deployment(ctx, &d)?;
-    // List all Pods owned by this Deployment, grouped by their ReplicaSet. This is only used by
-    // the Recreate strategy, to wait for old pods to be gone.
-    let pod_map = get_pod_map_for_deployment(ctx.store(), &d, &rs_list)?;
 
     if d.metadata.deletion_timestamp.is_some() {
         return sync::sync_status_only(ctx, &mut d, &mut rs_list);
@@ -363,7 +366,14 @@ pub fn sync_deployment(ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
     }
 
     match d.spec.strategy.type_.as_str() {
-        util::RECREATE => recreate::rollout_recreate(ctx, &mut d, &mut rs_list, &pod_map),
+        util::RECREATE => {
+            // List all Pods owned by this Deployment, grouped by their ReplicaSet. This is only
+            // used by the Recreate strategy, to wait for old pods to be gone. Built only here:
+            // nothing before writes pods, the ReplicaSets' uids are unchanged, and the selector
+            // was already validated by `get_replica_sets_for_deployment`.
+            let pod_map = get_pod_map_for_deployment(ctx.store(), &d, &rs_list)?;
+            recreate::rollout_recreate(ctx, &mut d, &mut rs_list, &pod_map)
+        }
         util::ROLLING_UPDATE => rolling::rollout_rolling(ctx, &mut d, &mut rs_list),
         t => Err(internal(format!(
             "unexpected deployment strategy type: {t}"

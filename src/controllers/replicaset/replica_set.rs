@@ -14,12 +14,14 @@ use crate::api::{
     ReplicationController, Selector, Time,
 };
 use crate::controllers::controller_utils::{
-    filter_active_pods, filter_claimed_pods, filter_terminating_pods,
-    find_min_next_pod_availability_check, get_pod_from_template, is_pod_active, is_pod_ready,
-    is_pod_terminating, label_selector_as_selector, new_controller_ref, pod_key, slow_start_batch,
-    ActivePodsWithRanks, ScaleDownGates, UidTrackingControllerExpectations,
-    FAILED_CREATE_POD_REASON, FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE,
-    SUCCESSFUL_CREATE_POD_REASON, SUCCESSFUL_DELETE_POD_REASON,
+    after_or_zero, compare_restarts, filter_active_pods, filter_claimed_pods,
+    filter_terminating_pods, find_min_next_pod_availability_check, get_pod_from_template,
+    is_pod_active, is_pod_ready, is_pod_terminating, label_selector_as_selector, log2_bucket,
+    max_container_restarts, merge_sort_by_less, new_controller_ref, phase_ordinal,
+    pod_deletion_cost, pod_key, pod_ready_time, slow_start_batch, ActivePodsWithRanks,
+    ScaleDownGates, UidTrackingControllerExpectations, FAILED_CREATE_POD_REASON,
+    FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE, SUCCESSFUL_CREATE_POD_REASON,
+    SUCCESSFUL_DELETE_POD_REASON,
 };
 use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
@@ -218,12 +220,140 @@ pub fn get_pods_to_delete<'a>(
     gates: ScaleDownGates,
 ) -> Vec<&'a Pod> {
     if diff < filtered_pods.len() {
-        let mut ranked =
-            get_pods_ranked_by_related_pods_on_same_node(filtered_pods, related_pods, now, gates);
-        ranked.sort();
-        return ranked.pods.into_iter().take(diff).collect();
+        // The same merge sort as `ActivePodsWithRanks::sort` driven by the same `Less`, on keys
+        // computed once per pod (log2 buckets included) without cloning any string.
+        let mut pods_on_node: std::collections::HashMap<&str, i32> =
+            std::collections::HashMap::new();
+        for p in related_pods {
+            if is_pod_active(p) {
+                *pods_on_node.entry(p.spec.node_name.as_str()).or_default() += 1;
+            }
+        }
+        let keys: Vec<DeleteKey> = filtered_pods
+            .iter()
+            .map(|p| {
+                let rank = pods_on_node
+                    .get(p.spec.node_name.as_str())
+                    .copied()
+                    .unwrap_or(0);
+                DeleteKey::of(p, rank, now)
+            })
+            .collect();
+        let perm = merge_sort_by_less(keys.len(), |i, j| {
+            delete_key_less(&keys[i], &keys[j], now, gates)
+        });
+        return perm
+            .into_iter()
+            .take(diff)
+            .map(|i| filtered_pods[i])
+            .collect();
     }
     filtered_pods.iter().take(diff).copied().collect()
+}
+
+/// One pod's `ActivePodsWithRanks` sort key with its rank and both log2 buckets precomputed
+/// (borrowing the uid): [`delete_key_less`] decides exactly as [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order).
+struct DeleteKey<'a> {
+    unassigned: bool,
+    phase_ordinal: u8,
+    ready: bool,
+    deletion_cost: i32,
+    rank: i32,
+    ready_time: Time,
+    ready_bucket: i64,
+    restarts: (i32, i32),
+    created: Time,
+    created_bucket: i64,
+    uid: &'a str,
+}
+
+impl<'a> DeleteKey<'a> {
+    fn of(p: &'a Pod, rank: i32, now: Time) -> Self {
+        let ready_time = pod_ready_time(p);
+        let created = p.metadata.creation_timestamp.unwrap_or(Time::ZERO);
+        DeleteKey {
+            unassigned: p.spec.node_name.is_empty(),
+            phase_ordinal: phase_ordinal(&p.status.phase),
+            ready: is_pod_ready(p),
+            deletion_cost: pod_deletion_cost(p),
+            rank,
+            ready_time,
+            ready_bucket: log2_bucket(ready_time, now),
+            restarts: max_container_restarts(p),
+            created,
+            created_bucket: log2_bucket(created, now),
+            uid: &p.metadata.uid,
+        }
+    }
+}
+
+/// `time_rule` of [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order) on precomputed buckets.
+#[allow(clippy::too_many_arguments)]
+fn delete_time_less(
+    ta: Time,
+    tb: Time,
+    bucket_a: i64,
+    bucket_b: i64,
+    ua: &str,
+    ub: &str,
+    now: Time,
+    g: ScaleDownGates,
+) -> bool {
+    if !g.logarithmic_scale_down || now.is_zero() || ta.is_zero() || tb.is_zero() {
+        return after_or_zero(ta, tb);
+    }
+    match bucket_a - bucket_b {
+        0 => ua < ub,
+        d => d < 0,
+    }
+}
+
+/// `ActivePodsWithRanks.Less` on [`DeleteKey`]s: the rules of [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order), in order.
+fn delete_key_less(a: &DeleteKey, b: &DeleteKey, now: Time, gates: ScaleDownGates) -> bool {
+    // 1. Unassigned < assigned (nodes differ and one is empty ⇔ exactly one is empty).
+    if a.unassigned != b.unassigned {
+        return a.unassigned;
+    }
+    if a.phase_ordinal != b.phase_ordinal {
+        return a.phase_ordinal < b.phase_ordinal;
+    }
+    if a.ready != b.ready {
+        return !a.ready;
+    }
+    if gates.pod_deletion_cost && a.deletion_cost != b.deletion_cost {
+        return a.deletion_cost < b.deletion_cost;
+    }
+    if a.rank != b.rank {
+        return a.rank > b.rank;
+    }
+    if a.ready && b.ready && a.ready_time != b.ready_time {
+        return delete_time_less(
+            a.ready_time,
+            b.ready_time,
+            a.ready_bucket,
+            b.ready_bucket,
+            a.uid,
+            b.uid,
+            now,
+            gates,
+        );
+    }
+    if let Some(r) = compare_restarts(a.restarts, b.restarts) {
+        return r;
+    }
+    if a.created != b.created {
+        return delete_time_less(
+            a.created,
+            b.created,
+            a.created_bucket,
+            b.created_bucket,
+            a.uid,
+            b.uid,
+            now,
+            gates,
+        );
+    }
+    false
 }
 
 /// `getPodsRankedByRelatedPodsOnSameNode`: each pod's rank is the number of **active** related
@@ -267,8 +397,11 @@ pub fn get_replica_sets_with_same_controller(
     let Some(cref) = rs.metadata.controller_ref() else {
         return vec![];
     };
-    kind.list(store, None)
-        .into_iter()
+    // The owner index instead of a list of every owner (same (namespace, name) order).
+    store
+        .dependents(&cref.uid)
+        .filter(|o| o.kind() == kind.kind())
+        .filter_map(|o| kind.view(o))
         .filter(|r| {
             r.metadata
                 .controller_ref()
@@ -287,7 +420,7 @@ pub fn get_indirectly_related_pods(kind: OwnerKind, store: &Store, rs: &ReplicaS
         let Ok(sel) = label_selector_as_selector(related.spec.selector.as_ref()) else {
             continue; // an invalid selector matches no pods
         };
-        for p in store.list::<Pod>(Some(&related.metadata.namespace)) {
+        for p in store.pods_selector_candidates(&related.metadata.namespace, &sel) {
             if sel.matches(&p.metadata.labels) && seen.insert(p.metadata.uid.clone()) {
                 out.push(p.clone());
             }
@@ -508,10 +641,12 @@ impl ReplicaSetController {
             return r;
         }
 
-        // All pods of the namespace, so pods that no longer match but are still owned are seen.
+        // The pods of the namespace that are owned or matched, so pods that no longer match but
+        // are still owned are seen (the others could be neither claimed nor counted).
         let all_pods: Vec<Pod> = ctx
             .store()
-            .list::<Pod>(Some(&rs.metadata.namespace))
+            .pods_for_owner(&rs.metadata.namespace, &rs.metadata.uid, &selector)
+            .into_iter()
             .cloned()
             .collect();
         let active = filter_active_pods(&all_pods);
@@ -577,7 +712,7 @@ impl ReplicaSetController {
             let store = ctx.store();
             let mut claimed: Vec<&Pod> = vec![];
             let mut terminating = 0i32;
-            for pod in store.list::<Pod>(Some(&rs.metadata.namespace)) {
+            for pod in store.pods_for_owner(&rs.metadata.namespace, &rs.metadata.uid, selector) {
                 if is_pod_active(pod) {
                     // `claim_object`, without side effects or bail out.
                     match pod.metadata.controller_ref() {
