@@ -7,6 +7,9 @@ const GAP = 14;
 const TILE = 26;
 const TILE_GAP = 5;
 const HEADER = 54;
+/** Above this many pods tiles jump instead of gliding (CSS `.many`): transitions on thousands of
+ * SVG groups cost more than a frame, and the glide is not visible at that density anyway. */
+const MANY = 500;
 
 /** Colour of a pod: hue from its owner, lightness from its revision. */
 export function podColour(p) {
@@ -71,7 +74,10 @@ export class ClusterView {
     const unscheduled = [];
     for (const p of snap.pods) (byNode.get(p.node) ?? unscheduled).push(p);
     const pos = new Map();
-    this.nodeLayer.replaceChildren();
+    // The node boxes are rebuilt only when what they show changes (a frame of 2,000 pods moves
+    // tiles far more often than nodes change): `boxes` collects them, `sig` identifies them.
+    const boxes = [];
+    const sig = [cols, unscheduled.length];
     let y = GAP;
     for (let r = 0; r < nodes.length; r += cols) {
       const row = nodes.slice(r, r + cols);
@@ -79,7 +85,9 @@ export class ClusterView {
       const boxH = HEADER + rowsOfTiles * (TILE + TILE_GAP) + 10;
       row.forEach((n, i) => {
         const x = GAP + i * (boxW + GAP);
-        this.nodeLayer.append(this.nodeBox(n, x, y, boxW, boxH, byNode.get(n.name).length));
+        const count = byNode.get(n.name).length;
+        sig.push(n, count, y, boxH);
+        boxes.push(() => this.nodeBox(n, x, y, boxW, boxH, count));
         byNode.get(n.name).forEach((p, k) => {
           pos.set(p.uid, [x + 8 + (k % perRow) * (TILE + TILE_GAP), y + HEADER + Math.floor(k / perRow) * (TILE + TILE_GAP)]);
         });
@@ -89,27 +97,36 @@ export class ClusterView {
     if (unscheduled.length) {
       const allPerRow = Math.floor((W - 2 * GAP - 16) / (TILE + TILE_GAP));
       const boxH = 34 + Math.ceil(unscheduled.length / allPerRow) * (TILE + TILE_GAP) + 6;
-      this.nodeLayer.append(
+      const laneY = y;
+      boxes.push(() =>
         s("g", { class: "lane" },
-          s("rect", { x: GAP, y, width: W - 2 * GAP, height: boxH, rx: 8, class: "lane-box" }),
-          s("text", { x: GAP + 10, y: y + 20, class: "node-name" }, `Unscheduled (${unscheduled.length})`)),
-      );
+          s("rect", { x: GAP, y: laneY, width: W - 2 * GAP, height: boxH, rx: 8, class: "lane-box" }),
+          s("text", { x: GAP + 10, y: laneY + 20, class: "node-name" }, `Unscheduled (${unscheduled.length})`)));
+      sig.push(laneY, boxH);
       unscheduled.forEach((p, k) => {
         pos.set(p.uid, [GAP + 8 + (k % allPerRow) * (TILE + TILE_GAP), y + 30 + Math.floor(k / allPerRow) * (TILE + TILE_GAP)]);
       });
       y += boxH + GAP;
     }
     if (!nodes.length && !unscheduled.length) {
-      this.nodeLayer.append(s("text", { x: W / 2, y: 60, class: "empty", "text-anchor": "middle" }, "No nodes"));
+      boxes.push(() => s("text", { x: W / 2, y: 60, class: "empty", "text-anchor": "middle" }, "No nodes"));
       y = 100;
     }
-    this.svg.setAttribute("viewBox", `0 0 ${W} ${Math.max(y, 100)}`);
+    const key = JSON.stringify(sig);
+    if (key !== this.nodeKey) {
+      this.nodeKey = key;
+      this.nodeLayer.replaceChildren(...boxes.map((b) => b()));
+    }
+    const viewBox = `0 0 ${W} ${Math.max(y, 100)}`;
+    if (this.svg.getAttribute("viewBox") !== viewBox) this.svg.setAttribute("viewBox", viewBox);
+    const many = snap.pods.length > MANY;
+    if (many !== this.svg.classList.contains("many")) this.svg.classList.toggle("many", many);
     this.renderPods(snap.pods, pos);
     this.renderTable(snap.pods);
     const ready = snap.pods.filter((p) => p.ready && !p.terminating).length;
-    this.summary.textContent =
+    setText(this.summary,
       `${nodes.length} nodes (${nodes.filter((n) => n.ready === "True").length} Ready) · ` +
-      `${snap.pods.length} pods (${ready} ready) · ${snap.workloads.length} workloads`;
+      `${snap.pods.length} pods (${ready} ready) · ${snap.workloads.length} workloads`);
   }
 
   nodeBox(n, x, y, w, hgt, podCount) {
@@ -151,24 +168,39 @@ export class ClusterView {
           s("text", { x: TILE / 2, y: TILE / 2 + 5, "text-anchor": "middle", class: "glyph" }));
         g.addEventListener("click", () => this.onSelect({ kind: "pod", namespace: g.dataset.ns, name: g.dataset.name }));
         g.addEventListener("keydown", (e) => e.key === "Enter" && this.onSelect({ kind: "pod", namespace: g.dataset.ns, name: g.dataset.name }));
+        g.last = {}; // what was last written, so an unchanged pod costs no DOM write
         this.tiles.set(p.uid, g);
         this.podLayer.append(g);
       }
-      g.dataset.uid = p.uid;
-      g.dataset.ns = p.namespace;
-      g.dataset.name = p.name;
-      g.dataset.state = podState(p);
-      g.setAttribute("aria-label", `pod ${p.name}: ${podState(p)}`);
-      g.setAttribute("class", ["pod", p.terminating ? "pod-terminating" : "", !p.node ? "pod-pending" : "",
-        p.ready ? "pod-ready" : "", p.reason || p.phase === "Failed" ? "pod-bad" : "", fresh && !still ? "entering" : ""].join(" ").trim());
-      g.style.transform = `translate(${x}px, ${y}px)`;
+      const last = g.last;
+      const state = podState(p);
+      const put = (k, v, write) => {
+        if (last[k] !== v) {
+          last[k] = v;
+          write(v);
+        }
+      };
+      put("uid", p.uid, (v) => (g.dataset.uid = v));
+      put("ns", p.namespace, (v) => (g.dataset.ns = v));
+      put("name", p.name, (v) => (g.dataset.name = v));
+      put("state", state, (v) => (g.dataset.state = v));
+      put("label", `pod ${p.name}: ${state}`, (v) => g.setAttribute("aria-label", v));
+      put("class", ["pod", p.terminating ? "pod-terminating" : "", !p.node ? "pod-pending" : "",
+        p.ready ? "pod-ready" : "", p.reason || p.phase === "Failed" ? "pod-bad" : "", fresh && !still ? "entering" : ""].join(" ").trim(),
+      (v) => g.setAttribute("class", v));
+      put("transform", `translate(${x}px, ${y}px)`, (v) => (g.style.transform = v));
       const [title, rect, text] = g.children;
-      title.textContent = `${p.namespace}/${p.name}\n${podState(p)}${p.restarts ? ` · ${p.restarts} restarts` : ""}\n` +
+      put("title", `${p.namespace}/${p.name}\n${state}${p.restarts ? ` · ${p.restarts} restarts` : ""}\n` +
         `${p.ownerKind ? `${p.ownerKind}/${p.ownerName}` : "no owner"}${p.revision ? ` · revision ${p.revision}` : ""}` +
-        `${p.node ? `\non ${p.node}` : ""}${p.deletionCost ? `\ndeletion cost ${p.deletionCost}` : ""}`;
-      rect.setAttribute("fill", podColour(p));
-      text.textContent = glyph(p);
-      if (fresh && !still) requestAnimationFrame(() => requestAnimationFrame(() => g.classList.remove("entering")));
+        `${p.node ? `\non ${p.node}` : ""}${p.deletionCost ? `\ndeletion cost ${p.deletionCost}` : ""}`, (v) => (title.textContent = v));
+      put("fill", podColour(p), (v) => rect.setAttribute("fill", v));
+      put("glyph", glyph(p), (v) => (text.textContent = v));
+      if (fresh && !still) {
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          g.classList.remove("entering");
+          last.class = g.getAttribute("class");
+        }));
+      }
     }
     for (const [uid, g] of this.tiles) {
       if (seen.has(uid)) continue;
@@ -182,12 +214,34 @@ export class ClusterView {
   }
 
   renderTable(pods) {
-    const rows = pods.map((p) =>
-      h("tr", { dataset: { uid: p.uid } },
-        h("td", {}, p.namespace), h("td", {}, p.name), h("td", {}, p.node || "<none>"), h("td", {}, podState(p)),
-        h("td", {}, p.ownerKind ? `${p.ownerKind}/${p.ownerName}` : ""), h("td", {}, p.revision), h("td", {}, String(p.restarts))));
-    this.table.replaceChildren(
-      h("thead", {}, h("tr", {}, ["Namespace", "Name", "Node", "State", "Owner", "Revision", "Restarts"].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows));
+    if (!this.tbody) {
+      this.tbody = h("tbody", {});
+      this.rows = new Map(); // uid -> <tr>
+      this.table.replaceChildren(
+        h("thead", {}, h("tr", {}, ["Namespace", "Name", "Node", "State", "Owner", "Revision", "Restarts"].map((c) => h("th", {}, c)))),
+        this.tbody);
+    }
+    const order = [];
+    const seen = new Set();
+    for (const p of pods) {
+      seen.add(p.uid);
+      let tr = this.rows.get(p.uid);
+      if (!tr) {
+        tr = h("tr", { dataset: { uid: p.uid } }, h("td"), h("td"), h("td"), h("td"), h("td"), h("td"), h("td"));
+        this.rows.set(p.uid, tr);
+      }
+      const cells = [p.namespace, p.name, p.node || "<none>", podState(p),
+        p.ownerKind ? `${p.ownerKind}/${p.ownerName}` : "", p.revision ?? "", String(p.restarts)];
+      for (let i = 0; i < cells.length; i++) setText(tr.children[i], String(cells[i]));
+      order.push(tr);
+    }
+    for (const uid of this.rows.keys()) if (!seen.has(uid)) this.rows.delete(uid);
+    const current = this.tbody.children;
+    if (current.length !== order.length || order.some((tr, i) => current[i] !== tr)) this.tbody.replaceChildren(...order);
   }
+}
+
+/** Sets an element's text only when it differs (a write invalidates layout even when equal). */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
