@@ -15,7 +15,10 @@ fn main() -> Result<(), String> {
     };
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let secs: i64 = secs.parse().map_err(|e| format!("SECONDS: {e}"))?;
-    let runs: usize = rest.first().map_or(Ok(3), |r| r.parse()).map_err(|e| format!("RUNS: {e}"))?;
+    let runs: usize = rest
+        .first()
+        .map_or(Ok(3), |r| r.parse())
+        .map_err(|e| format!("RUNS: {e}"))?;
     let mut walls = vec![];
     let mut pods = 0;
     for _ in 0..runs.max(1) {

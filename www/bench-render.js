@@ -52,10 +52,13 @@ function nextSnapshot() {
     }
     out.push(p);
   }
-  for (let i = 0; i < STEP && out.filter((p) => !p.terminating).length < POD_COUNT + STEP; i++) out.push(newPod(rev));
+  let alive = out.reduce((n, p) => n + (p.terminating ? 0 : 1), 0);
+  for (let i = 0; i < STEP && alive < POD_COUNT + STEP; i++, alive++) out.push(newPod(rev));
   pods = out;
   if (pods.every((p) => p.revision === rev)) rev = rev === "bbbb" ? "aaaa" : "bbbb";
-  for (const n of nodes) n.cpuRequestedMilli = 100 * pods.filter((p) => p.node === n.name).length;
+  const perNode = new Map();
+  for (const p of pods) perNode.set(p.node, (perNode.get(p.node) ?? 0) + 1);
+  for (const n of nodes) n.cpuRequestedMilli = 100 * (perNode.get(n.name) ?? 0);
   return { time, now: "", nodes, pods, workloads: [], controllerManagerRunning: true, eventCount: time };
 }
 
@@ -97,7 +100,7 @@ async function main() {
     worst,
     frames: frames.length,
     renderMs: renderMs / Math.max(1, rendered),
-    tiles: document.querySelectorAll("#cluster .pod").length,
+    tiles: document.querySelectorAll("#cluster .pod").length || view.painted.length,
   };
 }
 

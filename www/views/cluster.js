@@ -7,9 +7,10 @@ const GAP = 14;
 const TILE = 26;
 const TILE_GAP = 5;
 const HEADER = 54;
-/** Above this many pods tiles jump instead of gliding (CSS `.many`): transitions on thousands of
- * SVG groups cost more than a frame, and the glide is not visible at that density anyway. */
-const MANY = 500;
+/** Above this many pods the tiles are painted on a canvas over the SVG (one draw call per tile,
+ * no DOM per pod) instead of being SVG groups: thousands of SVG groups cost many frames to style
+ * and paint. Clicks on the canvas still open a pod; the pod table is its accessible equivalent. */
+export const MANY = 500;
 
 /** Colour of a pod: hue from its owner, lightness from its revision. */
 export function podColour(p) {
@@ -61,8 +62,26 @@ export class ClusterView {
     this.svg.append(this.nodeLayer, this.podLayer);
     this.table = h("table", { class: "pod-table", id: "pod-table" });
     this.summary = h("p", { class: "cluster-summary", id: "cluster-summary" });
-    root.replaceChildren(this.summary, this.svg,
-      h("details", { class: "pod-details" }, h("summary", {}, "Pods as a table"), this.table));
+    this.canvas = h("canvas", { class: "cluster-canvas", hidden: true, role: "img",
+      "aria-label": "Pods (too many to list here: see the table of pods below)" });
+    this.details = h("details", { class: "pod-details" }, h("summary", {}, "Pods as a table"), this.table);
+    this.details.addEventListener("toggle", () => this.details.open && this.lastPods && this.renderTable(this.lastPods));
+    this.painted = [];
+    const wrap = h("div", { class: "cluster-wrap" }, this.svg, this.canvas);
+    // The canvas lets clicks through to the node boxes; a click on a painted tile opens its pod.
+    wrap.addEventListener("click", (e) => {
+      if (this.canvas.hidden) return;
+      const r = this.canvas.getBoundingClientRect();
+      const k = W / r.width;
+      const [x, y] = [(e.clientX - r.left) * k, (e.clientY - r.top) * k];
+      const p = this.painted.find(([, px, py]) => x >= px && x < px + TILE && y >= py && y < py + TILE);
+      if (!p) return;
+      e.stopPropagation();
+      this.onSelect({ kind: "pod", namespace: p[0].namespace, name: p[0].name });
+    }, true);
+    new ResizeObserver(([entry]) => (this.cssWidth = entry.contentRect.width)).observe(wrap);
+    root.replaceChildren(this.summary, wrap,
+      this.details);
   }
 
   render(snap) {
@@ -86,8 +105,9 @@ export class ClusterView {
       row.forEach((n, i) => {
         const x = GAP + i * (boxW + GAP);
         const count = byNode.get(n.name).length;
-        sig.push(n, count, y, boxH);
-        boxes.push(() => this.nodeBox(n, x, y, boxW, boxH, count));
+        const rowY = y;
+        sig.push(n, count, rowY, boxH);
+        boxes.push(() => this.nodeBox(n, x, rowY, boxW, boxH, count));
         byNode.get(n.name).forEach((p, k) => {
           pos.set(p.uid, [x + 8 + (k % perRow) * (TILE + TILE_GAP), y + HEADER + Math.floor(k / perRow) * (TILE + TILE_GAP)]);
         });
@@ -119,10 +139,19 @@ export class ClusterView {
     }
     const viewBox = `0 0 ${W} ${Math.max(y, 100)}`;
     if (this.svg.getAttribute("viewBox") !== viewBox) this.svg.setAttribute("viewBox", viewBox);
-    const many = snap.pods.length > MANY;
-    if (many !== this.svg.classList.contains("many")) this.svg.classList.toggle("many", many);
-    this.renderPods(snap.pods, pos);
-    this.renderTable(snap.pods);
+    if (snap.pods.length > MANY) {
+      this.renderPods([], pos);
+      this.paintPods(snap.pods, pos, Math.max(y, 100));
+    } else {
+      if (!this.canvas.hidden) {
+        this.canvas.hidden = true;
+        this.painted = [];
+      }
+      this.renderPods(snap.pods, pos);
+    }
+    // Large clusters: the table (inside a closed <details>) is brought up to date when opened.
+    this.lastPods = snap.pods;
+    if (snap.pods.length <= MANY || this.details.open) this.renderTable(snap.pods);
     const ready = snap.pods.filter((p) => p.ready && !p.terminating).length;
     setText(this.summary,
       `${nodes.length} nodes (${nodes.filter((n) => n.ready === "True").length} Ready) · ` +
@@ -213,6 +242,47 @@ export class ClusterView {
     }
   }
 
+  /** Large clusters: every tile painted on the canvas (same colours and glyphs as the SVG). */
+  paintPods(pods, pos, height) {
+    const c = this.canvas;
+    c.hidden = false;
+    const ratio = Math.min(2, window.devicePixelRatio || 1);
+    this.cssWidth ||= this.svg.clientWidth;
+    const scale = ((this.cssWidth || W) / W) * ratio;
+    const [cw, ch] = [Math.round(W * scale), Math.round(height * scale)];
+    if (c.width !== cw || c.height !== ch) [c.width, c.height] = [cw, ch];
+    const g = c.getContext("2d");
+    g.setTransform(scale, 0, 0, scale, 0, 0);
+    g.clearRect(0, 0, W, height);
+    if (!this.colours) {
+      const css = getComputedStyle(c);
+      this.colours = { bad: css.getPropertyValue("--bad").trim() || "#c62828", ink: css.getPropertyValue("--ink").trim() || "#1b2333" };
+      window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", () => (this.colours = null));
+    }
+    const { bad, ink } = this.colours;
+    this.painted = [];
+    // One sprite per distinct look (owner colour × state), drawn with drawImage: far cheaper than
+    // a path and a fillText per tile.
+    if (this.sprites?.ratio !== scale) this.sprites = Object.assign(new Map(), { ratio: scale });
+    const M = 2; // room for the 3px outline of a failing pod
+    for (const p of pods) {
+      const [x, y] = pos.get(p.uid);
+      this.painted.push([p, x, y]);
+      const fill = podColour(p);
+      const look = `${fill}|${glyph(p)}|${!p.node}|${!!p.terminating}|${!!(p.reason || p.phase === "Failed")}`;
+      let sprite = this.sprites.get(look);
+      if (!sprite) {
+        sprite = document.createElement("canvas");
+        sprite.width = sprite.height = Math.ceil((TILE + 2 * M) * scale);
+        const sg = sprite.getContext("2d");
+        sg.setTransform(scale, 0, 0, scale, M * scale, M * scale);
+        drawTile(sg, p, fill, bad, ink);
+        this.sprites.set(look, sprite);
+      }
+      g.drawImage(sprite, x - M, y - M, TILE + 2 * M, TILE + 2 * M);
+    }
+  }
+
   renderTable(pods) {
     if (!this.tbody) {
       this.tbody = h("tbody", {});
@@ -239,6 +309,27 @@ export class ClusterView {
     const current = this.tbody.children;
     if (current.length !== order.length || order.some((tr, i) => current[i] !== tr)) this.tbody.replaceChildren(...order);
   }
+}
+
+/** One tile on a canvas context at (0, 0): the canvas twin of the SVG tile and its CSS. */
+function drawTile(g, p, fill, bad, ink) {
+  const pending = !p.node;
+  const failing = p.reason || p.phase === "Failed";
+  const alpha = p.terminating ? 0.45 : 1;
+  g.beginPath();
+  g.roundRect(0, 0, TILE, TILE, 5);
+  g.fillStyle = fill;
+  g.globalAlpha = pending ? alpha * 0.25 : alpha;
+  g.fill();
+  g.globalAlpha = alpha;
+  g.setLineDash(pending ? [3, 2] : p.terminating ? [2, 2] : []);
+  g.lineWidth = failing ? 3 : 1;
+  g.strokeStyle = failing ? bad : "rgb(0 0 0 / 25%)";
+  g.stroke();
+  g.font = "700 13px system-ui, sans-serif";
+  g.textAlign = "center";
+  g.fillStyle = pending ? ink : "#fff";
+  g.fillText(glyph(p), TILE / 2, TILE / 2 + 5);
 }
 
 /** Sets an element's text only when it differs (a write invalidates layout even when equal). */
