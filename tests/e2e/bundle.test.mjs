@@ -3,9 +3,10 @@
 // - every built-in lesson's share link stays within 2,000 URL characters (links pasted into chat
 //   and issue trackers; some tools cut longer URLs);
 // - the gzipped page (wasm + JS + CSS, as scripts/bench.mjs counts it) stays within a ratchet
-//   budget, so size regressions show up in review. The budget is today's size (793 KiB) plus room for the features being merged,
-//   not the 140 KiB target (docs/performance.md has the plan to get there); lower it as the
-//   bundle shrinks. Skipped when pkg/ has not been built (scripts/test.sh builds it first).
+//   budget, so size regressions show up in review. The budget is today's size (793 KiB) plus
+//   room for the features being merged, not the 140 KiB target (docs/performance.md has the
+//   plan to get there); lower it as the bundle shrinks. Skipped when pkg/ has not been built
+//   (scripts/test.sh builds it first).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";

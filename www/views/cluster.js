@@ -80,8 +80,7 @@ export class ClusterView {
       this.onSelect({ kind: "pod", namespace: p[0].namespace, name: p[0].name });
     }, true);
     new ResizeObserver(([entry]) => (this.cssWidth = entry.contentRect.width)).observe(wrap);
-    root.replaceChildren(this.summary, wrap,
-      this.details);
+    root.replaceChildren(this.summary, wrap, this.details);
   }
 
   render(snap) {
