@@ -159,12 +159,14 @@ async function wasmWorkloadRow(context, base) {
   const native = process.env.BENCH_WORKLOAD_JSON && existsSync(process.env.BENCH_WORKLOAD_JSON)
     ? JSON.parse(readFileSync(process.env.BENCH_WORKLOAD_JSON, "utf8")) : null;
   const p = await context.newPage();
-  await p.goto(`${base}bench.html?file=../benches/workloads/scale-cycle.yaml&seconds=600&runs=${process.env.BENCH_RUNS ?? 3}`);
+  const file = process.env.BENCH_WORKLOAD_FILE ?? "benches/workloads/scale-cycle.yaml";
+  await p.goto(`${base}bench.html?file=../${file}&seconds=600&runs=${process.env.BENCH_RUNS ?? 3}`);
   await p.waitForFunction(() => window.benchResult, null, { timeout: 900_000 });
   const r = await p.evaluate(() => window.benchResult);
   await p.close();
   if (r.error) throw new Error(`bench.html: ${r.error}`);
-  row(`wasm: RS 0 → 5,000 → 0 on 500 nodes, 10 sim. min (median of ${process.env.BENCH_RUNS ?? 3})`, "", `${(r.wall_ms / 1000).toFixed(3)} s`);
+  const size = file.includes("small") ? "500 → 0 on 50" : "5,000 → 0 on 500";
+  row(`wasm: RS 0 → ${size} nodes, 10 sim. min (median of ${process.env.BENCH_RUNS ?? 3})`, "", `${(r.wall_ms / 1000).toFixed(3)} s`);
   if (native) {
     row("native: the same workload (examples/bench_workload.rs)", "", `${(native.wall_ms / 1000).toFixed(3)} s`);
     const ratio = r.wall_ms / native.wall_ms;

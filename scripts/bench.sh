@@ -5,6 +5,7 @@
 #   scripts/bench.sh              everything
 #   BENCH_SKIP_NATIVE=1 ...       skip `cargo bench --bench scale` (slow on small machines)
 #   BENCH_RUNS=1 ...              runs of the wasm-vs-native workload (median; default 3)
+#   BENCH_WORKLOAD=small ...      that workload at a tenth of the size (scale-cycle-small.yaml)
 #   BENCH_ONLY=render ...         only some browser figures (wasm, first, render)
 #
 # Steps: the release WebAssembly build (wasm-pack, as scripts/serve.sh), `cargo bench --bench
@@ -37,9 +38,10 @@ else
 fi
 
 export BENCH_WORKLOAD_JSON="$target/bench-workload.json"
-echo "[bench] native workload: examples/bench_workload.rs benches/workloads/scale-cycle.yaml" >&2
+export BENCH_WORKLOAD_FILE="benches/workloads/scale-cycle${BENCH_WORKLOAD:+-$BENCH_WORKLOAD}.yaml"
+echo "[bench] native workload: examples/bench_workload.rs $BENCH_WORKLOAD_FILE" >&2
 cargo run --quiet --release --example bench_workload -- \
-  benches/workloads/scale-cycle.yaml 600 "${BENCH_RUNS:-3}" | tee "$BENCH_WORKLOAD_JSON" >&2
+  "$BENCH_WORKLOAD_FILE" 600 "${BENCH_RUNS:-3}" | tee "$BENCH_WORKLOAD_JSON" >&2
 
 export BENCH_OUT="$target/bench.json"
 echo "[bench] page figures (scripts/bench.mjs)" >&2
