@@ -7,6 +7,7 @@ pub mod api;
 pub mod controllers;
 pub mod cron;
 pub mod features;
+pub mod interop;
 pub mod kubectl;
 pub mod kubelet;
 pub mod queue;

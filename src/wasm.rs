@@ -189,6 +189,43 @@ export interface JournalEntry {
     stdin?: string;
 }
 
+export interface HpaMetricView {
+    name: string;
+    targetUtilization: number | null;
+    currentUtilization: number | null;
+    targetAverageMilli: number | null;
+    currentAverageMilli: number | null;
+}
+
+export interface HpaConditionView {
+    type: string;
+    status: string;
+    reason: string;
+    message: string;
+}
+
+export interface AutoscalerView {
+    namespace: string;
+    name: string;
+    targetKind: string;
+    targetName: string;
+    minReplicas: number;
+    maxReplicas: number;
+    /** The target's spec.replicas now; null when its scale cannot be read. */
+    targetReplicas: number | null;
+    currentReplicas: number;
+    desiredReplicas: number;
+    /** Seconds since the start. */
+    lastScaleTime: number | null;
+    scaleDownWindowSeconds: number;
+    scaleUpWindowSeconds: number;
+    metrics: HpaMetricView[];
+    conditions: HpaConditionView[];
+    /** Total CPU demand (milli-cores) of the load entry covering the target, now. */
+    loadCpuMilli: number | null;
+    loadIndex: number | null;
+}
+
 export interface TraceEvent {
     /** Seconds since the scenario started. */
     time: number;
@@ -198,6 +235,93 @@ export interface TraceEvent {
     type: "Normal" | "Warning" | string;
     reason: string;
     message: string;
+}
+export interface ClaimExplanation {
+    /** `<template>-<set>-<ordinal>`. */
+    name: string;
+    exists: boolean;
+    /** "Bound", "Pending", or "" when missing. */
+    phase: string;
+}
+
+export interface SlotExplanation {
+    ordinal: number;
+    name: string;
+    exists: boolean;
+    phase: string;
+    ready: boolean;
+    terminating: boolean;
+    /** controller-revision-hash ("" when the pod is missing). */
+    revision: string;
+    /** "update", "current", "other", or "" when the pod is missing. */
+    revisionKind: string;
+    /** Above `replicas`: deleted by the scale down. */
+    condemned: boolean;
+    /** Below the RollingUpdate partition: keeps the current revision. */
+    belowPartition: boolean;
+    claims: ClaimExplanation[];
+    /** What the pod is doing ("Running and Ready", "not created yet", ...). */
+    state: string;
+    /** The pod this one waits for, "" when none. */
+    waitsFor: string;
+    /** "web-2 waits for web-1 to be Running and Ready", "" when it does not wait. */
+    gate: string;
+}
+
+export interface StatefulSetExplanation {
+    namespace: string;
+    name: string;
+    uid: string;
+    replicas: number;
+    /** "OrderedReady" or "Parallel". */
+    podManagementPolicy: string;
+    /** "RollingUpdate" or "OnDelete". */
+    updateStrategy: string;
+    partition: number;
+    currentRevision: string;
+    updateRevision: string;
+    readyReplicas: number;
+    currentReplicas: number;
+    updatedReplicas: number;
+    /** By ascending ordinal. */
+    slots: SlotExplanation[];
+    /** What the controller does next, in one sentence. */
+    summary: string;
+}
+
+export interface DaemonPodView {
+    name: string;
+    phase: string;
+    ready: boolean;
+    terminating: boolean;
+    revision: string;
+}
+
+export interface DaemonNodeExplanation {
+    node: string;
+    /** nodeShouldRunDaemonPod: a daemon pod should be created here. */
+    shouldRun: boolean;
+    /** nodeShouldRunDaemonPod: a daemon pod already here may stay. */
+    shouldContinueRunning: boolean;
+    /** The predicate that decided, in words. */
+    reason: string;
+    /** What did not change the answer (cordoned, tolerated taints). */
+    notes: string[];
+    pods: DaemonPodView[];
+}
+
+export interface DaemonSetExplanation {
+    namespace: string;
+    name: string;
+    uid: string;
+    desired: number;
+    current: number;
+    ready: number;
+    updated: number;
+    available: number;
+    misscheduled: number;
+    /** By node name. */
+    nodes: DaemonNodeExplanation[];
 }
 "#;
 
@@ -234,9 +358,29 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "TimelineLogEntry[]")]
     pub type JsTimelineLog;
 
+    /// `autoscalers()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "AutoscalerView[]")]
+    pub type JsAutoscalers;
+
+    /// `loadSeries()`'s return type in TypeScript: `[seconds, milliCores]` pairs.
+    #[wasm_bindgen(typescript_type = "[number, number][]")]
+    pub type JsLoadSeries;
+
     /// `journal()`'s return type in TypeScript.
     #[wasm_bindgen(typescript_type = "JournalEntry[]")]
     pub type JsJournal;
+
+    /// `statefulSets()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "StatefulSetExplanation[]")]
+    pub type JsStatefulSets;
+
+    /// `daemonSets()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "DaemonSetExplanation[]")]
+    pub type JsDaemonSets;
+
+    /// `daemonSetNodes()`'s return type in TypeScript.
+    #[wasm_bindgen(typescript_type = "DaemonNodeExplanation[]")]
+    pub type JsDaemonSetNodes;
 }
 
 /// Runs once when the module is instantiated.
@@ -349,6 +493,18 @@ pub fn builtin_scenarios() -> Result<JsBuiltinScenarios, Error> {
         })
         .collect();
     Ok(to_js(&list)?.unchecked_into())
+}
+
+/// Imports `kubectl get nodes,pods,rs,deploy,sts,ds,jobs,cronjobs,controllerrevisions,pvc -A
+/// -o yaml` output (or JSON, or several YAML documents) as a frozen what-if scenario: its YAML,
+/// with skipped items listed in `# warning:` comments at the top.
+///
+/// # Errors
+/// Throws an `Error` naming the offending item (`items[3] (Pod default/web-1): ...`).
+#[wasm_bindgen(js_name = importCluster)]
+pub fn import_cluster(text: &str) -> Result<String, Error> {
+    use crate::interop::import;
+    import::import_to_yaml(text, &import::ImportOptions::default()).map_err(into_error)
 }
 
 #[wasm_bindgen(js_class = Simulation)]
@@ -628,6 +784,28 @@ impl WasmSimulation {
         Ok(to_js(&e)?.unchecked_into())
     }
 
+    /// Every HorizontalPodAutoscaler with its target's replicas, status, conditions and the
+    /// synthetic load driving it (what the autoscaling chart samples).
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    pub fn autoscalers(&self) -> Result<JsAutoscalers, Error> {
+        let v = crate::controllers::podautoscaler::view::autoscaler_views(&self.sim);
+        Ok(to_js(&v)?.unchecked_into())
+    }
+
+    /// The CPU demand curve of the scenario's load entry `index` over the whole run:
+    /// `[seconds, milliCores]` pairs.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = loadSeries)]
+    pub fn load_series(&self, index: usize) -> Result<JsLoadSeries, Error> {
+        let until = seconds_to_duration(self.duration().max(self.time()))?;
+        let v = crate::controllers::podautoscaler::view::load_series(&self.sim, index, until);
+        Ok(to_js(&v)?.unchecked_into())
+    }
+
     /// Every Deployment with its resolved maxSurge/maxUnavailable and the ReplicaSets it
     /// controls (old and new): what the rollout chart samples.
     ///
@@ -697,6 +875,53 @@ impl WasmSimulation {
             })
             .collect();
         Ok(to_js(&out)?.unchecked_into())
+    }
+
+    /// Every StatefulSet with its ordinal slots: pods and claims, the OrderedReady gate (which
+    /// pod waits for which), the partition and each pod's revision.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = statefulSets)]
+    pub fn stateful_sets(&self) -> Result<JsStatefulSets, Error> {
+        let e = crate::controllers::statefulset::explain::explain_stateful_sets_in_store(
+            &self.sim.api.store,
+            self.sim.now(),
+            &self.sim.gates,
+        );
+        Ok(to_js(&e)?.unchecked_into())
+    }
+
+    /// Every DaemonSet with, per node, `nodeShouldRunDaemonPod` and its reason.
+    ///
+    /// # Errors
+    /// Only if serialisation fails (it should not).
+    #[wasm_bindgen(js_name = daemonSets)]
+    pub fn daemon_sets(&self) -> Result<JsDaemonSets, Error> {
+        let e = crate::controllers::daemon::explain::explain_daemon_sets_in_store(
+            &self.sim.api.store,
+            None,
+        );
+        Ok(to_js(&e)?.unchecked_into())
+    }
+
+    /// Per node (by name), whether the DaemonSet `namespace/name` should run there, should keep
+    /// running there, and why.
+    ///
+    /// # Errors
+    /// NotFound in kubectl's wording when there is no such DaemonSet.
+    #[wasm_bindgen(js_name = daemonSetNodes)]
+    pub fn daemon_set_nodes(&self, namespace: &str, name: &str) -> Result<JsDaemonSetNodes, Error> {
+        let e = crate::controllers::daemon::explain::explain_daemon_sets_in_store(
+            &self.sim.api.store,
+            Some((namespace, name)),
+        );
+        let Some(ds) = e.into_iter().next() else {
+            return Err(into_error(
+                crate::api::ApiError::not_found("daemonsets.apps", name).kubectl_message(),
+            ));
+        };
+        Ok(to_js(&ds.nodes)?.unchecked_into())
     }
 }
 

@@ -79,17 +79,21 @@ impl Default for KubeletConfig {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PodMatch {
     /// A label selector in kubectl syntax (`app=web,tier!=db`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<String>,
     /// Pod name prefix.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name_prefix: Option<String>,
     /// Any container image equal to this.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// Node the pod runs on.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
+    /// Exactly this pod (by `metadata.uid`): how an imported cluster freezes its own pods
+    /// while pods created afterwards run normally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
 }
 
 impl PodMatch {
@@ -112,6 +116,11 @@ impl PodMatch {
         }
         if let Some(n) = &self.node {
             if &p.spec.node_name != n {
+                return false;
+            }
+        }
+        if let Some(u) = &self.uid {
+            if &p.metadata.uid != u {
                 return false;
             }
         }
@@ -180,6 +189,8 @@ pub struct World {
     pub kubelet: KubeletConfig,
     /// Fault rule index → uids of the pods that claimed it (rules with `maxPods`).
     pub rule_claims: BTreeMap<usize, std::collections::BTreeSet<String>>,
+    /// The scenario's synthetic load (the metrics source of the HPA).
+    pub load: crate::scenario::load::LoadModel,
 }
 
 impl World {

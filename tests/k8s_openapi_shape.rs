@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use k8s_openapi::api::apps::v1 as apps;
+use k8s_openapi::api::autoscaling::v2 as autoscaling;
 use k8s_openapi::api::batch::v1 as batch;
 use k8s_openapi::api::core::v1 as core;
 use kubeplay::api::{Duration, Object, KINDS};
@@ -361,6 +362,26 @@ objects:
         waiting: {reason: CrashLoopBackOff, message: "back-off 1m20s restarting failed container=app pod=crasher_default(uid)"}
       lastState:
         terminated: {exitCode: 1, reason: Error, startedAt: "2024-12-31T23:54:00Z", finishedAt: "2024-12-31T23:54:01Z"}
+- apiVersion: autoscaling/v2
+  kind: HorizontalPodAutoscaler
+  metadata:
+    name: frontend
+  spec:
+    scaleTargetRef: {apiVersion: apps/v1, kind: ReplicaSet, name: frontend}
+    minReplicas: 1
+    maxReplicas: 5
+    metrics:
+    - type: Resource
+      resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+    - type: Resource
+      resource: {name: memory, target: {type: AverageValue, averageValue: 100Mi}}
+    behavior:
+      scaleDown:
+        stabilizationWindowSeconds: 60
+load:
+- workload: ReplicaSet/frontend
+  cpu: {base: 300m}
+  memoryPerPod: 50Mi
 "#;
 
 /// Every stored object after the scenario has run for a while (long enough for any controllers,
@@ -409,6 +430,9 @@ fn round_trip(o: &Object) -> Value {
         }
         Object::Job(_) => through_k8s_openapi::<batch::Job>(&what, &v),
         Object::CronJob(_) => through_k8s_openapi::<batch::CronJob>(&what, &v),
+        Object::HorizontalPodAutoscaler(_) => {
+            through_k8s_openapi::<autoscaling::HorizontalPodAutoscaler>(&what, &v)
+        }
         // A kind added to `kinds!` without a line here fails loudly instead of going unchecked.
         #[allow(unreachable_patterns)]
         _ => panic!("no k8s-openapi type mapped for kind {}", o.kind()),

@@ -513,3 +513,141 @@ fn builtin_scenarios_are_listed_with_descriptions() {
         .expect("a string")
         .is_empty());
 }
+
+/// A StatefulSet whose web-0 needs 30 s to become ready, and a DaemonSet with a nodeSelector on
+/// three nodes, one of them tainted.
+const STS_DS: &str = r#"apiVersion: kubeplay.dev/v1alpha1
+kind: Scenario
+metadata:
+  name: sts-ds
+seed: 4
+nodes:
+- {name: a, labels: {disk: ssd}}
+- {name: b}
+- name: c
+  labels: {disk: ssd}
+  taints: [{key: dedicated, value: x, effect: NoSchedule}]
+kubelet:
+  rules:
+  - match: {namePrefix: web-0}
+    readyAfter: 30s
+objects:
+- apiVersion: apps/v1
+  kind: StatefulSet
+  metadata: {name: web}
+  spec:
+    replicas: 2
+    serviceName: web
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec:
+        containers: [{name: c, image: nginx}]
+    volumeClaimTemplates:
+    - metadata: {name: www}
+      spec:
+        accessModes: [ReadWriteOnce]
+        resources: {requests: {storage: 1Gi}}
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: agent}
+  spec:
+    selector: {matchLabels: {app: agent}}
+    template:
+      metadata: {labels: {app: agent}}
+      spec:
+        nodeSelector: {disk: ssd}
+        containers: [{name: c, image: agent}]
+"#;
+
+#[wasm_bindgen_test]
+fn stateful_sets_and_daemon_set_nodes_are_explained() {
+    let mut sim = Simulation::new(STS_DS).expect("scenario builds");
+    sim.run_for(10.0).expect("runs");
+    let sets: JsValue = sim.stateful_sets().expect("explains").into();
+    let sets = Array::from(&sets);
+    assert_eq!(sets.length(), 1);
+    let web = sets.get(0);
+    assert_shape(&web, "StatefulSetExplanation");
+    let slots = Array::from(&get(&web, "slots"));
+    for s in slots.iter() {
+        assert_shape(&s, "SlotExplanation");
+        for c in Array::from(&get(&s, "claims")).iter() {
+            assert_shape(&c, "ClaimExplanation");
+        }
+    }
+    assert_eq!(strings(&slots.into(), "name"), ["web-0", "web-1"]);
+    let slots = Array::from(&get(&web, "slots"));
+    assert_eq!(
+        get(&slots.get(1), "gate").as_string().as_deref(),
+        Some("web-1 waits for web-0 to be Running and Ready")
+    );
+    let claims = Array::from(&get(&slots.get(0), "claims"));
+    assert_eq!(
+        get(&claims.get(0), "name").as_string().as_deref(),
+        Some("www-web-0")
+    );
+
+    let all: JsValue = sim.daemon_sets().expect("explains").into();
+    let ds = Array::from(&all).get(0);
+    assert_shape(&ds, "DaemonSetExplanation");
+    let nodes: JsValue = sim
+        .daemon_set_nodes("default", "agent")
+        .expect("nodes")
+        .into();
+    assert_eq!(json(&nodes), json(&get(&ds, "nodes")));
+    let rows = Array::from(&nodes);
+    for n in rows.iter() {
+        assert_shape(&n, "DaemonNodeExplanation");
+        for p in Array::from(&get(&n, "pods")).iter() {
+            assert_shape(&p, "DaemonPodView");
+        }
+    }
+    assert_eq!(strings(&nodes, "node"), ["a", "b", "c"]);
+    let should_run: Vec<bool> = rows
+        .iter()
+        .map(|n| get(&n, "shouldRun").as_bool().expect("bool"))
+        .collect();
+    assert_eq!(should_run, [true, false, false]);
+    assert_eq!(
+        strings(&nodes, "reason")[1],
+        "nodeSelector disk=ssd does not match the node's labels"
+    );
+    assert!(
+        strings(&nodes, "reason")[2].starts_with("taint dedicated=x:NoSchedule is not tolerated")
+    );
+    assert_eq!(
+        get(&rows.get(2), "shouldContinueRunning").as_bool(),
+        Some(true)
+    );
+    let msg = error_message(
+        sim.daemon_set_nodes("default", "nope")
+            .err()
+            .expect("missing DaemonSet"),
+    );
+    assert_eq!(
+        msg,
+        "Error from server (NotFound): daemonsets.apps \"nope\" not found"
+    );
+}
+
+#[wasm_bindgen_test]
+fn autoscalers_and_load_series_match_their_declarations() {
+    let text = kubeplay::scenario::builtin::get("hpa-frontend").expect("built-in");
+    let mut sim = Simulation::new(text).expect("scenario builds");
+    sim.run_until(240.0).expect("runs");
+    let list: JsValue = sim.autoscalers().expect("autoscalers").into();
+    let a = Array::from(&list).get(0);
+    assert_shape(&a, "AutoscalerView");
+    assert_shape(&Array::from(&get(&a, "metrics")).get(0), "HpaMetricView");
+    assert_shape(
+        &Array::from(&get(&a, "conditions")).get(0),
+        "HpaConditionView",
+    );
+    assert_eq!(get(&a, "targetReplicas").as_f64(), Some(10.0));
+    assert_eq!(get(&a, "loadCpuMilli").as_f64(), Some(2400.0));
+    let series: JsValue = sim.load_series(0).expect("series").into();
+    let series = Array::from(&series);
+    assert!(series.length() > 10);
+    assert_eq!(json(&series.get(0)), "[0,240]");
+}

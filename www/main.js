@@ -6,11 +6,15 @@ import { $, h, fmtTime, reducedMotion } from "./dom.js";
 import { encodeShare, decodeShare } from "./share.js";
 import { ClusterView } from "./views/cluster.js";
 import { RolloutView } from "./views/rollout.js";
+import { HpaView } from "./views/hpa.js";
 import { DeletionView } from "./views/deletion.js";
 import { EventsView } from "./views/events.js";
 import { ConsoleView } from "./views/console.js";
 import { EditorView } from "./views/editor.js";
 import { DetailView } from "./views/detail.js";
+import { ImportView } from "./views/import.js";
+import { StatefulSetView } from "./views/statefulset.js";
+import { DaemonSetView } from "./views/daemonset.js";
 import { LESSONS, LessonRun } from "./lessons/index.js";
 
 const DEFAULT_SCENARIO = "nginx-deployment";
@@ -71,17 +75,23 @@ function status(text) {
 const detail = new DetailView($("detail"), { client });
 const cluster = new ClusterView($("cluster"), { onSelect: (t) => detail.select(t) });
 const rollout = new RolloutView($("panel-rollout"));
+const hpa = new HpaView($("panel-hpa"));
 const deletion = new DeletionView($("panel-deletion"), {
   client,
   onScale: (kind, ns, name, n) => runKubectl(`scale ${kind} ${name} -n ${ns} --replicas=${n}`),
+  onCost: (ns, pod, cost) =>
+    runKubectl(`annotate pod ${pod} -n ${ns} controller.kubernetes.io/pod-deletion-cost=${cost} --overwrite`),
 });
 const events = new EventsView($("panel-events"));
+const workloadViews = [new StatefulSetView($("panel-statefulset"), { client }), new DaemonSetView($("panel-daemonset"), { client })];
 const konsole = new ConsoleView($("panel-console"), { run: (cmd) => runKubectl(cmd) });
 const editor = new EditorView($("editor"), {
   onRun: () => load(editor.value, { name: editor.pick.value || null }),
   onApply: applyEditor,
   onPick: (name) => pickScenario(name),
 });
+
+const importer = new ImportView($("import"), { client, onImported: (yaml) => load(yaml) });
 
 for (const tab of document.querySelectorAll("[role=tab]")) {
   tab.addEventListener("click", () => showTab(tab.id.replace("tab-", "")));
@@ -94,6 +104,8 @@ function showTab(name) {
     $(tab.getAttribute("aria-controls")).hidden = !on;
   }
   if (name === "deletion" && state.frame) deletion.update(state.frame.snapshot);
+  if (state.frame) for (const v of workloadViews) v.refresh();
+  if (name === "hpa") hpa.draw();
   if (name === "console") $("console-input").focus();
 }
 
@@ -110,12 +122,15 @@ function show(frame) {
   cluster.render(frame.snapshot);
   if (rewound) rollout.truncate(frame.time);
   rollout.add(frame);
+  if (rewound) hpa.truncate(frame.time);
+  hpa.add(frame);
   if (frame.eventsReset) state.events = [];
   state.events.push(...frame.events);
   if (state.events.length > 20000) state.events.splice(0, state.events.length - 20000);
   events.add(frame.events, frame.eventsReset);
   konsole.timeline(frame.log, frame.logReset);
   if (!$("panel-deletion").hidden) deletion.update(frame.snapshot);
+  for (const v of workloadViews) v.refresh();
   detail.refresh();
   updateLesson();
   status(`${frame.snapshot.now} · ${frame.snapshot.eventCount} events`);
@@ -141,6 +156,7 @@ async function load(source, { time = 0, journal = [], name = null } = {}) {
   state.journal = journal;
   state.frame = null;
   rollout.reset();
+  hpa.reset();
   konsole.clear();
   setState("loading");
   try {
@@ -353,7 +369,11 @@ async function startLesson(id) {
   $("lesson-text").textContent = lesson.text;
   renderLesson();
   if (lesson.scenario) await pickScenario(lesson.scenario);
-  if (/Deletion order/.test(lesson.text)) showTab("deletion");
+  if (lesson.import && !state.frame) await pickScenario(DEFAULT_SCENARIO);
+  if (lesson.import) importer.open();
+  if (lesson.tab) showTab(lesson.tab);
+  else if (/Deletion order/.test(lesson.text)) showTab("deletion");
+  else if (/Autoscaling tab/.test(lesson.text)) showTab("hpa");
   else if (state.frame?.rollouts.length) showTab("rollout");
   else showTab("events");
 }
@@ -362,7 +382,7 @@ function updateLesson() {
   const run = state.lesson;
   if (!run || !state.frame) return;
   const f = state.frame;
-  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, samples: f.samples ?? [], events: state.events })) renderLesson();
+  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, autoscalers: f.autoscalers ?? [], samples: f.samples ?? [], events: state.events })) renderLesson();
 }
 
 function renderLesson() {

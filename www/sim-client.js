@@ -54,6 +54,7 @@ export class SimClient {
   }
 
   builtins() { return this.call("builtins"); }
+  importCluster(text) { return this.call("importCluster", { text }); }
   load(source, time = 0, journal = []) { return this.call("load", { source, time, journal }); }
   advanceTo(t) { return this.call("advanceTo", { t }); }
   next() { return this.call("next"); }
@@ -63,5 +64,7 @@ export class SimClient {
   explain(kind, namespace, name, replicas) { return this.call("explain", { kind, namespace, name, replicas }); }
   rolloutHistory(name) { return this.call("rolloutHistory", { name }); }
   journal() { return this.call("journal"); }
+  statefulSets() { return this.call("statefulSets"); }
+  daemonSets() { return this.call("daemonSets"); }
   getYaml(kind, namespace, name) { return this.call("getYaml", { kind, namespace, name }); }
 }

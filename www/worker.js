@@ -2,7 +2,7 @@
 // Protocol: page -> {id, op, args}; worker -> {id, ok: true, value} | {id, ok: false, error}.
 // A trap in the wasm module (a Rust panic) makes the instance unusable: the worker then posts
 // {fatal: message} and the page starts a fresh worker (sim-client.js).
-import init, { Simulation, builtinScenarios } from "../pkg/kubeplay.js";
+import init, { Simulation, builtinScenarios, importCluster } from "../pkg/kubeplay.js";
 
 let sim = null;
 let eventCursor = 0;
@@ -16,7 +16,7 @@ function runTo(t, samples) {
     const n = sim.peekNextEvent();
     if (n === undefined || n > t || n <= sim.time()) break;
     sim.runUntil(n);
-    samples.push({ t: sim.time(), rollouts: sim.rollouts() });
+    samples.push({ t: sim.time(), rollouts: sim.rollouts(), autoscalers: sim.autoscalers() });
   }
   sim.runUntil(t);
 }
@@ -39,8 +39,23 @@ function frame(samples = []) {
     log,
     logReset: rewound,
     rollouts: sim.rollouts(),
+    ...hpaFrame(),
     samples,
   };
+}
+
+/** The autoscalers now, and the load curves they are driven by (once per load entry). */
+let sentLoads = new Set();
+function hpaFrame() {
+  const autoscalers = sim.autoscalers();
+  const loads = {};
+  for (const a of autoscalers) {
+    if (a.loadIndex !== null && !sentLoads.has(a.loadIndex)) {
+      loads[a.loadIndex] = sim.loadSeries(a.loadIndex);
+      sentLoads.add(a.loadIndex);
+    }
+  }
+  return { autoscalers, loads };
 }
 
 function need() {
@@ -50,6 +65,7 @@ function need() {
 
 const ops = {
   builtins: () => builtinScenarios(),
+  importCluster: ({ text }) => importCluster(text),
   load({ source, time = 0, journal = [] }) {
     const next = new Simulation(source);
     sim?.free();
@@ -57,6 +73,7 @@ const ops = {
     eventCursor = 0;
     logCursor = 0;
     lastTime = 0;
+    sentLoads = new Set();
     if (journal.length) sim.setJournal(journal);
     const samples = [];
     runTo(time, samples);
@@ -99,6 +116,8 @@ const ops = {
   explain: ({ kind, namespace, name, replicas }) => need().explainScaleDown(kind, namespace, name, replicas),
   rolloutHistory: ({ name }) => need().rolloutHistory(name),
   journal: () => need().journal(),
+  statefulSets: () => need().statefulSets(),
+  daemonSets: () => need().daemonSets(),
   getYaml({ kind, namespace, name }) {
     const ns = namespace ? ` -n ${namespace}` : "";
     return need().kubectl(`get ${kind} ${name}${ns} -o yaml`);

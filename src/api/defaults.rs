@@ -45,6 +45,7 @@ pub fn prepare_for_create(o: &mut Object) {
         | Object::ControllerRevision(_)
         | Object::PersistentVolumeClaim(_)
         | Object::Service(_) => super::sts_ds_defaults::prepare_for_create(o),
+        Object::HorizontalPodAutoscaler(h) => h.status = Default::default(),
     }
 }
 
@@ -109,6 +110,9 @@ pub fn copy_status(from: &Object, to: &mut Object) {
             b.status = a.status.clone()
         }
         (Object::Service(a), Object::Service(b)) => b.status = a.status.clone(),
+        (Object::HorizontalPodAutoscaler(a), Object::HorizontalPodAutoscaler(b)) => {
+            b.status = a.status.clone()
+        }
         _ => {}
     }
 }
@@ -553,6 +557,9 @@ pub fn default_object(o: &mut Object) {
             super::sts_ds_defaults::set_defaults_persistent_volume_claim(pvc)
         }
         Object::Service(svc) => super::sts_ds_defaults::set_defaults_service(svc),
+        Object::HorizontalPodAutoscaler(h) => {
+            super::autoscaling::set_defaults_horizontal_pod_autoscaler(h)
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 //! API types in Kubernetes' JSON/YAML shape, selectors, time, quantities and API errors.
 pub mod apps;
 pub mod apps_more;
+pub mod autoscaling;
+pub mod autoscaling_validation;
 pub mod batch;
 pub mod core;
 pub mod core_more;
@@ -13,6 +15,7 @@ pub mod time;
 pub use self::core::*;
 pub use apps::*;
 pub use apps_more::*;
+pub use autoscaling::HorizontalPodAutoscaler;
 pub use batch::*;
 pub use core_more::*;
 pub use errors::*;

@@ -2,6 +2,7 @@
 
 use super::apps::{Deployment, ReplicaSet, ReplicationController};
 use super::apps_more::{ControllerRevision, DaemonSet, StatefulSet};
+use super::autoscaling::HorizontalPodAutoscaler;
 use super::batch::{CronJob, Job};
 use super::core::{Node, Pod};
 use super::core_more::{PersistentVolumeClaim, Service};
@@ -88,7 +89,14 @@ macro_rules! kinds {
             /// kubectl's wording for a missing or unknown kind, or the decoder's message.
             pub fn from_value(v: Value) -> Result<Object, String> {
                 let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
-                let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or_default().to_string();
+                let mut api = v.get("apiVersion").and_then(Value::as_str).unwrap_or_default().to_string();
+                // autoscaling/v1 HPAs are served converted to autoscaling/v2.
+                let v = if kind == "HorizontalPodAutoscaler" && api == super::autoscaling::AUTOSCALING_V1 {
+                    api = "autoscaling/v2".into();
+                    super::autoscaling::convert_v1_to_v2(v)
+                } else {
+                    v
+                };
                 if kind.is_empty() {
                     return Err("Object 'Kind' is missing in object".into());
                 }
@@ -125,6 +133,7 @@ kinds! {
     ControllerRevision => ControllerRevision, "apps/v1", "controllerrevisions", "apps", true;
     PersistentVolumeClaim => PersistentVolumeClaim, "v1", "persistentvolumeclaims", "", true;
     Service => Service, "v1", "services", "", true;
+    HorizontalPodAutoscaler => HorizontalPodAutoscaler, "autoscaling/v2", "horizontalpodautoscalers", "autoscaling", true;
 }
 
 /// Looks a kind up by kind name, plural, singular or kubectl short name (`rs`, `po`, `rc`, `no`,

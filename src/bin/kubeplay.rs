@@ -13,6 +13,9 @@ Usage:
   kubeplay explain-scale-down SCENARIO --at DURATION rs/NAME|rc/NAME --replicas N [-n NAMESPACE]
   kubeplay scenarios                 list the built-in scenarios
   kubeplay kubectl SCENARIO --at DURATION -- KUBECTL ARGS...
+  kubeplay import FILE|- [--now RFC3339]     kubectl get -o yaml/json output → scenario
+  kubeplay export SCENARIO --to DIR          manifests + replay.sh for a real cluster
+  kubeplay compare SCENARIO EVENTS.json [--objects DUMP] [--until DURATION]
 
 SCENARIO is a file (scenario YAML/JSON, or plain manifests) or the name of a built-in scenario.
 DURATION is virtual time since the start: 90s, 1m30s, 2h.";
@@ -219,6 +222,7 @@ fn run(args: &[String]) -> Result<String, String> {
             sim.run_until(end).map_err(|e| format!("error: {e}"))?;
             explain(&sim, ns, target, replicas)
         }
+        "import" | "export" | "compare" => interop(cmd, &args[1..]),
         other => Err(format!(
             "error: unknown command {other:?} for \"kubeplay\"\n\n{USAGE}"
         )),
@@ -241,4 +245,101 @@ fn explain(sim: &Simulation, ns: &str, target: &str, replicas: i32) -> Result<St
     )
     .map(|e| e.to_string())
     .map_err(|e| e.kubectl_message())
+}
+
+/// `import`, `export` and `compare` (see `kubeplay::interop`).
+fn interop(cmd: &str, args: &[String]) -> Result<String, String> {
+    use kubeplay::interop::{compare, export, import};
+    let read = |f: &str| -> Result<String, String> {
+        if f == "-" {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+                .map_err(|e| format!("error: reading standard input: {e}"))?;
+            return Ok(s);
+        }
+        std::fs::read_to_string(f).map_err(|e| format!("error: cannot read {f:?}: {e}"))
+    };
+    match cmd {
+        "import" => {
+            let a = parse_args(args, &["now", "name"])?;
+            let [file] = a.positional.as_slice() else {
+                return Err(format!(
+                    "error: import takes exactly one FILE (or -)\n\n{USAGE}"
+                ));
+            };
+            let now = match a.flag(&["now"]) {
+                Some(t) => Some(
+                    kubeplay::api::Time::parse_rfc3339(t)
+                        .map_err(|e| format!("error: --now: {e}"))?,
+                ),
+                None => None,
+            };
+            let opts = import::ImportOptions {
+                now,
+                name: a.flag(&["name"]).map(String::from),
+            };
+            let imported = import::import_cluster(&read(file)?, &opts)
+                .map_err(|e| format!("error: {file}: {e}"))?;
+            for w in &imported.warnings {
+                eprintln!("warning: {w}");
+            }
+            import::to_yaml(&imported).map_err(|e| format!("error: {e}"))
+        }
+        "export" => {
+            let a = parse_args(args, &["to"])?;
+            let [file] = a.positional.as_slice() else {
+                return Err(format!(
+                    "error: export takes exactly one SCENARIO\n\n{USAGE}"
+                ));
+            };
+            let dir = a
+                .flag(&["to"])
+                .ok_or("error: required flag(s) \"to\" not set")?;
+            let s = load_scenario(file)?;
+            let files = export::export_scenario(&s).map_err(|e| format!("error: {e}"))?;
+            let mut out = String::new();
+            for (rel, text) in &files {
+                let path = std::path::Path::new(dir).join(rel);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| format!("error: cannot create {}: {e}", parent.display()))?;
+                }
+                std::fs::write(&path, text)
+                    .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+                #[cfg(unix)]
+                if rel.ends_with(".sh") {
+                    use std::os::unix::fs::PermissionsExt;
+                    let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+                }
+                out.push_str(&format!("wrote {}\n", path.display()));
+            }
+            Ok(out)
+        }
+        _ => {
+            let a = parse_args(args, &["objects", "until"])?;
+            let [file, events] = a.positional.as_slice() else {
+                return Err(format!(
+                    "error: compare takes SCENARIO and EVENTS.json\n\n{USAGE}"
+                ));
+            };
+            let s = load_scenario(file)?;
+            let until = match a.flag(&["until"]) {
+                Some(v) => Some(parse_duration("until", v)?),
+                None => None,
+            };
+            let objects = match a.flag(&["objects"]) {
+                Some(f) => Some(read(f)?),
+                None => None,
+            };
+            let report = compare::compare_run(&s, until, &read(events)?, objects.as_deref())
+                .map_err(|e| format!("error: {e}"))?;
+            let text = compare::render(&report);
+            if report.diverges() {
+                // Printed, then a non-zero exit.
+                print!("{text}");
+                return Err("error: the real run and kubeplay diverge".into());
+            }
+            Ok(text)
+        }
+    }
 }

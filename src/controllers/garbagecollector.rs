@@ -1742,7 +1742,11 @@ mod tests {
             "unable to get REST mapping for extensions/v1beta1/ReplicaSet."
         );
         assert_eq!(api_resource("batch/v1", "Job").unwrap(), ("Job", true));
-        assert!(api_resource("autoscaling/v2", "HorizontalPodAutoscaler").is_err());
+        assert_eq!(
+            api_resource("autoscaling/v2", "HorizontalPodAutoscaler").unwrap(),
+            ("HorizontalPodAutoscaler", true)
+        );
+        assert!(api_resource("policy/v1", "PodDisruptionBudget").is_err());
         assert!(api_resource("apps/v1beta2", "ReplicaSet").is_err());
         assert!(api_resource("v1", "ReplicaSet").is_err());
     }

@@ -13,6 +13,7 @@ pub mod garbagecollector;
 pub mod history;
 pub mod job;
 pub mod node_lifecycle;
+pub mod podautoscaler;
 pub mod podgc;
 pub mod pv_binder;
 pub mod replicaset;
@@ -234,5 +235,6 @@ pub fn default_loops() -> Vec<Box<dyn Controller>> {
         Box::new(statefulset::StatefulSetController::new()),
         Box::new(daemon::DaemonSetsController::new()),
         Box::new(pv_binder::VolumeBinder::new()),
+        podautoscaler::new_horizontal_controller(),
     ]
 }

@@ -103,7 +103,9 @@ pub(crate) fn read_objects(
                 errs.push(format!("error: error validating {source:?}: error validating data: {what} not set; if you choose to ignore these errors, turn validation off with --validate=false"));
                 continue;
             }
-            let info = kind_info(&kind).filter(|(a, ..)| *a == api);
+            let info = kind_info(&kind).filter(|(a, ..)| {
+                *a == api || crate::api::autoscaling::is_served_alias(&kind, &api)
+            });
             let Some((_, _, _, namespaced)) = info else {
                 let obj_ns = v
                     .pointer("/metadata/namespace")

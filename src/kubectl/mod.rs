@@ -31,6 +31,7 @@ pub mod tabwriter;
 pub mod yaml;
 
 mod apply;
+mod autoscale;
 mod create_job;
 mod delete;
 mod describe;
@@ -174,9 +175,10 @@ impl Namespace {
 }
 
 /// The commands kubeplay implements (for `unknown command` suggestions).
+#[rustfmt::skip]
 const COMMANDS: &[&str] = &[
-    "annotate", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label",
-    "rollout", "scale", "set", "uncordon",
+    "annotate", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get",
+    "label", "rollout", "scale", "set", "uncordon",
 ];
 
 fn levenshtein(a: &str, b: &str) -> usize {
@@ -273,6 +275,7 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
     };
     match name.as_str() {
         "get" => get::run(sim, &rest, out),
+        "autoscale" => autoscale::run(sim, &rest, out),
         "describe" => describe::run(sim, &rest, out),
         "apply" => apply::run_apply(sim, &rest, input, out),
         "create" => match split_subcommand(&rest) {

@@ -497,6 +497,7 @@ mod tests {
                     Kind::Obj("Deployment"),
                     Kind::Obj("ReplicaSet"),
                     Kind::Obj("StatefulSet"),
+                    Kind::Obj("HorizontalPodAutoscaler"),
                     Kind::Obj("CronJob"),
                     Kind::Obj("Job")
                 ],

@@ -1,6 +1,6 @@
 //! `kubectl set image` and `kubectl set resources` (`pkg/cmd/set`): edit the pod template of
-//! Deployments, ReplicaSets, ReplicationControllers (and the spec of Pods) and write the change
-//! back, printing `<kind>/<name> image updated` / `resource requirements updated` for every
+//! Deployments, ReplicaSets, ReplicationControllers, StatefulSets and DaemonSets (and the spec of
+//! Pods) and write the change back, printing `<kind>/<name> image updated` / `resource requirements updated` for every
 //! object that changed (nothing for one already as asked).
 
 use super::args::{self, Flag, Parsed};
@@ -195,6 +195,8 @@ fn pod_spec_of(obj: &mut Object) -> Result<&mut PodSpec, String> {
         }
         Object::Deployment(d) => Ok(&mut d.spec.template.spec),
         Object::ReplicaSet(rs) => Ok(&mut rs.spec.template.spec),
+        Object::StatefulSet(s) => Ok(&mut s.spec.template.spec),
+        Object::DaemonSet(d) => Ok(&mut d.spec.template.spec),
         #[allow(unreachable_patterns)]
         // `%T`: every kind kubeplay serves lives in a Go package named v1.
         other => Err(format!(
@@ -894,6 +896,183 @@ spec:
             ok(&mut sim, "rollout history deploy/two"),
             "deployment.apps/two \nREVISION  CHANGE-CAUSE\n1         <none>\n2         <none>"
         );
+    }
+
+    const WEB_AND_AGENT: &str = "apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  replicas: 3
+  serviceName: nginx
+  selector: {matchLabels: {app: nginx}}
+  template:
+    metadata: {labels: {app: nginx}}
+    spec:
+      terminationGracePeriodSeconds: 1
+      containers:
+      - {name: nginx, image: registry.k8s.io/nginx-slim:0.24}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      terminationGracePeriodSeconds: 1
+      containers:
+      - {name: agent, image: agent:1}
+";
+
+    fn sts_ds_cluster() -> Simulation {
+        let mut sim = cluster();
+        execute_with_input(&mut sim, "apply -f -", Some(WEB_AND_AGENT)).unwrap();
+        run_for(&mut sim, 120);
+        sim
+    }
+
+    /// The controller-revision-hash of every live pod whose name starts with `prefix`.
+    fn pod_revisions(sim: &Simulation, prefix: &str) -> Vec<(String, String)> {
+        sim.api
+            .store
+            .list::<Pod>(Some("default"))
+            .filter(|p| p.metadata.name.starts_with(prefix))
+            .filter(|p| p.metadata.deletion_timestamp.is_none())
+            .map(|p| {
+                (
+                    p.metadata.name.clone(),
+                    p.metadata.labels["controller-revision-hash"].clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// `UpdatePodSpecForObject` covers StatefulSets and DaemonSets (`*appsv1.StatefulSet`,
+    /// `*appsv1.DaemonSet`): the edit rolls them out like a Deployment's.
+    #[test]
+    fn set_image_on_statefulsets_and_daemonsets() {
+        use crate::api::{DaemonSet, StatefulSet};
+        let mut sim = sts_ds_cluster();
+        let before = pod_revisions(&sim, "web-");
+        assert_eq!(before.len(), 3, "{before:?}");
+        assert_eq!(
+            ok(
+                &mut sim,
+                "set image statefulset/web nginx=registry.k8s.io/nginx-slim:0.25"
+            ),
+            "statefulset.apps/web image updated"
+        );
+        // Already as asked: nothing printed.
+        assert_eq!(
+            ok(
+                &mut sim,
+                "set image sts web nginx=registry.k8s.io/nginx-slim:0.25"
+            ),
+            ""
+        );
+        assert_eq!(
+            err(&mut sim, "set image sts/web nope=x"),
+            "error: unable to find container named \"nope\""
+        );
+        assert_eq!(
+            err(&mut sim, "set image sts/nope nginx=x"),
+            "Error from server (NotFound): statefulsets.apps \"nope\" not found"
+        );
+        assert_eq!(
+            ok(&mut sim, "set image ds/agent agent=agent:2"),
+            "daemonset.apps/agent image updated"
+        );
+        assert_eq!(
+            ok(
+                &mut sim,
+                "set image daemonset agent *=agent:2 --dry-run=client"
+            ),
+            ""
+        );
+        // The rolling updates: every web pod and every agent pod ends on the update revision.
+        run_for(&mut sim, 300);
+        let sts = sim
+            .api
+            .store
+            .get::<StatefulSet>("default", "web")
+            .cloned()
+            .unwrap();
+        assert_eq!(
+            sts.spec.template.spec.containers[0].image,
+            "registry.k8s.io/nginx-slim:0.25"
+        );
+        assert_ne!(sts.status.update_revision, "");
+        assert_eq!(sts.status.current_revision, sts.status.update_revision);
+        let after = pod_revisions(&sim, "web-");
+        assert_eq!(after.len(), 3);
+        // A StatefulSet pod's controller-revision-hash is the full revision name.
+        let update_hash = sts.status.update_revision.clone();
+        for ((name, old), (_, new)) in before.iter().zip(&after) {
+            assert_ne!(old, new, "{name}");
+            assert_eq!(*new, update_hash, "{name}");
+        }
+        let ds = sim
+            .api
+            .store
+            .get::<DaemonSet>("default", "agent")
+            .cloned()
+            .unwrap();
+        assert_eq!(ds.spec.template.spec.containers[0].image, "agent:2");
+        assert!(ds.status.desired_number_scheduled > 0);
+        assert_eq!(
+            ds.status.updated_number_scheduled,
+            ds.status.desired_number_scheduled
+        );
+        for p in sim.api.store.list::<Pod>(Some("default")) {
+            if p.metadata.name.starts_with("agent-") && p.metadata.deletion_timestamp.is_none() {
+                assert_eq!(p.spec.containers[0].image, "agent:2", "{}", p.metadata.name);
+            }
+        }
+    }
+
+    #[test]
+    fn set_resources_on_statefulsets_and_daemonsets() {
+        use crate::api::{DaemonSet, StatefulSet};
+        let mut sim = sts_ds_cluster();
+        assert_eq!(
+            ok(
+                &mut sim,
+                "set resources sts/web --requests=cpu=100m --limits=memory=64Mi"
+            ),
+            "statefulset.apps/web resource requirements updated"
+        );
+        assert_eq!(
+            ok(
+                &mut sim,
+                "set resources daemonset/agent -c agent --requests=cpu=50m -o name"
+            ),
+            "daemonset.apps/agent"
+        );
+        assert_eq!(
+            err(&mut sim, "set resources ds/agent -c nope --requests=cpu=1"),
+            "error: unable to find container named nope"
+        );
+        let sts = sim.api.store.get::<StatefulSet>("default", "web").unwrap();
+        let r = sts.spec.template.spec.containers[0]
+            .resources
+            .clone()
+            .unwrap();
+        assert_eq!(r.requests["cpu"], Quantity("100m".into()));
+        assert_eq!(r.limits["memory"], Quantity("64Mi".into()));
+        let ds = sim.api.store.get::<DaemonSet>("default", "agent").unwrap();
+        let r = ds.spec.template.spec.containers[0]
+            .resources
+            .clone()
+            .unwrap();
+        assert_eq!(r.requests["cpu"], Quantity("50m".into()));
+        // A new revision is rolled out: web-2 is replaced first (highest ordinal).
+        let web2 = pod_revisions(&sim, "web-2");
+        run_for(&mut sim, 300);
+        let sts = sim.api.store.get::<StatefulSet>("default", "web").unwrap();
+        assert_eq!(sts.status.current_revision, sts.status.update_revision);
+        assert_eq!(sts.status.updated_replicas, 3);
+        assert_ne!(pod_revisions(&sim, "web-2"), web2);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! `kind: List`) is also a scenario: its objects on the default three nodes.
 
 pub mod builtin;
+pub mod load;
 
 use crate::api::{Duration, Node, NodeCondition, Object, ObjectMeta, Quantity, Taint, Time};
 use crate::features::FeatureGates;
@@ -49,6 +50,9 @@ pub struct Scenario {
     pub manifests: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timeline: Vec<TimelineEntry>,
+    /// Synthetic load per workload (see [`load`]): the pods' CPU/memory usage over time.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub load: Vec<load::WorkloadLoad>,
     /// How long `kubeplay run` simulates when `--until` is not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<String>,
@@ -349,6 +353,11 @@ impl Scenario {
             FeatureGates::from_map(&self.feature_gates).map_err(|e| err("featureGates", e))?;
         let world = World {
             kubelet: self.kubelet.clone(),
+            load: load::LoadModel {
+                entries: self.load.clone(),
+                start,
+                seed: self.seed,
+            },
             ..Default::default()
         };
         let mut sim = Simulation::new(self.seed, start, gates, world);

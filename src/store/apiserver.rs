@@ -206,7 +206,11 @@ impl ApiServer {
         if o.meta().generation == 0 {
             o.meta_mut().generation = 1;
         }
-        o.meta_mut().resource_version = self.next_rv();
+        // A numeric resourceVersion given by an import is kept; later writes get larger ones.
+        match o.meta().resource_version.parse::<u64>() {
+            Ok(rv) if rv > 0 => self.resource_version = self.resource_version.max(rv),
+            _ => o.meta_mut().resource_version = self.next_rv(),
+        }
         self.store.put(o.clone());
         Ok(o)
     }

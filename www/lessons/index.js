@@ -1,7 +1,10 @@
 // Lessons: short guided tours over the built-in scenarios. Each step's `check(ctx, mem)` looks at
-// the current frame — ctx = {time, snap, rollouts, samples, events} — and turns green once it
+// the current frame — ctx = {time, snap, rollouts, autoscalers, samples, events} — and turns green once it
 // holds (samples: the rollouts the worker sampled at each event since the previous frame).
 // `observe(ctx, mem)` (optional) runs on every frame first to remember things across time.
+
+import { WORKLOAD_LESSONS } from "./workloads.js";
+import { HPA_LESSONS } from "./hpa.js";
 
 const pods = (ctx, pred = () => true) => ctx.snap.pods.filter(pred);
 const live = (ctx, pred = () => true) => pods(ctx, (p) => !p.terminating && pred(p));
@@ -221,6 +224,20 @@ export const LESSONS = [
       { text: "worker-3 joins at 1m and gets its pod.", check: (c) => live(c, (p) => p.ownerKind === "DaemonSet" && p.node === "worker-3").length === 1 },
       { text: "worker-1 is tainted NoExecute at 2m and loses its pod.", check: (c) => c.time >= 120 && !live(c, (p) => p.ownerKind === "DaemonSet" && p.node === "worker-1").length },
       { text: "worker-2's kubelet stops at 3m: the node goes NotReady.", check: (c) => node(c, "worker-2")?.ready !== "True" && c.time >= 180 },
+    ],
+  },
+  ...WORKLOAD_LESSONS,
+  ...HPA_LESSONS,
+  {
+    id: "your-cluster",
+    title: "Your cluster: what if…",
+    import: true, // opens "Load your cluster"; no built-in scenario
+    text: "Load your own cluster's state (kubectl get … -o yaml), then ask what real Kubernetes would do. The imported pods are frozen as dumped; new pods run normally.",
+    steps: [
+      { text: "Paste or pick your dump under “Load your cluster” and press Import.", check: () => globalThis.document?.body.dataset.imported === "1" },
+      { text: "Scale a ReplicaSet or Deployment down (kubectl scale deploy NAME --replicas=N); the Deletion order tab shows which pods go and why.", check: (c) => globalThis.document?.body.dataset.imported === "1" && event(c, "SuccessfulDelete") },
+      { text: "Roll out a new image (kubectl set image deploy/NAME CONTAINER=IMAGE).", check: (c) => c.events.some((e) => e.reason === "ScalingReplicaSet" && /Scaled up/.test(e.message)) },
+      { text: "Fast-forward (Play at 1000×) until a CronJob creates its next Job.", check: (c) => c.events.some((e) => e.kind === "CronJob" && e.reason === "SuccessfulCreate") },
     ],
   },
 ];

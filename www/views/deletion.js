@@ -1,12 +1,15 @@
 // Deletion order: for a ReplicaSet (or ReplicationController) and a hypothetical replica count,
 // the pods ranked as the controller would delete them and the rule that decided each adjacent
-// pair (explainScaleDown).
+// pair (explainScaleDown). Each pod's controller.kubernetes.io/pod-deletion-cost can be edited in
+// place: the change goes through `kubectl annotate` (so it is in the journal and share links)
+// and the ranking is recomputed.
 import { h } from "../dom.js";
 
 export class DeletionView {
-  constructor(root, { client, onScale, onError }) {
+  constructor(root, { client, onScale, onCost, onError }) {
     this.client = client;
     this.onScale = onScale;
+    this.onCost = onCost;
     this.onError = onError;
     this.owner = h("select", { id: "deletion-owner", "aria-label": "ReplicaSet" });
     this.replicas = h("input", { id: "deletion-replicas", type: "number", min: 0, max: 500, value: 1, "aria-label": "replicas" });
@@ -71,10 +74,10 @@ export class DeletionView {
       return;
     }
     if (seq !== this.seq) return;
-    this.render(e);
+    this.render(e, ns);
   }
 
-  render(e) {
+  render(e, namespace) {
     this.summary.textContent = `${e.activePods} active pods → ${e.replicas}: ${e.deleteCount} deleted` +
       `${e.sorted ? "" : " (every pod goes, so no ranking)"}${e.burstLimited ? " (burstReplicas limits one sync)" : ""}.`;
     const items = [];
@@ -83,7 +86,8 @@ export class DeletionView {
         `cost ${p.deletionCost}`, `rank ${p.rank}`, `${p.restarts} restarts`];
       items.push(h("li", { class: p.delete ? "del-pod delete" : "del-pod keep", dataset: { name: p.name } },
         h("span", { class: "badge" }, p.delete ? "delete" : "keep"), " ",
-        h("strong", { class: "pod-name" }, p.name), " ", h("span", { class: "muted" }, facts.join(" · "))));
+        h("strong", { class: "pod-name" }, p.name), " ", h("span", { class: "muted" }, facts.join(" · ")), " ",
+        this.costEditor(namespace, p)));
       const c = e.comparisons[i];
       if (c) {
         items.push(h("li", { class: c.consistent ? "del-rule" : "del-rule inconsistent", role: "presentation", dataset: { rule: c.rule } },
@@ -91,5 +95,23 @@ export class DeletionView {
       }
     });
     this.list.replaceChildren(...items);
+  }
+
+  /** A small form setting the pod's deletion cost (an int32, as the API server validates). */
+  costEditor(namespace, p) {
+    const input = h("input", {
+      type: "number", class: "cost-input", step: 1, value: String(p.deletionCost ?? 0),
+      "aria-label": `pod-deletion-cost of ${p.name}`, dataset: { pod: p.name },
+    });
+    const form = h("form", { class: "cost-form" }, h("label", {}, "cost ", input),
+      h("button", { type: "submit", class: "cost-set" }, "Set"));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      // The value is passed on verbatim: the API server's validation (not this page) decides
+      // whether it is a valid int32, and its error is shown in the console.
+      const v = input.value.trim();
+      if (v !== "" && this.onCost) this.onCost(namespace, p.name, v);
+    });
+    return form;
   }
 }

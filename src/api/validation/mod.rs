@@ -91,6 +91,9 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
                 super::sts_ds_validation::validate_persistent_volume_claim(x)
             }
             Object::Service(x) => super::sts_ds_validation::validate_service(x),
+            Object::HorizontalPodAutoscaler(x) => {
+                super::autoscaling_validation::validate_horizontal_pod_autoscaler(x)
+            }
         },
         Some(old) => {
             let mut new = o.clone();
@@ -128,6 +131,9 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
                 }
                 (Object::Service(n), Object::Service(o)) => {
                     super::sts_ds_validation::validate_service_update(n, o)
+                }
+                (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(o)) => {
+                    super::autoscaling_validation::validate_horizontal_pod_autoscaler_update(n, o)
                 }
                 (n, o) => vec![FieldError::internal(
                     "kind",

@@ -4,8 +4,10 @@
 //!   `podsShouldBeOnNode`, `manage` / `syncNodes`, status.
 //! * [`update`]: rolling update (maxUnavailable / maxSurge) and ControllerRevision history.
 //! * [`util`]: daemon tolerations, pod templates, node pinning, surge arithmetic.
+//! * [`explain`]: `nodeShouldRunDaemonPod` per node, with its reason, for the page (pure).
 
 pub mod daemon_controller;
+pub mod explain;
 pub mod update;
 pub mod util;
 

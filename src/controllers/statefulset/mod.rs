@@ -5,7 +5,9 @@
 //!   update, status, history truncation.
 //! * [`stateful_pod_control`]: pod and claim API calls with the set's events.
 //! * [`stateful_set_utils`]: identity, storage, retention, predicates, revisions (pure).
+//! * [`explain`]: the ordering gate, partition and revisions per ordinal, for the page (pure).
 
+pub mod explain;
 pub mod stateful_pod_control;
 pub mod stateful_set;
 pub mod stateful_set_control;

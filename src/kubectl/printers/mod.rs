@@ -4,6 +4,7 @@
 //! to [`printer_for`]. Kinds without a printer get the server's default NAME / AGE table.
 
 pub mod apps_more;
+pub mod autoscaling;
 pub mod batch;
 pub mod core_more;
 pub mod deployment;
@@ -90,6 +91,10 @@ pub fn printer_for(kind: &str) -> Printer {
         "Service" => Printer {
             columns: core_more::SERVICE_COLUMNS,
             row: core_more::service_row,
+        },
+        "HorizontalPodAutoscaler" => Printer {
+            columns: autoscaling::HPA_COLUMNS,
+            row: autoscaling::hpa_row,
         },
         _ => Printer {
             columns: DEFAULT_COLUMNS,

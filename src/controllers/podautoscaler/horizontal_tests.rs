@@ -1,0 +1,309 @@
+//! Ports of the pure parts of `pkg/controller/podautoscaler/horizontal_test.go`, and properties.
+
+use super::*;
+use crate::api::autoscaling::HpaScalingPolicy;
+
+const NOW: Time = Time(1_000_000_000);
+
+fn rules(select: &str, window: i32, policies: &[(&str, i32, i32)]) -> HpaScalingRules {
+    HpaScalingRules {
+        stabilization_window_seconds: Some(window),
+        select_policy: Some(select.into()),
+        policies: Some(
+            policies
+                .iter()
+                .map(|(t, v, p)| HpaScalingPolicy {
+                    type_: (*t).into(),
+                    value: *v,
+                    period_seconds: *p,
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn ev(change: i32, secs_ago: i64) -> TimestampedScaleEvent {
+    TimestampedScaleEvent {
+        replica_change: change,
+        timestamp: NOW - Duration::from_secs(secs_ago),
+        outdated: false,
+    }
+}
+
+// Port of TestConvertDesiredReplicasWithRules.
+#[test]
+fn convert_desired_replicas_with_rules_table() {
+    let cases = [
+        (5, 7, 3, 8, 7, "DesiredWithinRange"),
+        (3, 1, 2, 8, 2, "TooFewReplicas"),
+        (1, 0, 0, 10, 0, "DesiredWithinRange"),
+        (20, 1000, 1, 10, 10, "TooManyReplicas"),
+        (
+            3,
+            1000,
+            1,
+            2000,
+            calculate_scale_up_limit(3),
+            "ScaleUpLimit",
+        ),
+    ];
+    for (cur, desired, min, max, want, cond) in cases {
+        let (got, c, _) = convert_desired_replicas_with_rules(cur, desired, min, max);
+        assert_eq!((got, c), (want, cond), "{cur} {desired} {min} {max}");
+    }
+    assert_eq!(calculate_scale_up_limit(1), 4);
+    assert_eq!(calculate_scale_up_limit(3), 6);
+    assert_eq!(calculate_scale_up_limit(7), 14);
+}
+
+// Ports of TestCalculateScaleUpLimitWithScalingRules and TestCalculateScaleDownLimitWithBehaviors.
+#[test]
+fn scale_limits_with_min_select_policy() {
+    let r = rules("Min", 300, &[("Pods", 2, 60), ("Percent", 50, 60)]);
+    assert_eq!(
+        calculate_scale_up_limit_with_scaling_rules(1, &[], &[], &r, NOW),
+        2
+    );
+    assert_eq!(
+        calculate_scale_down_limit_with_behaviors(5, &[], &[], &r, NOW),
+        3
+    );
+}
+
+// Modelled on TestScalingWithRules (horizontal_test.go): the limits count from the replicas
+// at the start of each policy's period.
+#[test]
+fn policies_count_from_the_start_of_their_period() {
+    // Default scale-up rules: max(4 pods, 100 %) per 15 s.
+    let up = crate::api::autoscaling::default_scale_up_rules();
+    assert_eq!(
+        calculate_scale_up_limit_with_scaling_rules(5, &[], &[], &up, NOW),
+        10
+    );
+    assert_eq!(
+        calculate_scale_up_limit_with_scaling_rules(1, &[], &[], &up, NOW),
+        5
+    );
+    // 2 pods per minute, 1 added 30 s ago: the period started at 4, so at most 6.
+    let r = rules("Max", 0, &[("Pods", 2, 60)]);
+    assert_eq!(
+        calculate_scale_up_limit_with_scaling_rules(5, &[ev(1, 30)], &[], &r, NOW),
+        6
+    );
+    // The event is older than the period: it no longer counts.
+    assert_eq!(
+        calculate_scale_up_limit_with_scaling_rules(5, &[ev(1, 61)], &[], &r, NOW),
+        7
+    );
+    // Scale-downs inside the period raise the period's starting point.
+    assert_eq!(
+        calculate_scale_up_limit_with_scaling_rules(5, &[], &[ev(2, 10)], &r, NOW),
+        9
+    );
+    // 50 % per minute down, 4 removed 20 s ago from 10: floor(10 × 0.5) = 5.
+    let d = rules("Max", 0, &[("Percent", 50, 60)]);
+    assert_eq!(
+        calculate_scale_down_limit_with_behaviors(6, &[], &[ev(4, 20)], &d, NOW),
+        5
+    );
+    // Disabled never moves.
+    let off = rules("Disabled", 0, &[("Pods", 2, 60)]);
+    assert_eq!(
+        calculate_scale_up_limit_with_scaling_rules(5, &[], &[], &off, NOW),
+        5
+    );
+    assert_eq!(
+        calculate_scale_down_limit_with_behaviors(5, &[], &[], &off, NOW),
+        5
+    );
+}
+
+fn arg(
+    cur: i32,
+    desired: i32,
+    min: i32,
+    max: i32,
+    up: HpaScalingRules,
+    down: HpaScalingRules,
+) -> NormalizationArg {
+    NormalizationArg {
+        scale_up_behavior: up,
+        scale_down_behavior: down,
+        min_replicas: min,
+        max_replicas: max,
+        current_replicas: cur,
+        desired_replicas: desired,
+    }
+}
+
+// Modelled on TestNormalizeDesiredReplicasWithBehavior: reasons and limits.
+#[test]
+fn behavior_rate_reasons() {
+    let up = rules("Max", 0, &[("Pods", 2, 60)]);
+    let down = rules("Max", 300, &[("Pods", 1, 60)]);
+    let (r, reason, _) = convert_desired_replicas_with_behavior_rate(
+        &arg(3, 10, 1, 20, up.clone(), down.clone()),
+        &[],
+        &[],
+        NOW,
+    );
+    assert_eq!((r, reason), (5, "ScaleUpLimit"));
+    let (r, reason, _) = convert_desired_replicas_with_behavior_rate(
+        &arg(3, 10, 1, 4, up.clone(), down.clone()),
+        &[],
+        &[],
+        NOW,
+    );
+    assert_eq!((r, reason), (4, "TooManyReplicas"));
+    let (r, reason, _) = convert_desired_replicas_with_behavior_rate(
+        &arg(5, 1, 1, 20, up.clone(), down.clone()),
+        &[],
+        &[],
+        NOW,
+    );
+    assert_eq!((r, reason), (4, "ScaleDownLimit"));
+    let (r, reason, _) = convert_desired_replicas_with_behavior_rate(
+        &arg(5, 1, 5, 20, up.clone(), down.clone()),
+        &[],
+        &[],
+        NOW,
+    );
+    assert_eq!((r, reason), (5, "TooFewReplicas"));
+    let (r, reason, _) =
+        convert_desired_replicas_with_behavior_rate(&arg(5, 6, 1, 20, up, down), &[], &[], NOW);
+    assert_eq!((r, reason), (6, "DesiredWithinRange"));
+}
+
+// Modelled on TestStabilizeRecommendationWithBehaviors.
+#[test]
+fn stabilization_with_behaviors() {
+    let up = rules("Max", 60, &[("Pods", 4, 15)]);
+    let down = rules("Max", 300, &[("Percent", 100, 15)]);
+    let rec = |r: i32, ago: i64| TimestampedRecommendation {
+        recommendation: r,
+        timestamp: NOW - Duration::from_secs(ago),
+    };
+    // Scale down: the highest recommendation of the last 300 s wins.
+    let mut recs = vec![rec(8, 100), rec(5, 400)];
+    let (r, reason, _) = stabilize_recommendation_with_behaviors(
+        &mut recs,
+        &arg(6, 2, 1, 10, up.clone(), down.clone()),
+        NOW,
+    );
+    assert_eq!(
+        (r, reason),
+        (6, "ScaleDownStabilized"),
+        "never above current"
+    );
+    let mut recs = vec![rec(4, 100), rec(9, 400)];
+    let (r, _, _) = stabilize_recommendation_with_behaviors(
+        &mut recs,
+        &arg(6, 2, 1, 10, up.clone(), down.clone()),
+        NOW,
+    );
+    assert_eq!(r, 4);
+    assert!(recs
+        .iter()
+        .any(|x| x.recommendation == 2 && x.timestamp == NOW));
+    assert_eq!(
+        recs.len(),
+        2,
+        "the obsolete sample (400 s old) was replaced"
+    );
+    // Scale up: the lowest recommendation of the last 60 s wins.
+    let mut recs = vec![rec(7, 30), rec(3, 90)];
+    let (r, reason, _) =
+        stabilize_recommendation_with_behaviors(&mut recs, &arg(5, 9, 1, 10, up, down), NOW);
+    assert_eq!((r, reason), (7, "ScaleUpStabilized"));
+}
+
+// Modelled on TestStoreScaleEvents: outdated events are reused.
+#[test]
+fn store_scale_events_reuses_outdated_slots() {
+    let mut evs = vec![ev(1, 100), ev(2, 10)];
+    store_scale_event_in(&mut evs, 60, 3, NOW);
+    assert_eq!(evs.len(), 2);
+    assert_eq!(evs[0].replica_change, 3);
+    assert_eq!(evs[0].timestamp, NOW);
+    store_scale_event_in(&mut evs, 60, 4, NOW);
+    assert_eq!(evs.len(), 3);
+}
+
+#[test]
+fn legacy_stabilization_keeps_the_highest_recent_recommendation() {
+    let w = Duration::from_secs(300);
+    let mut recs = vec![];
+    assert_eq!(stabilize_recommendation(&mut recs, 10, w, NOW), 10);
+    assert_eq!(
+        stabilize_recommendation(&mut recs, 3, w, NOW + Duration::from_secs(299)),
+        10
+    );
+    assert_eq!(
+        stabilize_recommendation(&mut recs, 3, w, NOW + Duration::from_secs(301)),
+        3
+    );
+}
+
+proptest::proptest! {
+    /// Whatever the current count and proposal, the normalized replicas stay within
+    /// `[min, max]`, and a proposal equal to the current count (what the calculator returns
+    /// inside the tolerance) never changes anything.
+    #[test]
+    fn normalized_replicas_stay_in_range(
+        cur in 1i32..50, desired in 0i32..200, min in 1i32..20, span in 0i32..40,
+        history in proptest::collection::vec((0i32..100, 0i64..600), 0..8),
+        behavior in proptest::bool::ANY,
+    ) {
+        let max = min + span;
+        let cur = cur.clamp(min, max);
+        let mut c = HorizontalController::new();
+        let key = "default/h";
+        c.recommendations.insert(key.into(), history.iter().map(|(r, ago)| TimestampedRecommendation {
+            recommendation: *r, timestamp: NOW - Duration::from_secs(*ago) }).collect());
+        let mut hpa = HorizontalPodAutoscaler::default();
+        hpa.spec.max_replicas = max;
+        hpa.spec.min_replicas = Some(min);
+        if behavior {
+            hpa.spec.behavior = Some(crate::api::autoscaling::HorizontalPodAutoscalerBehavior {
+                scale_up: Some(rules("Max", 0, &[("Pods", 3, 60)])),
+                scale_down: Some(rules("Min", 120, &[("Percent", 30, 60)])),
+            });
+        }
+        let got = if behavior {
+            c.normalize_desired_replicas_with_behaviors(&mut hpa, key, cur, desired, min, NOW)
+        } else {
+            c.normalize_desired_replicas(&mut hpa, key, cur, desired, min, NOW)
+        };
+        proptest::prop_assert!(got >= min && got <= max, "{got} not in [{min}, {max}]");
+        let mut c2 = HorizontalController::new();
+        let got = if behavior {
+            c2.normalize_desired_replicas_with_behaviors(&mut hpa, key, cur, cur, min, NOW)
+        } else {
+            c2.normalize_desired_replicas(&mut hpa, key, cur, cur, min, NOW)
+        };
+        proptest::prop_assert_eq!(got, cur);
+    }
+
+    /// Inside the tolerance the calculator returns the current count.
+    #[test]
+    fn no_change_inside_the_tolerance(cur in 1i32..20, target in 10i32..200, delta in -9i32..=9) {
+        use crate::scenario::load::PodMetric;
+        // Utilization = target × (1 + delta/100): |ratio − 1| ≤ 0.09.
+        let util = i64::from(target) * i64::from(100 + delta) / 100;
+        proptest::prop_assume!(((util as f64) / f64::from(target) - 1.0).abs() <= 0.1);
+        let pods: Vec<Pod> = (0..cur).map(|i| {
+            let mut p = Pod::default();
+            p.metadata.name = format!("p{i}");
+            p.status.phase = "Running".into();
+            p.status.start_time = Some(Time(0));
+            p.status.conditions = vec![crate::api::PodCondition { type_: "Ready".into(), status: "True".into(), ..Default::default() }];
+            p.spec.containers = vec![crate::api::Container { name: "c".into(), resources: Some(crate::api::ResourceRequirements {
+                requests: [("cpu".to_string(), crate::api::Quantity("1".into()))].into_iter().collect(), ..Default::default() }), ..Default::default() }];
+            p
+        }).collect();
+        let refs: Vec<&Pod> = pods.iter().collect();
+        let metrics = pods.iter().map(|p| (p.metadata.name.clone(), PodMetric { value: util * 10, timestamp: NOW, window: Duration::from_secs(15) })).collect();
+        let (r, _, _) = ReplicaCalculator::default().get_resource_replicas(cur, target, "cpu", &refs, &metrics, NOW).unwrap();
+        proptest::prop_assert_eq!(r, cur);
+    }
+}

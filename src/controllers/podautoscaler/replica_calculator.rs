@@ -1,0 +1,329 @@
+//! The HPA's replica calculator (`pkg/controller/podautoscaler/replica_calculator.go` and
+//! `metrics/utilization.go`): pure functions from pods, metrics and a target to a replica count.
+
+use crate::api::validation::quantity::parse_quantity;
+use crate::api::{Duration, Pod, Time};
+use crate::controllers::controller_utils::get_pod_ready_condition;
+use crate::scenario::load::PodMetric;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `--horizontal-pod-autoscaler-tolerance`.
+pub const DEFAULT_TOLERANCE: f64 = 0.1;
+/// `--horizontal-pod-autoscaler-cpu-initialization-period`.
+pub const DEFAULT_CPU_INITIALIZATION_PERIOD: Duration = Duration::from_secs(300);
+/// `--horizontal-pod-autoscaler-initial-readiness-delay`.
+pub const DEFAULT_INITIAL_READINESS_DELAY: Duration = Duration::from_secs(30);
+
+/// Pod metrics by pod name (milli-units).
+pub type PodMetricsInfo = BTreeMap<String, PodMetric>;
+
+/// How `groupPods` sorted the pods.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PodGroups {
+    pub ready_pod_count: usize,
+    pub unready_pods: BTreeSet<String>,
+    pub missing_pods: BTreeSet<String>,
+    pub ignored_pods: BTreeSet<String>,
+}
+
+/// `groupPods`: deleted and failed pods are ignored; pending pods are unready; pods without a
+/// sample are missing; for CPU, a pod is unready when it has no Ready condition or start time,
+/// or — within `cpuInitializationPeriod` of its start — is not ready or was sampled less than a
+/// window after its readiness changed, or — later — is not ready and never was ready (its
+/// Ready condition changed within `delayOfInitialReadinessStatus` of its start).
+pub fn group_pods(
+    pods: &[&Pod],
+    metrics: &PodMetricsInfo,
+    resource: &str,
+    cpu_initialization_period: Duration,
+    delay_of_initial_readiness_status: Duration,
+    now: Time,
+) -> PodGroups {
+    let mut g = PodGroups::default();
+    for pod in pods {
+        let name = pod.metadata.name.clone();
+        if pod.metadata.deletion_timestamp.is_some() || pod.status.phase == "Failed" {
+            g.ignored_pods.insert(name);
+            continue;
+        }
+        if pod.status.phase == "Pending" {
+            g.unready_pods.insert(name);
+            continue;
+        }
+        let Some(metric) = metrics.get(&name) else {
+            g.missing_pods.insert(name);
+            continue;
+        };
+        if resource == "cpu" {
+            let cond = get_pod_ready_condition(pod);
+            let unready = match (cond, pod.status.start_time) {
+                (Some(c), Some(start)) => {
+                    let transition = c.last_transition_time.unwrap_or_default();
+                    if start + cpu_initialization_period > now {
+                        c.status == "False" || metric.timestamp < transition + metric.window
+                    } else {
+                        c.status == "False"
+                            && start + delay_of_initial_readiness_status > transition
+                    }
+                }
+                _ => true,
+            };
+            if unready {
+                g.unready_pods.insert(name);
+                continue;
+            }
+        }
+        g.ready_pod_count += 1;
+    }
+    g
+}
+
+/// `calculatePodRequests`: each pod's request for `resource` (milli-units), summed over its
+/// containers and restartable (sidecar) init containers.
+///
+/// # Errors
+/// `missing request for <resource> in container <c> of Pod <pod>`.
+pub fn calculate_pod_requests(
+    pods: &[&Pod],
+    resource: &str,
+) -> Result<BTreeMap<String, i64>, String> {
+    let mut out = BTreeMap::new();
+    for pod in pods {
+        let mut sum: i64 = 0;
+        let sidecars = pod
+            .spec
+            .init_containers
+            .iter()
+            .filter(|c| c.restart_policy.as_deref() == Some("Always"));
+        for c in pod.spec.containers.iter().chain(sidecars) {
+            let req = c.resources.as_ref().and_then(|r| r.requests.get(resource));
+            match req.and_then(|q| parse_quantity(&q.0).ok()) {
+                Some(q) => {
+                    sum = sum.saturating_add(q.milli_value().clamp(0, i64::MAX as i128) as i64)
+                }
+                None => {
+                    return Err(format!(
+                        "missing request for {resource} in container {} of Pod {}",
+                        c.name, pod.metadata.name
+                    ))
+                }
+            }
+        }
+        out.insert(pod.metadata.name.clone(), sum);
+    }
+    Ok(out)
+}
+
+/// `GetResourceUtilizationRatio`: (usage ratio, utilization in percent of the requests,
+/// average raw value) over the pods that have both a sample and a request.
+///
+/// # Errors
+/// `no metrics returned matched known pods` when no sample has a request.
+pub fn get_resource_utilization_ratio(
+    metrics: &BTreeMap<String, i64>,
+    requests: &BTreeMap<String, i64>,
+    target_utilization: i32,
+) -> Result<(f64, i32, i64), String> {
+    let (mut metrics_total, mut requests_total, mut n) = (0i64, 0i64, 0i64);
+    for (name, v) in metrics {
+        let Some(r) = requests.get(name) else {
+            continue;
+        };
+        metrics_total += v;
+        requests_total += r;
+        n += 1;
+    }
+    if requests_total == 0 {
+        return Err("no metrics returned matched known pods".into());
+    }
+    let current = ((metrics_total * 100) / requests_total) as i32;
+    Ok((
+        f64::from(current) / f64::from(target_utilization),
+        current,
+        metrics_total / n,
+    ))
+}
+
+/// `GetMetricUsageRatio`: (usage ratio, average value) against an average-value target.
+pub fn get_metric_usage_ratio(metrics: &BTreeMap<String, i64>, target_usage: i64) -> (f64, i64) {
+    if metrics.is_empty() || target_usage == 0 {
+        return (0.0, 0);
+    }
+    let total: i64 = metrics.values().sum();
+    let current = total / metrics.len() as i64;
+    (current as f64 / target_usage as f64, current)
+}
+
+/// The calculator's tunables (kube-controller-manager flags).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReplicaCalculator {
+    pub tolerance: f64,
+    pub cpu_initialization_period: Duration,
+    pub delay_of_initial_readiness_status: Duration,
+}
+
+impl Default for ReplicaCalculator {
+    fn default() -> Self {
+        ReplicaCalculator {
+            tolerance: DEFAULT_TOLERANCE,
+            cpu_initialization_period: DEFAULT_CPU_INITIALIZATION_PERIOD,
+            delay_of_initial_readiness_status: DEFAULT_INITIAL_READINESS_DELAY,
+        }
+    }
+}
+
+fn values(m: &PodMetricsInfo) -> BTreeMap<String, i64> {
+    m.iter().map(|(k, v)| (k.clone(), v.value)).collect()
+}
+
+impl ReplicaCalculator {
+    /// `GetResourceReplicas`: the replica count for a utilization target, with upstream's
+    /// conservative treatment of missing and unready pods. Returns (replicas, utilization %,
+    /// raw average).
+    ///
+    /// # Errors
+    /// Upstream's messages: no pods, no metrics for targeted pods, missing requests.
+    pub fn get_resource_replicas(
+        &self,
+        current_replicas: i32,
+        target_utilization: i32,
+        resource: &str,
+        pods: &[&Pod],
+        metrics: &PodMetricsInfo,
+        now: Time,
+    ) -> Result<(i32, i32, i64), String> {
+        if pods.is_empty() {
+            return Err("no pods returned by selector while calculating replica count".into());
+        }
+        let g = group_pods(
+            pods,
+            metrics,
+            resource,
+            self.cpu_initialization_period,
+            self.delay_of_initial_readiness_status,
+            now,
+        );
+        let mut m = values(metrics);
+        // removeMetricsForPods(ignored), (unready)
+        m.retain(|k, _| !g.ignored_pods.contains(k) && !g.unready_pods.contains(k));
+        if m.is_empty() {
+            return Err("did not receive metrics for targeted pods (pods might be unready)".into());
+        }
+        let requests = calculate_pod_requests(pods, resource)?;
+        let (usage_ratio, utilization, raw) =
+            get_resource_utilization_ratio(&m, &requests, target_utilization)?;
+        let scale_up_with_unready = !g.unready_pods.is_empty() && usage_ratio > 1.0;
+        if !scale_up_with_unready && g.missing_pods.is_empty() {
+            if (1.0 - usage_ratio).abs() <= self.tolerance {
+                return Ok((current_replicas, utilization, raw));
+            }
+            return Ok((
+                (usage_ratio * g.ready_pod_count as f64).ceil() as i32,
+                utilization,
+                raw,
+            ));
+        }
+        if !g.missing_pods.is_empty() {
+            if usage_ratio < 1.0 {
+                // On a scale-down, missing pods use 100 % of their request, or the target when
+                // it is above 100 %.
+                let fallback = i64::from(target_utilization.max(100));
+                for p in &g.missing_pods {
+                    m.insert(
+                        p.clone(),
+                        requests.get(p).copied().unwrap_or(0) * fallback / 100,
+                    );
+                }
+            } else if usage_ratio > 1.0 {
+                for p in &g.missing_pods {
+                    m.insert(p.clone(), 0);
+                }
+            }
+        }
+        if scale_up_with_unready {
+            for p in &g.unready_pods {
+                m.insert(p.clone(), 0);
+            }
+        }
+        let (new_usage_ratio, _, _) =
+            get_resource_utilization_ratio(&m, &requests, target_utilization)?;
+        if (1.0 - new_usage_ratio).abs() <= self.tolerance
+            || (usage_ratio < 1.0 && new_usage_ratio > 1.0)
+            || (usage_ratio > 1.0 && new_usage_ratio < 1.0)
+        {
+            return Ok((current_replicas, utilization, raw));
+        }
+        let new_replicas = (new_usage_ratio * m.len() as f64).ceil() as i32;
+        if (new_usage_ratio < 1.0 && new_replicas > current_replicas)
+            || (new_usage_ratio > 1.0 && new_replicas < current_replicas)
+        {
+            return Ok((current_replicas, utilization, raw));
+        }
+        Ok((new_replicas, utilization, raw))
+    }
+
+    /// `GetRawResourceReplicas` / `calcPlainMetricReplicas`: the replica count for an
+    /// average-value target (milli-units). Returns (replicas, average usage).
+    ///
+    /// # Errors
+    /// As [`ReplicaCalculator::get_resource_replicas`].
+    pub fn get_raw_resource_replicas(
+        &self,
+        current_replicas: i32,
+        target_usage: i64,
+        resource: &str,
+        pods: &[&Pod],
+        metrics: &PodMetricsInfo,
+        now: Time,
+    ) -> Result<(i32, i64), String> {
+        if pods.is_empty() {
+            return Err("no pods returned by selector while calculating replica count".into());
+        }
+        let g = group_pods(
+            pods,
+            metrics,
+            resource,
+            self.cpu_initialization_period,
+            self.delay_of_initial_readiness_status,
+            now,
+        );
+        let mut m = values(metrics);
+        m.retain(|k, _| !g.ignored_pods.contains(k) && !g.unready_pods.contains(k));
+        if m.is_empty() {
+            return Err("did not receive metrics for targeted pods (pods might be unready)".into());
+        }
+        let (usage_ratio, usage) = get_metric_usage_ratio(&m, target_usage);
+        let scale_up_with_unready = !g.unready_pods.is_empty() && usage_ratio > 1.0;
+        if !scale_up_with_unready && g.missing_pods.is_empty() {
+            if (1.0 - usage_ratio).abs() <= self.tolerance {
+                return Ok((current_replicas, usage));
+            }
+            return Ok((
+                (usage_ratio * g.ready_pod_count as f64).ceil() as i32,
+                usage,
+            ));
+        }
+        if !g.missing_pods.is_empty() {
+            let v = if usage_ratio < 1.0 { target_usage } else { 0 };
+            for p in &g.missing_pods {
+                m.insert(p.clone(), v);
+            }
+        }
+        if scale_up_with_unready {
+            for p in &g.unready_pods {
+                m.insert(p.clone(), 0);
+            }
+        }
+        let (new_usage_ratio, _) = get_metric_usage_ratio(&m, target_usage);
+        if (1.0 - new_usage_ratio).abs() <= self.tolerance
+            || (usage_ratio < 1.0 && new_usage_ratio > 1.0)
+            || (usage_ratio > 1.0 && new_usage_ratio < 1.0)
+        {
+            return Ok((current_replicas, usage));
+        }
+        Ok(((new_usage_ratio * m.len() as f64).ceil() as i32, usage))
+    }
+}
+
+#[cfg(test)]
+mod tests;

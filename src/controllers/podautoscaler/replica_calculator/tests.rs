@@ -1,0 +1,421 @@
+//! Ports of `pkg/controller/podautoscaler/replica_calculator_test.go` (resource metrics).
+//!
+//! The upstream harness: pods `test-pod-<i>` with two containers that each request the pod's
+//! quantity and each report its level (so raw values are `2 × level`), Ready conditions without
+//! a transition time, a metric timestamp of the zero time with a one-minute window, a 2-minute
+//! CPU initialization period and a 10-second initial readiness delay. "Hot" pods started now,
+//! "cool" ones 3 minutes ago, others at the zero time.
+
+use super::*;
+use crate::api::{Container, ObjectMeta, PodCondition, Quantity, ResourceRequirements};
+
+const NOW: Time = Time(1_000_000_000_000);
+
+#[derive(Clone, Copy, PartialEq)]
+enum Start {
+    Zero,
+    Hot,
+    Cool,
+}
+
+struct Case {
+    current: i32,
+    expected: Result<i32, &'static str>,
+    readiness: Vec<bool>,
+    start: Vec<Start>,
+    phase: Vec<&'static str>,
+    deleting: Vec<bool>,
+    requests: Vec<&'static str>,
+    levels: Vec<i64>,
+    metric_pod_names: Vec<&'static str>,
+    target: i32,
+    expected_utilization: i32,
+    expected_value: i64,
+}
+
+impl Default for Case {
+    fn default() -> Self {
+        Case {
+            current: 0,
+            expected: Ok(0),
+            readiness: vec![],
+            start: vec![],
+            phase: vec![],
+            deleting: vec![],
+            requests: vec![],
+            levels: vec![],
+            metric_pod_names: vec![],
+            target: 0,
+            expected_utilization: 0,
+            expected_value: 0,
+        }
+    }
+}
+
+fn container(name: &str, req: Option<&str>) -> Container {
+    Container {
+        name: name.into(),
+        resources: req.map(|r| ResourceRequirements {
+            requests: [("cpu".to_string(), Quantity(r.into()))]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+impl Case {
+    fn pods(&self) -> Vec<Pod> {
+        let n = (self.current as usize).max(self.phase.len());
+        (0..n)
+            .map(|i| {
+                let mut p = Pod {
+                    metadata: ObjectMeta {
+                        name: format!("test-pod-{i}"),
+                        namespace: "test-namespace".into(),
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                };
+                if self.deleting.get(i).copied().unwrap_or(false) {
+                    p.metadata.deletion_timestamp = Some(NOW);
+                }
+                p.status.phase = self.phase.get(i).copied().unwrap_or("Running").into();
+                p.status.start_time =
+                    Some(match self.start.get(i).copied().unwrap_or(Start::Zero) {
+                        Start::Zero => Time(0),
+                        Start::Hot => NOW,
+                        Start::Cool => NOW - Duration::from_secs(180),
+                    });
+                p.status.conditions = vec![PodCondition {
+                    type_: "Ready".into(),
+                    status: if self.readiness.get(i).copied().unwrap_or(true) {
+                        "True".into()
+                    } else {
+                        "False".into()
+                    },
+                    ..Default::default()
+                }];
+                let req = self.requests.get(i).copied();
+                p.spec.containers =
+                    vec![container("container1", req), container("container2", req)];
+                p
+            })
+            .collect()
+    }
+
+    fn metrics(&self) -> PodMetricsInfo {
+        self.levels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let name = self
+                    .metric_pod_names
+                    .get(i)
+                    .map_or_else(|| format!("test-pod-{i}"), |n| n.to_string());
+                (
+                    name,
+                    PodMetric {
+                        value: 2 * l,
+                        timestamp: Time(0),
+                        window: Duration::from_secs(60),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn run(&self, name: &str) {
+        let calc = ReplicaCalculator {
+            tolerance: 0.1,
+            cpu_initialization_period: Duration::from_secs(120),
+            delay_of_initial_readiness_status: Duration::from_secs(10),
+        };
+        let pods = self.pods();
+        let refs: Vec<&Pod> = pods.iter().collect();
+        let got = calc.get_resource_replicas(
+            self.current,
+            self.target,
+            "cpu",
+            &refs,
+            &self.metrics(),
+            NOW,
+        );
+        match (&self.expected, got) {
+            (Ok(want), Ok((r, u, v))) => {
+                assert_eq!(
+                    (r, u, v),
+                    (*want, self.expected_utilization, self.expected_value),
+                    "{name}"
+                );
+            }
+            (Err(want), Err(e)) => assert!(e.contains(want), "{name}: {e}"),
+            (want, got) => panic!("{name}: want {want:?}, got {got:?}"),
+        }
+    }
+}
+
+use Start::{Cool, Hot};
+
+// Port of TestReplicaCalcDisjointResourcesMetrics.
+#[test]
+fn disjoint_resources_metrics() {
+    Case {
+        current: 1,
+        expected: Err("no metrics returned matched known pods"),
+        requests: vec!["1.0"],
+        levels: vec![100],
+        metric_pod_names: vec!["an-older-pod-name"],
+        target: 100,
+        ..Default::default()
+    }
+    .run("TestReplicaCalcDisjointResourcesMetrics");
+}
+
+// Ports of TestReplicaCalcScaleUp, TestReplicaCalcScaleUpUnreadyLessScale,
+// TestReplicaCalcScaleUpHotCpuLessScale, TestReplicaCalcScaleUpUnreadyNoScale,
+// TestReplicaCalcScaleHotCpuNoScale.
+#[test]
+fn scale_up_and_unready_pods() {
+    let base = || Case {
+        current: 3,
+        requests: vec!["1.0"; 3],
+        levels: vec![300, 500, 700],
+        target: 30,
+        ..Default::default()
+    };
+    Case {
+        expected: Ok(5),
+        expected_utilization: 50,
+        expected_value: 1000,
+        ..base()
+    }
+    .run("TestReplicaCalcScaleUp");
+    Case {
+        expected: Ok(4),
+        readiness: vec![false, true, true],
+        expected_utilization: 60,
+        expected_value: 1200,
+        ..base()
+    }
+    .run("TestReplicaCalcScaleUpUnreadyLessScale");
+    Case {
+        expected: Ok(4),
+        start: vec![Hot, Cool, Cool],
+        expected_utilization: 60,
+        expected_value: 1200,
+        ..base()
+    }
+    .run("TestReplicaCalcScaleUpHotCpuLessScale");
+    Case {
+        expected: Ok(3),
+        readiness: vec![true, false, false],
+        levels: vec![400, 500, 700],
+        expected_utilization: 40,
+        expected_value: 800,
+        ..base()
+    }
+    .run("TestReplicaCalcScaleUpUnreadyNoScale");
+    Case {
+        expected: Ok(3),
+        readiness: vec![true, false, false],
+        start: vec![Cool, Hot, Hot],
+        levels: vec![400, 500, 700],
+        expected_utilization: 40,
+        expected_value: 800,
+        ..base()
+    }
+    .run("TestReplicaCalcScaleHotCpuNoScale");
+}
+
+// Ports of TestReplicaCalcScaleUpIgnoresFailedPods and TestReplicaCalcScaleUpIgnoresDeletionPods.
+#[test]
+fn failed_and_deleted_pods_are_ignored() {
+    Case {
+        current: 2,
+        expected: Ok(4),
+        readiness: vec![true, true, false, false],
+        phase: vec!["Running", "Running", "Failed", "Failed"],
+        requests: vec!["1.0"; 4],
+        levels: vec![500, 700],
+        target: 30,
+        expected_utilization: 60,
+        expected_value: 1200,
+        ..Default::default()
+    }
+    .run("TestReplicaCalcScaleUpIgnoresFailedPods");
+    Case {
+        current: 2,
+        expected: Ok(4),
+        readiness: vec![true, true, false, false],
+        phase: vec!["Running"; 4],
+        deleting: vec![false, false, true, true],
+        requests: vec!["1.0"; 4],
+        levels: vec![500, 700],
+        target: 30,
+        expected_utilization: 60,
+        expected_value: 1200,
+        ..Default::default()
+    }
+    .run("TestReplicaCalcScaleUpIgnoresDeletionPods");
+}
+
+// Ports of TestReplicaCalcScaleDown, TestReplicaCalcScaleDownExcludeUnreadyPods and
+// TestReplicaCalcScaleDownExcludeUnscheduledPods.
+#[test]
+fn scale_down() {
+    let base = || Case {
+        current: 5,
+        requests: vec!["1.0"; 5],
+        levels: vec![100, 300, 500, 250, 250],
+        target: 50,
+        ..Default::default()
+    };
+    Case {
+        expected: Ok(3),
+        expected_utilization: 28,
+        expected_value: 560,
+        ..base()
+    }
+    .run("TestReplicaCalcScaleDown");
+    Case {
+        expected: Ok(2),
+        readiness: vec![true, true, true, false, false],
+        expected_utilization: 30,
+        expected_value: 600,
+        ..base()
+    }
+    .run("TestReplicaCalcScaleDownExcludeUnreadyPods");
+    Case {
+        expected: Ok(1),
+        readiness: vec![true, false, false, false, false],
+        phase: vec!["Running", "Pending", "Pending", "Pending", "Pending"],
+        levels: vec![100],
+        expected_utilization: 10,
+        expected_value: 200,
+        ..base()
+    }
+    .run("TestReplicaCalcScaleDownExcludeUnscheduledPods");
+}
+
+// Port of TestReplicaCalcTolerance.
+#[test]
+fn tolerance() {
+    Case {
+        current: 3,
+        expected: Ok(3),
+        requests: vec!["0.9", "1.0", "1.1"],
+        levels: vec![1010, 1030, 1020],
+        target: 100,
+        expected_utilization: 102,
+        expected_value: 2040,
+        ..Default::default()
+    }
+    .run("TestReplicaCalcTolerance");
+}
+
+// Ports of TestReplicaCalcMissingMetricsNoChangeEq / Gt / Lt and
+// TestReplicaCalcMissingMetricsUnreadyChange / UnreadyScaleUp / UnreadyScaleDown.
+#[test]
+fn missing_metrics_are_treated_conservatively() {
+    let two = |level: i64, util: i32| Case {
+        current: 2,
+        expected: Ok(2),
+        requests: vec!["1.0"; 2],
+        levels: vec![level],
+        target: 100,
+        expected_utilization: util,
+        expected_value: 2 * level,
+        ..Default::default()
+    };
+    two(1000, 100).run("TestReplicaCalcMissingMetricsNoChangeEq");
+    two(1900, 190).run("TestReplicaCalcMissingMetricsNoChangeGt");
+    two(600, 60).run("TestReplicaCalcMissingMetricsNoChangeLt");
+    Case {
+        current: 3,
+        expected: Ok(3),
+        readiness: vec![false, true, true],
+        requests: vec!["1.0"; 3],
+        levels: vec![100, 450],
+        target: 50,
+        expected_utilization: 45,
+        expected_value: 900,
+        ..Default::default()
+    }
+    .run("TestReplicaCalcMissingMetricsUnreadyChange");
+    Case {
+        current: 3,
+        expected: Ok(4),
+        readiness: vec![false, true, true],
+        requests: vec!["1.0"; 3],
+        levels: vec![100, 2000],
+        target: 50,
+        expected_utilization: 200,
+        expected_value: 4000,
+        ..Default::default()
+    }
+    .run("TestReplicaCalcMissingMetricsUnreadyScaleUp");
+    Case {
+        current: 4,
+        expected: Ok(3),
+        readiness: vec![false, true, true, true],
+        requests: vec!["1.0"; 4],
+        levels: vec![100, 100, 100],
+        target: 50,
+        expected_utilization: 10,
+        expected_value: 200,
+        ..Default::default()
+    }
+    .run("TestReplicaCalcMissingMetricsUnreadyScaleDown");
+}
+
+#[test]
+fn missing_requests_and_no_pods_are_errors() {
+    Case {
+        current: 1,
+        expected: Err("missing request for cpu in container container1 of Pod test-pod-0"),
+        levels: vec![100],
+        target: 50,
+        ..Default::default()
+    }
+    .run("missing request");
+    Case {
+        current: 0,
+        expected: Err("no pods returned by selector while calculating replica count"),
+        target: 50,
+        ..Default::default()
+    }
+    .run("no pods");
+}
+
+// Raw (AverageValue) targets: modelled on TestReplicaCalcScaleUpCM / TestReplicaCalcScaleDownCM
+// (calcPlainMetricReplicas is shared with pod metrics).
+#[test]
+fn average_value_targets() {
+    let calc = ReplicaCalculator::default();
+    let c = Case {
+        current: 3,
+        requests: vec!["1.0"; 3],
+        levels: vec![10000, 5000, 15000],
+        ..Default::default()
+    };
+    let pods = c.pods();
+    let refs: Vec<&Pod> = pods.iter().collect();
+    let got = calc
+        .get_raw_resource_replicas(3, 15000, "cpu", &refs, &c.metrics(), NOW)
+        .unwrap();
+    assert_eq!(got, (4, 20000));
+    let c = Case {
+        current: 5,
+        requests: vec!["1.0"; 5],
+        levels: vec![6000; 5],
+        ..Default::default()
+    };
+    let pods = c.pods();
+    let refs: Vec<&Pod> = pods.iter().collect();
+    let got = calc
+        .get_raw_resource_replicas(5, 20000, "cpu", &refs, &c.metrics(), NOW)
+        .unwrap();
+    assert_eq!(got, (3, 12000));
+}
