@@ -79,10 +79,11 @@ function bundleRows() {
 
 // ------------------------------------------------------------------ share links
 
-/** Every lesson's share link (scenario at its end time, no commands): [{id, length}]. */
+/** Share link of every lesson with a scenario (at a late time, no commands): [{id, length}]. */
 export async function lessonShareLengths() {
   const out = [];
   for (const l of LESSONS) {
+    if (!l.scenario) continue; // a lesson over whatever is loaded: nothing of its own to share
     const scenario = readFileSync(path.join(root, "scenarios", `${l.scenario}.yaml`), "utf8");
     const fragment = await encodeShare({ scenario, time: 3600, journal: [] });
     out.push({ id: l.id, length: SHARE_BASE.length + fragment.length });
