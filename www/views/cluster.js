@@ -7,6 +7,10 @@ const GAP = 14;
 const TILE = 26;
 const TILE_GAP = 5;
 const HEADER = 54;
+/** Above this many pods the tiles are painted on a canvas over the SVG (one draw call per tile,
+ * no DOM per pod) instead of being SVG groups: thousands of SVG groups cost many frames to style
+ * and paint. Clicks on the canvas still open a pod; the pod table is its accessible equivalent. */
+export const MANY = 500;
 
 /** Colour of a pod: hue from its owner, lightness from its revision. */
 export function podColour(p) {
@@ -58,8 +62,25 @@ export class ClusterView {
     this.svg.append(this.nodeLayer, this.podLayer);
     this.table = h("table", { class: "pod-table", id: "pod-table" });
     this.summary = h("p", { class: "cluster-summary", id: "cluster-summary" });
-    root.replaceChildren(this.summary, this.svg,
-      h("details", { class: "pod-details" }, h("summary", {}, "Pods as a table"), this.table));
+    this.canvas = h("canvas", { class: "cluster-canvas", hidden: true, role: "img",
+      "aria-label": "Pods (too many to list here: see the table of pods below)" });
+    this.details = h("details", { class: "pod-details" }, h("summary", {}, "Pods as a table"), this.table);
+    this.details.addEventListener("toggle", () => this.details.open && this.lastPods && this.renderTable(this.lastPods));
+    this.painted = [];
+    const wrap = h("div", { class: "cluster-wrap" }, this.svg, this.canvas);
+    // The canvas lets clicks through to the node boxes; a click on a painted tile opens its pod.
+    wrap.addEventListener("click", (e) => {
+      if (this.canvas.hidden) return;
+      const r = this.canvas.getBoundingClientRect();
+      const k = W / r.width;
+      const [x, y] = [(e.clientX - r.left) * k, (e.clientY - r.top) * k];
+      const p = this.painted.find(([, px, py]) => x >= px && x < px + TILE && y >= py && y < py + TILE);
+      if (!p) return;
+      e.stopPropagation();
+      this.onSelect({ kind: "pod", namespace: p[0].namespace, name: p[0].name });
+    }, true);
+    new ResizeObserver(([entry]) => (this.cssWidth = entry.contentRect.width)).observe(wrap);
+    root.replaceChildren(this.summary, wrap, this.details);
   }
 
   render(snap) {
@@ -71,7 +92,10 @@ export class ClusterView {
     const unscheduled = [];
     for (const p of snap.pods) (byNode.get(p.node) ?? unscheduled).push(p);
     const pos = new Map();
-    this.nodeLayer.replaceChildren();
+    // The node boxes are rebuilt only when what they show changes (a frame of 2,000 pods moves
+    // tiles far more often than nodes change): `boxes` collects them, `sig` identifies them.
+    const boxes = [];
+    const sig = [cols, unscheduled.length];
     let y = GAP;
     for (let r = 0; r < nodes.length; r += cols) {
       const row = nodes.slice(r, r + cols);
@@ -79,7 +103,10 @@ export class ClusterView {
       const boxH = HEADER + rowsOfTiles * (TILE + TILE_GAP) + 10;
       row.forEach((n, i) => {
         const x = GAP + i * (boxW + GAP);
-        this.nodeLayer.append(this.nodeBox(n, x, y, boxW, boxH, byNode.get(n.name).length));
+        const count = byNode.get(n.name).length;
+        const rowY = y;
+        sig.push(n, count, rowY, boxH);
+        boxes.push(() => this.nodeBox(n, x, rowY, boxW, boxH, count));
         byNode.get(n.name).forEach((p, k) => {
           pos.set(p.uid, [x + 8 + (k % perRow) * (TILE + TILE_GAP), y + HEADER + Math.floor(k / perRow) * (TILE + TILE_GAP)]);
         });
@@ -89,27 +116,45 @@ export class ClusterView {
     if (unscheduled.length) {
       const allPerRow = Math.floor((W - 2 * GAP - 16) / (TILE + TILE_GAP));
       const boxH = 34 + Math.ceil(unscheduled.length / allPerRow) * (TILE + TILE_GAP) + 6;
-      this.nodeLayer.append(
+      const laneY = y;
+      boxes.push(() =>
         s("g", { class: "lane" },
-          s("rect", { x: GAP, y, width: W - 2 * GAP, height: boxH, rx: 8, class: "lane-box" }),
-          s("text", { x: GAP + 10, y: y + 20, class: "node-name" }, `Unscheduled (${unscheduled.length})`)),
-      );
+          s("rect", { x: GAP, y: laneY, width: W - 2 * GAP, height: boxH, rx: 8, class: "lane-box" }),
+          s("text", { x: GAP + 10, y: laneY + 20, class: "node-name" }, `Unscheduled (${unscheduled.length})`)));
+      sig.push(laneY, boxH);
       unscheduled.forEach((p, k) => {
         pos.set(p.uid, [GAP + 8 + (k % allPerRow) * (TILE + TILE_GAP), y + 30 + Math.floor(k / allPerRow) * (TILE + TILE_GAP)]);
       });
       y += boxH + GAP;
     }
     if (!nodes.length && !unscheduled.length) {
-      this.nodeLayer.append(s("text", { x: W / 2, y: 60, class: "empty", "text-anchor": "middle" }, "No nodes"));
+      boxes.push(() => s("text", { x: W / 2, y: 60, class: "empty", "text-anchor": "middle" }, "No nodes"));
       y = 100;
     }
-    this.svg.setAttribute("viewBox", `0 0 ${W} ${Math.max(y, 100)}`);
-    this.renderPods(snap.pods, pos);
-    this.renderTable(snap.pods);
+    const key = JSON.stringify(sig);
+    if (key !== this.nodeKey) {
+      this.nodeKey = key;
+      this.nodeLayer.replaceChildren(...boxes.map((b) => b()));
+    }
+    const viewBox = `0 0 ${W} ${Math.max(y, 100)}`;
+    if (this.svg.getAttribute("viewBox") !== viewBox) this.svg.setAttribute("viewBox", viewBox);
+    if (snap.pods.length > MANY) {
+      this.renderPods([], pos);
+      this.paintPods(snap.pods, pos, Math.max(y, 100));
+    } else {
+      if (!this.canvas.hidden) {
+        this.canvas.hidden = true;
+        this.painted = [];
+      }
+      this.renderPods(snap.pods, pos);
+    }
+    // Large clusters: the table (inside a closed <details>) is brought up to date when opened.
+    this.lastPods = snap.pods;
+    if (snap.pods.length <= MANY || this.details.open) this.renderTable(snap.pods);
     const ready = snap.pods.filter((p) => p.ready && !p.terminating).length;
-    this.summary.textContent =
+    setText(this.summary,
       `${nodes.length} nodes (${nodes.filter((n) => n.ready === "True").length} Ready) · ` +
-      `${snap.pods.length} pods (${ready} ready) · ${snap.workloads.length} workloads`;
+      `${snap.pods.length} pods (${ready} ready) · ${snap.workloads.length} workloads`);
   }
 
   nodeBox(n, x, y, w, hgt, podCount) {
@@ -151,24 +196,39 @@ export class ClusterView {
           s("text", { x: TILE / 2, y: TILE / 2 + 5, "text-anchor": "middle", class: "glyph" }));
         g.addEventListener("click", () => this.onSelect({ kind: "pod", namespace: g.dataset.ns, name: g.dataset.name }));
         g.addEventListener("keydown", (e) => e.key === "Enter" && this.onSelect({ kind: "pod", namespace: g.dataset.ns, name: g.dataset.name }));
+        g.last = {}; // what was last written, so an unchanged pod costs no DOM write
         this.tiles.set(p.uid, g);
         this.podLayer.append(g);
       }
-      g.dataset.uid = p.uid;
-      g.dataset.ns = p.namespace;
-      g.dataset.name = p.name;
-      g.dataset.state = podState(p);
-      g.setAttribute("aria-label", `pod ${p.name}: ${podState(p)}`);
-      g.setAttribute("class", ["pod", p.terminating ? "pod-terminating" : "", !p.node ? "pod-pending" : "",
-        p.ready ? "pod-ready" : "", p.reason || p.phase === "Failed" ? "pod-bad" : "", fresh && !still ? "entering" : ""].join(" ").trim());
-      g.style.transform = `translate(${x}px, ${y}px)`;
+      const last = g.last;
+      const state = podState(p);
+      const put = (k, v, write) => {
+        if (last[k] !== v) {
+          last[k] = v;
+          write(v);
+        }
+      };
+      put("uid", p.uid, (v) => (g.dataset.uid = v));
+      put("ns", p.namespace, (v) => (g.dataset.ns = v));
+      put("name", p.name, (v) => (g.dataset.name = v));
+      put("state", state, (v) => (g.dataset.state = v));
+      put("label", `pod ${p.name}: ${state}`, (v) => g.setAttribute("aria-label", v));
+      put("class", ["pod", p.terminating ? "pod-terminating" : "", !p.node ? "pod-pending" : "",
+        p.ready ? "pod-ready" : "", p.reason || p.phase === "Failed" ? "pod-bad" : "", fresh && !still ? "entering" : ""].join(" ").trim(),
+      (v) => g.setAttribute("class", v));
+      put("transform", `translate(${x}px, ${y}px)`, (v) => (g.style.transform = v));
       const [title, rect, text] = g.children;
-      title.textContent = `${p.namespace}/${p.name}\n${podState(p)}${p.restarts ? ` · ${p.restarts} restarts` : ""}\n` +
+      put("title", `${p.namespace}/${p.name}\n${state}${p.restarts ? ` · ${p.restarts} restarts` : ""}\n` +
         `${p.ownerKind ? `${p.ownerKind}/${p.ownerName}` : "no owner"}${p.revision ? ` · revision ${p.revision}` : ""}` +
-        `${p.node ? `\non ${p.node}` : ""}${p.deletionCost ? `\ndeletion cost ${p.deletionCost}` : ""}`;
-      rect.setAttribute("fill", podColour(p));
-      text.textContent = glyph(p);
-      if (fresh && !still) requestAnimationFrame(() => requestAnimationFrame(() => g.classList.remove("entering")));
+        `${p.node ? `\non ${p.node}` : ""}${p.deletionCost ? `\ndeletion cost ${p.deletionCost}` : ""}`, (v) => (title.textContent = v));
+      put("fill", podColour(p), (v) => rect.setAttribute("fill", v));
+      put("glyph", glyph(p), (v) => (text.textContent = v));
+      if (fresh && !still) {
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          g.classList.remove("entering");
+          last.class = g.getAttribute("class");
+        }));
+      }
     }
     for (const [uid, g] of this.tiles) {
       if (seen.has(uid)) continue;
@@ -181,13 +241,97 @@ export class ClusterView {
     }
   }
 
-  renderTable(pods) {
-    const rows = pods.map((p) =>
-      h("tr", { dataset: { uid: p.uid } },
-        h("td", {}, p.namespace), h("td", {}, p.name), h("td", {}, p.node || "<none>"), h("td", {}, podState(p)),
-        h("td", {}, p.ownerKind ? `${p.ownerKind}/${p.ownerName}` : ""), h("td", {}, p.revision), h("td", {}, String(p.restarts))));
-    this.table.replaceChildren(
-      h("thead", {}, h("tr", {}, ["Namespace", "Name", "Node", "State", "Owner", "Revision", "Restarts"].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows));
+  /** Large clusters: every tile painted on the canvas (same colours and glyphs as the SVG). */
+  paintPods(pods, pos, height) {
+    const c = this.canvas;
+    c.hidden = false;
+    const ratio = Math.min(2, window.devicePixelRatio || 1);
+    this.cssWidth ||= this.svg.clientWidth;
+    const scale = ((this.cssWidth || W) / W) * ratio;
+    const [cw, ch] = [Math.round(W * scale), Math.round(height * scale)];
+    if (c.width !== cw || c.height !== ch) [c.width, c.height] = [cw, ch];
+    const g = c.getContext("2d");
+    g.setTransform(scale, 0, 0, scale, 0, 0);
+    g.clearRect(0, 0, W, height);
+    if (!this.colours) {
+      const css = getComputedStyle(c);
+      this.colours = { bad: css.getPropertyValue("--bad").trim() || "#c62828", ink: css.getPropertyValue("--ink").trim() || "#1b2333" };
+      window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", () => (this.colours = null));
+    }
+    const { bad, ink } = this.colours;
+    this.painted = [];
+    // One sprite per distinct look (owner colour × state), drawn with drawImage: far cheaper than
+    // a path and a fillText per tile.
+    if (this.sprites?.ratio !== scale) this.sprites = Object.assign(new Map(), { ratio: scale });
+    const M = 2; // room for the 3px outline of a failing pod
+    for (const p of pods) {
+      const [x, y] = pos.get(p.uid);
+      this.painted.push([p, x, y]);
+      const fill = podColour(p);
+      const look = `${fill}|${glyph(p)}|${!p.node}|${!!p.terminating}|${!!(p.reason || p.phase === "Failed")}`;
+      let sprite = this.sprites.get(look);
+      if (!sprite) {
+        sprite = document.createElement("canvas");
+        sprite.width = sprite.height = Math.ceil((TILE + 2 * M) * scale);
+        const sg = sprite.getContext("2d");
+        sg.setTransform(scale, 0, 0, scale, M * scale, M * scale);
+        drawTile(sg, p, fill, bad, ink);
+        this.sprites.set(look, sprite);
+      }
+      g.drawImage(sprite, x - M, y - M, TILE + 2 * M, TILE + 2 * M);
+    }
   }
+
+  renderTable(pods) {
+    if (!this.tbody) {
+      this.tbody = h("tbody", {});
+      this.rows = new Map(); // uid -> <tr>
+      this.table.replaceChildren(
+        h("thead", {}, h("tr", {}, ["Namespace", "Name", "Node", "State", "Owner", "Revision", "Restarts"].map((c) => h("th", {}, c)))),
+        this.tbody);
+    }
+    const order = [];
+    const seen = new Set();
+    for (const p of pods) {
+      seen.add(p.uid);
+      let tr = this.rows.get(p.uid);
+      if (!tr) {
+        tr = h("tr", { dataset: { uid: p.uid } }, h("td"), h("td"), h("td"), h("td"), h("td"), h("td"), h("td"));
+        this.rows.set(p.uid, tr);
+      }
+      const cells = [p.namespace, p.name, p.node || "<none>", podState(p),
+        p.ownerKind ? `${p.ownerKind}/${p.ownerName}` : "", p.revision ?? "", String(p.restarts)];
+      for (let i = 0; i < cells.length; i++) setText(tr.children[i], String(cells[i]));
+      order.push(tr);
+    }
+    for (const uid of this.rows.keys()) if (!seen.has(uid)) this.rows.delete(uid);
+    const current = this.tbody.children;
+    if (current.length !== order.length || order.some((tr, i) => current[i] !== tr)) this.tbody.replaceChildren(...order);
+  }
+}
+
+/** One tile on a canvas context at (0, 0): the canvas twin of the SVG tile and its CSS. */
+function drawTile(g, p, fill, bad, ink) {
+  const pending = !p.node;
+  const failing = p.reason || p.phase === "Failed";
+  const alpha = p.terminating ? 0.45 : 1;
+  g.beginPath();
+  g.roundRect(0, 0, TILE, TILE, 5);
+  g.fillStyle = fill;
+  g.globalAlpha = pending ? alpha * 0.25 : alpha;
+  g.fill();
+  g.globalAlpha = alpha;
+  g.setLineDash(pending ? [3, 2] : p.terminating ? [2, 2] : []);
+  g.lineWidth = failing ? 3 : 1;
+  g.strokeStyle = failing ? bad : "rgb(0 0 0 / 25%)";
+  g.stroke();
+  g.font = "700 13px system-ui, sans-serif";
+  g.textAlign = "center";
+  g.fillStyle = pending ? ink : "#fff";
+  g.fillText(glyph(p), TILE / 2, TILE / 2 + 5);
+}
+
+/** Sets an element's text only when it differs (a write invalidates layout even when equal). */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
