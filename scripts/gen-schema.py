@@ -16,6 +16,8 @@ ROOTS = [
     ("api/apps/v1/StatefulSet", "apps/v1"), ("api/apps/v1/DaemonSet", "apps/v1"),
     ("api/apps/v1/ControllerRevision", "apps/v1"),
     ("api/core/v1/PersistentVolumeClaim", "v1"), ("api/core/v1/Service", "v1"),
+    ("api/autoscaling/v2/HorizontalPodAutoscaler", "autoscaling/v2"),
+    ("api/autoscaling/v1/HorizontalPodAutoscaler", "autoscaling/v1"),
 ]
 SPECIAL = {
     "apimachinery/pkg/api/resource/Quantity": "q",

@@ -234,7 +234,7 @@ impl Report {
 /// With `tolerate_status`, the `status` stanza is not checked (objects imported from a real
 /// cluster may carry status fields of newer versions).
 pub fn check(kind: &str, v: &Value, tolerate_status: bool) -> Report {
-    let Some((_, _, ty)) = ROOTS.iter().find(|(k, ..)| *k == kind) else {
+    let Some(ty) = root_type(kind, v) else {
         return Report::default();
     };
     let mut w = Walk {
@@ -242,11 +242,22 @@ pub fn check(kind: &str, v: &Value, tolerate_status: bool) -> Report {
         type_error: None,
         tolerate_status,
     };
-    w.object(v, *ty, "", "", true);
+    w.object(v, ty, "", "", true);
     Report {
         type_error: w.type_error,
         unknown: w.unknown,
     }
+}
+
+/// The schema of `kind` in the manifest's apiVersion (autoscaling/v1 and v2 differ), or of the
+/// kind's first listed version.
+fn root_type(kind: &str, v: &Value) -> Option<usize> {
+    let api = v.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    ROOTS
+        .iter()
+        .find(|(k, a, _)| *k == kind && *a == api)
+        .or_else(|| ROOTS.iter().find(|(k, ..)| *k == kind))
+        .map(|(_, _, ty)| *ty)
 }
 
 /// [`check`] under `fieldValidation=Strict`.
@@ -274,8 +285,9 @@ pub fn prune_unknown(kind: &str, v: &mut Value) {
     }
     fn obj(m: &mut serde_json::Map<String, Value>, ty: usize, root: bool) {
         let fields = TYPES[ty].fields;
+        let type_meta = root || ROOTS.iter().any(|(_, _, i)| *i == ty);
         m.retain(|k, _| {
-            (root && (k == "apiVersion" || k == "kind"))
+            (type_meta && (k == "apiVersion" || k == "kind"))
                 || fields.binary_search_by(|(f, _)| f.cmp(&k.as_str())).is_ok()
         });
         for (k, x) in m.iter_mut() {
@@ -284,10 +296,10 @@ pub fn prune_unknown(kind: &str, v: &mut Value) {
             }
         }
     }
-    if let (Some((_, _, ty)), Some(m)) =
-        (ROOTS.iter().find(|(k, ..)| *k == kind), v.as_object_mut())
-    {
-        obj(m, *ty, true);
+    if let Some(ty) = root_type(kind, v) {
+        if let Some(m) = v.as_object_mut() {
+            obj(m, ty, true);
+        }
     }
 }
 
@@ -312,6 +324,37 @@ mod tests {
                 t.go
             );
         }
+    }
+
+    #[test]
+    fn versions_and_nested_type_meta() {
+        // autoscaling/v1 and v2 HPAs are checked against their own version's fields.
+        let v1 = json!({"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+            "metadata": {"name": "f"}, "spec": {"maxReplicas": 10, "targetCPUUtilizationPercentage": 50,
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "f"}}});
+        assert_eq!(strict_check("HorizontalPodAutoscaler", &v1, false), Ok(()));
+        let mut v2 = v1.clone();
+        v2["apiVersion"] = json!("autoscaling/v2");
+        assert_eq!(
+            strict_check("HorizontalPodAutoscaler", &v2, false).unwrap_err(),
+            "strict decoding error: unknown field \"spec.targetCPUUtilizationPercentage\""
+        );
+        // A StatefulSet's volumeClaimTemplates are PersistentVolumeClaims with TypeMeta, as
+        // `kubectl get sts -o yaml` prints them; a pod template's metadata is not.
+        let sts = json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "w"},
+            "spec": {"template": {"kind": "PodTemplateSpec"}, "volumeClaimTemplates": [
+                {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "www"}}]}});
+        assert_eq!(
+            strict_check("StatefulSet", &sts, false).unwrap_err(),
+            "strict decoding error: unknown field \"spec.template.kind\""
+        );
+        let mut pruned = sts.clone();
+        prune_unknown("StatefulSet", &mut pruned);
+        assert!(pruned["spec"]["template"].get("kind").is_none());
+        assert_eq!(
+            pruned["spec"]["volumeClaimTemplates"][0]["kind"],
+            "PersistentVolumeClaim"
+        );
     }
 
     fn deploy(spec: Value) -> Value {
