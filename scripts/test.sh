@@ -32,17 +32,19 @@ run() {
 run cargo fmt --all --check
 run cargo clippy --all-targets -- -D warnings
 # src/wasm.rs and tests/web.rs only compile for wasm32: lint them there too.
-run cargo clippy --target wasm32-unknown-unknown --lib --test web -- -D warnings
+run cargo clippy --target wasm32-unknown-unknown --lib --test web --test web_determinism -- -D warnings
 run cargo test
 # The release build of the library for wasm32 (`cargo build --lib --release --target
 # wasm32-unknown-unknown`), then wasm-bindgen and wasm-opt into pkg/: what the page loads.
 run wasm-pack build --release --target web --mode no-install
-# tests/web.rs in headless Chromium through wasm-bindgen-test-runner and /usr/bin/chromedriver.
+# tests/web.rs (the wasm API) and tests/web_determinism.rs (built-in scenarios in the browser give
+# the native traces byte for byte) in headless Chromium through wasm-bindgen-test-runner and
+# /usr/bin/chromedriver.
 # Only the browser suite (`--test web`; not the lib's unit tests, which use native-only
 # dev-dependencies such as proptest and k8s-openapi — `wasm-pack test` would build those too).
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   CHROMEDRIVER=/usr/bin/chromedriver \
-  run cargo test --target wasm32-unknown-unknown --test web
+  run cargo test --target wasm32-unknown-unknown --test web --test web_determinism
 # Short fixed-time fuzzing when nightly and cargo-fuzz are present (the corpus replay in
 # tests/fuzz_corpus.rs runs the same bodies under `cargo test` everywhere).
 if cargo +nightly --version >/dev/null 2>&1 && cargo fuzz --version >/dev/null 2>&1; then
