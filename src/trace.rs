@@ -296,3 +296,42 @@ pub fn render_trace(sim: &Simulation) -> String {
     lines.sort_by_key(|a| (a.0, a.1, a.2));
     lines.into_iter().map(|l| l.3).collect()
 }
+
+/// The final `status` of every workload and node (Node status reduced to its conditions), the
+/// section after a reviewed trace in tests/traces/ so a trace also pins the end state.
+pub fn final_status(sim: &crate::sim::Simulation) -> String {
+    let mut out = String::from("--- final status\n");
+    for o in sim.api.store.all() {
+        if o.kind() == "Pod" || o.kind() == "Event" {
+            continue;
+        }
+        let Ok(v) = serde_json::to_value(o) else {
+            continue;
+        };
+        if let Some(status) = v
+            .get("status")
+            .filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
+        {
+            let status = if o.kind() == "Node" {
+                // Node status is long and mostly static; keep what changes.
+                serde_json::json!({
+                    "conditions": status.get("conditions").cloned().unwrap_or_default()
+                        .as_array().cloned().unwrap_or_default().iter()
+                        .map(|c| format!("{}={}", c["type"].as_str().unwrap_or(""), c["status"].as_str().unwrap_or("")))
+                        .collect::<Vec<_>>(),
+                })
+            } else {
+                status.clone()
+            };
+            let m = o.meta();
+            out.push_str(&format!(
+                "{}/{}/{}: {}\n",
+                o.kind(),
+                m.namespace,
+                m.name,
+                status
+            ));
+        }
+    }
+    out
+}

@@ -10,45 +10,9 @@ fn run(text: &str) -> (String, String) {
     sim.run_until(end).expect("runs");
     let json = serde_json::to_string(&kubeplay::trace::RunDocument::of(&sim)).expect("json");
     (
-        kubeplay::trace::render_trace(&sim) + &final_status(&sim),
+        kubeplay::trace::render_trace(&sim) + &kubeplay::trace::final_status(&sim),
         json,
     )
-}
-
-/// The final `status` of every workload and node, so a trace also pins the end state.
-fn final_status(sim: &kubeplay::sim::Simulation) -> String {
-    let mut out = String::from("--- final status\n");
-    for o in sim.api.store.all() {
-        if o.kind() == "Pod" || o.kind() == "Event" {
-            continue;
-        }
-        let v = serde_json::to_value(o).expect("json");
-        if let Some(status) = v
-            .get("status")
-            .filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
-        {
-            let status = if o.kind() == "Node" {
-                // Node status is long and mostly static; keep what changes.
-                serde_json::json!({
-                    "conditions": status.get("conditions").cloned().unwrap_or_default()
-                        .as_array().cloned().unwrap_or_default().iter()
-                        .map(|c| format!("{}={}", c["type"].as_str().unwrap_or(""), c["status"].as_str().unwrap_or("")))
-                        .collect::<Vec<_>>(),
-                })
-            } else {
-                status.clone()
-            };
-            let m = o.meta();
-            out.push_str(&format!(
-                "{}/{}/{}: {}\n",
-                o.kind(),
-                m.namespace,
-                m.name,
-                status
-            ));
-        }
-    }
-    out
 }
 
 #[test]

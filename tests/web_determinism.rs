@@ -9,41 +9,6 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// tests/scenario_traces.rs `final_status`, kept byte-identical.
-fn final_status(sim: &kubeplay::sim::Simulation) -> String {
-    let mut out = String::from("--- final status\n");
-    for o in sim.api.store.all() {
-        if o.kind() == "Pod" || o.kind() == "Event" {
-            continue;
-        }
-        let v = serde_json::to_value(o).expect("json");
-        if let Some(status) = v
-            .get("status")
-            .filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
-        {
-            let status = if o.kind() == "Node" {
-                serde_json::json!({
-                    "conditions": status.get("conditions").cloned().unwrap_or_default()
-                        .as_array().cloned().unwrap_or_default().iter()
-                        .map(|c| format!("{}={}", c["type"].as_str().unwrap_or(""), c["status"].as_str().unwrap_or("")))
-                        .collect::<Vec<_>>(),
-                })
-            } else {
-                status.clone()
-            };
-            let m = o.meta();
-            out.push_str(&format!(
-                "{}/{}/{}: {}\n",
-                o.kind(),
-                m.namespace,
-                m.name,
-                status
-            ));
-        }
-    }
-    out
-}
-
 fn trace_of(name: &str) -> String {
     let text = BUILTIN
         .iter()
@@ -54,7 +19,7 @@ fn trace_of(name: &str) -> String {
     let mut sim = s.build().expect("builds");
     let end = sim.start + s.default_duration().expect("duration");
     sim.run_until(end).expect("runs");
-    kubeplay::trace::render_trace(&sim) + &final_status(&sim)
+    kubeplay::trace::render_trace(&sim) + &kubeplay::trace::final_status(&sim)
 }
 
 macro_rules! same_as_native {
