@@ -66,7 +66,7 @@ impl Checker {
     /// carry a larger resourceVersion; the garbage collector must not delete a dependent whose
     /// owner is alive; the TTL controller must not delete a Job before finish + TTL.
     pub fn on_change(&mut self, c: &Change, store: &Store, component: &str, now: Time) {
-        if let (Some(old), Some(new)) = (&c.old, &c.new) {
+        if let (Some(old), Some(new)) = (c.old_obj(), c.new_obj()) {
             let (o, n) = (old.meta(), new.meta());
             if o.uid == n.uid && parse_rv(&n.resource_version) <= parse_rv(&o.resource_version) {
                 self.report(
@@ -114,7 +114,7 @@ impl Checker {
             }
         }
         if component == crate::controllers::ttlafterfinished::COMPONENT {
-            if let Object::Job(j) = old {
+            if let Object::Job(j) = &**old {
                 let finish = j
                     .status
                     .conditions

@@ -1048,7 +1048,7 @@ impl Kubelet {
         if want.metadata != node.metadata || want.spec != node.spec {
             let mut upd = want.clone();
             upd.status = node.status.clone();
-            cur = match ctx.update(upd.into_object())? {
+            cur = match crate::controllers::into_owned(ctx.update(upd.into_object())?) {
                 Object::Node(n) => n,
                 _ => cur,
             };
@@ -1063,7 +1063,11 @@ impl Kubelet {
 
     fn sync_pod(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
-        let Some(pod) = ctx.store().get::<Pod>(ns, name).cloned() else {
+        // The stored object itself (shared), as an informer cache hands it out.
+        let shared = ctx
+            .store()
+            .get_arc(&crate::store::ObjectRef::new("Pod", ns, name));
+        let Some(pod) = shared.as_deref().and_then(Pod::from_object) else {
             self.pods.remove(key);
             return Ok(());
         };
@@ -1078,18 +1082,21 @@ impl Kubelet {
         if node_name.is_empty() || ctx.world.nodes_down.contains_key(&node_name) {
             return Ok(());
         }
-        let Some(node) = ctx.store().get::<Node>("", &node_name).cloned() else {
+        let node_shared = ctx
+            .store()
+            .get_arc(&crate::store::ObjectRef::new("Node", "", &node_name));
+        let Some(node) = node_shared.as_deref().and_then(Node::from_object) else {
             return Ok(());
         };
         let now = ctx.now();
         let cfg = ctx.world.kubelet.clone();
-        let rule_index = ctx.world.claim_rule(&pod);
+        let rule_index = ctx.world.claim_rule(pod);
         let env = Env {
             cfg: &cfg,
             rule: rule_index.and_then(|i| cfg.rules.get(i)),
-            pod: &pod,
+            pod,
         };
-        let frozen = cfg.is_frozen(&pod);
+        let frozen = cfg.is_frozen(pod);
         let terminal = pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
 
         if !self.pods.contains_key(key) {
@@ -1100,7 +1107,7 @@ impl Kubelet {
                 }
             }
             let nrt = self.node_rt(&node_name);
-            let prefix = pod_cidr_prefix(&node).unwrap_or(format!("10.244.{}", nrt.index));
+            let prefix = pod_cidr_prefix(node).unwrap_or(format!("10.244.{}", nrt.index));
             let pod_ip = if pod.status.pod_ip.is_empty() {
                 // host-local IPAM hands out .2 to .254 of the node's /24 in turn and wraps
                 // around (addresses of finished pods are free again by then).
@@ -1112,7 +1119,7 @@ impl Kubelet {
             };
             // An imported pod keeps the addresses it was written with.
             let host_ip = if pod.status.host_ip.is_empty() {
-                node_internal_ip(&node).unwrap_or_else(|| format!("172.18.0.{}", nrt.index + 2))
+                node_internal_ip(node).unwrap_or_else(|| format!("172.18.0.{}", nrt.index + 2))
             } else {
                 pod.status.host_ip.clone()
             };
@@ -1198,7 +1205,7 @@ impl Kubelet {
                 });
             }
             let stop = rt.stop.clone().expect("set");
-            record(ctx, &pod, &events);
+            record(ctx, pod, &events);
             if stop.done > now {
                 ctx.requeue_after(&format!("pod:{key}"), stop.done - now);
                 return Ok(());
@@ -1221,9 +1228,10 @@ impl Kubelet {
                         c.state = St::Done;
                     }
                 }
-                let mut p = pod.clone();
-                p.status = pod_status(&pod, rt, &env, now, true);
-                if p.status != pod.status {
+                let status = pod_status(pod, rt, &env, now, true);
+                if status != pod.status {
+                    let mut p = pod.clone();
+                    p.status = status;
                     match ctx.update_status(p.into_object()) {
                         Ok(_) => {}
                         Err(e) if e.is_not_found() => {}
@@ -1249,13 +1257,14 @@ impl Kubelet {
             return Ok(());
         }
         rt.advance(images, &env, now, &mut events);
-        let mut p = pod.clone();
-        p.status = pod_status(&pod, rt, &env, now, false);
+        let status = pod_status(pod, rt, &env, now, false);
         let wake = rt.next_wake(now);
-        if p.status != pod.status {
-            ctx.update_status(p.clone().into_object())?;
+        if status != pod.status {
+            let mut p = pod.clone();
+            p.status = status;
+            ctx.update_status(p.into_object())?;
         }
-        record(ctx, &p, &events);
+        record(ctx, pod, &events);
         if let Some(t) = wake {
             ctx.requeue_after(&format!("pod:{key}"), t - now);
         }
@@ -1267,9 +1276,8 @@ fn record(ctx: &mut Ctx, pod: &Pod, events: &[Ev]) {
     if events.is_empty() {
         return;
     }
-    let o = pod.clone().into_object();
     for (t, r, m) in events {
-        ctx.event(&o, t, r, m);
+        ctx.event(pod, t, r, m);
     }
 }
 
@@ -1295,7 +1303,7 @@ impl Controller for Kubelet {
             }
             Object::Pod(p) => {
                 let bound = !p.spec.node_name.is_empty()
-                    || matches!(&change.old, Some(Object::Pod(o)) if !o.spec.node_name.is_empty());
+                    || matches!(change.old_obj(), Some(Object::Pod(o)) if !o.spec.node_name.is_empty());
                 if bound {
                     queue.add(&format!("pod:{}", p.metadata.key()));
                 }

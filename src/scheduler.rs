@@ -1519,7 +1519,7 @@ impl Controller for Scheduler {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (_, Some(Object::Pod(p)))
                 if p.spec.node_name.is_empty() && nominated_node(p).is_some() =>
             {
@@ -1532,7 +1532,7 @@ impl Controller for Scheduler {
             }
             _ => {}
         }
-        for o in change.old.iter().chain(change.new.iter()) {
+        for o in change.old_obj().into_iter().chain(change.new_obj()) {
             match o {
                 Object::Node(n) => {
                     self.node_cache.remove(&n.metadata.name);
@@ -1543,7 +1543,7 @@ impl Controller for Scheduler {
                 _ => {}
             }
         }
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (_, Some(Object::Node(n))) => self.on_node_event(n, store, queue, now),
             (old, Some(Object::Pod(p))) => {
                 let key = p.metadata.key();
@@ -1724,7 +1724,7 @@ fn prepare_victim(
         Err(e) => return Err(e),
     }
     ctx.event(
-        &v,
+        &*v,
         "Normal",
         "Preempted",
         &format!("Preempted by pod {} on node {node}", preemptor.metadata.uid),

@@ -298,10 +298,11 @@ impl Simulation {
 
     /// Re-enqueues a node in every running loop (after a kubelet comes back).
     fn poke_node(&mut self, node: &str) {
-        if let Some(n) = self.api.store.get::<crate::api::Node>("", node).cloned() {
+        let r = crate::store::ObjectRef::new("Node", "", node);
+        if let Some(n) = self.api.store.get_arc(&r) {
             let change = crate::store::Change {
                 old: None,
-                new: Some(crate::api::Object::Node(n)),
+                new: Some(n),
             };
             let now = self.api.now;
             for i in 0..self.loops.len() {

@@ -753,10 +753,7 @@ impl Harness {
     /// `processEvent(makeAddEvent(...))` through the informer handler.
     fn add_event(&mut self, id: &ObjectReference, owners: &[&ObjectReference]) {
         let owners: Vec<ObjectReference> = owners.iter().map(|o| (*o).clone()).collect();
-        let c = Change {
-            old: None,
-            new: Some(object_for(id, &owners)),
-        };
+        let c = Change::of(None, Some(object_for(id, &owners)));
         self.gc.watch(&c, &self.api.store, &mut self.queue, start());
         self.collect_events();
     }
@@ -764,10 +761,7 @@ impl Harness {
     /// `processEvent(makeDeleteEvent(...))`.
     fn delete_event(&mut self, id: &ObjectReference, owners: &[&ObjectReference]) {
         let owners: Vec<ObjectReference> = owners.iter().map(|o| (*o).clone()).collect();
-        let c = Change {
-            old: Some(object_for(id, &owners)),
-            new: None,
-        };
+        let c = Change::of(Some(object_for(id, &owners)), None);
         self.gc.watch(&c, &self.api.store, &mut self.queue, start());
         self.collect_events();
     }

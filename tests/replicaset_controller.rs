@@ -52,10 +52,7 @@ fn delete_final_state_unknown() {
     h.load(rs.clone());
     h.drop_changes();
     let pod = new_pod("pod0", &rs, "Running", true); // never stored: a tombstone
-    let change = kubeplay::store::Change {
-        old: Some(Object::Pod(pod)),
-        new: None,
-    };
+    let change = kubeplay::store::Change::of(Some(Object::Pod(pod)), None);
 
     h.ctrl.watch(&change, &h.api.store, &mut h.queue, h.api.now);
     assert_eq!(h.drain_queue(), vec![key(&rs)]);

@@ -36,6 +36,16 @@ pub trait Resource: Clone + Serialize + DeserializeOwned + std::fmt::Debug + 'st
     }
 }
 
+macro_rules! spec_field_eq {
+    (ControllerRevision, $a:ident, $b:ident) => {{
+        let _ = ($a, $b);
+        true
+    }};
+    ($v:ident, $a:ident, $b:ident) => {
+        $a.spec == $b.spec
+    };
+}
+
 macro_rules! kinds {
     ($( $variant:ident => $ty:ty, $api:literal, $plural:literal, $group:literal, $namespaced:literal; )*) => {
         /// Any stored object.
@@ -43,6 +53,19 @@ macro_rules! kinds {
         #[serde(untagged)]
         pub enum Object {
             $( $variant($ty), )*
+        }
+
+        impl Object {
+            /// Whether two objects have the same `spec` (both of the same kind); objects without
+            /// a spec (ControllerRevision) compare equal. The API server bumps
+            /// `metadata.generation` when this is false.
+            pub fn spec_eq(&self, other: &Object) -> bool {
+                match (self, other) {
+                    $( (Object::$variant(a), Object::$variant(b)) => spec_field_eq!($variant, a, b), )*
+                    #[allow(unreachable_patterns)]
+                    _ => false,
+                }
+            }
         }
 
         /// Every kind kubeplay knows: (kind, apiVersion, plural, group, namespaced).

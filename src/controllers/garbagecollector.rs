@@ -337,7 +337,7 @@ pub struct GraphEvent {
 impl GraphEvent {
     /// The informer event for a watch change.
     pub fn from_change(c: &Change) -> GraphEvent {
-        match (&c.old, &c.new) {
+        match (c.old_obj(), c.new_obj()) {
             (old, Some(new)) => GraphEvent {
                 is_virtual: false,
                 event_type: if old.is_some() {
@@ -346,12 +346,12 @@ impl GraphEvent {
                     EventType::Add
                 },
                 obj: MetadataOnlyObject::of(new),
-                old_obj: old.as_ref().map(MetadataOnlyObject::of),
+                old_obj: old.map(MetadataOnlyObject::of),
             },
             (old, None) => GraphEvent {
                 is_virtual: false,
                 event_type: EventType::Delete,
-                obj: old.as_ref().map(MetadataOnlyObject::of).unwrap_or_default(),
+                obj: old.map(MetadataOnlyObject::of).unwrap_or_default(),
                 old_obj: None,
             },
         }
@@ -1658,10 +1658,7 @@ impl Controller for GarbageCollector {
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         // The monitors' initial list: an add event per object.
         for o in store.all() {
-            let change = Change {
-                old: None,
-                new: Some(o.clone()),
-            };
+            let change = Change::of(None, Some(o.clone()));
             self.process_graph_changes(GraphEvent::from_change(&change), queue, Time(0));
         }
     }

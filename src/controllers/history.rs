@@ -5,6 +5,7 @@
 use crate::api::{go_json, ApiError, ControllerRevision, Object, ObjectMeta, Selector};
 use crate::controllers::controller_utils::new_controller_ref;
 use crate::controllers::deployment::util::safe_encode_string;
+use crate::controllers::into_owned;
 use crate::controllers::Ctx;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::Store;
@@ -215,7 +216,7 @@ pub fn create_controller_revision(
         let hash = hash_controller_revision(revision, Some(*collision_count));
         clone.metadata.name = controller_revision_name(&parent.name, &hash);
         match ctx.create(Object::ControllerRevision(clone.clone())) {
-            Ok(o) => return Ok(revision_of(o).unwrap_or(clone)),
+            Ok(o) => return Ok(revision_of(into_owned(o)).unwrap_or(clone)),
             Err(e) if e.is_already_exists() => {
                 let existing = ctx
                     .store()
@@ -253,7 +254,7 @@ pub fn update_controller_revision(
     clone.revision = new_revision;
     clone.metadata.resource_version.clear();
     ctx.update(Object::ControllerRevision(clone.clone()))
-        .map(|o| revision_of(o).unwrap_or(clone))
+        .map(|o| revision_of(into_owned(o)).unwrap_or(clone))
 }
 
 /// `DeleteControllerRevision`.
@@ -295,7 +296,7 @@ pub fn adopt_controller_revision(
         .owner_references
         .push(new_controller_ref(parent, api_version, kind));
     ctx.update(Object::ControllerRevision(clone.clone()))
-        .map(|o| revision_of(o).unwrap_or(clone))
+        .map(|o| revision_of(into_owned(o)).unwrap_or(clone))
 }
 
 #[cfg(test)]

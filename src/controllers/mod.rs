@@ -57,6 +57,45 @@ fn replicas_of(o: &Object) -> Option<i32> {
     }
 }
 
+/// An owned copy of an object the API server returned (the store keeps sharing the original).
+pub fn into_owned(o: std::sync::Arc<Object>) -> Object {
+    std::sync::Arc::try_unwrap(o).unwrap_or_else(|o| (*o).clone())
+}
+
+/// What an event can be recorded on: an [`Object`] or a typed object.
+pub trait Involved {
+    fn involved_kind(&self) -> &'static str;
+    fn involved_meta(&self) -> &crate::api::ObjectMeta;
+}
+
+impl Involved for Object {
+    fn involved_kind(&self) -> &'static str {
+        self.kind()
+    }
+    fn involved_meta(&self) -> &crate::api::ObjectMeta {
+        self.meta()
+    }
+}
+
+impl<T: Resource> Involved for T {
+    fn involved_kind(&self) -> &'static str {
+        T::KIND
+    }
+    fn involved_meta(&self) -> &crate::api::ObjectMeta {
+        self.meta()
+    }
+}
+
+/// An event target kept apart from an object that is being changed: (kind, metadata).
+impl Involved for (&'static str, crate::api::ObjectMeta) {
+    fn involved_kind(&self) -> &'static str {
+        self.0
+    }
+    fn involved_meta(&self) -> &crate::api::ObjectMeta {
+        &self.1
+    }
+}
+
 /// What a sync sees: the API server (through a recording client), the clock, the gates, the
 /// controller's own queue (for `AddAfter`) and the simulated world (nodes' health, kubelet
 /// rules).
@@ -95,23 +134,23 @@ impl Ctx<'_> {
 
     /// # Errors
     /// As [`ApiServer::create`].
-    pub fn create(&mut self, o: Object) -> Result<Object, ApiError> {
+    pub fn create(&mut self, o: Object) -> Result<std::sync::Arc<Object>, ApiError> {
         self.record("create", &o, None);
-        self.api.create(o)
+        self.api.create_shared(o)
     }
 
     /// # Errors
     /// As [`ApiServer::update`].
-    pub fn update(&mut self, o: Object) -> Result<Object, ApiError> {
+    pub fn update(&mut self, o: Object) -> Result<std::sync::Arc<Object>, ApiError> {
         self.record("update", &o, replicas_of(&o));
-        self.api.update(o)
+        self.api.update_shared(o)
     }
 
     /// # Errors
     /// As [`ApiServer::update_status`].
-    pub fn update_status(&mut self, o: Object) -> Result<Object, ApiError> {
+    pub fn update_status(&mut self, o: Object) -> Result<std::sync::Arc<Object>, ApiError> {
         self.record("update-status", &o, None);
-        self.api.update_status(o)
+        self.api.update_status_shared(o)
     }
 
     /// # Errors
@@ -172,10 +211,29 @@ impl Ctx<'_> {
         self.api.bind(namespace, name, uid, node)
     }
 
-    /// `recorder.Eventf(obj, type, reason, message)` from this controller.
-    pub fn event(&mut self, involved: &Object, type_: &str, reason: &str, message: &str) {
+    /// `recorder.Eventf(obj, type, reason, message)` from this controller; `obj` is an
+    /// [`Object`] or any typed object (no copy of it is made).
+    pub fn event(&mut self, involved: &impl Involved, type_: &str, reason: &str, message: &str) {
         let c = self.component;
-        self.api.record_event(involved, type_, reason, message, c);
+        self.api.record_event_on(
+            involved.involved_kind(),
+            involved.involved_meta(),
+            type_,
+            reason,
+            message,
+            c,
+        );
+    }
+
+    /// [`Ctx::event`] on a typed object.
+    pub fn event_on<T: Resource>(
+        &mut self,
+        involved: &T,
+        type_: &str,
+        reason: &str,
+        message: &str,
+    ) {
+        self.event(involved, type_, reason, message);
     }
 
     /// `queue.AddAfter(key, d)` on this controller's own queue.

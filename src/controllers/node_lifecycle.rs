@@ -304,7 +304,7 @@ impl NodeLifecycleController {
             let mut np = p.clone();
             np.set_condition("Ready", "False", &reason, &message, now);
             match ctx.update_status(np.into_object()) {
-                Ok(o) => ctx.event(&o, "Warning", "NodeNotReady", "Node is not ready"),
+                Ok(o) => ctx.event(&*o, "Warning", "NodeNotReady", "Node is not ready"),
                 Err(e) if e.is_not_found() => {}
                 Err(e) => return Err(e),
             }
@@ -581,7 +581,7 @@ impl Controller for NodeLifecycleController {
     }
 
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (old, Some(Object::Node(n))) => {
                 let name = &n.metadata.name;
                 queue.add(&format!("noschedule:{name}"));

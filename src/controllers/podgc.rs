@@ -108,7 +108,7 @@ impl Controller for PodGcController {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (Some(Object::Node(n)), None)
                 if store.pods_on_node(&n.metadata.name).next().is_some() =>
             {

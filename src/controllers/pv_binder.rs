@@ -8,6 +8,7 @@
 //! cluster would leave it Pending).
 
 use crate::api::{ApiError, Duration, Object, PersistentVolumeClaim, Time, CLAIM_BOUND};
+use crate::controllers::into_owned;
 use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
 use crate::store::{Change, Store};
@@ -63,7 +64,7 @@ impl VolumeBinder {
                 .annotations
                 .insert(ANN_BOUND_BY_CONTROLLER.into(), "yes".into());
             c.metadata.resource_version.clear();
-            c = match ctx.update(Object::PersistentVolumeClaim(c))? {
+            c = match into_owned(ctx.update(Object::PersistentVolumeClaim(c))?) {
                 Object::PersistentVolumeClaim(x) => x,
                 _ => return Ok(()),
             };
@@ -85,7 +86,7 @@ impl Controller for VolumeBinder {
     }
 
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, now: Time) {
-        if let Some(Object::PersistentVolumeClaim(c)) = &change.new {
+        if let Some(Object::PersistentVolumeClaim(c)) = change.new_obj() {
             if needs_binding(c) {
                 let created = c.metadata.creation_timestamp.unwrap_or(now);
                 let due = created + PROVISIONING_DELAY;

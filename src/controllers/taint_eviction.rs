@@ -230,7 +230,7 @@ impl Controller for TaintEvictionController {
     }
 
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, _now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (_, new) if change.kind() == "Node" => {
                 // NodeUpdated: only a change of the NoExecute taints matters. The informer's
                 // last-seen taints also absorb a re-delivered add of an unchanged node.

@@ -122,7 +122,7 @@ impl Controller for TtlAfterFinishedController {
     }
 
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, _now: Time) {
-        if let Some(Object::Job(j)) = &change.new {
+        if let Some(Object::Job(j)) = change.new_obj() {
             if j.metadata.deletion_timestamp.is_none() && needs_cleanup(j) {
                 queue.add(&j.metadata.key());
             }

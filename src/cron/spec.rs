@@ -203,14 +203,29 @@ impl SpecSchedule {
                     continue 'wrap;
                 }
             }
-            // Second.
-            while bit(loc.civil(t).second) & self.second == 0 {
-                if !added {
-                    added = true;
-                }
-                t += 1;
-                if loc.civil(t).second == 0 {
-                    continue 'wrap;
+            // Second. robfig adds one second at a time; when the zone's offset is a whole number
+            // of minutes for the rest of this minute (every zone today), the wall-clock second
+            // advances with `t`, so the loop can jump straight to the next matching second, or
+            // to the next minute (second 0, which wraps as the loop would).
+            let s0 = loc.civil(t).second;
+            if bit(s0) & self.second == 0 {
+                added = true;
+                let next_min = t + 60 - i64::from(s0);
+                if loc.offset_at(t) % 60 == 0 && loc.offset_at(next_min) == loc.offset_at(t) {
+                    match (s0 + 1..60).find(|s| bit(*s) & self.second != 0) {
+                        Some(s) => t += i64::from(s - s0),
+                        None => {
+                            t = next_min;
+                            continue 'wrap;
+                        }
+                    }
+                } else {
+                    while bit(loc.civil(t).second) & self.second == 0 {
+                        t += 1;
+                        if loc.civil(t).second == 0 {
+                            continue 'wrap;
+                        }
+                    }
                 }
             }
             return Time::from_unix_secs(t);

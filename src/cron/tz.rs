@@ -313,19 +313,19 @@ impl PosixTz {
         };
         let (year, _, _) = civil_from_days(utc.div_euclid(86_400));
         // (instant, offset after it) for the neighbouring years, sorted.
-        let mut ts: Vec<(i64, i64)> = vec![];
-        for y in year - 1..=year + 1 {
+        let mut ts = [(0i64, 0i64); 6];
+        for (i, y) in (year - 1..=year + 1).enumerate() {
             let ys = days_from_civil(y, 1, 1) * 86_400;
-            ts.push((
+            ts[2 * i] = (
                 ys + rule_yday(y, d.start.day) * 86_400 + d.start.time - self.std_offset,
                 d.offset,
-            ));
-            ts.push((
+            );
+            ts[2 * i + 1] = (
                 ys + rule_yday(y, d.end.day) * 86_400 + d.end.time - d.offset,
                 self.std_offset,
-            ));
+            );
         }
-        ts.sort();
+        ts.sort_unstable();
         // Before the first transition the other offset applies.
         let before_first = if ts[0].1 == d.offset {
             self.std_offset

@@ -7,6 +7,7 @@
 use super::{ObjectRef, Store};
 use crate::api::{kind_info, ApiError, EventRecord, FieldError, Object, Resource, Time};
 use crate::rng::Rng;
+use std::sync::Arc;
 
 pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
 pub const FINALIZER_ORPHAN: &str = "orphan";
@@ -60,9 +61,9 @@ pub struct ApiServer {
     pub events: Vec<EventRecord>,
 }
 
-fn spec_of(o: &Object) -> serde_json::Value {
-    let v = serde_json::to_value(o).unwrap_or_default();
-    v.get("spec").cloned().unwrap_or_default()
+/// The object behind a shared pointer: moved out when the store no longer holds it, else copied.
+fn unwrap_shared(o: Arc<Object>) -> Object {
+    Arc::try_unwrap(o).unwrap_or_else(|o| (*o).clone())
 }
 
 impl ApiServer {
@@ -102,7 +103,15 @@ impl ApiServer {
     ///
     /// # Errors
     /// Invalid (validation), AlreadyExists.
-    pub fn create(&mut self, mut o: Object) -> Result<Object, ApiError> {
+    pub fn create(&mut self, o: Object) -> Result<Object, ApiError> {
+        self.create_shared(o).map(unwrap_shared)
+    }
+
+    /// [`ApiServer::create`] returning the stored object itself (no copy).
+    ///
+    /// # Errors
+    /// As [`ApiServer::create`].
+    pub fn create_shared(&mut self, mut o: Object) -> Result<Arc<Object>, ApiError> {
         o.set_type_meta();
         let (_, plural, group, namespaced) = kind_info(o.kind()).expect("known kind");
         {
@@ -159,7 +168,8 @@ impl ApiServer {
         m.resource_version = rv;
         m.creation_timestamp = Some(self.now.trunc_secs());
         m.generation = 1;
-        self.store.put(o.clone());
+        let o = Arc::new(o);
+        self.store.put_arc(o.clone());
         Ok(o)
     }
 
@@ -222,6 +232,14 @@ impl ApiServer {
     /// # Errors
     /// NotFound, Conflict (stale resourceVersion or uid), Invalid.
     pub fn update(&mut self, o: Object) -> Result<Object, ApiError> {
+        self.update_inner(o, false).map(unwrap_shared)
+    }
+
+    /// [`ApiServer::update`] returning the stored object itself (no copy).
+    ///
+    /// # Errors
+    /// As [`ApiServer::update`].
+    pub fn update_shared(&mut self, o: Object) -> Result<Arc<Object>, ApiError> {
         self.update_inner(o, false)
     }
 
@@ -230,10 +248,31 @@ impl ApiServer {
     /// # Errors
     /// NotFound, Conflict.
     pub fn update_status(&mut self, o: Object) -> Result<Object, ApiError> {
+        self.update_inner(o, true).map(unwrap_shared)
+    }
+
+    /// [`ApiServer::update_status`] returning the stored object itself (no copy).
+    ///
+    /// # Errors
+    /// As [`ApiServer::update_status`].
+    pub fn update_status_shared(&mut self, o: Object) -> Result<Arc<Object>, ApiError> {
         self.update_inner(o, true)
     }
 
-    fn update_inner(&mut self, mut o: Object, status_only: bool) -> Result<Object, ApiError> {
+    /// Whether `o` equals `stored` but for `status` and `metadata.resourceVersion` (then set to
+    /// the stored one). Every kind with a status has exactly apiVersion, kind, metadata, spec
+    /// and status.
+    fn only_status_differs(o: &mut Object, stored: &Object) -> bool {
+        if matches!(o, Object::ControllerRevision(_)) || !o.spec_eq(stored) {
+            return false;
+        }
+        if o.meta().resource_version != stored.meta().resource_version {
+            o.meta_mut().resource_version = stored.meta().resource_version.clone();
+        }
+        o.meta() == stored.meta()
+    }
+
+    fn update_inner(&mut self, mut o: Object, status_only: bool) -> Result<Arc<Object>, ApiError> {
         o.set_type_meta();
         let (_, plural, group, namespaced) = kind_info(o.kind()).expect("known kind");
         if namespaced && o.meta().namespace.is_empty() {
@@ -245,7 +284,7 @@ impl ApiServer {
             format!("{plural}.{group}")
         };
         let r = ObjectRef::of(&o);
-        let Some(old) = self.store.get_ref(&r).cloned() else {
+        let Some(old) = self.store.get_arc(&r) else {
             return Err(ApiError::not_found(&resource, &r.name));
         };
         let om = old.meta();
@@ -264,9 +303,17 @@ impl ApiServer {
                 "Precondition failed: UID in precondition",
             ));
         }
-        let mut new = if status_only {
+        let mut new = if status_only && Self::only_status_differs(&mut o, &old) {
+            // The request carries the stored spec and metadata (the usual controller write):
+            // take it as is instead of copying the stored object.
+            let errs = crate::api::validation::status::validate_status(&o);
+            if !errs.is_empty() {
+                return Err(Self::invalid(&o, errs));
+            }
+            o
+        } else if status_only {
             // Keep spec and metadata; take status.
-            let mut n = old.clone();
+            let mut n = (*old).clone();
             crate::api::defaults::copy_status(&o, &mut n);
             crate::api::deployment_defaults::prepare_for_status_update(&o, &mut n);
             let errs = crate::api::validation::status::validate_status(&n);
@@ -288,14 +335,14 @@ impl ApiServer {
             m.deletion_timestamp = om.deletion_timestamp;
             m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
             m.generation = om.generation;
-            if spec_of(&o) != spec_of(&old)
+            if !o.spec_eq(&old)
                 || crate::api::deployment_defaults::annotations_bump_generation(&o, &old)
             {
                 o.meta_mut().generation += 1;
             }
             o
         };
-        if new == old {
+        if new == *old {
             return Ok(old); // a no-op update does not bump resourceVersion
         }
         new.meta_mut().resource_version = self.next_rv();
@@ -304,12 +351,14 @@ impl ApiServer {
             let graceful_pod = matches!(&new, Object::Pod(_))
                 && new.meta().deletion_grace_period_seconds.unwrap_or(0) > 0;
             if !graceful_pod {
-                self.store.put(new.clone());
+                let new = Arc::new(new);
+                self.store.put_arc(new.clone());
                 self.store.remove(&r);
                 return Ok(new);
             }
         }
-        self.store.put(new.clone());
+        let new = Arc::new(new);
+        self.store.put_arc(new.clone());
         Ok(new)
     }
 
@@ -483,10 +532,29 @@ impl ApiServer {
         message: &str,
         source: &str,
     ) {
-        let m = involved.meta();
+        self.record_event_on(
+            involved.kind(),
+            involved.meta(),
+            type_,
+            reason,
+            message,
+            source,
+        );
+    }
+
+    /// [`ApiServer::record_event`] for an object given by kind and metadata (no copy needed).
+    pub fn record_event_on(
+        &mut self,
+        kind: &str,
+        m: &crate::api::ObjectMeta,
+        type_: &str,
+        reason: &str,
+        message: &str,
+        source: &str,
+    ) {
         self.events.push(EventRecord {
             time: self.now,
-            kind: involved.kind().to_string(),
+            kind: kind.to_string(),
             namespace: m.namespace.clone(),
             name: m.name.clone(),
             uid: m.uid.clone(),

@@ -7,6 +7,7 @@ pub mod apiserver;
 
 use crate::api::{Object, Resource};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// Identifies one object: (kind, namespace, name). Cluster-scoped objects have an empty namespace.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -37,26 +38,42 @@ impl ObjectRef {
     }
 }
 
-/// What a watch delivers: the object before and after (`None` for add/delete).
+/// What a watch delivers: the object before and after (`None` for add/delete). The objects are
+/// shared with the store (an informer's cache hands out the same pointers), never copied.
 #[derive(Clone, Debug)]
 pub struct Change {
-    pub old: Option<Object>,
-    pub new: Option<Object>,
+    pub old: Option<Arc<Object>>,
+    pub new: Option<Arc<Object>>,
 }
 
 impl Change {
+    /// A change from owned objects (tests and synthetic events).
+    pub fn of(old: Option<Object>, new: Option<Object>) -> Self {
+        Change {
+            old: old.map(Arc::new),
+            new: new.map(Arc::new),
+        }
+    }
+    /// The object before the change (`None` for an add).
+    pub fn old_obj(&self) -> Option<&Object> {
+        self.old.as_deref()
+    }
+    /// The object after the change (`None` for a delete).
+    pub fn new_obj(&self) -> Option<&Object> {
+        self.new.as_deref()
+    }
     pub fn kind(&self) -> &'static str {
         self.new
-            .as_ref()
-            .or(self.old.as_ref())
+            .as_deref()
+            .or(self.old.as_deref())
             .map(Object::kind)
             .unwrap_or("")
     }
     /// The current object, or the last state of a deleted one.
     pub fn object(&self) -> &Object {
         self.new
-            .as_ref()
-            .or(self.old.as_ref())
+            .as_deref()
+            .or(self.old.as_deref())
             .expect("a change has an object")
     }
 }
@@ -64,7 +81,7 @@ impl Change {
 /// Objects, indexes and the pending watch events.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    objects: BTreeMap<ObjectRef, Object>,
+    objects: BTreeMap<ObjectRef, Arc<Object>>,
     by_uid: BTreeMap<String, ObjectRef>,
     /// owner uid → dependents.
     by_owner: BTreeMap<String, BTreeSet<ObjectRef>>,
@@ -89,7 +106,12 @@ impl Store {
     }
 
     pub fn get_ref(&self, r: &ObjectRef) -> Option<&Object> {
-        self.objects.get(r)
+        self.objects.get(r).map(|o| &**o)
+    }
+
+    /// The stored object itself (shared, not copied).
+    pub fn get_arc(&self, r: &ObjectRef) -> Option<Arc<Object>> {
+        self.objects.get(r).cloned()
     }
 
     /// A typed object by namespace and name.
@@ -97,11 +119,11 @@ impl Store {
         let ns = if T::NAMESPACED { namespace } else { "" };
         self.objects
             .get(&ObjectRef::new(T::KIND, ns, name))
-            .and_then(T::from_object)
+            .and_then(|o| T::from_object(o))
     }
 
     pub fn get_by_uid(&self, uid: &str) -> Option<&Object> {
-        self.by_uid.get(uid).and_then(|r| self.objects.get(r))
+        self.by_uid.get(uid).and_then(|r| self.get_ref(r))
     }
 
     /// All objects of a kind in a namespace (all namespaces when `namespace` is `None`), in
@@ -128,7 +150,7 @@ impl Store {
                     self.objects
                         .range(lo..)
                         .take_while(move |(r, _)| r.kind == kind && r.namespace == ns)
-                        .map(|(_, o)| o),
+                        .map(|(_, o)| &**o),
                 )
             }
             None => {
@@ -137,15 +159,32 @@ impl Store {
                     self.objects
                         .range(lo..)
                         .take_while(move |(r, _)| r.kind == kind)
-                        .map(|(_, o)| o),
+                        .map(|(_, o)| &**o),
                 )
             }
         }
     }
 
+    /// [`Store::list_kind`] handing out the stored objects themselves (shared, not copied), for
+    /// callers that must keep them while they write through the API.
+    pub fn list_kind_shared<'a>(
+        &'a self,
+        kind: &'static str,
+        namespace: Option<&str>,
+    ) -> impl Iterator<Item = Arc<Object>> + 'a {
+        let lo = ObjectRef::new(kind, namespace.unwrap_or(""), "");
+        let ns = namespace.map(str::to_string);
+        self.objects
+            .range(lo..)
+            .take_while(move |(r, _)| {
+                r.kind == kind && ns.as_ref().is_none_or(|ns| r.namespace == *ns)
+            })
+            .map(|(_, o)| o.clone())
+    }
+
     /// Every object, in (kind, namespace, name) order.
     pub fn all(&self) -> impl Iterator<Item = &Object> {
-        self.objects.values()
+        self.objects.values().map(|o| &**o)
     }
 
     /// Objects whose ownerReferences name `owner_uid`.
@@ -154,7 +193,7 @@ impl Store {
             .get(owner_uid)
             .into_iter()
             .flatten()
-            .filter_map(|r| self.objects.get(r))
+            .filter_map(|r| self.get_ref(r))
     }
 
     /// Pods bound to a node (`""` for unscheduled pods).
@@ -163,7 +202,7 @@ impl Store {
             .get(node)
             .into_iter()
             .flatten()
-            .filter_map(|r| self.objects.get(r))
+            .filter_map(|r| self.get_ref(r))
             .filter_map(crate::api::Pod::from_object)
     }
 
@@ -244,7 +283,7 @@ impl Store {
                 if r.kind != "Pod" || r.namespace != namespace {
                     continue;
                 }
-                if let Some(p) = self.objects.get(r).and_then(crate::api::Pod::from_object) {
+                if let Some(p) = self.get_ref(r).and_then(crate::api::Pod::from_object) {
                     by_name.insert(p.metadata.name.as_str(), p);
                 }
             }
@@ -302,6 +341,11 @@ impl Store {
 
     /// Inserts or replaces an object as given (no API semantics) and records the change.
     pub fn put(&mut self, o: Object) {
+        self.put_arc(Arc::new(o));
+    }
+
+    /// [`Store::put`] of an object already shared; returns nothing, the caller keeps its `Arc`.
+    pub fn put_arc(&mut self, o: Arc<Object>) {
         let r = ObjectRef::of(&o);
         let old = self.objects.remove(&r);
         if let Some(old) = &old {
@@ -313,7 +357,7 @@ impl Store {
     }
 
     /// Removes an object (no API semantics) and records the change.
-    pub fn remove(&mut self, r: &ObjectRef) -> Option<Object> {
+    pub fn remove(&mut self, r: &ObjectRef) -> Option<Arc<Object>> {
         let old = self.objects.remove(r)?;
         self.index(r, &old, false);
         self.changes.push(Change {

@@ -19,11 +19,13 @@ pub mod utils;
 use crate::api::batch::{CronJob, Job};
 use crate::api::{ApiError, Duration, Object, Resource, Time};
 use crate::controllers::controller_utils::sort_by_less;
+use crate::controllers::into_owned;
 use crate::controllers::{Controller, Ctx};
 use crate::cron::{load_location, parse_standard, Schedule};
 use crate::queue::WorkQueue;
 use crate::store::apiserver::{DeleteOptions, Propagation};
 use crate::store::{Change, Store};
+use std::borrow::Borrow;
 use utils::{
     by_job_start_time_less, delete_from_active_list, get_finished_status, get_job_from_template2,
     get_job_name, get_ref, in_active_list, in_active_list_by_name, is_job_succeeded,
@@ -43,9 +45,8 @@ pub fn format_schedule(cj: &CronJob, ctx: Option<&mut Ctx>) -> String {
     let s = &cj.spec.schedule;
     if s.contains("TZ") {
         if let Some(ctx) = ctx {
-            let o = cj.clone().into_object();
-            ctx.event(
-                &o,
+            ctx.event_on(
+                cj,
                 "Warning",
                 "UnsupportedSchedule",
                 &format!(
@@ -119,16 +120,17 @@ impl CronJobController {
         let Some(cj) = ctx.store().get::<CronJob>(ns, name).cloned() else {
             return Ok(());
         };
-        let jobs: Vec<Job> = ctx
+        // Shared with the store (the informer cache), as upstream's lister returns pointers.
+        let shared: Vec<std::sync::Arc<Object>> = ctx
             .store()
-            .list::<Job>(Some(ns))
-            .filter(|j| {
-                j.metadata
+            .list_kind_shared("Job", Some(ns))
+            .filter(|o| {
+                o.meta()
                     .controller_ref()
                     .is_some_and(|r| r.name == cj.metadata.name)
             })
-            .cloned()
             .collect();
+        let jobs: Vec<&Job> = shared.iter().filter_map(|o| Job::from_object(o)).collect();
         let mut copy = cj.clone();
         let update_after_cleanup = cleanup_finished_jobs(ctx, &mut copy, &jobs);
         let (requeue, update_after_sync, sync_err) = sync_cron_job(ctx, &mut copy, &jobs);
@@ -163,14 +165,18 @@ fn job_control_delete(ctx: &mut Ctx, job: &Job) -> Result<(), ApiError> {
 /// `deleteJob`: deletes a Job (background propagation), drops it from `status.active` and records
 /// `SuccessfulDelete "Deleted job <name>"` (or `FailedDelete "Deleted job: <err>"`).
 fn delete_job(ctx: &mut Ctx, cj: &mut CronJob, job: &Job) -> bool {
-    let o = cj.clone().into_object();
     if let Err(e) = job_control_delete(ctx, job) {
-        ctx.event(&o, "Warning", "FailedDelete", &format!("Deleted job: {e}"));
+        ctx.event_on(
+            &*cj,
+            "Warning",
+            "FailedDelete",
+            &format!("Deleted job: {e}"),
+        );
         return false;
     }
     delete_from_active_list(cj, &job.metadata.uid);
-    ctx.event(
-        &o,
+    ctx.event_on(
+        &*cj,
         "Normal",
         "SuccessfulDelete",
         &format!("Deleted job {}", job.metadata.name),
@@ -180,7 +186,7 @@ fn delete_job(ctx: &mut Ctx, cj: &mut CronJob, job: &Job) -> bool {
 
 /// `cleanupFinishedJobs`: keeps the newest `successfulJobsHistoryLimit` complete and
 /// `failedJobsHistoryLimit` failed Jobs (oldest by start time deleted first).
-pub fn cleanup_finished_jobs(ctx: &mut Ctx, cj: &mut CronJob, jobs: &[Job]) -> bool {
+pub fn cleanup_finished_jobs<J: Borrow<Job>>(ctx: &mut Ctx, cj: &mut CronJob, jobs: &[J]) -> bool {
     if cj.spec.failed_jobs_history_limit.is_none()
         && cj.spec.successful_jobs_history_limit.is_none()
     {
@@ -189,6 +195,7 @@ pub fn cleanup_finished_jobs(ctx: &mut Ctx, cj: &mut CronJob, jobs: &[Job]) -> b
     let mut successful: Vec<&Job> = vec![];
     let mut failed: Vec<&Job> = vec![];
     for j in jobs {
+        let j = j.borrow();
         match get_finished_status(j) {
             Some("Complete") => successful.push(j),
             Some("Failed") => failed.push(j),
@@ -221,14 +228,15 @@ fn remove_oldest_jobs(ctx: &mut Ctx, cj: &mut CronJob, mut js: Vec<&Job>, max: i
 }
 
 /// `syncCronJob`: returns (requeue after, status changed, error).
-pub fn sync_cron_job(
+pub fn sync_cron_job<J: Borrow<Job>>(
     ctx: &mut Ctx,
     cj: &mut CronJob,
-    jobs: &[Job],
+    jobs: &[J],
 ) -> (Option<Duration>, bool, Option<ApiError>) {
     let now = ctx.now();
     let mut update = false;
     for j in jobs {
+        let j = j.borrow();
         let found = in_active_list(cj, &j.metadata.uid);
         if !found && !j.is_finished() {
             let fresh = ctx
@@ -246,9 +254,8 @@ pub fn sync_cron_job(
                 *cj = fresh;
                 continue;
             }
-            let o = cj.clone().into_object();
-            ctx.event(
-                &o,
+            ctx.event_on(
+                &*cj,
                 "Warning",
                 "UnexpectedJob",
                 &format!(
@@ -259,9 +266,8 @@ pub fn sync_cron_job(
         } else if found && j.is_finished() {
             let status = get_finished_status(j).unwrap_or_default();
             delete_from_active_list(cj, &j.metadata.uid);
-            let o = cj.clone().into_object();
-            ctx.event(
-                &o,
+            ctx.event_on(
+                &*cj,
                 "Normal",
                 "SawCompletedJob",
                 &format!("Saw completed job: {}, status: {status}", j.metadata.name),
@@ -281,15 +287,17 @@ pub fn sync_cron_job(
         }
     }
     // Active entries whose Job is gone (checked against the API, not the cache).
-    let children: Vec<&str> = jobs.iter().map(|j| j.metadata.uid.as_str()).collect();
+    let children: Vec<&str> = jobs
+        .iter()
+        .map(|j| j.borrow().metadata.uid.as_str())
+        .collect();
     for a in cj.status.active.clone() {
         if children.contains(&a.uid.as_str()) {
             continue;
         }
         if ctx.store().get::<Job>(&a.namespace, &a.name).is_none() {
-            let o = cj.clone().into_object();
-            ctx.event(
-                &o,
+            ctx.event_on(
+                &*cj,
                 "Normal",
                 "MissingJob",
                 &format!("Active job went missing: {}", a.name),
@@ -301,11 +309,10 @@ pub fn sync_cron_job(
     if cj.metadata.deletion_timestamp.is_some() {
         return (None, update, None);
     }
-    let o = cj.clone().into_object();
     if let Some(tz) = &cj.spec.time_zone {
         if let Err(e) = load_location(tz) {
-            ctx.event(
-                &o,
+            ctx.event_on(
+                &*cj,
                 "Warning",
                 "UnknownTimeZone",
                 &format!("invalid timeZone: {tz:?}: {e}"),
@@ -320,8 +327,8 @@ pub fn sync_cron_job(
     let sched: Schedule = match parse_standard(&formatted) {
         Ok(s) => s,
         Err(e) => {
-            ctx.event(
-                &o,
+            ctx.event_on(
+                &*cj,
                 "Warning",
                 "UnparseableSchedule",
                 &format!("unparseable schedule: {:?} : {e}", cj.spec.schedule),
@@ -331,16 +338,16 @@ pub fn sync_cron_job(
     };
     let (scheduled, too_many, err) = next_schedule_time(cj, now, &sched);
     if too_many {
-        ctx.event(
-            &o,
+        ctx.event_on(
+            &*cj,
             "Warning",
             "TooManyMissedTimes",
             "too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew",
         );
     }
     if let Some(e) = err {
-        ctx.event(
-            &o,
+        ctx.event_on(
+            &*cj,
             "Warning",
             "InvalidSchedule",
             &format!("invalid schedule: {} : {e}", cj.spec.schedule),
@@ -356,8 +363,8 @@ pub fn sync_cron_job(
     };
     if let Some(sds) = cj.spec.starting_deadline_seconds {
         if scheduled + Duration::from_secs(sds) < now {
-            ctx.event(
-                &o,
+            ctx.event_on(
+                &*cj,
                 "Warning",
                 "MissSchedule",
                 &format!(
@@ -383,8 +390,8 @@ pub fn sync_cron_job(
         );
     }
     if cj.spec.concurrency_policy == "Forbid" && !cj.status.active.is_empty() {
-        ctx.event(
-            &o,
+        ctx.event_on(
+            &*cj,
             "Normal",
             "JobAlreadyActive",
             "Not starting job because prior execution is running and concurrency policy is Forbid",
@@ -399,7 +406,7 @@ pub fn sync_cron_job(
         for a in cj.status.active.clone() {
             let Some(job) = ctx.store().get::<Job>(&a.namespace, &a.name).cloned() else {
                 let e = ApiError::not_found("jobs.batch", &a.name);
-                ctx.event(&o, "Warning", "FailedGet", &format!("Get job: {e}"));
+                ctx.event_on(&*cj, "Warning", "FailedGet", &format!("Get job: {e}"));
                 return (None, update, Some(e));
             };
             if !delete_job(ctx, cj, &job) {
@@ -420,11 +427,10 @@ pub fn sync_cron_job(
         Ok(j) => j,
         Err(e) => return (None, update, Some(ApiError::bad_request(e))),
     };
-    let o = cj.clone().into_object();
-    let created = match ctx.create(req.clone().into_object()) {
+    let created = match ctx.create(req.clone().into_object()).map(into_owned) {
         Ok(Object::Job(j)) => {
-            ctx.event(
-                &o,
+            ctx.event_on(
+                &*cj,
                 "Normal",
                 "SuccessfulCreate",
                 &format!("Created job {}", j.metadata.name),
@@ -451,8 +457,8 @@ pub fn sync_cron_job(
             existing
         }
         Err(e) => {
-            ctx.event(
-                &o,
+            ctx.event_on(
+                &*cj,
                 "Warning",
                 "FailedCreate",
                 &format!("Error creating job: {e}"),
@@ -476,7 +482,7 @@ impl Controller for CronJobController {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (None, Some(Object::CronJob(c))) | (Some(Object::CronJob(c)), None) => {
                 queue.add(&c.metadata.key())
             }

@@ -894,7 +894,7 @@ impl Controller for DaemonSetsController {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (None, Some(Object::Pod(p))) => self.add_pod(store, queue, p),
             (Some(Object::Pod(o)), Some(Object::Pod(n))) => {
                 self.update_pod(store, queue, o, n, now)
@@ -903,7 +903,7 @@ impl Controller for DaemonSetsController {
             (None, Some(Object::Node(n))) => self.add_node(store, queue, n),
             (Some(Object::Node(o)), Some(Object::Node(n))) => self.update_node(store, queue, o, n),
             (old, new) => {
-                let h = |o: &Option<Object>| match o {
+                let h = |o: Option<&Object>| match o {
                     Some(Object::ControllerRevision(r)) => Some(r.clone()),
                     _ => None,
                 };

@@ -19,6 +19,7 @@ use crate::controllers::controller_utils::{
 };
 use crate::controllers::deployment::util::compute_hash;
 use crate::controllers::history::{raw_data, template_patch};
+use crate::controllers::into_owned;
 use crate::controllers::Ctx;
 use crate::store::apiserver::DeleteOptions;
 use std::collections::{BTreeMap, BTreeSet};
@@ -307,7 +308,7 @@ impl DaemonSetsController {
                     h.metadata.name.clone(),
                 );
                 h.metadata.resource_version.clear();
-                h = match ctx.update(Object::ControllerRevision(h.clone()))? {
+                h = match into_owned(ctx.update(Object::ControllerRevision(h.clone()))?) {
                     Object::ControllerRevision(x) => x,
                     _ => h,
                 };
@@ -417,7 +418,10 @@ impl DaemonSetsController {
             data: Some(template_patch(&ds.spec.template)),
             revision,
         };
-        match ctx.create(Object::ControllerRevision(history)) {
+        match ctx
+            .create(Object::ControllerRevision(history))
+            .map(into_owned)
+        {
             Ok(Object::ControllerRevision(h)) => Ok(h),
             Ok(_) => Err(internal_error("unexpected object")),
             Err(outer) if outer.is_already_exists() => {

@@ -23,6 +23,7 @@ mod tests;
 use crate::api::{
     ApiError, Deployment, LabelSelector, Object, OwnerReference, Pod, ReplicaSet, Resource, Time,
 };
+use crate::controllers::into_owned;
 use crate::controllers::{Action, Controller, Ctx};
 use crate::queue::WorkQueue;
 use crate::store::{Change, Store};
@@ -70,7 +71,7 @@ pub(crate) fn update_deployment_status(
     ctx: &mut Ctx,
     d: &Deployment,
 ) -> Result<Deployment, ApiError> {
-    match ctx.update_status(Object::Deployment(d.clone()))? {
+    match into_owned(ctx.update_status(Object::Deployment(d.clone()))?) {
         Object::Deployment(d) => Ok(d),
         _ => Err(internal("unexpected kind")),
     }
@@ -78,7 +79,7 @@ pub(crate) fn update_deployment_status(
 
 /// `Deployments(ns).Update(d)`.
 pub(crate) fn update_deployment(ctx: &mut Ctx, d: &Deployment) -> Result<Deployment, ApiError> {
-    match ctx.update(Object::Deployment(d.clone()))? {
+    match into_owned(ctx.update(Object::Deployment(d.clone()))?) {
         Object::Deployment(d) => Ok(d),
         _ => Err(internal("unexpected kind")),
     }
@@ -86,7 +87,7 @@ pub(crate) fn update_deployment(ctx: &mut Ctx, d: &Deployment) -> Result<Deploym
 
 /// `ReplicaSets(ns).Update(rs)`.
 pub(crate) fn update_replica_set(ctx: &mut Ctx, rs: ReplicaSet) -> Result<ReplicaSet, ApiError> {
-    match ctx.update(Object::ReplicaSet(rs))? {
+    match into_owned(ctx.update(Object::ReplicaSet(rs))?) {
         Object::ReplicaSet(rs) => Ok(rs),
         _ => Err(internal("unexpected kind")),
     }
@@ -470,7 +471,7 @@ impl Controller for DeploymentController {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, _now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             // addDeployment / updateDeployment / deleteDeployment: enqueue.
             (_, Some(Object::Deployment(d))) | (Some(Object::Deployment(d)), None) => {
                 enqueue(queue, d)

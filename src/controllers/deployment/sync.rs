@@ -3,6 +3,7 @@
 use super::util::{self, *};
 use super::{controller_ref, event, internal, update_deployment_status, update_replica_set};
 use crate::api::{ApiError, Deployment, DeploymentStatus, Object, ReplicaSet, Resource, Time};
+use crate::controllers::into_owned;
 use crate::controllers::Ctx;
 use crate::features::FeatureGates;
 use crate::store::apiserver::DeleteOptions;
@@ -209,7 +210,7 @@ pub fn get_new_replica_set(
 
     let name = new_rs.metadata.name.clone();
     let mut already_exists = false;
-    let created = match ctx.create(Object::ReplicaSet(new_rs)) {
+    let created = match ctx.create(Object::ReplicaSet(new_rs)).map(into_owned) {
         Ok(Object::ReplicaSet(rs)) => rs,
         Ok(_) => return Err(internal("unexpected kind")),
         // We may end up hitting this due to a slow cache or a fast resync of the Deployment.

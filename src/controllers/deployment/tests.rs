@@ -1565,10 +1565,7 @@ fn recreate_deployment() -> Deployment {
 }
 
 fn delete_pod_change(p: &Pod) -> Change {
-    Change {
-        old: Some(Object::Pod(p.clone())),
-        new: None,
-    }
+    Change::of(Some(Object::Pod(p.clone())), None)
 }
 
 /// Ports of TestPodDeletionEnqueuesRecreateDeployment,
@@ -1750,10 +1747,10 @@ fn test_get_pod_map_for_replica_sets() {
 }
 
 fn rs_change(old: Option<&ReplicaSet>, new: Option<&ReplicaSet>) -> Change {
-    Change {
-        old: old.cloned().map(Object::ReplicaSet),
-        new: new.cloned().map(Object::ReplicaSet),
-    }
+    Change::of(
+        old.cloned().map(Object::ReplicaSet),
+        new.cloned().map(Object::ReplicaSet),
+    )
 }
 
 fn bump(rs: &ReplicaSet) -> ReplicaSet {
@@ -2284,7 +2281,7 @@ impl Controller for InstantReplicaSets {
         "instant-replicasets"
     }
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, _now: Time) {
-        if let Some(Object::ReplicaSet(rs)) = &change.new {
+        if let Some(Object::ReplicaSet(rs)) = change.new_obj() {
             queue.add(&rs.metadata.key());
         }
     }

@@ -35,6 +35,7 @@ use crate::controllers::controller_utils::{
     filter_active_pods, is_pod_ready, is_pod_terminating, new_controller_ref, sort_active_pods,
     sort_by_less, ControllerExpectations, SLOW_START_INITIAL_BATCH_SIZE,
 };
+use crate::controllers::into_owned;
 use crate::controllers::{Controller, Ctx};
 use crate::features::FeatureGates;
 use crate::queue::WorkQueue;
@@ -574,9 +575,12 @@ impl JobController {
             job.spec.selector.as_ref(),
         )
         .map_err(|e| internal(format!("couldn't convert Job selector: {e}")))?;
+        // The label and owner indexes give every pod that could matter (owned by this Job or
+        // matched by its selector), in name order as the namespace list would.
         let all: Vec<Pod> = ctx
             .store()
-            .list::<Pod>(Some(&job.metadata.namespace))
+            .pods_for_owner(&job.metadata.namespace, &job.metadata.uid, &sel)
+            .into_iter()
             .cloned()
             .collect();
         let mut claimed = vec![];
@@ -622,7 +626,7 @@ impl JobController {
                         upd.metadata.finalizers.push(JOB_TRACKING_FINALIZER.into());
                     }
                     upd.metadata.resource_version.clear();
-                    match ctx.update(upd.into_object()) {
+                    match ctx.update(upd.into_object()).map(into_owned) {
                         Ok(Object::Pod(adopted)) => claimed.push(adopted),
                         Ok(_) => {}
                         Err(e) if e.is_not_found() => {}
@@ -646,13 +650,13 @@ impl JobController {
         let (ns, name) = split_key(key);
         let g = JobGates::from_gates(ctx.gates);
         let now = ctx.now();
-        let Some(shared) = ctx.store().get::<Job>(ns, name).cloned() else {
+        let Some(shared) = ctx.store().get::<Job>(ns, name) else {
             self.expectations.delete_expectations(key);
             self.finalizer_expectations.delete_expectations(key);
             self.backoff_store.remove_backoff_record(key);
             return Ok(());
         };
-        if managed_by_external_controller(&shared, &g).is_some() {
+        if managed_by_external_controller(shared, &g).is_some() {
             return Ok(());
         }
         let mut job = shared.clone();
@@ -662,9 +666,8 @@ impl JobController {
         }
         if let Some(m) = &job.spec.completion_mode {
             if m != NON_INDEXED_COMPLETION && m != "Indexed" {
-                let o = job.clone().into_object();
-                ctx.event(
-                    &o,
+                ctx.event_on(
+                    &job,
                     "Warning",
                     "UnknownCompletionMode",
                     "Skipped Job sync because completion mode is unknown",
@@ -872,7 +875,7 @@ impl JobController {
             if complete {
                 jc.finished_condition = Some(new_success_condition(&g, now));
             } else if manage_job_called {
-                let o = jc.job.clone().into_object();
+                let o = (Job::KIND, jc.job.metadata.clone());
                 if jc.job.is_suspended() {
                     if ensure_job_condition_status(
                         &mut jc.job.status.conditions,
@@ -1046,7 +1049,7 @@ impl JobController {
                 .finalizers
                 .push(JOB_TRACKING_FINALIZER.into());
         }
-        let owner = job.clone().into_object();
+        let owner: &Job = &job;
         let controller_ref = new_controller_ref(&job.metadata, "batch/v1", "Job");
         let mut errs: Vec<ApiError> = vec![];
         let mut queue_of_indexes = indexes.into_iter();
@@ -1078,7 +1081,7 @@ impl JobController {
                     }
                 }
                 if let Err(e) =
-                    create_pods_with_generate_name(ctx, &t, &owner, &controller_ref, &generate_name)
+                    create_pods_with_generate_name(ctx, &t, owner, &controller_ref, &generate_name)
                 {
                     self.expectations.creation_observed(key);
                     active -= 1;
@@ -1111,7 +1114,7 @@ impl JobController {
         let mut successful = pods.len() as i32;
         let mut deleted_ready = 0;
         let mut first_err = None;
-        let owner = job.clone().into_object();
+        let owner: &Job = job;
         for p in pods {
             let mut fail = |this: &mut Self, e: ApiError, successful: &mut i32| {
                 this.expectations.deletion_observed(key);
@@ -1132,7 +1135,7 @@ impl JobController {
                     continue;
                 }
             }
-            if let Err(e) = delete_pod(ctx, &owner, &p.metadata.namespace, &p.metadata.name) {
+            if let Err(e) = delete_pod(ctx, owner, &p.metadata.namespace, &p.metadata.name) {
                 fail(self, e, &mut successful);
             }
             if is_pod_ready(p) {
@@ -1541,7 +1544,7 @@ fn enact_job_finished(jc: &mut SyncJobCtx, g: &JobGates, now: Time) -> bool {
 /// with the failure reason and message.
 fn record_job_finished(ctx: &mut Ctx, job: &Job, fc: Option<&JobCondition>) {
     let Some(fc) = fc else { return };
-    let o = job.clone().into_object();
+    let o = job;
     if fc.type_ == JOB_COMPLETE {
         if job
             .spec
@@ -1549,15 +1552,15 @@ fn record_job_finished(ctx: &mut Ctx, job: &Job, fc: Option<&JobCondition>) {
             .is_some_and(|c| job.status.succeeded > c)
         {
             ctx.event(
-                &o,
+                o,
                 "Warning",
                 "TooManySucceededPods",
                 "Too many succeeded pods running after completion count reached",
             );
         }
-        ctx.event(&o, "Normal", "Completed", "Job completed");
+        ctx.event(o, "Normal", "Completed", "Job completed");
     } else {
-        ctx.event(&o, "Warning", &fc.reason, &fc.message);
+        ctx.event(o, "Warning", &fc.reason, &fc.message);
     }
 }
 
@@ -1598,7 +1601,7 @@ fn enqueue_with_delay(ctx: &mut Ctx, key: &str, d: Duration) {
 fn update_job_status(ctx: &mut Ctx, job: &mut Job) -> Result<(), ApiError> {
     let mut j = job.clone();
     truncate_status_times(&mut j.status);
-    match ctx.update_status(j.into_object())? {
+    match into_owned(ctx.update_status(j.into_object())?) {
         Object::Job(stored) => {
             *job = stored;
             Ok(())
@@ -1634,7 +1637,7 @@ fn remove_tracking_finalizer(ctx: &mut Ctx, pod: &Pod) -> Result<(), ApiError> {
 fn create_pods_with_generate_name(
     ctx: &mut Ctx,
     template: &crate::api::PodTemplateSpec,
-    owner: &Object,
+    owner: &Job,
     controller_ref: &crate::api::OwnerReference,
     generate_name: &str,
 ) -> Result<(), ApiError> {
@@ -1669,7 +1672,7 @@ fn create_pods_with_generate_name(
 
 /// `RealPodControl.DeletePod`: `SuccessfulDelete "Deleted pod: <name>"`; NotFound without an
 /// event.
-fn delete_pod(ctx: &mut Ctx, owner: &Object, ns: &str, name: &str) -> Result<(), ApiError> {
+fn delete_pod(ctx: &mut Ctx, owner: &Job, ns: &str, name: &str) -> Result<(), ApiError> {
     match ctx.delete::<Pod>(ns, name, &DeleteOptions::default()) {
         Ok(_) => {
             ctx.event(
@@ -1696,12 +1699,12 @@ fn delete_pod(ctx: &mut Ctx, owner: &Object, ns: &str, name: &str) -> Result<(),
 /// `deleteActivePods`: deletes (keeping finalizers) every active pod of a finishing Job. Returns
 /// (ready pods deleted, pods deleted, first error); NotFound counts as deleted.
 fn delete_active_pods(ctx: &mut Ctx, job: &Job, pods: &[Pod]) -> (i32, i32, Option<ApiError>) {
-    let owner = job.clone().into_object();
+    let owner: &Job = job;
     let mut successful = pods.len() as i32;
     let mut ready = 0;
     let mut first = None;
     for p in pods {
-        if let Err(e) = delete_pod(ctx, &owner, &job.metadata.namespace, &p.metadata.name) {
+        if let Err(e) = delete_pod(ctx, owner, &job.metadata.namespace, &p.metadata.name) {
             if !e.is_not_found() {
                 successful -= 1;
                 first.get_or_insert(e);
@@ -1720,7 +1723,7 @@ impl Controller for JobController {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (None, Some(Object::Job(j))) => queue.add(&j.metadata.key()),
             (Some(Object::Job(old)), Some(Object::Job(cur))) => {
                 self.update_job(store, queue, old, cur, now)

@@ -1038,7 +1038,7 @@ impl Controller for HorizontalController {
     /// fixed `resyncPeriod`: every HPA is processed 15 s after it is added or changed, and at
     /// most once per period. `deleteHPA` only forgets.
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, now: Time) {
-        if let Some(Object::HorizontalPodAutoscaler(h)) = &change.new {
+        if let Some(Object::HorizontalPodAutoscaler(h)) = change.new_obj() {
             queue.add_after(&h.metadata.key(), self.sync_period, now);
         }
     }

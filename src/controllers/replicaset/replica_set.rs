@@ -1028,7 +1028,7 @@ impl Controller for ReplicaSetController {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
-        match (&change.old, &change.new) {
+        match (change.old_obj(), change.new_obj()) {
             (None, Some(Object::Pod(p))) => self.add_pod(store, queue, p),
             (Some(Object::Pod(o)), Some(Object::Pod(n))) => {
                 self.update_pod(store, queue, o, n, now)
