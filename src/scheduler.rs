@@ -1165,22 +1165,65 @@ pub fn nominated_node(p: &Pod) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
-/// Runs filters and scores for a pod against the store (`schedulePod` + the PostFilter plugins).
+/// `minFeasibleNodesToFind` (pkg/scheduler/schedule_one.go).
+pub const MIN_FEASIBLE_NODES_TO_FIND: i32 = 100;
+/// `minFeasibleNodesPercentageToFind`.
+pub const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND: i32 = 5;
+
+/// `numFeasibleNodesToFind`: how many feasible nodes the scheduler looks for before it stops
+/// filtering. `percentage_of_nodes_to_score` 0 is the default (adaptive: 50 % minus one point per
+/// 125 nodes, at least 5 %); clusters under 100 nodes are always searched whole, and at least
+/// 100 nodes are looked for.
+///
+/// Concrete example: 1,000 nodes, default → 50 − 1000/125 = 42 % → 420 nodes.
+pub fn num_feasible_nodes_to_find(percentage_of_nodes_to_score: i32, num_all_nodes: i32) -> i32 {
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND {
+        return num_all_nodes;
+    }
+    let mut percentage = percentage_of_nodes_to_score;
+    if percentage == 0 {
+        percentage = (50 - num_all_nodes / 125).max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND);
+    }
+    let num_nodes = num_all_nodes * percentage / 100;
+    num_nodes.max(MIN_FEASIBLE_NODES_TO_FIND)
+}
+
+/// Runs filters and scores for a pod against the store (`schedulePod` + the PostFilter plugins),
+/// examining nodes from the first in name order.
 pub fn schedule_pod(pod: &Pod, store: &Store) -> Outcome {
+    schedule_pod_from(pod, store, 0).0
+}
+
+/// [`schedule_pod`] starting at node `start` (the scheduler's `nextStartNodeIndex`), and the
+/// number of nodes it examined (`processedNodes`): the filters stop once
+/// [`num_feasible_nodes_to_find`] nodes passed them, so in clusters of 100 nodes or more every
+/// pod sees the nodes from where the previous one stopped.
+pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, usize) {
     let nodes = schedulable_nodes(store);
     let infos = node_infos(pod, store, &nodes);
     if nodes.is_empty() {
         // ErrNoNodesAvailable.
-        return Outcome::Unschedulable {
-            message: "no nodes available to schedule pods".into(),
-            preempt: None,
-        };
+        return (
+            Outcome::Unschedulable {
+                message: "no nodes available to schedule pods".into(),
+                preempt: None,
+            },
+            0,
+        );
     }
+    let to_find = num_feasible_nodes_to_find(0, nodes.len() as i32) as usize;
     let mut feasible = vec![];
     let mut statuses: BTreeMap<String, Status> = BTreeMap::new();
-    for (n, ni) in nodes.iter().zip(infos.iter()) {
+    let mut processed = 0;
+    for i in 0..nodes.len() {
+        if feasible.len() >= to_find {
+            break;
+        }
+        let k = (start + i) % nodes.len();
+        let (n, ni) = (nodes[k], &infos[k]);
+        processed += 1;
         match run_filters(pod, n, ni) {
-            None => feasible.push((*n, ni)),
+            None => feasible.push((n, ni)),
             Some(s) => {
                 statuses.insert(n.metadata.name.clone(), s);
             }
@@ -1189,14 +1232,18 @@ pub fn schedule_pod(pod: &Pod, store: &Store) -> Outcome {
     if !feasible.is_empty() {
         let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
         let scores = score_nodes(pod, store, &feasible, &all);
-        // Highest score; ties by node name (upstream: uniformly random among the best).
+        // Highest score; ties to the node examined first (upstream: uniformly random among the
+        // best).
         let mut best = 0;
         for i in 1..feasible.len() {
             if scores[i] > scores[best] {
                 best = i;
             }
         }
-        return Outcome::Bind(feasible[best].0.metadata.name.clone());
+        return (
+            Outcome::Bind(feasible[best].0.metadata.name.clone()),
+            processed,
+        );
     }
     let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses) {
         PreemptResult::NotEligible(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
@@ -1205,10 +1252,13 @@ pub fn schedule_pod(pod: &Pod, store: &Store) -> Outcome {
         PreemptResult::Candidate(node, victims) => (String::new(), Some((node, victims))),
     };
     let st: Vec<&Status> = statuses.values().collect();
-    Outcome::Unschedulable {
-        message: fit_error_message(nodes.len(), &st, &post),
-        preempt,
-    }
+    (
+        Outcome::Unschedulable {
+            message: fit_error_message(nodes.len(), &st, &post),
+            preempt,
+        },
+        processed,
+    )
 }
 
 /// [`schedule_pod`] with the per-node aggregates cached across attempts (the scheduler cache's
@@ -1221,10 +1271,11 @@ fn schedule_pod_cached(
     store: &Store,
     cache: &mut BTreeMap<String, NodeInfo<'static>>,
     nominated: bool,
-) -> Outcome {
+    start: usize,
+) -> (Outcome, usize) {
     let nodes = schedulable_nodes(store);
     if nominated || nodes.is_empty() {
-        return schedule_pod(pod, store);
+        return schedule_pod_from(pod, store, start);
     }
     // Nodes and cache entries are both in name order: walk them in step.
     let missing: Vec<&Node> = {
@@ -1257,13 +1308,21 @@ fn schedule_pod_cached(
             })
             .collect()
     };
-    let feasible: Vec<(&Node, &NodeInfo)> = all
-        .iter()
-        .copied()
-        .filter(|(n, ni)| run_filters_req(pod, &reqs.req, n, ni).is_none())
-        .collect();
-    if feasible.is_empty() {
-        return schedule_pod(pod, store);
+    let to_find = num_feasible_nodes_to_find(0, all.len() as i32) as usize;
+    let mut feasible: Vec<(&Node, &NodeInfo)> = vec![];
+    let mut processed = 0;
+    for i in 0..all.len() {
+        if feasible.len() >= to_find {
+            break;
+        }
+        let (n, ni) = all[(start + i) % all.len()];
+        processed += 1;
+        if run_filters_req(pod, &reqs.req, n, ni).is_none() {
+            feasible.push((n, ni));
+        }
+    }
+    if feasible.is_empty() || all.len() != nodes.len() {
+        return schedule_pod_from(pod, store, start);
     }
     let scores = score_nodes_with(pod, store, &feasible, &all, &reqs, true);
     let mut best = 0;
@@ -1272,7 +1331,10 @@ fn schedule_pod_cached(
             best = i;
         }
     }
-    Outcome::Bind(feasible[best].0.metadata.name.clone())
+    (
+        Outcome::Bind(feasible[best].0.metadata.name.clone()),
+        processed,
+    )
 }
 
 enum PreemptResult {
@@ -1456,6 +1518,8 @@ pub struct Scheduler {
     nominated: BTreeSet<String>,
     /// Whether `resync_all` ran, so `watch` has kept the two fields above current.
     primed: bool,
+    /// `nextStartNodeIndex`: where the next pod's search over the nodes starts.
+    next_start_node_index: usize,
 }
 
 /// A boxed scheduler for `Simulation::add_loop`.
@@ -1610,13 +1674,19 @@ impl Controller for Scheduler {
             }
             return Ok(());
         }
-        let outcome = if self.primed {
+        let start = self.next_start_node_index;
+        let (outcome, processed) = if self.primed {
             // Nominated pods count on their nodes: the exact (uncached) path handles them.
             let nominated = self.nominated.iter().any(|k| k != key);
-            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, nominated)
+            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, nominated, start)
         } else {
-            schedule_pod(&pod, ctx.store())
+            schedule_pod_from(&pod, ctx.store(), start)
         };
+        // Updated whatever the outcome, so that every node gets its turn.
+        let all_nodes = schedulable_nodes(ctx.store()).len();
+        if all_nodes > 0 {
+            self.next_start_node_index = (start + processed) % all_nodes;
+        }
         match outcome {
             Outcome::Bind(node) => {
                 ctx.bind(ns, name, &pod.metadata.uid, &node)?;
@@ -2275,5 +2345,102 @@ mod tests {
         assert!(!is_valid_label_value("invalid value: ___@#$%^"));
         assert!(!is_valid_label_value("-a"));
         assert!(!is_valid_label_value(&"a".repeat(64)));
+    }
+
+    // Port of TestNumFeasibleNodesToFind (pkg/scheduler/schedule_one_test.go).
+    #[test]
+    fn num_feasible_nodes_to_find_table() {
+        // (name, percentageOfNodesToScore (0 = not set), numAllNodes, wantNumNodes)
+        let cases = [
+            (
+                "not set percentageOfNodesToScore and nodes number not more than 50",
+                0,
+                10,
+                10,
+            ),
+            (
+                "set percentageOfNodesToScore and nodes number not more than 50",
+                40,
+                10,
+                10,
+            ),
+            (
+                "not set percentageOfNodesToScore and nodes number more than 50",
+                0,
+                1000,
+                420,
+            ),
+            (
+                "set percentageOfNodesToScore and nodes number more than 50",
+                40,
+                1000,
+                400,
+            ),
+            (
+                "not set percentageOfNodesToScore and nodes number more than 50*125",
+                0,
+                6000,
+                300,
+            ),
+            (
+                "set percentageOfNodesToScore and nodes number more than 50*125",
+                40,
+                6000,
+                2400,
+            ),
+        ];
+        for (name, pct, all, want) in cases {
+            assert_eq!(num_feasible_nodes_to_find(pct, all), want, "{name}");
+        }
+        // Edges: 99 nodes are searched whole; 100 nodes at 5 % still look for 100.
+        assert_eq!(num_feasible_nodes_to_find(0, 99), 99);
+        assert_eq!(num_feasible_nodes_to_find(5, 100), 100);
+        assert_eq!(num_feasible_nodes_to_find(0, 100_000), 5000);
+    }
+
+    /// A store with `n` ready nodes (room for 110 pods each), named `node-000`….
+    fn store_with_nodes(n: usize) -> Store {
+        let mut store = Store::new();
+        for i in 0..n {
+            let mut node = node_with(&format!("node-{i:03}"), &[]);
+            node.status.allocatable = [
+                ("cpu".to_string(), Quantity("4".into())),
+                ("memory".to_string(), Quantity("8Gi".into())),
+                ("pods".to_string(), Quantity("110".into())),
+            ]
+            .into_iter()
+            .collect();
+            store.put(Object::Node(node));
+        }
+        store
+    }
+
+    // Port of TestFairEvaluationForNodes (pkg/scheduler/schedule_one_test.go): with 500 nodes
+    // (the default adaptive percentage, 50 - 500/125 = 46 %, so 230 nodes to find) every
+    // attempt examines 230 nodes and the next one starts where it stopped, wrapping around.
+    #[test]
+    fn fair_evaluation_for_nodes() {
+        let num_all_nodes = 500;
+        let store = store_with_nodes(num_all_nodes);
+        let to_find = num_feasible_nodes_to_find(0, num_all_nodes as i32) as usize;
+        assert_eq!(to_find, 230);
+        let mut pod = Pod::default();
+        pod.metadata.name = "p".into();
+        pod.metadata.namespace = "default".into();
+        let mut start = 0;
+        for i in 0..2 * (num_all_nodes / to_find + 1) {
+            let (outcome, processed) = schedule_pod_from(&pod, &store, start);
+            assert_eq!(processed, to_find, "attempt {i}");
+            // The chosen node is one of those examined (all score alike: the first one).
+            match outcome {
+                Outcome::Bind(node) => assert_eq!(node, format!("node-{start:03}"), "attempt {i}"),
+                other => panic!("attempt {i}: {other:?}"),
+            }
+            start = (start + processed) % num_all_nodes;
+            assert_eq!(start, (i + 1) * to_find % num_all_nodes, "attempt {i}");
+        }
+        // Under 100 nodes every node is examined and the start never moves.
+        let small = store_with_nodes(40);
+        assert_eq!(schedule_pod_from(&pod, &small, 0).1, 40);
     }
 }
