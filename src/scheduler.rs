@@ -887,7 +887,15 @@ pub fn topology_spread_scores(
     let count = |i: usize, ni: &NodeInfo| {
         count_pods_match_selector(&ni.pods, &constraints[i].selector, &pod.metadata.namespace)
     };
-    topology_spread_scores_with(pod, constraints, system_defaulted, filtered, all, &count)
+    topology_spread_scores_with(
+        pod,
+        constraints,
+        system_defaulted,
+        filtered,
+        all,
+        &count,
+        None,
+    )
 }
 
 /// [`topology_spread_scores`] with the per-node count of pods matching constraint `i` given by
@@ -899,6 +907,7 @@ fn topology_spread_scores_with(
     filtered: &[(&Node, &NodeInfo)],
     all: &[(&Node, &NodeInfo)],
     count: &dyn Fn(usize, &NodeInfo) -> i64,
+    counted_nodes: Option<&BTreeSet<&str>>,
 ) -> Option<Vec<i64>> {
     if constraints.is_empty() {
         return None;
@@ -953,7 +962,25 @@ fn topology_spread_scores_with(
         })
         .collect();
     let zonal = hostname.iter().any(|h| !h);
-    for (n, ni) in all {
+    // Only nodes with matching pods add to a topology value: when the caller knows them, visit
+    // just those (`all` is in node-name order) instead of every node.
+    let visit: Vec<&(&Node, &NodeInfo)> = match counted_nodes {
+        Some(names) if zonal => {
+            debug_assert!(all
+                .windows(2)
+                .all(|w| w[0].0.metadata.name < w[1].0.metadata.name));
+            names
+                .iter()
+                .filter_map(|name| {
+                    all.binary_search_by(|(n, _)| n.metadata.name.as_str().cmp(name))
+                        .ok()
+                        .map(|i| &all[i])
+                })
+                .collect()
+        }
+        _ => all.iter().collect(),
+    };
+    for (n, ni) in visit {
         if !zonal {
             break; // only hostname constraints: nothing to add up per topology value
         }
@@ -1091,7 +1118,16 @@ fn score_nodes_with(
         }
         let count =
             |i: usize, ni: &NodeInfo| per_node[i].get(ni.name.as_str()).copied().unwrap_or(0);
-        topology_spread_scores_with(pod, &constraints, defaulted, feasible, all, &count)
+        let counted: BTreeSet<&str> = per_node.iter().flat_map(|m| m.keys().copied()).collect();
+        topology_spread_scores_with(
+            pod,
+            &constraints,
+            defaulted,
+            feasible,
+            all,
+            &count,
+            Some(&counted),
+        )
     } else {
         topology_spread_scores(pod, &constraints, defaulted, feasible, all)
     }

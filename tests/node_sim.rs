@@ -758,3 +758,54 @@ fn init_containers_run_first() {
     assert!(setup.ready);
     assert_eq!(event_times(&s, "withinit", "Started"), vec![2, 5]);
 }
+
+/// gcTerminated (pkg/controller/podgc/gc_controller.go): above `--terminated-pod-gc-threshold`
+/// the oldest terminated pods are deleted, down to the threshold; at or under it nothing is.
+/// The count of terminated pods is kept from the watch after the initial list, so pods that
+/// terminate later are counted too.
+#[test]
+fn pod_gc_deletes_the_oldest_terminated_pods_above_the_threshold() {
+    use kubeplay::controllers::podgc::PodGcController;
+    let world = World::default();
+    let mut s = Simulation::new(1, start(), FeatureGates::default(), world);
+    let mut gc = PodGcController::default();
+    gc.terminated_pod_threshold = 2;
+    s.add_loop(Box::new(gc));
+    load(&mut s, node("w1", "4", json!({})));
+    let done = |name: &str, created: &str| {
+        let mut p = pod(name, "busybox");
+        p["metadata"]["creationTimestamp"] = json!(created);
+        p["spec"]["nodeName"] = json!("w1");
+        p["status"] = json!({"phase": "Succeeded"});
+        p
+    };
+    load(&mut s, done("a", "2024-12-31T23:00:00Z"));
+    load(&mut s, done("b", "2024-12-31T23:10:00Z"));
+    s.run_until(at(1)).unwrap();
+    assert!(get_pod(&s, "a").is_some() && get_pod(&s, "b").is_some());
+    load(&mut s, done("c", "2024-12-31T23:20:00Z"));
+    load(&mut s, done("d", "2024-12-31T23:30:00Z"));
+    s.run_until(at(2)).unwrap();
+    let left: Vec<bool> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|n| get_pod(&s, n).is_some())
+        .collect();
+    assert_eq!(left, vec![false, false, true, true]);
+    // A running pod that terminates later counts as well.
+    let mut r = pod("e", "busybox");
+    r["metadata"]["creationTimestamp"] = json!("2024-12-31T23:40:00Z");
+    r["spec"]["nodeName"] = json!("w1");
+    r["status"] = json!({"phase": "Running"});
+    load(&mut s, r);
+    s.run_until(at(3)).unwrap();
+    assert!(get_pod(&s, "c").is_some());
+    let mut e = get_pod(&s, "e").unwrap();
+    e.status.phase = "Failed".into();
+    s.api.update_status(e.into_object()).unwrap();
+    s.run_until(at(4)).unwrap();
+    let left: Vec<bool> = ["c", "d", "e"]
+        .iter()
+        .map(|n| get_pod(&s, n).is_some())
+        .collect();
+    assert_eq!(left, vec![false, true, true]);
+}

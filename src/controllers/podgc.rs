@@ -28,12 +28,18 @@ pub const TAINT_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 /// `terminated`.
 pub struct PodGcController {
     pub terminated_pod_threshold: usize,
+    /// Keys of the terminated pods the informer has seen (kept by `watch` once `resync_all`
+    /// listed them), so `gcTerminated` need not list every pod while under the threshold.
+    terminated: std::collections::BTreeSet<String>,
+    primed: bool,
 }
 
 impl Default for PodGcController {
     fn default() -> Self {
         PodGcController {
             terminated_pod_threshold: TERMINATED_POD_GC_THRESHOLD,
+            terminated: Default::default(),
+            primed: false,
         }
     }
 }
@@ -108,6 +114,15 @@ impl Controller for PodGcController {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
+        match (change.old_obj(), change.new_obj()) {
+            (_, Some(Object::Pod(p))) if is_terminated(p) => {
+                self.terminated.insert(p.metadata.key());
+            }
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None) => {
+                self.terminated.remove(&p.metadata.key());
+            }
+            _ => {}
+        }
         match (change.old_obj(), change.new_obj()) {
             (Some(Object::Node(n)), None)
                 if store.pods_on_node(&n.metadata.name).next().is_some() =>
@@ -188,6 +203,9 @@ impl Controller for PodGcController {
             }
         } else if key == "terminated" {
             // gcTerminated.
+            if self.primed && self.terminated.len() <= self.terminated_pod_threshold {
+                return Ok(());
+            }
             let mut pods: Vec<Pod> = ctx
                 .store()
                 .list::<Pod>(None)
@@ -206,6 +224,12 @@ impl Controller for PodGcController {
     }
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
+        self.terminated = store
+            .list::<Pod>(None)
+            .filter(|p| is_terminated(p))
+            .map(|p| p.metadata.key())
+            .collect();
+        self.primed = true;
         for n in store.list::<Node>(None) {
             queue.add(&format!("node:{}", n.metadata.name));
         }
