@@ -88,7 +88,7 @@ pub struct Store {
     /// node name → pods bound to it ("" = unscheduled).
     pods_by_node: BTreeMap<String, BTreeSet<ObjectRef>>,
     /// (namespace, label key, label value) → pods carrying that label.
-    pods_by_label: BTreeMap<(String, String, String), BTreeSet<String>>,
+    pods_by_label: BTreeMap<(String, String, String), BTreeMap<String, Arc<Object>>>,
     changes: Vec<Change>,
 }
 
@@ -213,12 +213,11 @@ impl Store {
         key: &str,
         value: &str,
     ) -> impl Iterator<Item = &crate::api::Pod> {
-        let ns = namespace.to_string();
         self.pods_by_label
             .get(&(namespace.to_string(), key.to_string(), value.to_string()))
             .into_iter()
-            .flatten()
-            .filter_map(move |n| self.get::<crate::api::Pod>(&ns, n))
+            .flat_map(|m| m.values())
+            .filter_map(|o| crate::api::Pod::from_object(o))
     }
 
     /// Pods of `namespace` that `selector` may match, in name order, each once: a superset
@@ -236,11 +235,12 @@ impl Store {
             Selector::Requirements(r) => r,
         };
         // The `In` requirement with the fewest candidates.
-        let mut best: Option<Vec<&BTreeSet<String>>> = None;
+        type Set = BTreeMap<String, Arc<Object>>;
+        let mut best: Option<Vec<&Set>> = None;
         let mut best_len = usize::MAX;
         for r in reqs {
             if let Requirement::In(k, vs) = r {
-                let sets: Vec<&BTreeSet<String>> = vs
+                let sets: Vec<&Set> = vs
                     .iter()
                     .filter_map(|v| {
                         self.pods_by_label
@@ -257,10 +257,16 @@ impl Store {
         let Some(sets) = best else {
             return self.list::<crate::api::Pod>(Some(namespace)).collect();
         };
-        let names: BTreeSet<&String> = sets.into_iter().flatten().collect();
-        names
-            .into_iter()
-            .filter_map(|n| self.get::<crate::api::Pod>(namespace, n))
+        if let [one] = sets.as_slice() {
+            return one
+                .values()
+                .filter_map(|o| crate::api::Pod::from_object(o))
+                .collect();
+        }
+        let by_name: BTreeMap<&String, &Arc<Object>> = sets.into_iter().flatten().collect();
+        by_name
+            .into_values()
+            .filter_map(|o| crate::api::Pod::from_object(o))
             .collect()
     }
 
@@ -291,7 +297,8 @@ impl Store {
         by_name.into_values().collect()
     }
 
-    fn index(&mut self, r: &ObjectRef, o: &Object, add: bool) {
+    fn index(&mut self, r: &ObjectRef, shared: &Arc<Object>, add: bool) {
+        let o: &Object = shared;
         let m = o.meta();
         if !m.uid.is_empty() {
             if add {
@@ -326,10 +333,12 @@ impl Store {
             }
             for (k, v) in &m.labels {
                 let key = (m.namespace.clone(), k.clone(), v.clone());
-                let set = self.pods_by_label.entry(key.clone()).or_default();
                 if add {
-                    set.insert(m.name.clone());
-                } else {
+                    self.pods_by_label
+                        .entry(key)
+                        .or_default()
+                        .insert(m.name.clone(), shared.clone());
+                } else if let Some(set) = self.pods_by_label.get_mut(&key) {
                     set.remove(&m.name);
                     if set.is_empty() {
                         self.pods_by_label.remove(&key);
