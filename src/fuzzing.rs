@@ -1,7 +1,6 @@
 //! Bodies of the fuzz targets (fuzz/fuzz_targets/*.rs), shared with `tests/fuzz_corpus.rs`,
 //! which replays the committed corpus on machines without cargo-fuzz. Each takes arbitrary
 //! bytes and must neither panic nor hang; the round trip also checks identity.
-
 //!
 //! Every input must be cheap (the targets run a million inputs each, docs/hardening.md): the
 //! kubectl fixture is built once per thread and copied per input, and simulations run under

@@ -1032,9 +1032,13 @@ fn current_deployment(
         image: "foo/bar".into(),
         ..Default::default()
     }];
+    // Upstream leaves readyReplicas at 0; available pods are ready here too (a status with
+    // available > ready is refused by ValidateDeploymentStatus), matching the ReplicaSets of
+    // `new_rs_with_available`, so DeploymentProgressing sees no change in ready pods either way.
     d.status = DeploymentStatus {
         replicas: status_replicas,
         updated_replicas: updated,
+        ready_replicas: available,
         available_replicas: available,
         conditions,
         ..Default::default()
