@@ -11,10 +11,13 @@
 //! resourceVersion ordering.
 
 use crate::api::{CronJob, DaemonSet, Deployment, Job, Node, Object, Pod, ReplicaSet, Time};
-use crate::controllers::controller_utils::{is_pod_active, is_pod_ready};
-use crate::controllers::deployment::util::max_surge;
+use crate::controllers::controller_utils::{is_pod_active, is_pod_available, is_pod_ready};
+use crate::controllers::deployment::util::{is_rolling_update, max_surge, max_unavailable};
 use crate::store::{Change, Store};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The ReplicaSet controller's component name (it deletes pods when a ReplicaSet is scaled down).
+const REPLICASET_CONTROLLER: &str = "replicaset-controller";
 
 /// Per-object memory between reconciles.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +27,23 @@ pub struct Checker {
     jobs: BTreeMap<String, (i32, i32, Option<String>)>,
     /// Pods seen at the previous check (uid), to spot new StatefulSet pods.
     pods_seen: BTreeMap<String, ()>,
+    /// Deployment uid → the calm window in which its availability is guaranteed (see
+    /// [`Checker::check_rollout_availability`]).
+    rollout_windows: BTreeMap<String, RolloutWindow>,
+    /// Deployments (uid) whose pods were disrupted since the last check: a ready pod lost
+    /// readiness or finished, or a pod or ReplicaSet was deleted or scaled by anyone but the
+    /// controllers doing a rollout.
+    disrupted: BTreeSet<String>,
+    /// How many times a Deployment was checked inside its window (so tests can tell the
+    /// rollout invariant is not vacuous).
+    rollout_checks: u64,
+}
+
+/// What a Deployment's calm window was opened with; a change of either closes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RolloutWindow {
+    replicas: i32,
+    max_unavailable: i32,
 }
 
 /// Most violations kept (a broken run would otherwise fill memory).
@@ -66,6 +86,7 @@ impl Checker {
     /// carry a larger resourceVersion; the garbage collector must not delete a dependent whose
     /// owner is alive; the TTL controller must not delete a Job before finish + TTL.
     pub fn on_change(&mut self, c: &Change, store: &Store, component: &str, now: Time) {
+        self.note_disruption(c, store, component);
         if let (Some(old), Some(new)) = (c.old_obj(), c.new_obj()) {
             let (o, n) = (old.meta(), new.meta());
             if o.uid == n.uid && parse_rv(&n.resource_version) <= parse_rv(&o.resource_version) {
@@ -141,6 +162,164 @@ impl Checker {
     /// After one reconcile (or timeline action): the store-wide invariants.
     pub fn after_sync(&mut self, store: &Store, now: Time) {
         self.check_store(store, now);
+        self.check_rollout_availability(store, now);
+    }
+
+    /// Checks made of the rollout availability invariant inside a calm window so far.
+    pub fn rollout_checks(&self) -> u64 {
+        self.rollout_checks
+    }
+
+    /// Marks the Deployment owning what `c` touched as disrupted when the change is not one
+    /// the rollout itself makes: a Deployment's pod that was ready stops being ready or
+    /// finishes (a crash, a node marked unreachable), or is deleted by anyone but the
+    /// ReplicaSet controller (kubectl, eviction, the garbage collector, pod GC); a
+    /// Deployment's ReplicaSet is scaled or deleted by anyone but the Deployment controller.
+    fn note_disruption(&mut self, c: &Change, store: &Store, component: &str) {
+        let Some(old) = &c.old else { return };
+        let deleted = match &c.new {
+            None => true,
+            Some(n) => n.meta().is_being_deleted() && !old.meta().is_being_deleted(),
+        };
+        let owner_deployment = |rs_uid: &str| {
+            store
+                .get_by_uid(rs_uid)
+                .and_then(|o| o.meta().controller_ref())
+                .filter(|r| r.kind == "Deployment")
+                .map(|r| r.uid.clone())
+        };
+        match &**old {
+            Object::Pod(p) => {
+                let Some(rs) = p
+                    .metadata
+                    .controller_ref()
+                    .filter(|r| r.kind == "ReplicaSet")
+                else {
+                    return;
+                };
+                let lost = match c.new_obj() {
+                    Some(Object::Pod(n)) => {
+                        (is_pod_ready(p) && !is_pod_ready(n))
+                            || matches!(n.status.phase.as_str(), "Failed" | "Succeeded")
+                    }
+                    _ => false,
+                };
+                if lost || (deleted && component != REPLICASET_CONTROLLER) {
+                    // The ReplicaSet may be gone already (then its deletion was noted).
+                    let uid = rs.uid.clone();
+                    if let Some(d) = owner_deployment(&uid) {
+                        self.disrupted.insert(d);
+                    }
+                }
+            }
+            Object::ReplicaSet(rs) => {
+                let Some(d) = rs
+                    .metadata
+                    .controller_ref()
+                    .filter(|r| r.kind == "Deployment")
+                else {
+                    return;
+                };
+                let scaled = match c.new_obj() {
+                    Some(Object::ReplicaSet(n)) => n.spec.replicas != rs.spec.replicas,
+                    _ => false,
+                };
+                if (deleted || scaled) && component != crate::controllers::deployment::COMPONENT {
+                    self.disrupted.insert(d.uid.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Rollout bounds: a RollingUpdate Deployment keeps at least `replicas − maxUnavailable`
+    /// available pods while its pods can be ready.
+    ///
+    /// Upstream's rolling update (pkg/controller/deployment/rolling.go) scales old ReplicaSets
+    /// down only in `cleanupUnhealthyReplicas` (by their own unavailable replicas, which costs
+    /// no availability) and in `scaleDownOldReplicaSetsForRollingUpdate` (by at most
+    /// `available − minAvailable`, `minAvailable = replicas − maxUnavailable`, counting the
+    /// available replicas of every ReplicaSet); the new ReplicaSet only grows. So the pods it
+    /// removes never take availability below `minAvailable` — as long as nothing else removes
+    /// any. The guarantee is checked inside a calm window, counting available pods
+    /// (`Ready` for `minReadySeconds`, not terminating) of the Deployment's ReplicaSets:
+    ///
+    /// * opened when the Deployment is RollingUpdate, not paused, not being deleted, and fully
+    ///   available (observed generation, `replicas == updatedReplicas == availableReplicas ==
+    ///   spec.replicas`, and as many available pods);
+    /// * closed by a change of `spec.replicas` or of maxUnavailable (a scaling event scales
+    ///   proportionally, not by these rules), a pause, a switch to Recreate, a deletion, and any
+    ///   disruption (see [`Checker::note_disruption`]: a crash, a node failure noticed, kubectl
+    ///   deleting pods, eviction); a template change (a rollout) keeps it open.
+    ///
+    /// Controller downtime needs no exception: a stopped controller manager removes no pods.
+    fn check_rollout_availability(&mut self, store: &Store, now: Time) {
+        let disrupted = std::mem::take(&mut self.disrupted);
+        let mut windows = BTreeMap::new();
+        let mut found = vec![];
+        for d in store.list::<Deployment>(None) {
+            let uid = &d.metadata.uid;
+            if !is_rolling_update(d)
+                || d.spec.paused
+                || d.metadata.is_being_deleted()
+                || disrupted.contains(uid)
+            {
+                continue;
+            }
+            let replicas = d.spec.replicas.unwrap_or(1);
+            let window = RolloutWindow {
+                replicas,
+                max_unavailable: max_unavailable(d),
+            };
+            let min_ready = d.spec.min_ready_seconds;
+            let available = store
+                .dependents(uid)
+                .filter_map(|o| match o {
+                    Object::ReplicaSet(rs) => Some(rs.metadata.uid.as_str()),
+                    _ => None,
+                })
+                .flat_map(|rs| {
+                    store
+                        .dependents(rs)
+                        .filter(move |o| o.meta().controller_ref().is_some_and(|r| r.uid == rs))
+                })
+                .filter(|o| match o {
+                    Object::Pod(p) => {
+                        !p.metadata.is_being_deleted() && is_pod_available(p, min_ready, now)
+                    }
+                    _ => false,
+                })
+                .count() as i32;
+            match self.rollout_windows.get(uid) {
+                Some(w) if *w == window => {
+                    self.rollout_checks += 1;
+                    let min = replicas - window.max_unavailable;
+                    if available < min {
+                        found.push(format!(
+                            "Deployment {}/{}: {available} available < replicas {replicas} − maxUnavailable {}",
+                            d.metadata.namespace, d.metadata.name, window.max_unavailable
+                        ));
+                    }
+                    windows.insert(uid.clone(), window);
+                }
+                Some(_) => {}
+                None => {
+                    let st = &d.status;
+                    let full = st.observed_generation >= d.metadata.generation
+                        && st.replicas == replicas
+                        && st.updated_replicas == replicas
+                        && st.available_replicas == replicas
+                        && available >= replicas;
+                    if full {
+                        windows.insert(uid.clone(), window);
+                    }
+                }
+            }
+        }
+        self.rollout_windows = windows;
+        for f in found {
+            self.report(now, "Deployment below replicas − maxUnavailable", f);
+        }
     }
 
     fn check_store(&mut self, store: &Store, now: Time) {

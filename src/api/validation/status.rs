@@ -46,6 +46,9 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
                 "status.availableReplicas",
             );
             nonneg(&mut e, s.observed_generation, "status.observedGeneration");
+            if let Some(t) = s.terminating_replicas {
+                nonneg(&mut e, t.into(), "status.terminatingReplicas");
+            }
             not_above(
                 &mut e,
                 s.fully_labeled_replicas,
@@ -91,11 +94,40 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
                 s.unavailable_replicas.into(),
                 "status.unavailableReplicas",
             );
+            if let Some(t) = s.terminating_replicas {
+                nonneg(&mut e, t.into(), "status.terminatingReplicas");
+            }
             if let Some(c) = s.collision_count {
                 nonneg(&mut e, c.into(), "status.collisionCount");
             }
-            // Only the non-negative checks here: the ported upstream controller tests feed
-            // statuses with availableReplicas > readyReplicas through the status subresource.
+            not_above(
+                &mut e,
+                s.updated_replicas,
+                s.replicas,
+                "status.updatedReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.ready_replicas,
+                s.replicas,
+                "status.readyReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.available_replicas,
+                s.replicas,
+                "status.availableReplicas",
+                ABOVE_REPLICAS,
+            );
+            not_above(
+                &mut e,
+                s.available_replicas,
+                s.ready_replicas,
+                "status.availableReplicas",
+                "cannot be greater than readyReplicas",
+            );
         }
         Object::StatefulSet(ss) => {
             let s = &ss.status;
@@ -197,4 +229,198 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
         _ => {}
     }
     e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Deployment, DeploymentStatus, ReplicaSet, ReplicaSetStatus};
+
+    fn deployment(status: DeploymentStatus) -> Object {
+        Object::Deployment(Deployment {
+            status,
+            ..Default::default()
+        })
+    }
+
+    fn lines(errs: &[FieldError]) -> Vec<String> {
+        errs.iter().map(ToString::to_string).collect()
+    }
+
+    /// Port of TestValidateDeploymentStatus (pkg/apis/apps/validation/validation_test.go):
+    /// (name, replicas, updated, ready, available, observedGeneration, collisionCount, error).
+    #[test]
+    fn validate_deployment_status() {
+        #[allow(clippy::type_complexity)]
+        let cases: &[(&str, i32, i32, i32, i32, i64, Option<i32>, bool)] = &[
+            ("valid status", 3, 3, 2, 1, 2, None, false),
+            ("invalid replicas", -1, 2, 2, 1, 2, None, true),
+            ("invalid updatedReplicas", 2, -1, 2, 1, 2, None, true),
+            ("invalid readyReplicas", 3, 0, -1, 1, 2, None, true),
+            ("invalid availableReplicas", 3, 0, 3, -1, 2, None, true),
+            ("invalid observedGeneration", 3, 0, 3, 3, -1, None, true),
+            (
+                "updatedReplicas greater than replicas",
+                3,
+                4,
+                3,
+                3,
+                1,
+                None,
+                true,
+            ),
+            (
+                "readyReplicas greater than replicas",
+                3,
+                0,
+                4,
+                3,
+                1,
+                None,
+                true,
+            ),
+            (
+                "availableReplicas greater than replicas",
+                3,
+                0,
+                3,
+                4,
+                1,
+                None,
+                true,
+            ),
+            (
+                "availableReplicas greater than readyReplicas",
+                3,
+                0,
+                2,
+                3,
+                1,
+                None,
+                true,
+            ),
+            ("invalid collisionCount", 3, 0, 0, 0, 1, Some(-3), true),
+        ];
+        for &(name, replicas, updated, ready, available, gen, collision, want) in cases {
+            let errs = validate_status(&deployment(DeploymentStatus {
+                replicas,
+                updated_replicas: updated,
+                ready_replicas: ready,
+                available_replicas: available,
+                observed_generation: gen,
+                collision_count: collision,
+                ..Default::default()
+            }));
+            assert_eq!(!errs.is_empty(), want, "{name}: {:?}", lines(&errs));
+        }
+    }
+
+    /// The exact lines of the ordering rules (field.Invalid with upstream's messages), in
+    /// upstream's order.
+    #[test]
+    fn deployment_status_ordering_messages() {
+        let errs = validate_status(&deployment(DeploymentStatus {
+            replicas: 1,
+            updated_replicas: 2,
+            ready_replicas: 2,
+            available_replicas: 3,
+            ..Default::default()
+        }));
+        assert_eq!(
+            lines(&errs),
+            [
+                "status.updatedReplicas: Invalid value: 2: cannot be greater than status.replicas",
+                "status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas",
+                "status.availableReplicas: Invalid value: 3: cannot be greater than status.replicas",
+                "status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas",
+            ]
+        );
+    }
+
+    /// The alpha `terminatingReplicas` (DeploymentReplicaSetTerminatingReplicas) is
+    /// non-negative when set, on Deployments and ReplicaSets.
+    #[test]
+    fn terminating_replicas_non_negative() {
+        let d = deployment(DeploymentStatus {
+            terminating_replicas: Some(-1),
+            ..Default::default()
+        });
+        assert_eq!(
+            lines(&validate_status(&d)),
+            ["status.terminatingReplicas: Invalid value: -1: must be greater than or equal to 0"]
+        );
+        let ok = deployment(DeploymentStatus {
+            terminating_replicas: Some(2),
+            ..Default::default()
+        });
+        assert!(validate_status(&ok).is_empty());
+        let rs = Object::ReplicaSet(ReplicaSet {
+            status: ReplicaSetStatus {
+                terminating_replicas: Some(-2),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        assert_eq!(
+            lines(&validate_status(&rs)),
+            ["status.terminatingReplicas: Invalid value: -2: must be greater than or equal to 0"]
+        );
+    }
+
+    /// Port of TestValidateReplicaSetStatus (pkg/apis/apps/validation/validation_test.go):
+    /// (name, replicas, fullyLabeled, ready, available, observedGeneration, error).
+    #[test]
+    fn validate_replica_set_status() {
+        let cases: &[(&str, i32, i32, i32, i32, i64, bool)] = &[
+            ("valid status", 3, 3, 2, 1, 2, false),
+            ("invalid replicas", -1, 3, 2, 1, 2, true),
+            ("invalid fullyLabeledReplicas", 3, -1, 2, 1, 2, true),
+            ("invalid readyReplicas", 3, 3, -1, 1, 2, true),
+            ("invalid availableReplicas", 3, 3, 3, -1, 2, true),
+            ("invalid observedGeneration", 3, 3, 3, 3, -1, true),
+            (
+                "fullyLabeledReplicas greater than replicas",
+                3,
+                4,
+                3,
+                3,
+                1,
+                true,
+            ),
+            ("readyReplicas greater than replicas", 3, 3, 4, 3, 1, true),
+            (
+                "availableReplicas greater than replicas",
+                3,
+                3,
+                3,
+                4,
+                1,
+                true,
+            ),
+            (
+                "availableReplicas greater than readyReplicas",
+                3,
+                3,
+                2,
+                3,
+                1,
+                true,
+            ),
+        ];
+        for &(name, replicas, labeled, ready, available, gen, want) in cases {
+            let rs = Object::ReplicaSet(ReplicaSet {
+                status: ReplicaSetStatus {
+                    replicas,
+                    fully_labeled_replicas: labeled,
+                    ready_replicas: ready,
+                    available_replicas: available,
+                    observed_generation: gen,
+                    ..Default::default()
+                },
+                ..Default::default()
+            });
+            let errs = validate_status(&rs);
+            assert_eq!(!errs.is_empty(), want, "{name}: {:?}", lines(&errs));
+        }
+    }
 }

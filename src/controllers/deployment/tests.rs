@@ -1032,9 +1032,13 @@ fn current_deployment(
         image: "foo/bar".into(),
         ..Default::default()
     }];
+    // Upstream leaves readyReplicas at 0; available pods are ready here too (a status with
+    // available > ready is refused by ValidateDeploymentStatus), matching the ReplicaSets of
+    // `new_rs_with_available`, so DeploymentProgressing sees no change in ready pods either way.
     d.status = DeploymentStatus {
         replicas: status_replicas,
         updated_replicas: updated,
+        ready_replicas: available,
         available_replicas: available,
         conditions,
         ..Default::default()
@@ -1161,10 +1165,15 @@ fn test_requeue_stuck_deployment() {
 }
 
 /// `newRSWithAvailable(name, specReplicas, statusReplicas, availableReplicas)` (with the
-/// `foo: bar` selector where upstream's has none, to be a valid ReplicaSet).
+/// `foo: bar` selector where upstream's has none, to be a valid ReplicaSet). Upstream leaves
+/// `readyReplicas` at 0; here the available pods are also ready, since the Deployment status
+/// summed from these ReplicaSets goes through the status subresource, whose validation
+/// (ValidateDeploymentStatus) refuses availableReplicas > readyReplicas. The conditions the
+/// test asserts depend on replicas, updated and available only.
 fn new_rs_with_available(name: &str, spec: i32, status: i32, available: i32) -> ReplicaSet {
     let mut r = rs(name, spec, foo_bar(), None);
     r.status.replicas = status;
+    r.status.ready_replicas = available;
     r.status.available_replicas = available;
     r
 }
