@@ -853,3 +853,5 @@ fn ensure_job_condition_status_rules() {
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].status, "False");
 }
+
+mod tables;

@@ -1,0 +1,760 @@
+//! Further ports of `pkg/controller/job/job_controller_test.go` tables (one `syncJob` call each,
+//! checked field by field as upstream checks them).
+
+use super::*;
+
+/// (type, status, reason, message) of each condition, in order.
+fn conds(s: &JobStatus) -> Vec<(String, String, String, String)> {
+    s.conditions
+        .iter()
+        .map(|c| {
+            (
+                c.type_.clone(),
+                c.status.clone(),
+                c.reason.clone(),
+                c.message.clone(),
+            )
+        })
+        .collect()
+}
+
+fn c4(t: &str, s: &str, r: &str, m: &str) -> (String, String, String, String) {
+    (t.into(), s.into(), r.into(), m.into())
+}
+
+const DEADLINE_MSG: &str = "Job was active longer than specified deadline";
+const BACKOFF_MSG: &str = "Job has reached the specified backoff limit";
+
+// Port of TestSyncJobPastDeadline (pkg/controller/job/job_controller_test.go). The table runs
+// with JobPodReplacementPolicy and JobManagedBy off unless a row turns one on; JobSuccessPolicy
+// keeps its 1.34 default (on).
+#[test]
+fn sync_job_past_deadline() {
+    struct R {
+        parallelism: i32,
+        completions: i32,
+        active_deadline_seconds: i64,
+        start_time: i64,
+        backoff_limit: i32,
+        suspend: bool,
+        active: usize,
+        succeeded: usize,
+        failed: usize,
+        exp_deletions: usize,
+        exp_active: i32,
+        exp_succeeded: i32,
+        exp_failed: i32,
+        exp_conditions: Vec<(String, String, String, String)>,
+        prp: bool,
+        managed_by: bool,
+    }
+    let base = R {
+        parallelism: 1,
+        completions: 1,
+        active_deadline_seconds: 10,
+        start_time: 15,
+        backoff_limit: 6,
+        suspend: false,
+        active: 0,
+        succeeded: 0,
+        failed: 0,
+        exp_deletions: 0,
+        exp_active: 0,
+        exp_succeeded: 0,
+        exp_failed: 0,
+        exp_conditions: vec![],
+        prp: false,
+        managed_by: false,
+    };
+    let rows: Vec<(&str, R)> = vec![
+        (
+            "activeDeadlineSeconds less than single pod execution",
+            R {
+                active: 1,
+                exp_deletions: 1,
+                exp_failed: 1,
+                exp_conditions: vec![c4("Failed", "True", "DeadlineExceeded", DEADLINE_MSG)],
+                ..base
+            },
+        ),
+        (
+            "activeDeadlineSeconds bigger than single pod execution",
+            R {
+                completions: 2,
+                active: 1,
+                succeeded: 1,
+                exp_deletions: 1,
+                exp_succeeded: 1,
+                exp_failed: 1,
+                exp_conditions: vec![c4("Failed", "True", "DeadlineExceeded", DEADLINE_MSG)],
+                ..base
+            },
+        ),
+        (
+            "activeDeadlineSeconds times-out before any pod starts",
+            R {
+                start_time: 10,
+                exp_conditions: vec![c4("Failed", "True", "DeadlineExceeded", DEADLINE_MSG)],
+                ..base
+            },
+        ),
+        (
+            "activeDeadlineSeconds with backofflimit reach",
+            R {
+                active_deadline_seconds: 1,
+                start_time: 10,
+                backoff_limit: 0,
+                failed: 1,
+                exp_failed: 1,
+                exp_conditions: vec![c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG)],
+                ..base
+            },
+        ),
+        (
+            "activeDeadlineSeconds is not triggered when Job is suspended",
+            R {
+                suspend: true,
+                completions: 2,
+                exp_conditions: vec![c4("Suspended", "True", "JobSuspended", "Job suspended")],
+                ..base
+            },
+        ),
+        (
+            "activeDeadlineSeconds exceeded; JobPodReplacementPolicy enabled",
+            R {
+                prp: true,
+                completions: 2,
+                active: 1,
+                succeeded: 1,
+                exp_deletions: 1,
+                exp_succeeded: 1,
+                exp_failed: 1,
+                exp_conditions: vec![c4(
+                    "FailureTarget",
+                    "True",
+                    "DeadlineExceeded",
+                    DEADLINE_MSG,
+                )],
+                ..base
+            },
+        ),
+        (
+            "activeDeadlineSeconds exceeded; JobManagedBy enabled",
+            R {
+                managed_by: true,
+                completions: 2,
+                active: 1,
+                succeeded: 1,
+                exp_deletions: 1,
+                exp_succeeded: 1,
+                exp_failed: 1,
+                exp_conditions: vec![c4(
+                    "FailureTarget",
+                    "True",
+                    "DeadlineExceeded",
+                    DEADLINE_MSG,
+                )],
+                ..base
+            },
+        ),
+        (
+            "activeDeadlineSeconds exceeded and backofflimit reached; JobManagedBy enabled",
+            R {
+                managed_by: true,
+                active_deadline_seconds: 1,
+                start_time: 10,
+                backoff_limit: 0,
+                failed: 1,
+                exp_failed: 1,
+                exp_conditions: vec![
+                    c4("FailureTarget", "True", "BackoffLimitExceeded", BACKOFF_MSG),
+                    c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG),
+                ],
+                ..base
+            },
+        ),
+    ];
+    for (name, r) in rows {
+        let mut f = Fixture::new(r.prp, true, r.managed_by);
+        let mut job = f.job(r.parallelism, r.completions, r.backoff_limit, false);
+        job.spec.active_deadline_seconds = Some(r.active_deadline_seconds);
+        job.spec.suspend = Some(r.suspend);
+        job.status.start_time = Some(Time::from_unix_secs(f.api.now.unix_secs() - r.start_time));
+        f.load_job(job);
+        let job = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
+        for _ in 0..r.active {
+            f.pod(&job, "Running", false, false, None);
+        }
+        for _ in 0..r.succeeded {
+            f.pod(&job, "Succeeded", false, false, None);
+        }
+        for _ in 0..r.failed {
+            f.pod(&job, "Failed", false, false, None);
+        }
+        let mut ctl = JobController::new();
+        let mut ctx = f.ctx();
+        ctl.sync_job("default/foobar", &mut ctx)
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(f.count("create", "Pod"), 0, "{name}: creations");
+        assert_eq!(
+            f.count("delete", "Pod"),
+            r.exp_deletions,
+            "{name}: deletions"
+        );
+        let s = f.job_status();
+        assert_eq!(s.active, r.exp_active, "{name}: active");
+        assert_eq!(s.succeeded, r.exp_succeeded, "{name}: succeeded");
+        assert_eq!(s.failed, r.exp_failed, "{name}: failed");
+        assert!(s.start_time.is_some(), "{name}: startTime");
+        assert_eq!(conds(&s), r.exp_conditions, "{name}: conditions");
+    }
+}
+
+/// One `syncJob` of a Job built by `newJob(parallelism, completions, backoffLimit)` with `spec`
+/// merged into its spec (JSON), over `pods` (JSON pod statuses/metadata) named `mypod-<i>`, with
+/// the tracking finalizer and, for Indexed Jobs, index `i` unless the pod names its own.
+struct Sync {
+    parallelism: i32,
+    completions: i32,
+    backoff_limit: i32,
+    indexed: bool,
+    spec: serde_json::Value,
+    status: serde_json::Value,
+    pods: Vec<serde_json::Value>,
+    prp: bool,
+    success_policy: bool,
+    managed_by: bool,
+    backoff_limit_per_index: bool,
+}
+
+impl Default for Sync {
+    fn default() -> Self {
+        Sync {
+            parallelism: 1,
+            completions: 1,
+            backoff_limit: 6,
+            indexed: false,
+            spec: serde_json::json!({}),
+            status: serde_json::json!({}),
+            pods: vec![],
+            prp: false,
+            success_policy: true,
+            managed_by: false,
+            backoff_limit_per_index: true,
+        }
+    }
+}
+
+fn merge(a: &mut serde_json::Value, b: &serde_json::Value) {
+    match (a, b) {
+        (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+            for (k, v) in b {
+                merge(a.entry(k.clone()).or_insert(serde_json::Value::Null), v);
+            }
+        }
+        (a, b) => *a = b.clone(),
+    }
+}
+
+impl Sync {
+    fn build(&self) -> (Fixture, Job) {
+        let mut f = Fixture::new(self.prp, self.success_policy, self.managed_by);
+        f.gates
+            .set("JobBackoffLimitPerIndex", self.backoff_limit_per_index);
+        let job = f.job(
+            self.parallelism,
+            self.completions,
+            self.backoff_limit,
+            self.indexed,
+        );
+        let mut job = job;
+        // Upstream's template container has no name (its fixture skips validation).
+        job.spec.template.spec.containers[0].name = "main-container".into();
+        let mut v = serde_json::to_value(&job).unwrap();
+        merge(&mut v["spec"], &self.spec);
+        merge(&mut v["status"], &self.status);
+        let job: Job = serde_json::from_value(v).expect("job json");
+        f.load_job(job);
+        let job = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
+        for (i, p) in self.pods.iter().enumerate() {
+            let mut p: Pod = serde_json::from_value(p.clone()).expect("pod json");
+            let deleting = p.metadata.deletion_timestamp.take().is_some();
+            let mut base = crate::controllers::controller_utils::get_pod_from_template(
+                &job.spec.template,
+                &job.metadata,
+                Some(&new_controller_ref(&job.metadata, "batch/v1", "Job")),
+            );
+            base.metadata.name = if p.metadata.name.is_empty() {
+                format!("mypod-{i}")
+            } else {
+                p.metadata.name.clone()
+            };
+            base.metadata.generate_name.clear();
+            base.metadata.uid = if p.metadata.uid.is_empty() {
+                format!("mypod-{i}")
+            } else {
+                p.metadata.uid.clone()
+            };
+            base.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+            base.metadata.creation_timestamp = Some(ts("2024-01-01T00:00:00Z"));
+            base.metadata.annotations.extend(p.metadata.annotations);
+            if self.indexed
+                && !base
+                    .metadata
+                    .annotations
+                    .contains_key(JOB_COMPLETION_INDEX_ANNOTATION)
+            {
+                base.metadata
+                    .annotations
+                    .insert(JOB_COMPLETION_INDEX_ANNOTATION.into(), i.to_string());
+            }
+            if deleting {
+                // As upstream's fixtures: deleted now, no grace period recorded.
+                base.metadata.deletion_timestamp = Some(f.api.now);
+            }
+            base.spec.node_name = "node-1".into();
+            base.status = p.status;
+            f.api.load(base.into_object()).expect("pod loads");
+        }
+        (f, job)
+    }
+
+    fn run(&self, name: &str) -> (Fixture, JobStatus) {
+        let (mut f, _) = self.build();
+        let mut ctl = JobController::new();
+        let mut ctx = f.ctx();
+        ctl.sync_job("default/foobar", &mut ctx)
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let s = f.job_status();
+        (f, s)
+    }
+}
+
+/// A failed pod whose containers (name, exit code) terminated.
+fn failed_with(containers: &[(&str, i32)]) -> serde_json::Value {
+    pod_with("Failed", containers)
+}
+
+fn pod_with(phase: &str, containers: &[(&str, i32)]) -> serde_json::Value {
+    let cs: Vec<serde_json::Value> = containers
+        .iter()
+        .map(|(n, c)| serde_json::json!({"name": n, "state": {"terminated": {"exitCode": c}}}))
+        .collect();
+    serde_json::json!({"status": {"phase": phase, "containerStatuses": cs}})
+}
+
+fn on_exit_code_rules() -> serde_json::Value {
+    serde_json::json!({"rules": [
+        {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1, 2, 3]}},
+        {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [5, 6, 7]}},
+    ]})
+}
+
+const PFP: &str = "PodFailurePolicy";
+
+fn pfp_msg(m: &str) -> Vec<(String, String, String, String)> {
+    vec![
+        c4("FailureTarget", "True", PFP, m),
+        c4("Failed", "True", PFP, m),
+    ]
+}
+
+// Port of TestSyncJobWithJobPodFailurePolicy (pkg/controller/job/job_controller_test.go). The
+// runner sets podReplacementPolicy Failed when a row leaves it unset; JobPodReplacementPolicy and
+// JobManagedBy are off unless a row turns them on.
+#[test]
+fn sync_job_with_job_pod_failure_policy() {
+    use serde_json::json;
+    struct R {
+        s: Sync,
+        conditions: Vec<(String, String, String, String)>,
+        failed: i32,
+        active: i32,
+        succeeded: i32,
+        terminating: i32,
+    }
+    let exit_rules = json!({"podFailurePolicy": on_exit_code_rules()});
+    let m5 = "Container main-container for pod default/mypod-0 failed with exit code 5 matching FailJob rule at index 1";
+    let rows: Vec<(&str, R)> = vec![
+        (
+            "default handling for pod failure if the container matching the exit codes does not match the containerName restriction",
+            R {
+                s: Sync {
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "Ignore", "onExitCodes": {"containerName": "main-container", "operator": "In", "values": [1, 2, 3]}},
+                        {"action": "FailJob", "onExitCodes": {"containerName": "main-container", "operator": "In", "values": [5, 6, 7]}},
+                    ]}}),
+                    pods: vec![failed_with(&[("monitoring-container", 5), ("main-container", 42)])],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 1,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "running pod should not result in job fail based on OnExitCodes",
+            R {
+                s: Sync {
+                    spec: exit_rules.clone(),
+                    pods: vec![pod_with("Running", &[("main-container", 5)])],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 1,
+                succeeded: 0,
+                failed: 0,
+                terminating: 0,
+            },
+        ),
+        (
+            "fail job based on OnExitCodes",
+            R {
+                s: Sync {
+                    spec: exit_rules.clone(),
+                    pods: vec![failed_with(&[("main-container", 5)])],
+                    ..Default::default()
+                },
+                conditions: pfp_msg(m5),
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "job marked already as failure target with failed pod",
+            R {
+                s: Sync {
+                    spec: exit_rules.clone(),
+                    status: json!({"conditions": [{"type": "FailureTarget", "status": "True", "reason": PFP, "message": m5}]}),
+                    pods: vec![failed_with(&[("main-container", 5)])],
+                    ..Default::default()
+                },
+                conditions: pfp_msg(m5),
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "job marked already as failure target with failed pod, message based on already deleted pod",
+            R {
+                s: Sync {
+                    spec: exit_rules.clone(),
+                    status: json!({"conditions": [{"type": "FailureTarget", "status": "True", "reason": PFP, "message": "Container main-container for pod default/already-deleted-pod failed with exit code 5 matching FailJob rule at index 1"}]}),
+                    pods: vec![failed_with(&[("main-container", 5)])],
+                    ..Default::default()
+                },
+                conditions: pfp_msg("Container main-container for pod default/already-deleted-pod failed with exit code 5 matching FailJob rule at index 1"),
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "fail job with multiple pods",
+            R {
+                s: Sync {
+                    parallelism: 2,
+                    completions: 2,
+                    spec: exit_rules.clone(),
+                    pods: vec![json!({"status": {"phase": "Running"}}), failed_with(&[("main-container", 5)])],
+                    ..Default::default()
+                },
+                conditions: pfp_msg("Container main-container for pod default/mypod-1 failed with exit code 5 matching FailJob rule at index 1"),
+                active: 0,
+                succeeded: 0,
+                failed: 2,
+                terminating: 0,
+            },
+        ),
+        (
+            "fail job with multiple pods; JobManagedBy enabled delays setting terminal condition",
+            R {
+                s: Sync {
+                    managed_by: true,
+                    parallelism: 2,
+                    completions: 2,
+                    spec: exit_rules.clone(),
+                    pods: vec![json!({"status": {"phase": "Running"}}), failed_with(&[("main-container", 5)])],
+                    ..Default::default()
+                },
+                conditions: vec![c4("FailureTarget", "True", PFP, "Container main-container for pod default/mypod-1 failed with exit code 5 matching FailJob rule at index 1")],
+                active: 0,
+                succeeded: 0,
+                failed: 2,
+                // status.terminating is written only with JobPodReplacementPolicy.
+                terminating: 0,
+            },
+        ),
+        (
+            "fail indexed job based on OnExitCodes",
+            R {
+                s: Sync {
+                    indexed: true,
+                    spec: exit_rules.clone(),
+                    pods: vec![failed_with(&[("main-container", 5)])],
+                    ..Default::default()
+                },
+                conditions: pfp_msg(m5),
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "fail job based on OnExitCodes with NotIn operator",
+            R {
+                s: Sync {
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [5, 6, 7]}},
+                    ]}}),
+                    pods: vec![failed_with(&[("main-container", 42)])],
+                    ..Default::default()
+                },
+                conditions: pfp_msg("Container main-container for pod default/mypod-0 failed with exit code 42 matching FailJob rule at index 0"),
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "default handling job based on OnExitCodes with NotIn operator",
+            R {
+                s: Sync {
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [5, 6, 7]}},
+                    ]}}),
+                    pods: vec![failed_with(&[("main-container", 5)])],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 1,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "fail job based on OnExitCodes for InitContainer",
+            R {
+                s: Sync {
+                    spec: exit_rules.clone(),
+                    pods: vec![json!({"status": {"phase": "Failed",
+                        "initContainerStatuses": [{"name": "init-container", "state": {"terminated": {"exitCode": 5}}}],
+                        "containerStatuses": [{"name": "main-container", "state": {"terminated": {"exitCode": 143}}}]}})],
+                    ..Default::default()
+                },
+                conditions: pfp_msg("Container init-container for pod default/mypod-0 failed with exit code 5 matching FailJob rule at index 1"),
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "ignore pod failure; both rules are matching, the first is executed only",
+            R {
+                s: Sync {
+                    backoff_limit: 0,
+                    spec: exit_rules.clone(),
+                    pods: vec![failed_with(&[("container1", 2), ("container2", 6)])],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 1,
+                succeeded: 0,
+                failed: 0,
+                terminating: 0,
+            },
+        ),
+        (
+            "ignore pod failure based on OnExitCodes",
+            R {
+                s: Sync {
+                    backoff_limit: 0,
+                    spec: exit_rules.clone(),
+                    pods: vec![failed_with(&[("", 1)])],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 1,
+                succeeded: 0,
+                failed: 0,
+                terminating: 0,
+            },
+        ),
+        (
+            "default job based on OnExitCodes",
+            R {
+                s: Sync {
+                    backoff_limit: 0,
+                    spec: exit_rules.clone(),
+                    pods: vec![failed_with(&[("", 10)])],
+                    ..Default::default()
+                },
+                conditions: vec![c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG)],
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "default job based on OnExitCodes; JobManagedBy enabled triggers adding interim condition",
+            R {
+                s: Sync {
+                    managed_by: true,
+                    backoff_limit: 0,
+                    spec: exit_rules.clone(),
+                    pods: vec![failed_with(&[("", 10)])],
+                    ..Default::default()
+                },
+                conditions: vec![
+                    c4("FailureTarget", "True", "BackoffLimitExceeded", BACKOFF_MSG),
+                    c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG),
+                ],
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "count pod failure based on OnExitCodes; both rules are matching, the first is executed only",
+            R {
+                s: Sync {
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "Count", "onExitCodes": {"operator": "In", "values": [1, 2]}},
+                        {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [2, 3]}},
+                    ]}}),
+                    pods: vec![failed_with(&[("", 2)])],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 1,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "count pod failure based on OnPodConditions; both rules are matching, the first is executed only",
+            R {
+                s: Sync {
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "Count", "onPodConditions": [{"type": "ResourceLimitExceeded", "status": "True"}]},
+                        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+                    ]}}),
+                    pods: vec![json!({"status": {"phase": "Failed",
+                        "conditions": [{"type": "ResourceLimitExceeded", "status": "True"}, {"type": "DisruptionTarget", "status": "True"}],
+                        "containerStatuses": [{"name": "", "state": {"terminated": {"exitCode": 0}}}]}})],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 1,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "ignore pod failure based on OnPodConditions",
+            R {
+                s: Sync {
+                    backoff_limit: 0,
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+                    ]}}),
+                    pods: vec![json!({"status": {"phase": "Failed", "conditions": [{"type": "DisruptionTarget", "status": "True"}]}})],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 1,
+                succeeded: 0,
+                failed: 0,
+                terminating: 0,
+            },
+        ),
+        (
+            "ignore pod failure based on OnPodConditions, ignored failures delays pod recreation",
+            R {
+                s: Sync {
+                    backoff_limit: 0,
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+                    ]}}),
+                    pods: vec![json!({"metadata": {"deletionTimestamp": "2025-01-01T00:00:00Z"},
+                        "status": {"phase": "Failed", "conditions": [{"type": "DisruptionTarget", "status": "True"}]}})],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 0,
+                succeeded: 0,
+                failed: 0,
+                terminating: 0,
+            },
+        ),
+        (
+            "fail job based on OnPodConditions",
+            R {
+                s: Sync {
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+                    ]}}),
+                    pods: vec![json!({"status": {"phase": "Failed", "conditions": [{"type": "DisruptionTarget", "status": "True"}]}})],
+                    ..Default::default()
+                },
+                conditions: pfp_msg("Pod default/mypod-0 has condition DisruptionTarget matching FailJob rule at index 0"),
+                active: 0,
+                succeeded: 0,
+                failed: 1,
+                terminating: 0,
+            },
+        ),
+        (
+            "terminating Pod not considered failed when JobPodFailurePolicy is enabled and used",
+            R {
+                s: Sync {
+                    completions: -1,
+                    backoff_limit: 0,
+                    spec: json!({"podFailurePolicy": {"rules": [
+                        {"action": "Count", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+                    ]}}),
+                    pods: vec![json!({"metadata": {"deletionTimestamp": "2025-01-01T00:00:00Z"}})],
+                    ..Default::default()
+                },
+                conditions: vec![],
+                active: 0,
+                succeeded: 0,
+                failed: 0,
+                // Upstream compares Deref(terminating, 0) with 0 here, but with a pod failure
+                // policy trackTerminatingPods holds and status.terminating is only written with
+                // JobPodReplacementPolicy (off in this row).
+                terminating: 0,
+            },
+        ),
+    ];
+    for (name, mut r) in rows {
+        let spec = r.s.spec.as_object_mut().unwrap();
+        spec.entry("podReplacementPolicy")
+            .or_insert_with(|| json!("Failed"));
+        let (_, s) = r.s.run(name);
+        assert_eq!(conds(&s), r.conditions, "{name}: conditions");
+        assert_eq!(s.active, r.active, "{name}: active");
+        assert_eq!(s.succeeded, r.succeeded, "{name}: succeeded");
+        assert_eq!(s.failed, r.failed, "{name}: failed");
+        assert_eq!(
+            s.terminating.unwrap_or(0),
+            r.terminating,
+            "{name}: terminating"
+        );
+    }
+}
