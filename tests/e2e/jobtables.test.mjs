@@ -19,12 +19,12 @@ test("CronJob timeline: ticks outside startingDeadlineSeconds are told apart", a
   let p = await openScenario("cronjob-downtime-deadline");
   await seekTo(p, 6800);
   await p.selectOption("#cronjob-window", "86400");
-  assert.match(await p.locator(".legend").textContent(), /⌛ tick outside startingDeadlineSeconds/);
+  assert.match(await p.locator(".legend-deadline").textContent(), /◇ tick outside startingDeadlineSeconds/);
   const runs = await texts(p, "#cronjob-runs li");
   // The controller came back at 10:21:00 and looked back 200 s (to 10:17:40): 10:17 and older
   // were never considered; 10:18 .. 10:20 were, but only the most recent (10:21) started.
   const row = (hm) => runs.find((r) => r.startsWith(`2025-01-01 ${hm}:00Z`)) ?? "";
-  assert.match(row("10:17"), /⌛ missed: outside startingDeadlineSeconds \(200s\): when the controller next started a Job \(at 2025-01-01T10:21:00Z\) it looked back only to 2025-01-01T10:17:40Z/, runs.join("\n"));
+  assert.match(row("10:17"), /◇ missed: outside startingDeadlineSeconds \(200s\): when the controller next started a Job \(at 2025-01-01T10:21:00Z\) it looked back only to 2025-01-01T10:17:40Z/, runs.join("\n"));
   assert.match(row("10:20"), /✗ missed: kube-controller-manager was not running at this time; at 2025-01-01T10:21:00Z only the most recent schedule time \(2025-01-01T10:21:00Z\) was started/, runs.join("\n"));
   assert.match(row("10:21"), /✓/);
   assert.ok((await p.locator("#cronjob-runs li.run-deadline").count()) >= 20);

@@ -35,7 +35,7 @@ export class CronJobView {
     this.chart = h("div", { class: "chart" });
     this.legend = h("ul", { class: "legend" },
       h("li", {}, "│ tick with a Job (solid) · ✗ missed or skipped tick (red, cross) · ┆ future tick (dashed) · ▬ Job run (bar, ✓ complete / ✗ failed / ▶ running / ↺ replaced) · shaded: startingDeadlineSeconds window"),
-      h("li", { class: "legend-deadline" }, "⌛ tick outside startingDeadlineSeconds (orange, hourglass): when the controller looked, the tick was older than the deadline, so it was never considered"));
+      h("li", { class: "legend-deadline" }, "◇ tick outside startingDeadlineSeconds (orange, diamond): when the controller looked, the tick was older than the deadline, so it was never considered"));
     this.runs = h("ol", { id: "cronjob-runs", class: "runs", reversed: true });
     this.next = h("ol", { id: "cronjob-next", class: "runs" });
     this.tryInput = h("input", { id: "cron-try", type: "text", value: "0 0 13 * 5", "aria-label": "Schedule to preview", spellcheck: "false" });
@@ -207,7 +207,7 @@ export class CronJobView {
       const late = !job && this.tickInfo.get(t)?.kind === "deadline";
       svg.append(s("line", { x1: x(t), x2: x(t), y1: PAD.t, y2: PAD.t + 30, class: job ? "tick tick-run" : late ? "tick tick-deadline" : "tick tick-missed" },
         s("title", {}, job ? `${this.clock(t)}: ${job.name}` : `${this.clock(t)}: ${this.whyMissed(cj, t, jobs)}`)));
-      if (!job && !dense) svg.append(s("text", { x: x(t), y: PAD.t - 4, "text-anchor": "middle", class: late ? "tick-x tick-x-deadline" : "tick-x" }, late ? "⌛" : "✗"));
+      if (!job && !dense) svg.append(s("text", { x: x(t), y: PAD.t - 4, "text-anchor": "middle", class: late ? "tick-x tick-x-deadline" : "tick-x" }, late ? "◇" : "✗"));
     }
     for (const t of cj.nextTicks.filter((t) => t <= t1)) svg.append(s("line", { x1: x(t), x2: x(t), y1: PAD.t, y2: PAD.t + 30, class: "tick tick-future" }));
     const lanes = [];
@@ -241,7 +241,7 @@ export class CronJobView {
         rows.push({ t, el: h("li", { class: "run run-due", dataset: { tick: t } }, `${this.clock(t)} ⏳ due now: the controller has not acted on it yet`) });
       } else {
         const late = this.tickInfo.get(t)?.kind === "deadline";
-        rows.push({ t, el: h("li", { class: late ? "run run-missed run-deadline" : "run run-missed", dataset: { tick: t } }, `${this.clock(t)} ${late ? "⌛" : "✗"} ${this.whyMissed(cj, t, jobs)}`) });
+        rows.push({ t, el: h("li", { class: late ? "run run-missed run-deadline" : "run run-missed", dataset: { tick: t } }, `${this.clock(t)} ${late ? "◇" : "✗"} ${this.whyMissed(cj, t, jobs)}`) });
       }
     }
     // Jobs created late (Forbid, after downtime) are listed under their scheduled tick above;

@@ -295,7 +295,9 @@ impl Sync {
             } else {
                 p.metadata.uid.clone()
             };
-            base.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+            if p.metadata.annotations.remove(NO_FINALIZER).is_none() {
+                base.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+            }
             base.metadata.creation_timestamp = Some(ts("2024-01-01T00:00:00Z"));
             base.metadata.annotations.extend(p.metadata.annotations);
             if self.indexed
@@ -328,6 +330,46 @@ impl Sync {
         let s = f.job_status();
         (f, s)
     }
+}
+
+/// A test-only annotation: the pod is built without the tracking finalizer.
+const NO_FINALIZER: &str = "test/no-tracking-finalizer";
+
+/// `buildPod().index(ix).phase(phase)` with `indexFailureCount(failures)` when given.
+fn ipod(ix: &str, phase: &str, failures: Option<&str>) -> serde_json::Value {
+    let mut a = serde_json::Map::new();
+    a.insert(JOB_COMPLETION_INDEX_ANNOTATION.into(), ix.into());
+    if let Some(n) = failures {
+        a.insert(
+            crate::api::batch::JOB_INDEX_FAILURE_COUNT_ANNOTATION.into(),
+            n.into(),
+        );
+    }
+    serde_json::json!({"metadata": {"annotations": a}, "status": {"phase": phase}})
+}
+
+/// `ipod` with the DisruptionTarget=True condition.
+fn ipod_disrupted(ix: &str) -> serde_json::Value {
+    let mut p = ipod(ix, "Failed", None);
+    p["status"]["conditions"] = serde_json::json!([{"type": "DisruptionTarget", "status": "True"}]);
+    p
+}
+
+/// The status as upstream's tables compare it: without startTime, completionTime, ready and
+/// the conditions' times.
+fn comparable(mut s: JobStatus) -> JobStatus {
+    s.start_time = None;
+    s.completion_time = None;
+    s.ready = None;
+    for c in &mut s.conditions {
+        c.last_probe_time = None;
+        c.last_transition_time = None;
+    }
+    s
+}
+
+fn want_status(v: serde_json::Value) -> JobStatus {
+    serde_json::from_value(v).expect("status json")
 }
 
 /// A failed pod whose containers (name, exit code) terminated.
@@ -755,6 +797,605 @@ fn sync_job_with_job_pod_failure_policy() {
             s.terminating.unwrap_or(0),
             r.terminating,
             "{name}: terminating"
+        );
+    }
+}
+
+const MATCHED_0: &str = "Matched rules at index 0";
+const COMPLETIONS_MSG: &str = "Reached expected number of succeeded pods";
+
+fn cond(t: &str, r: &str, m: &str) -> serde_json::Value {
+    serde_json::json!({"type": t, "status": "True", "reason": r, "message": m})
+}
+
+// Port of TestSyncJobWithJobSuccessPolicy (pkg/controller/job/job_controller_test.go): the whole
+// status is compared except startTime, completionTime and ready. Gates as each row sets them
+// (JobBackoffLimitPerIndex, JobSuccessPolicy, JobPodReplacementPolicy, JobManagedBy off unless
+// set).
+#[test]
+fn sync_job_with_job_success_policy() {
+    use serde_json::json;
+    let sp01 = json!({"rules": [{"succeededIndexes": "0,1", "succeededCount": 1}]});
+    let pfp_dt = json!({"rules": [{"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]});
+    let max = i32::MAX;
+    let base = || Sync {
+        indexed: true,
+        backoff_limit: max,
+        success_policy: true,
+        backoff_limit_per_index: false,
+        ..Default::default()
+    };
+    let dt_msg =
+        "Pod default/mypod-0 has condition DisruptionTarget matching FailJob rule at index 0";
+    let rows: Vec<(&str, Sync, serde_json::Value)> = vec![
+        (
+            "job with successPolicy; jobPodReplacementPolicy feature enabled; job has SuccessCriteriaMet condition if job meets to successPolicy and some indexes fail",
+            Sync {
+                prp: true,
+                parallelism: 3,
+                completions: 3,
+                spec: json!({"successPolicy": sp01}),
+                pods: vec![ipod("0", "Failed", None), ipod("0", "Running", None), ipod("1", "Succeeded", None), ipod("2", "Running", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 2, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with successPolicy; jobPodReplacementPolicy feature disabled; job has SuccessCriteriaMet condition if job meets to successPolicy and some indexes fail",
+            Sync {
+                parallelism: 3,
+                completions: 3,
+                spec: json!({"successPolicy": sp01}),
+                pods: vec![ipod("0", "Failed", None), ipod("0", "Running", None), ipod("1", "Succeeded", None), ipod("2", "Running", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0), cond("Complete", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with podFailurePolicy and successPolicy; jobPodReplacementPolicy feature enabled; job has SuccessCriteriaMet condition if job meets to successPolicy and doesn't meet to podFailurePolicy",
+            Sync {
+                prp: true,
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": sp01, "podFailurePolicy": pfp_dt}),
+                pods: vec![ipod("0", "Failed", None), ipod("0", "Running", None), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 1, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with podFailurePolicy and successPolicy; jobPodReplacementPolicy feature disabled; job has SuccessCriteriaMet condition if job meets to successPolicy and doesn't meet to podFailurePolicy",
+            Sync {
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": sp01, "podFailurePolicy": pfp_dt}),
+                pods: vec![ipod("0", "Failed", None), ipod("0", "Running", None), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0), cond("Complete", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with backoffLimitPerIndex and successPolicy; jobPodReplacementPolicy feature enabled; job has SuccessCriteriaMet condition if job meets to successPolicy and doesn't meet backoffLimitPerIndex",
+            Sync {
+                prp: true,
+                backoff_limit_per_index: true,
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": sp01, "backoffLimitPerIndex": 2}),
+                pods: vec![ipod("0", "Failed", None), ipod("0", "Running", None), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 1, "completedIndexes": "1", "failedIndexes": "", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with successPolicy; jobPodReplacementPolicy feature enabled; job has both Complete and SuccessCriteriaMet condition when job meets to successPolicy and all pods have been already removed",
+            Sync {
+                prp: true,
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": sp01, "backoffLimitPerIndex": 2}),
+                status: json!({"conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+                pods: vec![ipod("0", "Failed", None), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0), cond("Complete", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with successPolicy; jobPodReplacementPolicy feature enabled; job has SuccessCriteriaMet condition when job meets to successPolicy and some pods still are running",
+            Sync {
+                prp: true,
+                parallelism: 3,
+                completions: 3,
+                spec: json!({"successPolicy": sp01, "backoffLimitPerIndex": 3}),
+                status: json!({"conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+                pods: vec![ipod("0", "Failed", None), ipod("1", "Running", None), ipod("1", "Succeeded", None), ipod("2", "Running", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 2, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with successPolicy; JobManagedBy feature enabled; job has SuccessCriteriaMet condition when job meets to successPolicy and some pods still are running",
+            Sync {
+                managed_by: true,
+                parallelism: 3,
+                completions: 3,
+                spec: json!({"successPolicy": sp01, "backoffLimitPerIndex": 3}),
+                status: json!({"conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+                pods: vec![ipod("0", "Failed", None), ipod("1", "Running", None), ipod("1", "Succeeded", None), ipod("2", "Running", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with successPolicy and podFailurePolicy; jobPodReplacementPolicy feature enabled; job has a failed condition when job meets to both successPolicy and podFailurePolicy",
+            Sync {
+                prp: true,
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": sp01, "podFailurePolicy": pfp_dt}),
+                pods: vec![ipod_disrupted("0"), ipod("0", "Running", None), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 2, "succeeded": 1, "terminating": 1, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", PFP, dt_msg)]}),
+        ),
+        (
+            "job with successPolicy and backoffLimitPerIndex; jobPodReplacementPolicy feature enabled; job has a failed condition when job meets to both successPolicy and backoffLimitPerIndex",
+            Sync {
+                prp: true,
+                backoff_limit_per_index: true,
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": sp01, "backoffLimitPerIndex": 1}),
+                pods: vec![ipod("0", "Failed", Some("1")), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 0, "completedIndexes": "1", "failedIndexes": "0", "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", "FailedIndexes", "Job has failed indexes"), cond("Failed", "FailedIndexes", "Job has failed indexes")]}),
+        ),
+        (
+            "job with successPolicy and backoffLimit; jobPodReplacementPolicy feature enabled; job has a failed condition when job meets to both successPolicy and backoffLimit",
+            Sync {
+                prp: true,
+                parallelism: 2,
+                completions: 2,
+                backoff_limit: 1,
+                spec: json!({"successPolicy": sp01}),
+                pods: vec![ipod("0", "Failed", None), ipod("0", "Failed", None), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 2, "succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", "BackoffLimitExceeded", BACKOFF_MSG), cond("Failed", "BackoffLimitExceeded", BACKOFF_MSG)]}),
+        ),
+        (
+            "job with successPolicy and podFailurePolicy; jobPodReplacementPolicy feature enabled; job with SuccessCriteriaMet has never been transitioned to FailureTarget and Failed even if job meets podFailurePolicy",
+            Sync {
+                prp: true,
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": {"rules": [{"succeededCount": 1}]}, "podFailurePolicy": pfp_dt}),
+                status: json!({"succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                    "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+                pods: vec![ipod_disrupted("0"), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0), cond("Complete", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with successPolicy and backoffLimitPerIndex; jobPodReplacementPolicy feature enabled; job with SuccessCriteriaMet has never been transitioned to FailureTarget and Failed even if job meet backoffLimitPerIndex",
+            Sync {
+                prp: true,
+                backoff_limit_per_index: true,
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": {"rules": [{"succeededIndexes": "1"}]}, "backoffLimitPerIndex": 1}),
+                status: json!({"succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                    "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+                pods: vec![ipod("0", "Failed", Some("1")), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 0, "completedIndexes": "1", "failedIndexes": "0", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0), cond("Complete", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with successPolicy and backoffLimit; jobPodReplacementPolicy feature enabled; job with SuccessCriteriaMet has never been transitioned to FailureTarget and Failed even if job meets backoffLimit",
+            Sync {
+                prp: true,
+                parallelism: 2,
+                completions: 2,
+                backoff_limit: 1,
+                spec: json!({"successPolicy": sp01}),
+                status: json!({"succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                    "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0)]}),
+                pods: vec![ipod("0", "Failed", None), ipod("1", "Succeeded", None)],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "SuccessPolicy", MATCHED_0), cond("Complete", "SuccessPolicy", MATCHED_0)]}),
+        ),
+        (
+            "job with successPolicy and podFailureTarget; jobPodReplacementPolicy feature enabled; job with FailureTarget has never been transitioned to SuccessCriteriaMet even if job meets successPolicy",
+            Sync {
+                prp: true,
+                parallelism: 2,
+                completions: 2,
+                spec: json!({"successPolicy": sp01, "podFailurePolicy": pfp_dt}),
+                status: json!({"failed": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                    "conditions": [cond("FailureTarget", PFP, dt_msg)]}),
+                pods: vec![
+                    {
+                        let mut p = ipod_disrupted("0");
+                        p["metadata"]["annotations"][NO_FINALIZER] = json!("");
+                        p
+                    },
+                    ipod("1", "Succeeded", None),
+                ],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", PFP, dt_msg), cond("Failed", PFP, dt_msg)]}),
+        ),
+        (
+            "job without successPolicy; jobSuccessPolicy is enabled; job got SuccessCriteriaMet and Completion with CompletionsReached reason conditions",
+            Sync {
+                managed_by: true,
+                spec: json!({}),
+                pods: vec![ipod("0", "Succeeded", None)],
+                ..base()
+            },
+            json!({"succeeded": 1, "completedIndexes": "0", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "CompletionsReached", COMPLETIONS_MSG), cond("Complete", "CompletionsReached", COMPLETIONS_MSG)]}),
+        ),
+        (
+            "when the JobSuccessPolicy is disabled, the Job never got SuccessCriteriaMet condition even if the Job has the successPolicy field",
+            Sync {
+                success_policy: false,
+                parallelism: 3,
+                completions: 3,
+                spec: json!({"successPolicy": sp01}),
+                pods: vec![ipod("0", "Running", None), ipod("1", "Succeeded", None), ipod("2", "Running", None)],
+                ..base()
+            },
+            json!({"active": 2, "succeeded": 1, "completedIndexes": "1", "uncountedTerminatedPods": {}}),
+        ),
+    ];
+    for (name, s, want) in rows {
+        let (_, got) = s.run(name);
+        assert_eq!(comparable(got), want_status(want), "{name}");
+    }
+}
+
+// Port of TestSyncJobWithJobBackoffLimitPerIndex (pkg/controller/job/job_controller_test.go):
+// the whole status except startTime, completionTime and ready. JobSuccessPolicy keeps its 1.34
+// default (on); the other batch gates as each row sets them.
+#[test]
+fn sync_job_with_job_backoff_limit_per_index() {
+    use serde_json::json;
+    let max = i32::MAX;
+    let base = || Sync {
+        indexed: true,
+        parallelism: 2,
+        completions: 2,
+        backoff_limit: max,
+        backoff_limit_per_index: true,
+        prp: true,
+        spec: json!({"backoffLimitPerIndex": 1}),
+        ..Default::default()
+    };
+    let exit3 = |name: &str| {
+        let mut p = ipod("0", "Failed", Some("0"));
+        p["status"]["containerStatuses"] =
+            json!([{"name": name, "state": {"terminated": {"exitCode": 3}}}]);
+        p
+    };
+    let fi_msg = "Job has failed indexes";
+    let mfi_msg = "Job has exceeded the specified maximal number of failed indexes";
+    let four = || {
+        vec![
+            ipod("0", "Failed", Some("1")),
+            ipod("1", "Succeeded", Some("0")),
+            ipod("2", "Failed", Some("1")),
+            ipod("3", "Running", Some("0")),
+        ]
+    };
+    let rows: Vec<(&str, Sync, serde_json::Value)> = vec![
+        (
+            "successful job after a single failure within index",
+            Sync {
+                pods: vec![ipod("0", "Failed", Some("0")), ipod("0", "Succeeded", Some("1")), ipod("1", "Succeeded", Some("0"))],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 2, "terminating": 0, "completedIndexes": "0,1", "failedIndexes": "", "uncountedTerminatedPods": {},
+                "conditions": [cond("SuccessCriteriaMet", "CompletionsReached", COMPLETIONS_MSG), cond("Complete", "CompletionsReached", COMPLETIONS_MSG)]}),
+        ),
+        (
+            "single failed pod, not counted as the replacement pod creation is delayed",
+            Sync {
+                pods: vec![ipod("0", "Failed", Some("0"))],
+                ..base()
+            },
+            json!({"active": 2, "terminating": 0, "uncountedTerminatedPods": {}, "failedIndexes": ""}),
+        ),
+        (
+            "single failed pod replaced already",
+            Sync {
+                pods: vec![ipod("0", "Failed", Some("0")), ipod("0", "Pending", Some("1"))],
+                ..base()
+            },
+            json!({"active": 2, "failed": 1, "terminating": 0, "uncountedTerminatedPods": {}, "failedIndexes": ""}),
+        ),
+        (
+            "single failed index due to exceeding the backoff limit per index, the job continues",
+            Sync {
+                pods: vec![ipod("0", "Failed", Some("1"))],
+                ..base()
+            },
+            json!({"active": 1, "failed": 1, "failedIndexes": "0", "terminating": 0, "uncountedTerminatedPods": {}}),
+        ),
+        (
+            "single failed index due to FailIndex action, the job continues",
+            Sync {
+                spec: json!({"backoffLimitPerIndex": 1, "podFailurePolicy": {"rules": [
+                    {"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [3]}}]}}),
+                pods: vec![exit3("")],
+                ..base()
+            },
+            json!({"active": 1, "failed": 1, "failedIndexes": "0", "terminating": 0, "uncountedTerminatedPods": {}}),
+        ),
+        (
+            "job failed index due to FailJob action",
+            Sync {
+                backoff_limit: 6,
+                spec: json!({"backoffLimitPerIndex": 1, "podFailurePolicy": {"rules": [
+                    {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [3]}}]}}),
+                pods: vec![exit3("x")],
+                ..base()
+            },
+            json!({"active": 0, "failed": 1, "failedIndexes": "", "terminating": 0, "uncountedTerminatedPods": {},
+                "conditions": [
+                    cond("FailureTarget", PFP, "Container x for pod default/mypod-0 failed with exit code 3 matching FailJob rule at index 0"),
+                    cond("Failed", PFP, "Container x for pod default/mypod-0 failed with exit code 3 matching FailJob rule at index 0"),
+                ]}),
+        ),
+        (
+            "job pod failure ignored due to matching Ignore action",
+            Sync {
+                backoff_limit: 6,
+                spec: json!({"backoffLimitPerIndex": 1, "podFailurePolicy": {"rules": [
+                    {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [3]}}]}}),
+                pods: vec![exit3("x")],
+                ..base()
+            },
+            json!({"active": 2, "failed": 0, "failedIndexes": "", "terminating": 0, "uncountedTerminatedPods": {}}),
+        ),
+        (
+            "job failed due to exceeding backoffLimit before backoffLimitPerIndex",
+            Sync {
+                backoff_limit: 1,
+                pods: vec![ipod("0", "Failed", Some("0")), ipod("1", "Failed", Some("0"))],
+                ..base()
+            },
+            json!({"failed": 2, "succeeded": 0, "failedIndexes": "", "terminating": 0, "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", "BackoffLimitExceeded", BACKOFF_MSG), cond("Failed", "BackoffLimitExceeded", BACKOFF_MSG)]}),
+        ),
+        (
+            "job failed due to failed indexes",
+            Sync {
+                pods: vec![ipod("0", "Failed", Some("1")), ipod("1", "Succeeded", Some("0"))],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "terminating": 0, "failedIndexes": "0", "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", "FailedIndexes", fi_msg), cond("Failed", "FailedIndexes", fi_msg)]}),
+        ),
+        (
+            "job failed due to exceeding max failed indexes",
+            Sync {
+                parallelism: 4,
+                completions: 4,
+                spec: json!({"backoffLimitPerIndex": 1, "maxFailedIndexes": 1}),
+                pods: four(),
+                ..base()
+            },
+            json!({"failed": 3, "succeeded": 1, "terminating": 1, "failedIndexes": "0,2", "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", "MaxFailedIndexesExceeded", mfi_msg)]}),
+        ),
+        (
+            "job with finished indexes; failedIndexes are cleaned when JobBackoffLimitPerIndex disabled",
+            Sync {
+                backoff_limit_per_index: false,
+                parallelism: 3,
+                completions: 3,
+                status: json!({"failedIndexes": "0", "completedIndexes": "1"}),
+                pods: vec![ipod("2", "Pending", Some("1"))],
+                ..base()
+            },
+            json!({"active": 2, "succeeded": 1, "terminating": 0, "completedIndexes": "1", "uncountedTerminatedPods": {}}),
+        ),
+        (
+            "job failed due to failed indexes; JobPodReplacementPolicy and JobManagedBy disabled",
+            Sync {
+                prp: false,
+                pods: vec![ipod("0", "Failed", Some("1")), ipod("1", "Succeeded", Some("0"))],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "failedIndexes": "0", "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("Failed", "FailedIndexes", fi_msg)]}),
+        ),
+        (
+            "job failed due to failed indexes; JobManagedBy enabled",
+            Sync {
+                prp: false,
+                managed_by: true,
+                pods: vec![ipod("0", "Failed", Some("1")), ipod("1", "Succeeded", Some("0"))],
+                ..base()
+            },
+            json!({"failed": 1, "succeeded": 1, "failedIndexes": "0", "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", "FailedIndexes", fi_msg), cond("Failed", "FailedIndexes", fi_msg)]}),
+        ),
+        (
+            "job failed due to exceeding max failed indexes; JobPodReplacementPolicy and JobManagedBy disabled",
+            Sync {
+                prp: false,
+                parallelism: 4,
+                completions: 4,
+                spec: json!({"backoffLimitPerIndex": 1, "maxFailedIndexes": 1}),
+                pods: four(),
+                ..base()
+            },
+            json!({"failed": 3, "succeeded": 1, "failedIndexes": "0,2", "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("Failed", "MaxFailedIndexesExceeded", mfi_msg)]}),
+        ),
+        (
+            "job failed due to exceeding max failed indexes; JobManagedBy enabled",
+            Sync {
+                prp: false,
+                managed_by: true,
+                parallelism: 4,
+                completions: 4,
+                spec: json!({"backoffLimitPerIndex": 1, "maxFailedIndexes": 1}),
+                pods: four(),
+                ..base()
+            },
+            json!({"failed": 3, "succeeded": 1, "failedIndexes": "0,2", "completedIndexes": "1", "uncountedTerminatedPods": {},
+                "conditions": [cond("FailureTarget", "MaxFailedIndexesExceeded", mfi_msg)]}),
+        ),
+    ];
+    for (name, s, want) in rows {
+        let (_, got) = s.run(name);
+        assert_eq!(comparable(got), want_status(want), "{name}");
+    }
+}
+
+// Port of TestSingleJobFailedCondition (pkg/controller/job/job_controller_test.go): a Failed=False
+// condition past the deadline becomes the one Failed=True condition; no pod is deleted. Run with
+// the 1.34 gate defaults (terminal conditions delayed behind FailureTarget) and with
+// JobPodReplacementPolicy and JobManagedBy off.
+#[test]
+fn single_job_failed_condition() {
+    for delayed in [true, false] {
+        let mut f = Fixture::new(delayed, true, delayed);
+        let mut job = f.job(1, 1, 6, false);
+        job.spec.active_deadline_seconds = Some(10);
+        job.status.start_time = Some(Time::from_unix_secs(f.api.now.unix_secs() - 15));
+        job.status.conditions.push(new_condition(
+            "Failed",
+            "False",
+            "DeadlineExceeded",
+            DEADLINE_MSG,
+            f.api.now,
+        ));
+        f.load_job(job);
+        let mut ctl = JobController::new();
+        let mut ctx = f.ctx();
+        ctl.sync_job("default/foobar", &mut ctx).unwrap();
+        assert_eq!(f.count("delete", "Pod"), 0);
+        assert!(f.count("update-status", "Job") >= 1, "status written");
+        let s = f.job_status();
+        let failed: Vec<_> = s
+            .conditions
+            .iter()
+            .filter(|c| c.type_ == "Failed")
+            .collect();
+        assert_eq!(failed.len(), 1, "{:?}", s.conditions);
+        assert_eq!(failed[0].status, "True");
+        assert_eq!(failed[0].reason, "DeadlineExceeded");
+    }
+}
+
+// Port of TestSyncJobComplete (pkg/controller/job/job_controller_test.go): syncing a complete
+// Job changes nothing.
+#[test]
+fn sync_job_complete() {
+    let mut f = Fixture::new(true, true, true);
+    let mut job = f.job(1, 1, 6, false);
+    job.status
+        .conditions
+        .push(new_condition("Complete", "True", "", "", f.api.now));
+    f.load_job(job);
+    let before = f.job_status();
+    let mut ctl = JobController::new();
+    let mut ctx = f.ctx();
+    ctl.sync_job("default/foobar", &mut ctx).unwrap();
+    assert_eq!(f.job_status(), before);
+    assert_eq!(f.job_status().conditions.len(), 1);
+    assert!(f.actions.is_empty(), "{:?}", f.actions);
+}
+
+// Port of TestSyncJobDeleted (pkg/controller/job/job_controller_test.go): a Job missing from the
+// store is a no-op.
+#[test]
+fn sync_job_deleted() {
+    let mut f = Fixture::new(true, true, true);
+    let mut ctl = JobController::new();
+    let mut ctx = f.ctx();
+    ctl.sync_job("default/foobar", &mut ctx).unwrap();
+    assert_eq!(f.count("create", "Pod"), 0);
+    assert_eq!(f.count("delete", "Pod"), 0);
+}
+
+// Port of TestPastDeadlineJobFinished (pkg/controller/job/job_controller_test.go): with
+// activeDeadlineSeconds 1 the Job fails with DeadlineExceeded, never before a second has passed
+// since its start time (set by the controller, or given). The clock moves 100 ms per sync.
+#[test]
+fn past_deadline_job_finished() {
+    for set_start_time in [false, true] {
+        let mut f = Fixture::new(true, true, true);
+        let mut job = f.job(1, 1, 6, false);
+        job.spec.active_deadline_seconds = Some(1);
+        if set_start_time {
+            job.status.start_time = Some(f.api.now);
+        }
+        f.load_job(job);
+        let mut ctl = JobController::new();
+        let mut done = false;
+        for _ in 0..30 {
+            let mut ctx = f.ctx();
+            ctl.sync_job("default/foobar", &mut ctx).unwrap();
+            let s = f.job_status();
+            assert!(s.start_time.is_some(), "startTime is set by the first sync");
+            if s.conditions.iter().any(|c| {
+                c.type_ == "Failed" && c.status == "True" && c.reason == "DeadlineExceeded"
+            }) {
+                assert!(
+                    f.api.now - s.start_time.unwrap() >= Duration::from_secs(1),
+                    "DeadlineExceeded earlier than expected"
+                );
+                done = true;
+                break;
+            }
+            // The pod the Job created goes away once deleted (kubelet and GC stand-in).
+            let deleted: Vec<String> = f
+                .api
+                .store
+                .list::<Pod>(Some("default"))
+                .filter(|p| p.metadata.deletion_timestamp.is_some())
+                .map(|p| p.metadata.name.clone())
+                .collect();
+            for n in deleted {
+                let mut p = f.api.store.get::<Pod>("default", &n).unwrap().clone();
+                p.metadata.finalizers.clear();
+                p.status.phase = "Failed".into();
+                let _ = f.api.update(p.into_object());
+            }
+            f.api.now = f.api.now + Duration::from_millis(100);
+            // The informer: the controller observes its own writes (expectations).
+            for c in f.api.store.take_changes() {
+                ctl.watch(&c, &f.api.store, &mut f.queue, f.api.now);
+            }
+        }
+        assert!(
+            done,
+            "set_start_time={set_start_time}: {:?}",
+            f.job_status()
         );
     }
 }
