@@ -1399,3 +1399,150 @@ fn past_deadline_job_finished() {
         );
     }
 }
+
+// Port of TestJobBackoffForOnFailure (pkg/controller/job/job_controller_test.go): restartPolicy
+// OnFailure, container restarts of running/pending pods count against backoffLimit.
+// JobPodReplacementPolicy and JobManagedBy off unless a row turns them on.
+#[test]
+fn job_backoff_for_on_failure() {
+    use serde_json::json;
+    #[allow(clippy::type_complexity)]
+    let rows: Vec<(&str, (i32, i32, i32, bool), (&[i32], &str), (i32, i32, i32), Vec<(String, String, String, String)>, (bool, bool))> = vec![
+        ("backoffLimit 0 should have 1 pod active", (1, 1, 0, false), (&[0], "Running"), (1, 0, 0), vec![], (false, false)),
+        ("backoffLimit 1 with restartCount 0 should have 1 pod active", (1, 1, 1, false), (&[0], "Running"), (1, 0, 0), vec![], (false, false)),
+        ("backoffLimit 1 with restartCount 1 and podRunning should have 0 pod active", (1, 1, 1, false), (&[1], "Running"), (0, 0, 1),
+            vec![c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG)], (false, false)),
+        ("backoffLimit 1 with restartCount 1 and podPending should have 0 pod active", (1, 1, 1, false), (&[1], "Pending"), (0, 0, 1),
+            vec![c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG)], (false, false)),
+        ("too many job failures with podRunning - single pod", (1, 5, 2, false), (&[2], "Running"), (0, 0, 1),
+            vec![c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG)], (false, false)),
+        ("too many job failures with podPending - single pod", (1, 5, 2, false), (&[2], "Pending"), (0, 0, 1),
+            vec![c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG)], (false, false)),
+        ("too many job failures with podRunning - multiple pods", (2, 5, 2, false), (&[1, 1], "Running"), (0, 0, 2),
+            vec![c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG)], (false, false)),
+        ("too many job failures with podPending - multiple pods", (2, 5, 2, false), (&[1, 1], "Pending"), (0, 0, 2),
+            vec![c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG)], (false, false)),
+        ("not enough failures", (2, 5, 3, false), (&[1, 1], "Running"), (2, 0, 0), vec![], (false, false)),
+        ("suspending a job", (2, 4, 6, true), (&[1, 1], "Running"), (0, 0, 0),
+            vec![c4("Suspended", "True", "JobSuspended", "Job suspended")], (false, false)),
+        ("finished job", (2, 4, 6, true), (&[1, 1, 2, 0], "Succeeded"), (0, 4, 0),
+            vec![c4("Complete", "True", "CompletionsReached", COMPLETIONS_MSG)], (false, false)),
+        ("finished job; JobPodReplacementPolicy enabled", (2, 4, 6, true), (&[1, 1, 2, 0], "Succeeded"), (0, 4, 0),
+            vec![c4("SuccessCriteriaMet", "True", "CompletionsReached", COMPLETIONS_MSG), c4("Complete", "True", "CompletionsReached", COMPLETIONS_MSG)], (true, false)),
+        ("finished job; JobManagedBy enabled", (2, 4, 6, true), (&[1, 1, 2, 0], "Succeeded"), (0, 4, 0),
+            vec![c4("SuccessCriteriaMet", "True", "CompletionsReached", COMPLETIONS_MSG), c4("Complete", "True", "CompletionsReached", COMPLETIONS_MSG)], (false, true)),
+        ("too many job failures with podRunning - multiple pods; JobPodReplacementPolicy enabled", (2, 5, 2, false), (&[1, 1], "Running"), (0, 0, 2),
+            vec![c4("FailureTarget", "True", "BackoffLimitExceeded", BACKOFF_MSG)], (true, false)),
+        ("too many job failures with podRunning - multiple pods; JobManagedBy enabled", (2, 5, 2, false), (&[1, 1], "Running"), (0, 0, 2),
+            vec![c4("FailureTarget", "True", "BackoffLimitExceeded", BACKOFF_MSG)], (false, true)),
+    ];
+    for (
+        name,
+        (par, comp, bl, suspend),
+        (restarts, phase),
+        (active, succeeded, failed),
+        conditions,
+        (prp, mb),
+    ) in rows
+    {
+        let s = Sync {
+            parallelism: par,
+            completions: comp,
+            backoff_limit: bl,
+            prp,
+            managed_by: mb,
+            spec: json!({"suspend": suspend, "template": {"spec": {"restartPolicy": "OnFailure"}}}),
+            pods: restarts
+                .iter()
+                .map(|r| json!({"status": {"phase": phase, "containerStatuses": [{"name": "", "restartCount": r}]}}))
+                .collect(),
+            ..Default::default()
+        };
+        let (_, got) = s.run(name);
+        assert_eq!(got.active, active, "{name}: active");
+        assert_eq!(got.succeeded, succeeded, "{name}: succeeded");
+        assert_eq!(got.failed, failed, "{name}: failed");
+        assert_eq!(conds(&got), conditions, "{name}: conditions");
+    }
+}
+
+// Port of TestJobBackoffOnRestartPolicyNever (pkg/controller/job/job_controller_test.go), with the
+// gate defaults (JobPodReplacementPolicy and JobManagedBy on in 1.34: FailureTarget first).
+#[test]
+fn job_backoff_on_restart_policy_never() {
+    use serde_json::json;
+    let failed_pod = json!({"status": {"phase": "Failed", "containerStatuses": [{"name": "", "state": {"terminated": {"exitCode": 1}}}]}});
+    let both = vec![
+        c4("FailureTarget", "True", "BackoffLimitExceeded", BACKOFF_MSG),
+        c4("Failed", "True", "BackoffLimitExceeded", BACKOFF_MSG),
+    ];
+    #[allow(clippy::type_complexity)]
+    let rows: Vec<(
+        &str,
+        (i32, i32, i32),
+        (&str, usize, usize),
+        (i32, i32, i32),
+        Vec<(String, String, String, String)>,
+    )> = vec![
+        (
+            "not enough failures with backoffLimit 0 - single pod",
+            (1, 1, 0),
+            ("Running", 1, 0),
+            (1, 0, 0),
+            vec![],
+        ),
+        (
+            "not enough failures with backoffLimit 1 - single pod",
+            (1, 1, 1),
+            ("", 0, 1),
+            (1, 0, 1),
+            vec![],
+        ),
+        (
+            "too many failures with backoffLimit 1 - single pod",
+            (1, 1, 1),
+            ("", 0, 2),
+            (0, 0, 2),
+            both.clone(),
+        ),
+        (
+            "not enough failures with backoffLimit 6 - multiple pods",
+            (2, 2, 6),
+            ("Running", 1, 6),
+            (2, 0, 6),
+            vec![],
+        ),
+        (
+            "too many failures with backoffLimit 6 - multiple pods",
+            (2, 2, 6),
+            ("", 0, 7),
+            (0, 0, 7),
+            both.clone(),
+        ),
+    ];
+    for (
+        name,
+        (par, comp, bl),
+        (phase, active_pods, failed_pods),
+        (active, succeeded, failed),
+        conditions,
+    ) in rows
+    {
+        let mut pods = vec![failed_pod.clone(); failed_pods];
+        pods.extend(vec![json!({"status": {"phase": phase}}); active_pods]);
+        let s = Sync {
+            parallelism: par,
+            completions: comp,
+            backoff_limit: bl,
+            prp: true,
+            managed_by: true,
+            pods,
+            ..Default::default()
+        };
+        let (_, got) = s.run(name);
+        assert_eq!(got.active, active, "{name}: active");
+        assert_eq!(got.succeeded, succeeded, "{name}: succeeded");
+        assert_eq!(got.failed, failed, "{name}: failed");
+        assert_eq!(conds(&got), conditions, "{name}: conditions");
+    }
+}
