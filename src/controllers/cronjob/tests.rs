@@ -455,3 +455,5 @@ fn format_schedule_prefixes_the_zone() {
     cj.spec.time_zone = Some("Nowhere/Land".into());
     assert_eq!(format_schedule(&cj, None), "0 * * * *");
 }
+
+mod tables;
