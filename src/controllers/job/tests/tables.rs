@@ -225,6 +225,8 @@ struct Sync {
     success_policy: bool,
     managed_by: bool,
     backoff_limit_per_index: bool,
+    /// Indexed Jobs: do not give pods without an index annotation their position as index.
+    no_auto_index: bool,
 }
 
 impl Default for Sync {
@@ -241,6 +243,7 @@ impl Default for Sync {
             success_policy: true,
             managed_by: false,
             backoff_limit_per_index: true,
+            no_auto_index: false,
         }
     }
 }
@@ -301,6 +304,7 @@ impl Sync {
             base.metadata.creation_timestamp = Some(ts("2024-01-01T00:00:00Z"));
             base.metadata.annotations.extend(p.metadata.annotations);
             if self.indexed
+                && !self.no_auto_index
                 && !base
                     .metadata
                     .annotations
@@ -1545,4 +1549,656 @@ fn job_backoff_on_restart_policy_never() {
         assert_eq!(got.failed, failed, "{name}: failed");
         assert_eq!(conds(&got), conditions, "{name}: conditions");
     }
+}
+
+/// `buildPod().uid(uid).phase(phase)`, with the tracking finalizer unless `fin` is false, being
+/// deleted when `deleting`, with the completion index `ix` when given.
+fn tpod(uid: &str, phase: &str, fin: bool, deleting: bool, ix: Option<&str>) -> serde_json::Value {
+    let mut a = serde_json::Map::new();
+    if let Some(ix) = ix {
+        a.insert(JOB_COMPLETION_INDEX_ANNOTATION.into(), ix.into());
+    }
+    if !fin {
+        a.insert(NO_FINALIZER.into(), "".into());
+    }
+    let mut p =
+        serde_json::json!({"metadata": {"uid": uid, "annotations": a}, "status": {"phase": phase}});
+    if deleting {
+        p["metadata"]["deletionTimestamp"] = serde_json::json!("2025-01-01T00:00:00Z");
+    }
+    p
+}
+
+struct Track {
+    s: Sync,
+    deleting: bool,
+    finished: Option<&'static str>,
+    expected_rm: Vec<&'static str>,
+    needs_flush: bool,
+    want_rm: usize,
+    want: Vec<serde_json::Value>,
+    /// The index of the status update that carries completionTime = now, if any.
+    want_completion_time: Option<usize>,
+}
+
+impl Default for Track {
+    fn default() -> Self {
+        Track {
+            s: Sync {
+                completions: -1,
+                success_policy: false,
+                backoff_limit_per_index: false,
+                no_auto_index: true,
+                ..Default::default()
+            },
+            deleting: false,
+            finished: None,
+            expected_rm: vec![],
+            needs_flush: false,
+            want_rm: 0,
+            want: vec![],
+            want_completion_time: None,
+        }
+    }
+}
+
+impl Track {
+    fn run(self, name: &str) {
+        let (mut f, _) = self.s.build();
+        if self.deleting {
+            let mut j = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
+            j.metadata.deletion_timestamp = Some(f.api.now);
+            // A finalizer keeps the deleted Job in the store (as upstream's informer copy).
+            j.metadata.finalizers = vec!["kubeplay.dev/test".into()];
+            f.api.store.put(j.into_object());
+        }
+        let now = f.api.now;
+        let minute_ago = Time::from_unix_secs(now.unix_secs() - 60);
+        let g = JobGates::from_gates(&f.gates);
+        let mut job = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
+        if job.status.uncounted_terminated_pods.is_none() {
+            job.status.uncounted_terminated_pods = Some(Default::default());
+        }
+        let mut pods: Vec<Pod> = f.api.store.list::<Pod>(Some("default")).cloned().collect();
+        // The row's order (upstream passes its list as is; the store lists by name).
+        pods.sort_by_key(|p| {
+            p.metadata
+                .name
+                .trim_start_matches("mypod-")
+                .parse::<usize>()
+                .unwrap_or(usize::MAX)
+        });
+        let uncounted = job.status.uncounted_terminated_pods.clone().unwrap();
+        let completions = i64::from(job.spec.completions.unwrap_or(0));
+        let mut jc = SyncJobCtx {
+            active_pods: filter_active_pods(pods.iter())
+                .into_iter()
+                .cloned()
+                .collect(),
+            ready: 0,
+            uncounted_succeeded: uncounted.succeeded.iter().cloned().collect(),
+            uncounted_failed: uncounted.failed.iter().cloned().collect(),
+            expected_rm_finalizers: self.expected_rm.iter().map(|u| u.to_string()).collect(),
+            terminating: Some(pods.iter().filter(|p| is_pod_terminating(p)).count() as i32),
+            finished_condition: self.finished.map(|t| {
+                let at = if t == JOB_SUCCESS_CRITERIA_MET {
+                    minute_ago
+                } else {
+                    now
+                };
+                new_condition(t, "True", "", "", at)
+            }),
+            succeeded: job.status.succeeded,
+            failed: job.status.failed,
+            prev_succeeded_indexes: OrderedIntervals::default(),
+            succeeded_indexes: if job.is_indexed() {
+                indexed_job_utils::parse_indexes_from_string(
+                    &job.status.completed_indexes,
+                    completions,
+                )
+            } else {
+                OrderedIntervals::default()
+            },
+            failed_indexes: None,
+            new_backoff_record: BackoffRecord {
+                key: "default/foobar".into(),
+                failures_after_last_success: 0,
+                last_failure_time: None,
+            },
+            pods_with_delayed_deletion_per_index: BTreeMap::new(),
+            job: job.clone(),
+            pods: pods.clone(),
+        };
+        if job.is_indexed()
+            && g.backoff_limit_per_index
+            && job.spec.backoff_limit_per_index.is_some()
+        {
+            let refs: Vec<&Pod> = pods.iter().collect();
+            jc.failed_indexes = Some(calculate_failed_indexes(&job, &refs, &g));
+            let valid = get_valid_pods(&jc, &BTreeSet::new());
+            let active_refs: Vec<&Pod> = jc.active_pods.iter().collect();
+            let delayed = get_pods_with_delayed_deletion_per_index(
+                &job,
+                &valid,
+                &active_refs,
+                &jc.succeeded_indexes,
+                jc.failed_indexes.as_ref(),
+                &g,
+            );
+            let delayed: BTreeMap<i64, Pod> =
+                delayed.into_iter().map(|(k, p)| (k, p.clone())).collect();
+            jc.pods_with_delayed_deletion_per_index = delayed;
+        }
+        f.api.store.take_changes();
+        let mut ctl = JobController::new();
+        let mut ctx = f.ctx();
+        ctl.track_job_status_and_remove_finalizers(
+            &mut ctx,
+            &mut jc,
+            self.needs_flush,
+            "default/foobar",
+            &g,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let updates: Vec<JobStatus> = f
+            .api
+            .store
+            .take_changes()
+            .into_iter()
+            .filter_map(|c| match c.new_obj() {
+                Some(Object::Job(j)) => Some(j.status.clone()),
+                _ => None,
+            })
+            .collect();
+        let rm = f
+            .actions
+            .iter()
+            .filter(|a| a.kind == "Pod" && a.verb == "update")
+            .count();
+        assert_eq!(rm, self.want_rm, "{name}: finalizers removed");
+        for (i, u) in updates.iter().enumerate() {
+            assert_eq!(
+                u.completion_time.is_some(),
+                self.want_completion_time == Some(i),
+                "{name}: completionTime in update {i}"
+            );
+            if self.want_completion_time == Some(i) {
+                assert_eq!(u.completion_time, Some(now), "{name}");
+            }
+        }
+        let got: Vec<JobStatus> = updates
+            .into_iter()
+            .map(|mut s| {
+                // The start time is the only field syncJob (not this function) would set.
+                s.start_time = None;
+                s.completion_time = None;
+                for c in &mut s.conditions {
+                    c.last_probe_time = None;
+                    c.last_transition_time = None;
+                }
+                s
+            })
+            .collect();
+        let want: Vec<JobStatus> = self.want.into_iter().map(want_status).collect();
+        assert_eq!(got, want, "{name}: status updates");
+    }
+}
+
+// Port of TestTrackJobStatusAndRemoveFinalizers (pkg/controller/job/job_controller_test.go): the
+// sequence of status updates (uncounted pods first, then counted once their finalizers are
+// gone) and the finalizer removals. Not ported: "status update error", "pod patch errors" and
+// "pod patch errors with partial success" (injected API errors), and the job_pods_finished
+// metrics (kubeplay has no metrics). Gates off unless a row turns them on, as upstream.
+#[test]
+fn track_job_status_and_remove_finalizers() {
+    use serde_json::json;
+    let cond0 = |t: &str| json!({"type": t, "status": "True"});
+    let idx = |c: i32| json!({"completionMode": "Indexed", "completions": c});
+    let rows: Vec<(&str, Track)> = vec![
+        ("no updates", Track::default()),
+        (
+            "new active",
+            Track {
+                s: Sync { status: json!({"active": 1}), ..Track::default().s },
+                needs_flush: true,
+                want: vec![json!({"uncountedTerminatedPods": {}, "active": 1})],
+                ..Default::default()
+            },
+        ),
+        (
+            "track finished pods",
+            Track {
+                s: Sync {
+                    pods: vec![
+                        tpod("a", "Succeeded", true, false, None),
+                        tpod("b", "Failed", true, false, None),
+                        tpod("c", "Succeeded", true, true, None),
+                        tpod("d", "Failed", true, true, None),
+                        tpod("e", "Pending", true, true, None),
+                        tpod("", "Pending", true, false, None),
+                        tpod("", "Running", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                want_rm: 5,
+                want: vec![
+                    json!({"uncountedTerminatedPods": {"succeeded": ["a", "c"], "failed": ["b", "d", "e"]}}),
+                    json!({"uncountedTerminatedPods": {}, "succeeded": 2, "failed": 3}),
+                ],
+                ..Default::default()
+            },
+        ),
+        (
+            "past and new finished pods",
+            Track {
+                s: Sync {
+                    status: json!({"active": 1, "succeeded": 2, "failed": 3,
+                        "uncountedTerminatedPods": {"succeeded": ["a", "e"], "failed": ["b", "f"]}}),
+                    pods: vec![
+                        tpod("e", "Succeeded", false, false, None),
+                        tpod("", "Failed", false, false, None),
+                        tpod("", "Pending", false, false, None),
+                        tpod("a", "Succeeded", true, false, None),
+                        tpod("b", "Failed", true, false, None),
+                        tpod("c", "Succeeded", true, false, None),
+                        tpod("d", "Failed", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                want_rm: 4,
+                want: vec![
+                    json!({"uncountedTerminatedPods": {"succeeded": ["a", "c"], "failed": ["b", "d"]}, "active": 1, "succeeded": 3, "failed": 4}),
+                    json!({"uncountedTerminatedPods": {}, "active": 1, "succeeded": 5, "failed": 6}),
+                ],
+                ..Default::default()
+            },
+        ),
+        (
+            "expecting removed finalizers",
+            Track {
+                s: Sync {
+                    status: json!({"succeeded": 2, "failed": 3,
+                        "uncountedTerminatedPods": {"succeeded": ["a", "g"], "failed": ["b", "h"]}}),
+                    pods: ["a", "b", "c", "d", "e", "f", "g", "h"]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, u)| tpod(u, if i % 2 == 0 { "Succeeded" } else { "Failed" }, true, false, None))
+                        .collect(),
+                    ..Track::default().s
+                },
+                expected_rm: vec!["c", "d", "g", "h"],
+                want_rm: 4,
+                want: vec![
+                    json!({"uncountedTerminatedPods": {"succeeded": ["a", "e"], "failed": ["b", "f"]}, "succeeded": 3, "failed": 4}),
+                    json!({"uncountedTerminatedPods": {}, "succeeded": 5, "failed": 6}),
+                ],
+                ..Default::default()
+            },
+        ),
+        (
+            "succeeding job by JobSuccessPolicy",
+            Track {
+                s: Sync {
+                    success_policy: true,
+                    pods: vec![
+                        tpod("a", "Succeeded", true, false, None),
+                        tpod("b", "Failed", true, false, None),
+                        tpod("c", "Pending", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                finished: Some(JOB_SUCCESS_CRITERIA_MET),
+                want_rm: 3,
+                want: vec![
+                    json!({"uncountedTerminatedPods": {"succeeded": ["a"], "failed": ["b"]}, "conditions": [cond0("SuccessCriteriaMet")]}),
+                    json!({"uncountedTerminatedPods": {}, "succeeded": 1, "failed": 1, "conditions": [cond0("SuccessCriteriaMet"), cond0("Complete")]}),
+                ],
+                want_completion_time: Some(1),
+                ..Default::default()
+            },
+        ),
+        (
+            "completing job",
+            Track {
+                s: Sync {
+                    pods: vec![
+                        tpod("a", "Succeeded", true, false, None),
+                        tpod("b", "Failed", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                finished: Some(JOB_COMPLETE),
+                want_rm: 2,
+                want: vec![
+                    json!({"uncountedTerminatedPods": {"succeeded": ["a"], "failed": ["b"]}}),
+                    json!({"uncountedTerminatedPods": {}, "succeeded": 1, "failed": 1, "conditions": [cond0("Complete")]}),
+                ],
+                want_completion_time: Some(1),
+                ..Default::default()
+            },
+        ),
+        (
+            "failing job",
+            Track {
+                s: Sync {
+                    pods: vec![
+                        tpod("a", "Succeeded", true, false, None),
+                        tpod("b", "Failed", true, false, None),
+                        tpod("c", "Running", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                finished: Some(JOB_FAILED),
+                // Running pod counts as failed.
+                want_rm: 3,
+                want: vec![
+                    json!({"uncountedTerminatedPods": {"succeeded": ["a"], "failed": ["b", "c"]}}),
+                    json!({"uncountedTerminatedPods": {}, "succeeded": 1, "failed": 2, "conditions": [cond0("Failed")]}),
+                ],
+                ..Default::default()
+            },
+        ),
+        (
+            "deleted job",
+            Track {
+                s: Sync {
+                    status: json!({"active": 1}),
+                    pods: vec![
+                        tpod("a", "Succeeded", true, false, None),
+                        tpod("b", "Failed", true, false, None),
+                        tpod("", "Running", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                deleting: true,
+                // Removing finalizer from Running pod, but doesn't count as failed.
+                want_rm: 3,
+                want: vec![
+                    json!({"uncountedTerminatedPods": {"succeeded": ["a"], "failed": ["b"]}, "active": 1}),
+                    json!({"uncountedTerminatedPods": {}, "active": 1, "succeeded": 1, "failed": 1}),
+                ],
+                ..Default::default()
+            },
+        ),
+        (
+            "indexed job new successful pods",
+            Track {
+                s: Sync {
+                    indexed: true,
+                    spec: idx(6),
+                    status: json!({"active": 1}),
+                    pods: vec![
+                        tpod("", "Succeeded", true, false, Some("1")),
+                        tpod("", "Succeeded", true, false, Some("3")),
+                        tpod("", "Succeeded", true, false, Some("3")),
+                        tpod("", "Running", true, false, Some("5")),
+                        tpod("", "Succeeded", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                want_rm: 4,
+                want: vec![json!({"active": 1, "succeeded": 2, "completedIndexes": "1,3", "uncountedTerminatedPods": {}})],
+                ..Default::default()
+            },
+        ),
+        (
+            "indexed job prev successful pods outside current completions index range with no new succeeded pods",
+            Track {
+                s: Sync {
+                    indexed: true,
+                    parallelism: 2,
+                    spec: json!({"completionMode": "Indexed", "completions": 2, "parallelism": 2}),
+                    status: json!({"active": 2, "succeeded": 1, "completedIndexes": "3"}),
+                    pods: vec![
+                        tpod("", "Running", true, false, Some("0")),
+                        tpod("", "Running", true, false, Some("1")),
+                    ],
+                    ..Track::default().s
+                },
+                want: vec![json!({"active": 2, "succeeded": 0, "completedIndexes": "", "uncountedTerminatedPods": {}})],
+                ..Default::default()
+            },
+        ),
+        (
+            "indexed job prev successful pods outside current completions index range with new succeeded pods in range",
+            Track {
+                s: Sync {
+                    indexed: true,
+                    parallelism: 2,
+                    spec: json!({"completionMode": "Indexed", "completions": 2, "parallelism": 2}),
+                    status: json!({"active": 2, "succeeded": 1, "completedIndexes": "3"}),
+                    pods: vec![
+                        tpod("", "Running", true, false, Some("0")),
+                        tpod("", "Succeeded", true, false, Some("1")),
+                    ],
+                    ..Track::default().s
+                },
+                want_rm: 1,
+                want: vec![json!({"active": 2, "succeeded": 1, "completedIndexes": "1", "uncountedTerminatedPods": {}})],
+                ..Default::default()
+            },
+        ),
+        (
+            "indexed job new failed pods",
+            Track {
+                s: Sync {
+                    indexed: true,
+                    spec: idx(6),
+                    status: json!({"active": 1}),
+                    pods: vec![
+                        tpod("a", "Failed", true, false, Some("1")),
+                        tpod("b", "Failed", true, false, Some("3")),
+                        tpod("c", "Failed", true, false, Some("3")),
+                        tpod("d", "Running", true, false, Some("5")),
+                        tpod("", "Failed", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                want_rm: 4,
+                want: vec![
+                    json!({"active": 1, "uncountedTerminatedPods": {"failed": ["a", "b", "c"]}}),
+                    json!({"active": 1, "failed": 3, "uncountedTerminatedPods": {}}),
+                ],
+                ..Default::default()
+            },
+        ),
+        (
+            "indexed job past and new pods",
+            Track {
+                s: Sync {
+                    indexed: true,
+                    spec: idx(7),
+                    status: json!({"failed": 2, "succeeded": 5, "completedIndexes": "0-2,4,6,7"}),
+                    pods: vec![
+                        tpod("", "Succeeded", false, false, Some("0")),
+                        tpod("", "Failed", false, false, Some("1")),
+                        tpod("", "Succeeded", true, false, Some("1")),
+                        tpod("", "Succeeded", true, false, Some("3")),
+                        tpod("a", "Failed", true, false, Some("2")),
+                        tpod("b", "Failed", true, false, Some("5")),
+                    ],
+                    ..Track::default().s
+                },
+                want_rm: 4,
+                want: vec![
+                    json!({"succeeded": 6, "failed": 2, "completedIndexes": "0-4,6", "uncountedTerminatedPods": {"failed": ["a", "b"]}}),
+                    json!({"succeeded": 6, "failed": 4, "completedIndexes": "0-4,6", "uncountedTerminatedPods": {}}),
+                ],
+                ..Default::default()
+            },
+        ),
+        (
+            "too many finished",
+            Track {
+                s: Sync {
+                    status: json!({"uncountedTerminatedPods": {"failed": ["a", "b"]}}),
+                    pods: (0..500)
+                        .map(|i| tpod(&i.to_string(), "Succeeded", true, false, None))
+                        .chain([tpod("b", "Failed", true, false, None)])
+                        .collect(),
+                    ..Track::default().s
+                },
+                want_rm: 499,
+                want: vec![
+                    json!({"uncountedTerminatedPods": {"succeeded": (0..499).map(|i| i.to_string()).collect::<Vec<_>>(), "failed": ["b"]}, "failed": 1}),
+                    json!({"uncountedTerminatedPods": {"failed": ["b"]}, "succeeded": 499, "failed": 1}),
+                ],
+                ..Default::default()
+            },
+        ),
+        (
+            "too many indexed finished",
+            Track {
+                s: Sync {
+                    indexed: true,
+                    spec: idx(501),
+                    pods: (0..501)
+                        .map(|i| tpod(&i.to_string(), "Succeeded", true, false, Some(&i.to_string())))
+                        .collect(),
+                    ..Track::default().s
+                },
+                want_rm: 500,
+                want: vec![json!({"uncountedTerminatedPods": {}, "completedIndexes": "0-499", "succeeded": 500})],
+                ..Default::default()
+            },
+        ),
+        (
+            "pod flips from failed to succeeded",
+            Track {
+                s: Sync {
+                    completions: 2,
+                    parallelism: 2,
+                    status: json!({"uncountedTerminatedPods": {"failed": ["a", "b"]}}),
+                    pods: vec![
+                        tpod("a", "Failed", true, false, None),
+                        tpod("b", "Succeeded", true, false, None),
+                    ],
+                    ..Track::default().s
+                },
+                finished: Some(JOB_FAILED),
+                want_rm: 2,
+                want: vec![json!({"uncountedTerminatedPods": {}, "failed": 2, "conditions": [cond0("Failed")]})],
+                ..Default::default()
+            },
+        ),
+        (
+            "pod is terminal; JobFailed condition is set",
+            Track {
+                s: Sync {
+                    completions: 1,
+                    status: json!({"uncountedTerminatedPods": {"failed": ["a"]}}),
+                    pods: vec![tpod("a", "Failed", true, false, None)],
+                    ..Track::default().s
+                },
+                finished: Some(JOB_FAILED),
+                want_rm: 1,
+                want: vec![json!({"uncountedTerminatedPods": {}, "failed": 1, "conditions": [cond0("Failed")]})],
+                ..Default::default()
+            },
+        ),
+    ];
+    for (name, t) in rows {
+        t.run(name);
+    }
+    // The rows on terminating pods with a FailureTarget / SuccessCriteriaMet condition.
+    for (name, prp, mb, sp, target, finished, uncounted, want) in [
+        (
+            "pod is terminating; counted as failed, but the JobFailed condition is delayed; JobPodReplacementPolicy enabled",
+            true, false, false, "FailureTarget", JOB_FAILED, json!({"failed": ["a"]}),
+            vec![json!({"uncountedTerminatedPods": {}, "failed": 1, "conditions": [cond0("FailureTarget")]})],
+        ),
+        (
+            "pod is terminating; counted as failed, but the JobFailed condition is delayed; JobManagedBy enabled",
+            false, true, false, "FailureTarget", JOB_FAILED, json!({"failed": ["a"]}),
+            vec![json!({"uncountedTerminatedPods": {}, "failed": 1, "conditions": [cond0("FailureTarget")]})],
+        ),
+        (
+            "pod is terminating; counted as failed, JobFailed condition is not delayed; JobPodReplacementPolicy and JobManagedBy disabled",
+            false, false, false, "FailureTarget", JOB_FAILED, json!({"failed": ["a"]}),
+            vec![
+                json!({"uncountedTerminatedPods": {}, "failed": 1, "conditions": [cond0("FailureTarget")]}),
+                json!({"uncountedTerminatedPods": {}, "failed": 1, "conditions": [cond0("FailureTarget"), cond0("Failed")]}),
+            ],
+        ),
+        (
+            "pod is terminating; JobSuccessCriteriaMet, but JobComplete condition is delayed; JobPodReplacementPolicy enabled",
+            true, false, false, "SuccessCriteriaMet", JOB_COMPLETE, json!({"failed": ["a"], "succeeded": ["b"]}),
+            vec![json!({"uncountedTerminatedPods": {}, "succeeded": 1, "failed": 1, "conditions": [cond0("SuccessCriteriaMet")]})],
+        ),
+        (
+            "pod is terminating; JobSuccessCriteriaMet, but JobComplete condition is delayed; JobManagedBy enabled",
+            false, true, false, "SuccessCriteriaMet", JOB_COMPLETE, json!({"failed": ["a"], "succeeded": ["b"]}),
+            vec![json!({"uncountedTerminatedPods": {}, "succeeded": 1, "failed": 1, "conditions": [cond0("SuccessCriteriaMet")]})],
+        ),
+        (
+            "pod is terminating; JobSuccessCriteriaMet, JobComplete condition is not delayed; JobPodReplacementPolicy and JobManagedBy disabled",
+            false, false, true, "SuccessCriteriaMet", JOB_COMPLETE, json!({"failed": ["a"], "succeeded": ["b"]}),
+            vec![
+                json!({"uncountedTerminatedPods": {}, "succeeded": 1, "failed": 1, "conditions": [cond0("SuccessCriteriaMet")]}),
+                json!({"uncountedTerminatedPods": {}, "succeeded": 1, "failed": 1, "conditions": [cond0("SuccessCriteriaMet"), cond0("Complete")]}),
+            ],
+        ),
+    ] {
+        let completion = (finished == JOB_COMPLETE && want.len() == 2).then_some(1);
+        Track {
+            s: Sync {
+                completions: 1,
+                prp,
+                managed_by: mb,
+                success_policy: sp,
+                status: json!({"uncountedTerminatedPods": uncounted, "conditions": [cond0(target)]}),
+                pods: vec![tpod("a", "Running", false, true, None)],
+                ..Track::default().s
+            },
+            finished: Some(finished),
+            want,
+            want_completion_time: completion,
+            ..Default::default()
+        }
+        .run(name);
+    }
+    // The rows with backoffLimitPerIndex (JobBackoffLimitPerIndex on).
+    let blpi = |pods: Vec<serde_json::Value>, status: serde_json::Value| Sync {
+        indexed: true,
+        backoff_limit_per_index: true,
+        spec: json!({"completionMode": "Indexed", "completions": 6, "backoffLimitPerIndex": 1}),
+        status,
+        pods,
+        ..Track::default().s
+    };
+    let with_count = |uid: &str, phase: &str, count: &str| {
+        let mut p = tpod(uid, phase, true, false, Some("1"));
+        p["metadata"]["annotations"][crate::api::batch::JOB_INDEX_FAILURE_COUNT_ANNOTATION] =
+            json!(count);
+        p
+    };
+    Track {
+        s: blpi(vec![with_count("a", "Failed", "0")], json!({})),
+        want: vec![json!({"uncountedTerminatedPods": {}, "failedIndexes": ""})],
+        ..Default::default()
+    }
+    .run("indexed job with a failed pod with delayed finalizer removal; the pod is not counted");
+    Track {
+        s: blpi(
+            vec![with_count("a1", "Failed", "0"), with_count("a2", "Running", "1")],
+            json!({"active": 1}),
+        ),
+        want_rm: 1,
+        want: vec![
+            json!({"active": 1, "uncountedTerminatedPods": {"failed": ["a1"]}, "failedIndexes": ""}),
+            json!({"active": 1, "failed": 1, "uncountedTerminatedPods": {}, "failedIndexes": ""}),
+        ],
+        ..Default::default()
+    }
+    .run("indexed job with a failed pod which is recreated by a running pod; the pod is counted");
+    Track {
+        s: blpi(vec![with_count("a", "Failed", "1")], json!({})),
+        want_rm: 1,
+        want: vec![
+            json!({"failedIndexes": "1", "uncountedTerminatedPods": {"failed": ["a"]}}),
+            json!({"failed": 1, "failedIndexes": "1", "uncountedTerminatedPods": {}}),
+        ],
+        ..Default::default()
+    }
+    .run("indexed job with a failed pod for a failed index; the pod is counted");
 }
