@@ -123,6 +123,22 @@ fn clock(t: Time) -> String {
 pub fn classify_ticks(ticks: &[Time], h: &TickHistory, now: Time) -> Vec<PastTick> {
     let by_tick: std::collections::BTreeMap<Time, &(Time, String, Time)> =
         h.runs.iter().map(|r| (r.0, r)).collect();
+    // Runs by scheduled time, and for each position the earliest-created run from there on
+    // (the first Job the controller started after a tick): O(log n) per tick.
+    let mut runs: Vec<&(Time, String, Time)> = h.runs.iter().collect();
+    runs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut first_after: Vec<Option<&(Time, String, Time)>> = vec![None; runs.len() + 1];
+    for i in (0..runs.len()).rev() {
+        let r = runs[i];
+        first_after[i] = match first_after[i + 1] {
+            Some(b) if (b.2, b.0) <= (r.2, r.0) => Some(b),
+            _ => Some(r),
+        };
+    }
+    let mut forbid = h.forbid_skips.clone();
+    forbid.sort();
+    let mut too_many = h.too_many_missed.clone();
+    too_many.sort();
     let down_at = |t: Time| {
         h.downtime
             .iter()
@@ -149,10 +165,10 @@ pub fn classify_ticks(ticks: &[Time], h: &TickHistory, now: Time) -> Vec<PastTic
                 );
             }
             let next_tick = ticks.get(i + 1).copied();
-            if h
-                .forbid_skips
-                .iter()
-                .any(|&e| e >= t && next_tick.is_none_or(|n| e < n))
+            let f = forbid.partition_point(|&e| e < t);
+            if forbid
+                .get(f)
+                .is_some_and(|&e| next_tick.is_none_or(|n| e < n))
             {
                 return mk(
                     TICK_FORBID,
@@ -161,17 +177,15 @@ pub fn classify_ticks(ticks: &[Time], h: &TickHistory, now: Time) -> Vec<PastTic
                 );
             }
             // The first Job started after this tick: when the controller next acted.
-            let later = h
-                .runs
-                .iter()
-                .filter(|r| r.0 > t)
-                .min_by_key(|r| (r.2, r.0));
+            let later = first_after[runs.partition_point(|r| r.0 <= t)];
             if let Some(d) = h.starting_deadline_seconds {
                 let looked = later.map_or(now, |r| r.2);
                 let cutoff = looked.unix_secs() - d;
-                if t.unix_secs() <= cutoff || h
+                let reported = !h.miss_schedule.is_empty()
+                    && h
                         .miss_schedule
-                        .contains(&crate::controllers::cronjob::utils::rfc1123z(t)) {
+                        .contains(&crate::controllers::cronjob::utils::rfc1123z(t));
+                if t.unix_secs() <= cutoff || reported {
                     let when = match later {
                         Some(r) => format!(
                             "when the controller next started a Job (at {}) it looked back only to {}",
@@ -203,7 +217,8 @@ pub fn classify_ticks(ticks: &[Time], h: &TickHistory, now: Time) -> Vec<PastTic
                     } else {
                         ""
                     };
-                    let too_many = if h.too_many_missed.iter().any(|&e| e >= t && e <= r.2) {
+                    let m = too_many.partition_point(|&e| e < t);
+                    let too_many = if too_many.get(m).is_some_and(|&e| e <= r.2) {
                         " (more than 100 missed: TooManyMissedTimes)"
                     } else {
                         ""
@@ -253,10 +268,9 @@ fn tick_history(sim: &Simulation, cj: &CronJob) -> TickHistory {
     };
     let mut runs = std::collections::BTreeMap::new();
     for j in sim.api.store.list::<Job>(Some(&cj.metadata.namespace)) {
-        if !j
-            .metadata
+        if j.metadata
             .controller_ref()
-            .is_some_and(|r| r.uid == cj.metadata.uid)
+            .is_none_or(|r| r.uid != cj.metadata.uid)
         {
             continue;
         }
