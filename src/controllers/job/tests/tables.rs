@@ -2202,3 +2202,438 @@ fn track_job_status_and_remove_finalizers() {
     }
     .run("indexed job with a failed pod for a failed index; the pod is counted");
 }
+
+// Port of the rows of TestControllerSyncJob (job_controller_test.go) added upstream after the
+// first port. Not portable: "only new failed pod with controller error" (an injected pod-control
+// error) and "limited pods" (the fake pod control's create limit); "indexed job with
+// podIndexLabel feature disabled" is left out (its check is on the created pods' labels, which
+// this harness does not compare).
+#[test]
+fn controller_sync_job_newer_rows() {
+    let base = Row {
+        backoff_limit: 6,
+        exp_ready: Some(0),
+        ..Default::default()
+    };
+    let bl = |t: &'static str| vec![(t, "True", "BackoffLimitExceeded")];
+    let suspended = vec![("Suspended", "True", "JobSuspended")];
+    let rows: Vec<(&str, Row)> = vec![
+        (
+            "no new pod; possible finalizer update of failed pod",
+            Row {
+                parallelism: 1,
+                completions: 1,
+                initial_status: Some((1, 0, 1, vec![])),
+                active: 1,
+                exp_active: 1,
+                exp_failed: 1,
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job with some pods deleted, podReplacementPolicy Failed",
+            Row {
+                parallelism: 2,
+                completions: 5,
+                indexed: true,
+                creations: 1,
+                exp_active: 1,
+                exp_created_indexes: vec!["0"],
+                pod_replacement_policy: Some("Failed"),
+                prp_gate: true,
+                terminating: 1,
+                exp_terminating: Some(1),
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job with some pods deleted, podReplacementPolicy TerminatingOrFailed",
+            Row {
+                parallelism: 2,
+                completions: 5,
+                indexed: true,
+                creations: 2,
+                exp_active: 2,
+                exp_created_indexes: vec!["0", "1"],
+                pod_replacement_policy: Some("TerminatingOrFailed"),
+                prp_gate: true,
+                terminating: 1,
+                exp_terminating: Some(1),
+                patches: 1,
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job failed",
+            Row {
+                parallelism: 2,
+                completions: 3,
+                backoff_limit: 0,
+                indexed: true,
+                with_indexes: vec![("0", "Succeeded"), ("1", "Failed"), ("2", "Running")],
+                exp_succeeded: 1,
+                exp_failed: 2,
+                exp_completed: "0",
+                exp_conditions: bl("Failed"),
+                patches: 3,
+                deletions: 1,
+                ..base.clone()
+            },
+        ),
+        (
+            "count terminating pods when indexed job fails and PodReplacementPolicy enabled",
+            Row {
+                parallelism: 2,
+                completions: 3,
+                backoff_limit: 0,
+                indexed: true,
+                with_indexes: vec![("0", "Succeeded"), ("1", "Failed"), ("2", "Running")],
+                prp_gate: true,
+                exp_succeeded: 1,
+                exp_failed: 2,
+                exp_completed: "0",
+                exp_conditions: bl("FailureTarget"),
+                patches: 3,
+                deletions: 1,
+                exp_terminating: Some(1),
+                ..base.clone()
+            },
+        ),
+        (
+            "count ready pods when job fails",
+            Row {
+                parallelism: 2,
+                completions: 3,
+                backoff_limit: 0,
+                active: 2,
+                ready: 2,
+                failed: 1,
+                exp_failed: 3,
+                exp_conditions: bl("Failed"),
+                patches: 3,
+                deletions: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job repeated completed index",
+            Row {
+                parallelism: 2,
+                completions: 3,
+                indexed: true,
+                with_indexes: vec![("0", "Succeeded"), ("1", "Succeeded"), ("1", "Succeeded")],
+                creations: 1,
+                exp_active: 1,
+                exp_succeeded: 2,
+                exp_completed: "0,1",
+                exp_created_indexes: vec!["2"],
+                patches: 3,
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job some running and completed pods",
+            Row {
+                parallelism: 8,
+                completions: 20,
+                indexed: true,
+                with_indexes: vec![
+                    ("0", "Running"),
+                    ("2", "Succeeded"),
+                    ("3", "Pending"),
+                    ("4", "Succeeded"),
+                    ("5", "Succeeded"),
+                    ("7", "Succeeded"),
+                    ("8", "Succeeded"),
+                    ("9", "Succeeded"),
+                ],
+                creations: 6,
+                exp_active: 8,
+                exp_succeeded: 6,
+                exp_completed: "2,4,5,7-9",
+                exp_created_indexes: vec!["1", "10", "11", "12", "13", "6"],
+                patches: 6,
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job some failed pods",
+            Row {
+                parallelism: 3,
+                completions: 4,
+                indexed: true,
+                with_indexes: vec![("0", "Failed"), ("1", "Pending"), ("2", "Failed")],
+                creations: 2,
+                exp_active: 3,
+                exp_failed: 2,
+                exp_created_indexes: vec!["0", "2"],
+                patches: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job some pods without index",
+            Row {
+                parallelism: 2,
+                completions: 5,
+                indexed: true,
+                active: 1,
+                succeeded: 1,
+                failed: 1,
+                with_indexes: vec![
+                    ("invalid", "Running"),
+                    ("invalid", "Succeeded"),
+                    ("invalid", "Failed"),
+                    ("invalid", "Pending"),
+                    ("0", "Succeeded"),
+                    ("1", "Running"),
+                    ("2", "Running"),
+                ],
+                deletions: 3,
+                exp_active: 2,
+                exp_succeeded: 1,
+                exp_failed: 0,
+                exp_completed: "0",
+                patches: 8,
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job repeated indexes",
+            Row {
+                parallelism: 5,
+                completions: 5,
+                indexed: true,
+                succeeded: 1,
+                failed: 1,
+                with_indexes: vec![
+                    ("invalid", "Running"),
+                    ("0", "Succeeded"),
+                    ("1", "Running"),
+                    ("2", "Running"),
+                    ("2", "Pending"),
+                ],
+                deletions: 2,
+                exp_active: 2,
+                exp_succeeded: 1,
+                exp_completed: "0",
+                patches: 5,
+                ..base.clone()
+            },
+        ),
+        (
+            "indexed job with indexes outside of range",
+            Row {
+                parallelism: 2,
+                completions: 5,
+                indexed: true,
+                with_indexes: vec![
+                    ("0", "Succeeded"),
+                    ("5", "Running"),
+                    ("6", "Succeeded"),
+                    ("7", "Pending"),
+                    ("8", "Failed"),
+                ],
+                exp_succeeded: 1,
+                deletions: 2,
+                exp_completed: "0",
+                patches: 5,
+                ..base.clone()
+            },
+        ),
+        (
+            "suspending a job with satisfied expectations",
+            Row {
+                suspend: true,
+                parallelism: 2,
+                active: 2,
+                completions: 4,
+                deletions: 2,
+                exp_conditions: suspended.clone(),
+                patches: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "suspending a job with satisfied expectations; PodReplacementPolicy enabled",
+            Row {
+                suspend: true,
+                parallelism: 2,
+                active: 2,
+                completions: 4,
+                prp_gate: true,
+                deletions: 2,
+                exp_conditions: suspended.clone(),
+                patches: 2,
+                exp_terminating: Some(2),
+                ..base.clone()
+            },
+        ),
+        (
+            "count ready pods when suspending a job with satisfied expectations",
+            Row {
+                suspend: true,
+                parallelism: 2,
+                active: 2,
+                ready: 2,
+                completions: 4,
+                deletions: 2,
+                exp_conditions: suspended.clone(),
+                patches: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "suspending a job with unsatisfied expectations",
+            Row {
+                suspend: true,
+                parallelism: 2,
+                active: 3,
+                fake_expectation_at_creation: -1,
+                completions: 4,
+                exp_active: 3,
+                ..base.clone()
+            },
+        ),
+        (
+            "count ready pods when suspending a job with unsatisfied expectations",
+            Row {
+                suspend: true,
+                parallelism: 2,
+                active: 3,
+                ready: 3,
+                fake_expectation_at_creation: -1,
+                completions: 4,
+                exp_active: 3,
+                exp_ready: Some(3),
+                ..base.clone()
+            },
+        ),
+        (
+            "suspending a job with unsatisfied expectations; PodReplacementPolicy enabled",
+            Row {
+                suspend: true,
+                parallelism: 2,
+                active: 3,
+                fake_expectation_at_creation: -1,
+                completions: 4,
+                prp_gate: true,
+                exp_active: 3,
+                exp_terminating: Some(0),
+                ..base.clone()
+            },
+        ),
+        (
+            "resuming a suspended job",
+            Row {
+                was_suspended: true,
+                parallelism: 2,
+                completions: 4,
+                creations: 2,
+                exp_active: 2,
+                exp_conditions: vec![("Suspended", "False", "JobResumed")],
+                ..base.clone()
+            },
+        ),
+        (
+            "suspending a deleted job",
+            Row {
+                suspend: true,
+                deleting: true,
+                parallelism: 2,
+                active: 2,
+                completions: 4,
+                exp_active: 2,
+                patches: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "suspending a deleted job; PodReplacementPolicy enabled",
+            Row {
+                suspend: true,
+                deleting: true,
+                parallelism: 2,
+                active: 2,
+                completions: 4,
+                prp_gate: true,
+                exp_active: 2,
+                patches: 2,
+                exp_terminating: Some(0),
+                ..base.clone()
+            },
+        ),
+        (
+            "FailureTarget=False condition added manually is ignored",
+            Row {
+                parallelism: 1,
+                completions: 1,
+                active: 1,
+                ready: 1,
+                initial_status: Some((
+                    1,
+                    0,
+                    0,
+                    vec![(
+                        "FailureTarget",
+                        "False",
+                        "ConditionAddedManually",
+                        "Testing",
+                    )],
+                )),
+                exp_active: 1,
+                exp_ready: Some(1),
+                exp_conditions: vec![("FailureTarget", "False", "ConditionAddedManually")],
+                backoff_limit: 0,
+                ..base.clone()
+            },
+        ),
+        (
+            "SuccessCriteriaMet=False condition added manually is ignored",
+            Row {
+                sp_gate: true,
+                parallelism: 1,
+                completions: 1,
+                active: 1,
+                ready: 1,
+                initial_status: Some((
+                    1,
+                    0,
+                    0,
+                    vec![(
+                        "SuccessCriteriaMet",
+                        "False",
+                        "ConditionAddedManually",
+                        "Testing",
+                    )],
+                )),
+                exp_active: 1,
+                exp_ready: Some(1),
+                exp_conditions: vec![("SuccessCriteriaMet", "False", "ConditionAddedManually")],
+                backoff_limit: 0,
+                ..base.clone()
+            },
+        ),
+        (
+            "backoff limit exceeded; JobManagedBy enabled",
+            Row {
+                mb_gate: true,
+                parallelism: 2,
+                completions: 3,
+                backoff_limit: 0,
+                indexed: true,
+                with_indexes: vec![("0", "Succeeded"), ("1", "Failed"), ("2", "Running")],
+                exp_succeeded: 1,
+                exp_failed: 2,
+                exp_completed: "0",
+                exp_conditions: bl("FailureTarget"),
+                patches: 3,
+                deletions: 1,
+                ..base.clone()
+            },
+        ),
+    ];
+    for (name, r) in rows {
+        super::run(name, r);
+    }
+}
