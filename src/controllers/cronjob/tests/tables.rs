@@ -603,3 +603,76 @@ fn controller_v2_sync_cron_job_newer_rows() {
         run(name, r);
     }
 }
+
+// Port of TestControllerV2UpdateCronJob (cronjob_controllerv2_test.go): a changed schedule or
+// time zone requeues at the next schedule time (nothing when it does not parse), any other change
+// syncs at once. `now` is a second before the hour.
+#[test]
+fn controller_v2_update_cron_job() {
+    let now = ts("2016-05-19T09:59:59Z");
+    let mk = |schedule: &str, tz: Option<&str>, label: &str, last: Option<Time>| {
+        let mut cj = cron_job();
+        cj.spec.schedule = schedule.into();
+        cj.spec.time_zone = tz.map(String::from);
+        cj.spec
+            .job_template
+            .metadata
+            .labels
+            .insert("a".into(), label.into());
+        cj.status.last_schedule_time = last;
+        cj
+    };
+    let last = Some(just_before_the_hour());
+    let rows: Vec<(&str, CronJob, CronJob, Duration)> = vec![
+        (
+            "spec.template changed",
+            mk("", None, "b", None),
+            mk("", None, "foo", None),
+            Duration::ZERO,
+        ),
+        (
+            "spec.schedule changed",
+            mk("30 * * * *", None, "b", last),
+            mk("*/1 * * * *", None, "foo", last),
+            Duration::from_secs(1) + NEXT_SCHEDULE_DELTA,
+        ),
+        (
+            "spec.schedule with @every changed - cadence decrease",
+            mk("@every 1m", None, "b", last),
+            mk("@every 3m", None, "foo", last),
+            Duration::from_secs(2 * 60 + 1) + NEXT_SCHEDULE_DELTA,
+        ),
+        (
+            "spec.schedule with @every changed - cadence increase",
+            mk("@every 3m", None, "b", last),
+            mk("@every 1m", None, "foo", last),
+            Duration::from_secs(1) + NEXT_SCHEDULE_DELTA,
+        ),
+        (
+            "spec.timeZone not changed",
+            mk("", Some("America/New_York"), "b", None),
+            mk("", Some("America/New_York"), "foo", None),
+            Duration::ZERO,
+        ),
+        (
+            // The empty schedule does not parse: nothing is queued (upstream records
+            // UnParseableCronJobSchedule).
+            "spec.timeZone changed",
+            mk("", Some("America/New_York"), "b", None),
+            mk("", None, "foo", None),
+            Duration::ZERO,
+        ),
+    ];
+    for (name, old, cur, want) in rows {
+        let mut queue = WorkQueue::new();
+        CronJobController::update_cron_job(&mut queue, &old, &cur, now);
+        let delay = queue.next_due().map_or(Duration::ZERO, |t| t - now);
+        assert_eq!(delay, want, "{name}");
+        if name == "spec.template changed" || name == "spec.timeZone not changed" {
+            assert_eq!(queue.len(), 1, "{name}: synced at once");
+        }
+        if name == "spec.timeZone changed" {
+            assert!(queue.is_empty(), "{name}: not queued");
+        }
+    }
+}
