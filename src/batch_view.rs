@@ -47,10 +47,286 @@ pub struct CronJobView {
     pub active: Vec<String>,
     /// Schedule ticks after max(creation, now - window) up to now (at most [`MAX_PAST_TICKS`]).
     pub past_ticks: Vec<f64>,
+    /// What became of each of `past_ticks` (same order and length), see [`classify_ticks`].
+    pub past_tick_info: Vec<PastTick>,
     /// The next ticks after now.
     pub next_ticks: Vec<f64>,
     /// The next ticks as RFC 3339 times in the schedule's zone.
     pub next_rfc3339: Vec<String>,
+}
+
+/// What became of one past schedule tick.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PastTick {
+    pub time: f64,
+    /// One of the `TICK_*` kinds.
+    pub kind: &'static str,
+    /// The Job started for this tick (`run`), if any.
+    pub job: Option<String>,
+    /// The reason in words ("" for `run`).
+    pub reason: String,
+}
+
+/// A Job was created for the tick.
+pub const TICK_RUN: &str = "run";
+/// The tick is less than a second old: the controller has not acted on it yet.
+pub const TICK_DUE: &str = "due";
+/// The tick fell outside `startingDeadlineSeconds`: the controller never considered it.
+pub const TICK_DEADLINE: &str = "deadline";
+/// concurrencyPolicy Forbid skipped the tick (a Job was still active).
+pub const TICK_FORBID: &str = "forbid";
+/// The CronJob is suspended.
+pub const TICK_SUSPENDED: &str = "suspended";
+/// Any other miss: the controller was down, or a later tick was started instead.
+pub const TICK_MISSED: &str = "missed";
+
+/// What the classification of past ticks needs to know about one CronJob's history (times are
+/// absolute; everything sorted by time).
+#[derive(Clone, Debug, Default)]
+pub struct TickHistory {
+    /// (scheduled time, job name, creation time) of every Job the CronJob started, known from
+    /// the store or from its `SuccessfulCreate` events.
+    pub runs: Vec<(Time, String, Time)>,
+    /// When the controller skipped a run because of Forbid (`JobAlreadyActive` events).
+    pub forbid_skips: Vec<Time>,
+    /// When the controller warned `TooManyMissedTimes`.
+    pub too_many_missed: Vec<Time>,
+    /// Scheduled times (RFC 1123Z, as in the message) the controller reported as
+    /// `MissSchedule` (too late to start).
+    pub miss_schedule: Vec<String>,
+    /// Intervals [from, to) during which kube-controller-manager was stopped (`to` = None: still).
+    pub downtime: Vec<(Time, Option<Time>)>,
+    pub starting_deadline_seconds: Option<i64>,
+    pub suspended: bool,
+}
+
+fn clock(t: Time) -> String {
+    t.to_rfc3339()
+}
+
+/// Classifies past schedule ticks (ascending) of a CronJob, as `syncCronJob` decided them.
+///
+/// * `run` — a Job exists or existed for the tick.
+/// * `due` — less than a second old.
+/// * `forbid` — the controller saw the tick while a Job was active (`JobAlreadyActive` before
+///   the next tick) and concurrencyPolicy Forbid skipped it.
+/// * `deadline` — with `startingDeadlineSeconds` set, `mostRecentScheduleTime` looks back only
+///   to `now - startingDeadlineSeconds` (or to lastScheduleTime when later): when the controller
+///   next started a Job (at C) the tick was at or before C - deadline, so it was never considered
+///   (also when no later Job exists yet and the tick is already that old, or when the controller
+///   recorded `MissSchedule` for it).
+/// * `suspended` — no later run and the CronJob is suspended.
+/// * `missed` — anything else: a later tick was started instead (only the most recent unmet
+///   schedule time is started, e.g. after controller downtime or > 100 missed times), or no Job
+///   was started.
+pub fn classify_ticks(ticks: &[Time], h: &TickHistory, now: Time) -> Vec<PastTick> {
+    let by_tick: std::collections::BTreeMap<Time, &(Time, String, Time)> =
+        h.runs.iter().map(|r| (r.0, r)).collect();
+    // Runs by scheduled time, and for each position the earliest-created run from there on
+    // (the first Job the controller started after a tick): O(log n) per tick.
+    let mut runs: Vec<&(Time, String, Time)> = h.runs.iter().collect();
+    runs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut first_after: Vec<Option<&(Time, String, Time)>> = vec![None; runs.len() + 1];
+    for i in (0..runs.len()).rev() {
+        let r = runs[i];
+        first_after[i] = match first_after[i + 1] {
+            Some(b) if (b.2, b.0) <= (r.2, r.0) => Some(b),
+            _ => Some(r),
+        };
+    }
+    let mut forbid = h.forbid_skips.clone();
+    forbid.sort();
+    let mut too_many = h.too_many_missed.clone();
+    too_many.sort();
+    let down_at = |t: Time| {
+        h.downtime
+            .iter()
+            .any(|&(a, b)| a <= t && b.is_none_or(|b| t < b))
+    };
+    ticks
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let mk = |kind, job: Option<String>, reason: String| PastTick {
+                time: t.unix_secs() as f64,
+                kind,
+                job,
+                reason,
+            };
+            if let Some((_, name, _)) = by_tick.get(&t) {
+                return mk(TICK_RUN, Some(name.clone()), String::new());
+            }
+            if now.unix_secs() - t.unix_secs() < 1 {
+                return mk(
+                    TICK_DUE,
+                    None,
+                    "due now: the controller has not acted on it yet".into(),
+                );
+            }
+            let next_tick = ticks.get(i + 1).copied();
+            let f = forbid.partition_point(|&e| e < t);
+            if forbid
+                .get(f)
+                .is_some_and(|&e| next_tick.is_none_or(|n| e < n))
+            {
+                return mk(
+                    TICK_FORBID,
+                    None,
+                    "skipped: concurrencyPolicy Forbid, a Job was still active".into(),
+                );
+            }
+            // The first Job started after this tick: when the controller next acted.
+            let later = first_after[runs.partition_point(|r| r.0 <= t)];
+            if let Some(d) = h.starting_deadline_seconds {
+                let looked = later.map_or(now, |r| r.2);
+                let cutoff = looked.unix_secs() - d;
+                let reported = !h.miss_schedule.is_empty()
+                    && h
+                        .miss_schedule
+                        .contains(&crate::controllers::cronjob::utils::rfc1123z(t));
+                if t.unix_secs() <= cutoff || reported {
+                    let when = match later {
+                        Some(r) => format!(
+                            "when the controller next started a Job (at {}) it looked back only to {}",
+                            clock(r.2),
+                            clock(Time::from_unix_secs(cutoff))
+                        ),
+                        None => format!(
+                            "the controller looks back only {d}s from now, so it will never start it"
+                        ),
+                    };
+                    return mk(
+                        TICK_DEADLINE,
+                        None,
+                        format!(
+                            "missed: outside startingDeadlineSeconds ({d}s): {when}{}",
+                            if down_at(t) {
+                                " (kube-controller-manager was not running at this time)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    );
+                }
+            }
+            match later {
+                Some(r) => {
+                    let why = if down_at(t) {
+                        "kube-controller-manager was not running at this time; "
+                    } else {
+                        ""
+                    };
+                    let m = too_many.partition_point(|&e| e < t);
+                    let too_many = if too_many.get(m).is_some_and(|&e| e <= r.2) {
+                        " (more than 100 missed: TooManyMissedTimes)"
+                    } else {
+                        ""
+                    };
+                    mk(
+                        TICK_MISSED,
+                        None,
+                        format!(
+                            "missed: {why}at {} only the most recent schedule time ({}) was started{too_many}",
+                            clock(r.2),
+                            clock(r.0)
+                        ),
+                    )
+                }
+                None if h.suspended => mk(
+                    TICK_SUSPENDED,
+                    None,
+                    "not started: the CronJob is suspended".into(),
+                ),
+                None if down_at(t) => mk(
+                    TICK_MISSED,
+                    None,
+                    "missed: kube-controller-manager is not running".into(),
+                ),
+                None => mk(
+                    TICK_MISSED,
+                    None,
+                    "missed: no Job was started for this time".into(),
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The history [`classify_ticks`] needs, from the store, the events and the simulation log.
+fn tick_history(sim: &Simulation, cj: &CronJob) -> TickHistory {
+    let mut h = TickHistory {
+        starting_deadline_seconds: cj.spec.starting_deadline_seconds,
+        suspended: cj.spec.suspend.unwrap_or(false),
+        ..Default::default()
+    };
+    let tick_of_name = |name: &str| -> Option<Time> {
+        let m = name
+            .strip_prefix(cj.metadata.name.as_str())?
+            .strip_prefix('-')?;
+        m.parse::<i64>().ok().map(|m| Time::from_unix_secs(m * 60))
+    };
+    let mut runs = std::collections::BTreeMap::new();
+    for j in sim.api.store.list::<Job>(Some(&cj.metadata.namespace)) {
+        if j.metadata
+            .controller_ref()
+            .is_none_or(|r| r.uid != cj.metadata.uid)
+        {
+            continue;
+        }
+        let scheduled = j
+            .metadata
+            .annotations
+            .get(SCHEDULED_TIMESTAMP)
+            .and_then(|v| Time::parse_rfc3339(v).ok())
+            .or_else(|| tick_of_name(&j.metadata.name));
+        if let (Some(s), Some(c)) = (scheduled, j.metadata.creation_timestamp) {
+            runs.insert(j.metadata.name.clone(), (s, c));
+        }
+    }
+    for e in &sim.api.events {
+        if e.kind != "CronJob"
+            || e.namespace != cj.metadata.namespace
+            || e.name != cj.metadata.name
+            || (!e.uid.is_empty() && e.uid != cj.metadata.uid)
+        {
+            continue;
+        }
+        match e.reason.as_str() {
+            "SuccessfulCreate" => {
+                if let Some(name) = e.message.strip_prefix("Created job ") {
+                    if let Some(s) = tick_of_name(name) {
+                        runs.entry(name.to_string()).or_insert((s, e.time));
+                    }
+                }
+            }
+            "JobAlreadyActive" => h.forbid_skips.push(e.time),
+            "TooManyMissedTimes" => h.too_many_missed.push(e.time),
+            "MissSchedule" => {
+                if let Some(t) = e
+                    .message
+                    .strip_prefix("Missed scheduled time to start a job: ")
+                {
+                    h.miss_schedule.push(t.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    h.runs = runs.into_iter().map(|(n, (s, c))| (s, n, c)).collect();
+    h.runs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    for l in &sim.log {
+        match l.action.as_str() {
+            "kube-controller-manager stops" => h.downtime.push((l.time, None)),
+            "kube-controller-manager starts" => {
+                if let Some(last) = h.downtime.last_mut().filter(|d| d.1.is_none()) {
+                    last.1 = Some(l.time);
+                }
+            }
+            _ => {}
+        }
+    }
+    h
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -173,6 +449,7 @@ fn cron_job_view(sim: &Simulation, cj: &CronJob, window: f64) -> CronJobView {
         Err(e) => format!("invalid schedule: {e}"),
     };
     let (mut past, mut next, mut next_rfc) = (vec![], vec![], vec![]);
+    let mut info = vec![];
     if let Ok(s) = &parsed {
         let window = if window.is_finite() && window > 0.0 {
             window.min(400.0 * 86400.0) as i64
@@ -194,6 +471,11 @@ fn cron_job_view(sim: &Simulation, cj: &CronJob, window: f64) -> CronJobView {
                     ticks.pop_front();
                 }
             }
+        }
+        let ticks: Vec<Time> = ticks.into_iter().collect();
+        info = classify_ticks(&ticks, &tick_history(sim, cj), now);
+        for i in &mut info {
+            i.time -= sim.start.unix_secs() as f64;
         }
         past = ticks
             .into_iter()
@@ -226,6 +508,7 @@ fn cron_job_view(sim: &Simulation, cj: &CronJob, window: f64) -> CronJobView {
         last_successful_time: rel(sim, cj.status.last_successful_time),
         active: cj.status.active.iter().map(|r| r.name.clone()).collect(),
         past_ticks: past,
+        past_tick_info: info,
         next_ticks: next,
         next_rfc3339: next_rfc,
     }
@@ -475,6 +758,147 @@ mod tests {
         let mut sorted = idx.clone();
         sorted.sort();
         assert_eq!(idx, sorted, "pods are ordered by index");
+    }
+
+    fn at(s: &str) -> Time {
+        Time::parse_rfc3339(s).unwrap()
+    }
+
+    fn kinds(v: &[PastTick]) -> Vec<&str> {
+        v.iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn classify_deadline_versus_other_misses() {
+        // Ticks every minute 10:00 .. 10:06; the controller was down 09:59:30 .. 10:05:10 and
+        // started the 10:05 tick at 10:05:10; deadline 100 s: it looked back to 10:03:30.
+        let ticks: Vec<Time> = (0..7)
+            .map(|m| at(&format!("2025-01-01T10:0{m}:00Z")))
+            .collect();
+        let mut h = TickHistory {
+            runs: vec![(ticks[5], "cj-5".into(), at("2025-01-01T10:05:10Z"))],
+            downtime: vec![(at("2025-01-01T09:59:30Z"), Some(at("2025-01-01T10:05:10Z")))],
+            starting_deadline_seconds: Some(100),
+            ..Default::default()
+        };
+        let now = at("2025-01-01T10:06:00.500Z");
+        let v = classify_ticks(&ticks, &h, now);
+        assert_eq!(
+            kinds(&v),
+            ["deadline", "deadline", "deadline", "deadline", "missed", "run", "due"]
+        );
+        assert_eq!(v[5].job.as_deref(), Some("cj-5"));
+        assert!(
+            v[3].reason.starts_with(
+                "missed: outside startingDeadlineSeconds (100s): when the controller next started a Job (at 2025-01-01T10:05:10Z) it looked back only to 2025-01-01T10:03:30Z"
+            ),
+            "{}",
+            v[3].reason
+        );
+        assert!(v[3].reason.contains("not running"), "{}", v[3].reason);
+        assert_eq!(
+            v[4].reason,
+            "missed: kube-controller-manager was not running at this time; at 2025-01-01T10:05:10Z only the most recent schedule time (2025-01-01T10:05:00Z) was started"
+        );
+        // The boundary: a tick exactly at C - deadline is not after earliestTime (Next is strict).
+        h.runs[0].2 = at("2025-01-01T10:05:40Z");
+        assert_eq!(
+            kinds(&classify_ticks(&ticks[..6], &h, now))[3..],
+            ["deadline", "deadline", "run"]
+        );
+        h.runs[0].2 = at("2025-01-01T10:05:39Z");
+        assert_eq!(
+            kinds(&classify_ticks(&ticks[..6], &h, now))[3..],
+            ["deadline", "missed", "run"]
+        );
+        // Without a deadline every tick was considered: plain misses.
+        h.starting_deadline_seconds = None;
+        assert_eq!(
+            kinds(&classify_ticks(&ticks, &h, now)),
+            ["missed", "missed", "missed", "missed", "missed", "run", "due"]
+        );
+        // No later Job: old enough ticks can never start any more (deadline), younger ones wait.
+        h.starting_deadline_seconds = Some(100);
+        h.runs.clear();
+        h.downtime.clear();
+        let v = classify_ticks(&ticks[..6], &h, now);
+        assert_eq!(
+            kinds(&v),
+            ["deadline", "deadline", "deadline", "deadline", "deadline", "missed"]
+        );
+        assert!(
+            v[0].reason.contains("will never start it"),
+            "{}",
+            v[0].reason
+        );
+        h.suspended = true;
+        assert_eq!(kinds(&classify_ticks(&ticks[..6], &h, now))[5], "suspended");
+        // Forbid: the controller saw the tick while a Job was active (before the next tick).
+        h.suspended = false;
+        h.forbid_skips = vec![at("2025-01-01T10:05:00.100Z")];
+        let v = classify_ticks(&ticks[..6], &h, now);
+        assert_eq!(v[5].kind, "forbid");
+        assert_eq!(v[4].kind, "deadline");
+    }
+
+    #[test]
+    fn downtime_with_deadline_ticks() {
+        let mut sim = builtin("cronjob-downtime-deadline");
+        sim.run_for(Duration::from_secs(6900)).unwrap();
+        let v = of(&sim, 86400.0);
+        let cj = &v.cron_jobs[0];
+        assert_eq!(cj.past_ticks.len(), cj.past_tick_info.len());
+        let start = sim.start.unix_secs();
+        let kind_at = |hm: &str| {
+            let t = at(&format!("2025-01-01T{hm}:00Z")).unix_secs() - start;
+            cj.past_tick_info
+                .iter()
+                .find(|p| p.time == t as f64)
+                .unwrap_or_else(|| panic!("no tick {hm}"))
+        };
+        // 08:29 .. 10:17 were never considered (the controller came back at 10:21:00 and looked
+        // back to 10:17:40); 10:18 .. 10:20 were considered but only 10:21 was started.
+        for hm in ["08:29", "09:00", "10:17"] {
+            let p = kind_at(hm);
+            assert_eq!(p.kind, TICK_DEADLINE, "{hm}: {p:?}");
+            assert!(
+                p.reason
+                    .contains("looked back only to 2025-01-01T10:17:40Z"),
+                "{p:?}"
+            );
+        }
+        for hm in ["10:18", "10:19", "10:20"] {
+            let p = kind_at(hm);
+            assert_eq!(p.kind, TICK_MISSED, "{hm}: {p:?}");
+            assert!(p.reason.contains("not running"), "{p:?}");
+        }
+        assert_eq!(kind_at("10:21").kind, TICK_RUN);
+        assert_eq!(kind_at("10:22").kind, TICK_RUN);
+    }
+
+    #[test]
+    fn downtime_without_deadline_and_forbid_ticks() {
+        let mut sim = builtin("cronjob-downtime-no-deadline");
+        sim.run_for(Duration::from_secs(6800)).unwrap();
+        let v = of(&sim, 86400.0);
+        let k = kinds(&v.cron_jobs[0].past_tick_info);
+        assert!(!k.contains(&TICK_DEADLINE), "{k:?}");
+        assert!(
+            k.iter().filter(|&&k| k == TICK_MISSED).count() > 100,
+            "{k:?}"
+        );
+        assert!(v.cron_jobs[0]
+            .past_tick_info
+            .iter()
+            .any(|p| p.reason.contains("TooManyMissedTimes")));
+
+        let mut sim = builtin("cronjob-forbid");
+        sim.run_for(Duration::from_secs(330)).unwrap();
+        let v = of(&sim, 3600.0);
+        let k = kinds(&v.cron_jobs[0].past_tick_info);
+        assert!(k.contains(&TICK_FORBID), "{k:?}");
+        assert!(k.contains(&TICK_RUN), "{k:?}");
+        assert!(!k.contains(&TICK_DEADLINE), "{k:?}");
     }
 
     #[test]

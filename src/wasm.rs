@@ -343,8 +343,17 @@ export interface CronJobView {
     lastSuccessfulTime: number | null;
     active: string[];
     pastTicks: number[];
+    /** What became of each past tick (same order as pastTicks). */
+    pastTickInfo: PastTick[];
     nextTicks: number[];
     nextRfc3339: string[];
+}
+
+export interface PastTick {
+    time: number;
+    kind: "run" | "due" | "deadline" | "forbid" | "suspended" | "missed";
+    job: string | null;
+    reason: string;
 }
 
 export interface JobConditionView {

@@ -34,7 +34,8 @@ export class CronJobView {
     this.summary = h("p", { id: "cronjob-summary" });
     this.chart = h("div", { class: "chart" });
     this.legend = h("ul", { class: "legend" },
-      h("li", {}, "│ tick with a Job (solid) · ✗ missed or skipped tick (red, cross) · ┆ future tick (dashed) · ▬ Job run (bar, ✓ complete / ✗ failed / ▶ running / ↺ replaced) · shaded: startingDeadlineSeconds window"));
+      h("li", {}, "│ tick with a Job (solid) · ✗ missed or skipped tick (red, cross) · ┆ future tick (dashed) · ▬ Job run (bar, ✓ complete / ✗ failed / ▶ running / ↺ replaced) · shaded: startingDeadlineSeconds window"),
+      h("li", { class: "legend-deadline" }, "◇ tick outside startingDeadlineSeconds (orange, diamond): when the controller looked, the tick was older than the deadline, so it was never considered"));
     this.runs = h("ol", { id: "cronjob-runs", class: "runs", reversed: true });
     this.next = h("ol", { id: "cronjob-next", class: "runs" });
     this.tryInput = h("input", { id: "cron-try", type: "text", value: "0 0 13 * 5", "aria-label": "Schedule to preview", spellcheck: "false" });
@@ -146,8 +147,11 @@ export class CronJobView {
     return [...out.values()].sort((a, b) => (a.scheduled ?? a.created ?? 0) - (b.scheduled ?? b.created ?? 0) || a.name.localeCompare(b.name));
   }
 
-  /** Why a past tick has no Job, from the CronJob's events near it. */
+  /** Why a past tick has no Job: the Rust view model's reason (`pastTickInfo`), else a guess
+   * from the CronJob's events near it. */
   whyMissed(cj, tick, jobs) {
+    const info = this.tickInfo?.get(tick);
+    if (info && info.kind !== "run" && info.kind !== "due") return info.reason;
     const skippedEv = (this.events ?? []).find((e) => e.kind === "CronJob" && e.name === cj.name && e.reason === "JobAlreadyActive" && e.time >= tick && e.time < tick + 60);
     const active = jobs.find((j) => (j.startTime ?? j.created ?? Infinity) <= tick && (j.finished ?? j.gone ?? Infinity) > tick);
     if (cj.concurrencyPolicy === "Forbid" && (skippedEv || active)) return "skipped: concurrencyPolicy Forbid, a Job was still active";
@@ -176,6 +180,7 @@ export class CronJobView {
     const created = cj.created ?? 0;
     const pastTicks = cj.pastTicks.filter((t) => t >= created);
     const deadline = cj.startingDeadlineSeconds;
+    this.tickInfo = new Map((cj.pastTickInfo ?? []).map((i) => [i.time, i]));
     this.summary.replaceChildren(
       h("strong", {}, cj.schedule), ` — ${cj.description}${cj.timeZone ? ` (${cj.timeZone})` : ""}. `,
       `concurrencyPolicy ${cj.concurrencyPolicy}; `,
@@ -199,8 +204,10 @@ export class CronJobView {
     for (const t of shown) {
       const job = byTick.get(t);
       if (!job && now - t < 1) continue;
-      svg.append(s("line", { x1: x(t), x2: x(t), y1: PAD.t, y2: PAD.t + 30, class: job ? "tick tick-run" : "tick tick-missed" }));
-      if (!job && !dense) svg.append(s("text", { x: x(t), y: PAD.t - 4, "text-anchor": "middle", class: "tick-x" }, "✗"));
+      const late = !job && this.tickInfo.get(t)?.kind === "deadline";
+      svg.append(s("line", { x1: x(t), x2: x(t), y1: PAD.t, y2: PAD.t + 30, class: job ? "tick tick-run" : late ? "tick tick-deadline" : "tick tick-missed" },
+        s("title", {}, job ? `${this.clock(t)}: ${job.name}` : `${this.clock(t)}: ${this.whyMissed(cj, t, jobs)}`)));
+      if (!job && !dense) svg.append(s("text", { x: x(t), y: PAD.t - 4, "text-anchor": "middle", class: late ? "tick-x tick-x-deadline" : "tick-x" }, late ? "◇" : "✗"));
     }
     for (const t of cj.nextTicks.filter((t) => t <= t1)) svg.append(s("line", { x1: x(t), x2: x(t), y1: PAD.t, y2: PAD.t + 30, class: "tick tick-future" }));
     const lanes = [];
@@ -233,7 +240,8 @@ export class CronJobView {
       } else if (now - t < 1) {
         rows.push({ t, el: h("li", { class: "run run-due", dataset: { tick: t } }, `${this.clock(t)} ⏳ due now: the controller has not acted on it yet`) });
       } else {
-        rows.push({ t, el: h("li", { class: "run run-missed", dataset: { tick: t } }, `${this.clock(t)} ✗ ${this.whyMissed(cj, t, jobs)}`) });
+        const late = this.tickInfo.get(t)?.kind === "deadline";
+        rows.push({ t, el: h("li", { class: late ? "run run-missed run-deadline" : "run run-missed", dataset: { tick: t } }, `${this.clock(t)} ${late ? "◇" : "✗"} ${this.whyMissed(cj, t, jobs)}`) });
       }
     }
     // Jobs created late (Forbid, after downtime) are listed under their scheduled tick above;

@@ -120,16 +120,7 @@ impl CronJobController {
         let Some(cj) = ctx.store().get::<CronJob>(ns, name).cloned() else {
             return Ok(());
         };
-        // Shared with the store (the informer cache), as upstream's lister returns pointers.
-        let shared: Vec<std::sync::Arc<Object>> = ctx
-            .store()
-            .list_kind_shared("Job", Some(ns))
-            .filter(|o| {
-                o.meta()
-                    .controller_ref()
-                    .is_some_and(|r| r.name == cj.metadata.name)
-            })
-            .collect();
+        let shared = get_jobs_to_be_reconciled(ctx.store(), &cj);
         let jobs: Vec<&Job> = shared.iter().filter_map(|o| Job::from_object(o)).collect();
         let mut copy = cj.clone();
         let update_after_cleanup = cleanup_finished_jobs(ctx, &mut copy, &jobs);
@@ -150,6 +141,20 @@ impl CronJobController {
             None => Ok(()),
         }
     }
+}
+
+/// `getJobsToBeReconciled`: every Job in the CronJob's namespace whose controller reference
+/// names the CronJob (labels do not matter). Shared with the store (the informer cache), as
+/// upstream's lister returns pointers.
+pub fn get_jobs_to_be_reconciled(store: &Store, cj: &CronJob) -> Vec<std::sync::Arc<Object>> {
+    store
+        .list_kind_shared("Job", Some(&cj.metadata.namespace))
+        .filter(|o| {
+            o.meta()
+                .controller_ref()
+                .is_some_and(|r| r.name == cj.metadata.name)
+        })
+        .collect()
 }
 
 fn job_control_delete(ctx: &mut Ctx, job: &Job) -> Result<(), ApiError> {
@@ -263,25 +268,37 @@ pub fn sync_cron_job<J: Borrow<Job>>(
                     j.metadata.name
                 ),
             );
-        } else if found && j.is_finished() {
-            let status = get_finished_status(j).unwrap_or_default();
-            delete_from_active_list(cj, &j.metadata.uid);
-            ctx.event_on(
-                &*cj,
-                "Normal",
-                "SawCompletedJob",
-                &format!("Saw completed job: {}, status: {status}", j.metadata.name),
-            );
-            update = true;
-        } else if is_job_succeeded(j) {
-            if cj.status.last_successful_time.is_none() {
-                cj.status.last_successful_time = j.status.completion_time;
+        } else if j.is_finished() {
+            // Upstream (since 1.31, kubernetes#122025): a finished Job leaves the active list
+            // and, when it succeeded, sets lastSuccessfulTime in the same sync (before, the time
+            // was only taken once the Job was no longer active, and never when the history
+            // limit deleted it first).
+            if found {
+                let condition = get_finished_status(j).unwrap_or_default();
+                delete_from_active_list(cj, &j.metadata.uid);
+                ctx.event_on(
+                    &*cj,
+                    "Normal",
+                    "SawCompletedJob",
+                    &format!(
+                        "Saw completed job: {}, condition: {condition}",
+                        j.metadata.name
+                    ),
+                );
                 update = true;
             }
-            if let (Some(c), Some(l)) = (j.status.completion_time, cj.status.last_successful_time) {
-                if c > l {
-                    cj.status.last_successful_time = Some(c);
+            if is_job_succeeded(j) {
+                if cj.status.last_successful_time.is_none() {
+                    cj.status.last_successful_time = j.status.completion_time;
                     update = true;
+                }
+                if let (Some(c), Some(l)) =
+                    (j.status.completion_time, cj.status.last_successful_time)
+                {
+                    if c > l {
+                        cj.status.last_successful_time = Some(c);
+                        update = true;
+                    }
                 }
             }
         }

@@ -56,6 +56,9 @@ struct Row {
     expected_warnings: usize,
     expect_requeue_after: Option<Duration>,
     expect_update_status: bool,
+    /// `cronjobCreationTime` / `lastScheduleTime` overrides of the newer upstream rows.
+    cronjob_creation_time: Option<Time>,
+    last_schedule_time: Option<Time>,
 }
 
 fn cron_job() -> CronJob {
@@ -83,8 +86,12 @@ fn run(name: &str, r: Row) {
     cj.spec.time_zone = r.time_zone.map(String::from);
     cj.spec.starting_deadline_seconds = r.deadline;
     if r.ran_previously {
-        cj.metadata.creation_timestamp = Some(just_before_the_prior_hour());
-        cj.status.last_schedule_time = Some(just_after_the_prior_hour());
+        cj.metadata.creation_timestamp = Some(
+            r.cronjob_creation_time
+                .unwrap_or(just_before_the_prior_hour()),
+        );
+        cj.status.last_schedule_time =
+            Some(r.last_schedule_time.unwrap_or(just_after_the_prior_hour()));
         let mut job = get_job_from_template2(&cj, r.job_creation_time.unwrap(), true).unwrap();
         job.metadata.uid = "1234".into();
         job.metadata.creation_timestamp = r.job_creation_time;
@@ -103,7 +110,8 @@ fn run(name: &str, r: Row) {
         }
         api.store.put(job.into_object());
     } else {
-        cj.metadata.creation_timestamp = Some(just_before_the_hour());
+        cj.metadata.creation_timestamp =
+            Some(r.cronjob_creation_time.unwrap_or(just_before_the_hour()));
     }
     cj.metadata.resource_version = "1".into();
     // Put as an informer shows it (invalid schedules and zones included).
@@ -156,6 +164,14 @@ fn run(name: &str, r: Row) {
         "{name}: warnings {:?}",
         api.events
     );
+    if r.ran_previously && !r.still_active {
+        // Upstream checks lastSuccessfulTime = the finished Job's completion time.
+        assert_eq!(
+            stored.status.last_successful_time,
+            r.job_creation_time.map(|t| t + Duration::from_secs(10)),
+            "{name}: lastSuccessfulTime"
+        );
+    }
     let requeue = queue.next_due().map(|t| t - now);
     assert_eq!(requeue, r.expect_requeue_after, "{name}: requeue");
 }
@@ -455,3 +471,5 @@ fn format_schedule_prefixes_the_zone() {
     cj.spec.time_zone = Some("Nowhere/Land".into());
     assert_eq!(format_schedule(&cj, None), "0 * * * *");
 }
+
+mod tables;

@@ -185,11 +185,44 @@ struct Row {
     patches: usize,
     // gates
     prp_gate: bool,
+    // Added with the later rows of the upstream table.
+    suspend: bool,
+    was_suspended: bool,
+    /// `initialStatus`: active, succeeded, failed and conditions (type, status, reason, message).
+    initial_status: Option<(
+        i32,
+        i32,
+        i32,
+        Vec<(&'static str, &'static str, &'static str, &'static str)>,
+    )>,
+    sp_gate: bool,
+    mb_gate: bool,
 }
 
 fn run(name: &str, r: Row) {
-    let mut f = Fixture::new(r.prp_gate, false, false);
+    let mut f = Fixture::new(r.prp_gate, r.sp_gate, r.mb_gate);
     let mut job = f.job(r.parallelism, r.completions, r.backoff_limit, r.indexed);
+    job.spec.suspend = Some(r.suspend);
+    if let Some((active, succeeded, failed, conds)) = &r.initial_status {
+        job.status.start_time = Some(f.api.now);
+        job.status.active = *active;
+        job.status.succeeded = *succeeded;
+        job.status.failed = *failed;
+        for (t, st, reason, msg) in conds {
+            job.status
+                .conditions
+                .push(new_condition(t, st, reason, msg, f.api.now));
+        }
+    }
+    if r.was_suspended {
+        job.status.conditions.push(new_condition(
+            "Suspended",
+            "True",
+            "JobSuspended",
+            "Job suspended",
+            f.api.now,
+        ));
+    }
     job.spec.pod_replacement_policy = r.pod_replacement_policy.map(String::from);
     if r.pod_failure_policy {
         job.spec.pod_failure_policy = Some(crate::api::batch::PodFailurePolicy::default());
@@ -232,6 +265,10 @@ fn run(name: &str, r: Row) {
         let now = f.api.now;
         ctl.expectations
             .expect_creations(key, r.fake_expectation_at_creation, now);
+    } else if r.fake_expectation_at_creation < 0 {
+        let now = f.api.now;
+        ctl.expectations
+            .expect_deletions(key, -r.fake_expectation_at_creation, now);
     }
     f.api.store.take_changes();
     let mut ctx = f.ctx();
@@ -249,6 +286,7 @@ fn run(name: &str, r: Row) {
     );
     assert_eq!(s.failed, r.exp_failed, "{name}: failed");
     assert_eq!(s.terminating, r.exp_terminating, "{name}: terminating");
+    assert_eq!(s.start_time.is_none(), r.suspend, "{name}: startTime");
     let conds: Vec<(&str, &str, &str)> = s
         .conditions
         .iter()
@@ -853,3 +891,5 @@ fn ensure_job_condition_status_rules() {
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].status, "False");
 }
+
+mod tables;
