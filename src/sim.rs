@@ -99,7 +99,7 @@ impl Simulation {
     /// Adds a control loop; it lists existing objects immediately.
     pub fn add_loop(&mut self, mut ctrl: Box<dyn Controller>) {
         let mut queue = WorkQueue::new();
-        ctrl.resync_all(&self.api.store, &mut queue);
+        ctrl.resync_all_at(&self.api.store, &mut queue, self.api.now);
         self.loops.push(Loop { ctrl, queue });
     }
 
@@ -321,6 +321,7 @@ impl Simulation {
             return;
         }
         self.controller_manager_running = on;
+        let now = self.api.now;
         for l in self
             .loops
             .iter_mut()
@@ -329,7 +330,7 @@ impl Simulation {
             l.queue.clear();
             l.ctrl.reset();
             if on {
-                l.ctrl.resync_all(&self.api.store, &mut l.queue);
+                l.ctrl.resync_all_at(&self.api.store, &mut l.queue, now);
             }
         }
     }

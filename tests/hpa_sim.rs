@@ -182,3 +182,26 @@ fn controller_restart_forgets_recommendations() {
         .unwrap();
     assert_eq!(rs.spec.replicas, Some(3));
 }
+
+#[test]
+fn restarted_controller_first_syncs_one_resync_period_later() {
+    // The informer's initial list calls enqueueHPA, which uses AddRateLimited on a queue whose
+    // limiter is a fixed 15 s interval: after a kube-controller-manager restart, no HPA is
+    // reconciled before one sync period has passed.
+    use kubeplay::controllers::podautoscaler::HorizontalController;
+    let mut sim = build("hpa-frontend");
+    sim.run_until(at(&sim, 10 * 60 + 7)).unwrap();
+    sim.set_controller_manager(false);
+    sim.set_controller_manager(true);
+    let synced = |sim: &Simulation| {
+        sim.controller::<HorizontalController>()
+            .unwrap()
+            .recommendations
+            .contains_key("default/frontend")
+    };
+    assert!(!synced(&sim), "a restart forgets the recommendations");
+    sim.run_until(at(&sim, 10 * 60 + 7 + 14)).unwrap();
+    assert!(!synced(&sim), "no sync within the first resync period");
+    sim.run_until(at(&sim, 10 * 60 + 7 + 15)).unwrap();
+    assert!(synced(&sim), "the first sync comes 15 s after the restart");
+}

@@ -113,28 +113,156 @@ const METRIC_SOURCE_TYPES: &[&str] = &[
     "Resource",
 ];
 
-fn present_sources(spec: &MetricSpec) -> Vec<&'static str> {
-    let mut v = vec![];
-    if spec.object.is_some() {
-        v.push("object");
+/// A field of an untyped metric source (`pods`, `object`, `external`, `containerResource`).
+fn str_at<'a>(v: &'a serde_json::Value, path: &[&str]) -> &'a str {
+    let mut cur = Some(v);
+    for p in path {
+        cur = cur.and_then(|c| c.get(*p));
     }
-    if spec.pods.is_some() {
-        v.push("pods");
-    }
-    if spec.resource.is_some() {
-        v.push("resource");
-    }
-    if spec.container_resource.is_some() {
-        v.push("containerResource");
-    }
-    if spec.external.is_some() {
-        v.push("external");
-    }
-    v.sort_unstable();
-    v
+    cur.and_then(|c| c.as_str()).unwrap_or("")
 }
 
-/// `validateMetricSpec` (the `Resource` source in full; other sources only for presence).
+/// The `target` of an untyped metric source.
+fn target_of(v: &serde_json::Value) -> MetricTarget {
+    v.get("target")
+        .cloned()
+        .and_then(|t| serde_json::from_value(t).ok())
+        .unwrap_or_default()
+}
+
+/// `validateMetricIdentifier`.
+fn validate_metric_identifier(v: &serde_json::Value, path: &str) -> Vec<FieldError> {
+    let name = str_at(v, &["name"]);
+    if name.is_empty() {
+        return vec![FieldError::required(
+            format!("{path}.name"),
+            "must specify a metric name",
+        )];
+    }
+    is_valid_path_segment_name(name)
+        .into_iter()
+        .map(|m| FieldError::invalid(format!("{path}.name"), name, m))
+        .collect()
+}
+
+/// `validateObjectSource`.
+fn validate_object_source(v: &serde_json::Value, path: &str) -> Vec<FieldError> {
+    let described = CrossVersionObjectReference {
+        kind: str_at(v, &["describedObject", "kind"]).into(),
+        name: str_at(v, &["describedObject", "name"]).into(),
+        api_version: str_at(v, &["describedObject", "apiVersion"]).into(),
+    };
+    let mut errs =
+        validate_cross_version_object_reference(&described, &format!("{path}.describedObject"));
+    errs.extend(validate_metric_identifier(
+        v.get("metric").unwrap_or(&serde_json::Value::Null),
+        &format!("{path}.metric"),
+    ));
+    let t = target_of(v);
+    errs.extend(validate_metric_target(&t, &format!("{path}.target")));
+    if t.value.is_none() && t.average_value.is_none() {
+        errs.push(FieldError::required(
+            format!("{path}.target.averageValue"),
+            "must set either a target value or averageValue",
+        ));
+    }
+    errs
+}
+
+/// `validateExternalSource`.
+fn validate_external_source(v: &serde_json::Value, path: &str) -> Vec<FieldError> {
+    let mut errs = validate_metric_identifier(
+        v.get("metric").unwrap_or(&serde_json::Value::Null),
+        &format!("{path}.metric"),
+    );
+    let t = target_of(v);
+    errs.extend(validate_metric_target(&t, &format!("{path}.target")));
+    if t.value.is_none() && t.average_value.is_none() {
+        errs.push(FieldError::required(
+            format!("{path}.target.averageValue"),
+            "must set either a target value for metric or a per-pod target",
+        ));
+    }
+    if t.value.is_some() && t.average_value.is_some() {
+        errs.push(FieldError::forbidden(
+            format!("{path}.target.value"),
+            "may not set both a target value for metric and a per-pod target",
+        ));
+    }
+    errs
+}
+
+/// `validatePodsSource`.
+fn validate_pods_source(v: &serde_json::Value, path: &str) -> Vec<FieldError> {
+    let mut errs = validate_metric_identifier(
+        v.get("metric").unwrap_or(&serde_json::Value::Null),
+        &format!("{path}.metric"),
+    );
+    let t = target_of(v);
+    errs.extend(validate_metric_target(&t, &format!("{path}.target")));
+    if t.average_value.is_none() {
+        errs.push(FieldError::required(
+            format!("{path}.target.averageValue"),
+            "must specify a positive target averageValue",
+        ));
+    }
+    errs
+}
+
+/// The utilization/raw-value checks shared by `validateResourceSource` and
+/// `validateContainerResourceSource`.
+fn validate_utilization_target(t: &MetricTarget, path: &str) -> Vec<FieldError> {
+    let mut errs = validate_metric_target(t, &format!("{path}.target"));
+    if t.average_utilization.is_none() && t.average_value.is_none() {
+        errs.push(FieldError::required(
+            format!("{path}.target.averageUtilization"),
+            "must set either a target raw value or a target utilization",
+        ));
+    }
+    if t.average_utilization.is_some() && t.average_value.is_some() {
+        errs.push(FieldError::forbidden(
+            format!("{path}.target.averageValue"),
+            "may not set both a target raw value and a target utilization",
+        ));
+    }
+    errs
+}
+
+/// `validateContainerResourceSource` (the resource name through core/v1's
+/// `ValidateContainerResourceName`, whose `ResourceName` value prints unquoted).
+fn validate_container_resource_source(v: &serde_json::Value, path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let name = str_at(v, &["name"]);
+    if name.is_empty() {
+        errs.push(FieldError::required(
+            format!("{path}.name"),
+            "must specify a resource name",
+        ));
+    } else {
+        errs.extend(
+            super::validation::pod::validate_container_resource_name(name, &format!("{path}.name"))
+                .into_iter()
+                .map(|e| e.with_value_text(name)),
+        );
+    }
+    let container = str_at(v, &["container"]);
+    if container.is_empty() {
+        errs.push(FieldError::required(
+            format!("{path}.container"),
+            "must specify a container",
+        ));
+    } else {
+        for m in super::validation::names::is_dns1123_label(container) {
+            errs.push(FieldError::invalid(format!("{path}.container"), container, m));
+        }
+    }
+    errs.extend(validate_utilization_target(&target_of(v), path));
+    errs
+}
+
+/// `validateMetricSpec`: the type, then the first populated source (in upstream's order:
+/// object, external, pods, resource, containerResource), then that the type's source — and only
+/// it — is populated.
 pub fn validate_metric_spec(spec: &MetricSpec, path: &str) -> Vec<FieldError> {
     let mut errs = vec![];
     if spec.type_.is_empty() {
@@ -150,8 +278,25 @@ pub fn validate_metric_spec(spec: &MetricSpec, path: &str) -> Vec<FieldError> {
             METRIC_SOURCE_TYPES,
         ));
     }
-    let present = present_sources(spec);
+    let mut present: Vec<&'static str> = vec![];
+    if let Some(o) = &spec.object {
+        present.push("object");
+        errs.extend(validate_object_source(o, &format!("{path}.object")));
+    }
+    if let Some(e) = &spec.external {
+        present.push("external");
+        if present.len() == 1 {
+            errs.extend(validate_external_source(e, &format!("{path}.external")));
+        }
+    }
+    if let Some(p) = &spec.pods {
+        present.push("pods");
+        if present.len() == 1 {
+            errs.extend(validate_pods_source(p, &format!("{path}.pods")));
+        }
+    }
     if let Some(r) = &spec.resource {
+        present.push("resource");
         if present.len() == 1 {
             let rp = format!("{path}.resource");
             if r.name.is_empty() {
@@ -160,25 +305,23 @@ pub fn validate_metric_spec(spec: &MetricSpec, path: &str) -> Vec<FieldError> {
                     "must specify a resource name",
                 ));
             }
-            errs.extend(validate_metric_target(&r.target, &format!("{rp}.target")));
-            if r.target.average_utilization.is_none() && r.target.average_value.is_none() {
-                errs.push(FieldError::required(
-                    format!("{rp}.target.averageUtilization"),
-                    "must set either a target raw value or a target utilization",
-                ));
-            }
-            if r.target.average_utilization.is_some() && r.target.average_value.is_some() {
-                errs.push(FieldError::forbidden(
-                    format!("{rp}.target.averageValue"),
-                    "may not set both a target raw value and a target utilization",
-                ));
-            }
+            errs.extend(validate_utilization_target(&r.target, &rp));
+        }
+    }
+    if let Some(c) = &spec.container_resource {
+        present.push("containerResource");
+        if present.len() == 1 {
+            errs.extend(validate_container_resource_source(
+                c,
+                &format!("{path}.containerResource"),
+            ));
         }
     }
     let (expected, missing) = match spec.type_.as_str() {
         "Object" => ("object", spec.object.is_none()),
         "Pods" => ("pods", spec.pods.is_none()),
         "Resource" => ("resource", spec.resource.is_none()),
+        // HPAContainerMetrics is GA (locked on): the gate-off wording is gone.
         "ContainerResource" => ("containerResource", spec.container_resource.is_none()),
         "External" => ("external", spec.external.is_none()),
         _ => {
@@ -198,12 +341,37 @@ pub fn validate_metric_spec(spec: &MetricSpec, path: &str) -> Vec<FieldError> {
         ));
     }
     if present.len() != 1 {
+        // Upstream ranges over a set (in no fixed order); kubeplay sorts.
+        present.sort_unstable();
         for t in present.iter().filter(|t| **t != expected) {
             errs.push(FieldError::forbidden(
                 format!("{path}.{t}"),
                 "must populate the given metric source only",
             ));
         }
+    }
+    errs
+}
+
+/// `validateMetrics`: every metric, and — with `minReplicas` 0 — at least one Object or
+/// External metric.
+pub fn validate_metrics(
+    metrics: &[MetricSpec],
+    min_replicas: Option<i32>,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    for (i, m) in metrics.iter().enumerate() {
+        errs.extend(validate_metric_spec(m, &format!("{path}[{i}]")));
+    }
+    let has_object_or_external = metrics
+        .iter()
+        .any(|m| m.type_ == "Object" || m.type_ == "External");
+    if min_replicas == Some(0) && !has_object_or_external {
+        errs.push(FieldError::forbidden(
+            path,
+            "must specify at least one Object or External metric to support scaling to zero replicas",
+        ));
     }
     errs
 }
@@ -305,18 +473,18 @@ pub fn validate_behavior(
     errs
 }
 
-/// `ValidateHorizontalPodAutoscaler` (`minReplicas` must be at least 1: the `HPAScaleToZero`
-/// gate is alpha and off).
-pub fn validate_horizontal_pod_autoscaler(h: &HorizontalPodAutoscaler) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&h.metadata, true, name_is_dns_subdomain, "metadata");
-    let s = &h.spec;
-    let min_lower_bound = 1;
+/// `validateHorizontalPodAutoscalerSpec`.
+pub fn validate_horizontal_pod_autoscaler_spec(
+    s: &crate::api::autoscaling::HorizontalPodAutoscalerSpec,
+    min_replicas_lower_bound: i32,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
     if let Some(m) = s.min_replicas {
-        if m < min_lower_bound {
+        if m < min_replicas_lower_bound {
             errs.push(FieldError::invalid(
                 "spec.minReplicas",
                 m,
-                format!("must be greater than or equal to {min_lower_bound}"),
+                format!("must be greater than or equal to {min_replicas_lower_bound}"),
             ));
         }
     }
@@ -340,24 +508,28 @@ pub fn validate_horizontal_pod_autoscaler(h: &HorizontalPodAutoscaler) -> Vec<Fi
         &s.scale_target_ref,
         "spec.scaleTargetRef",
     ));
-    for (i, m) in s.metrics.iter().enumerate() {
-        errs.extend(validate_metric_spec(m, &format!("spec.metrics[{i}]")));
-    }
+    errs.extend(validate_metrics(&s.metrics, s.min_replicas, "spec.metrics"));
     errs.extend(validate_behavior(s.behavior.as_ref(), "spec.behavior"));
     errs
 }
 
-/// `ValidateHorizontalPodAutoscalerUpdate`: metadata update rules plus the spec.
+/// `ValidateHorizontalPodAutoscaler`: `minReplicas` must be at least 1 (the `HPAScaleToZero`
+/// gate is alpha and off).
+pub fn validate_horizontal_pod_autoscaler(h: &HorizontalPodAutoscaler) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&h.metadata, true, name_is_dns_subdomain, "metadata");
+    errs.extend(validate_horizontal_pod_autoscaler_spec(&h.spec, 1));
+    errs
+}
+
+/// `ValidateHorizontalPodAutoscalerUpdate`: metadata update rules plus the spec; an HPA that
+/// already has `minReplicas: 0` may keep it.
 pub fn validate_horizontal_pod_autoscaler_update(
     new: &HorizontalPodAutoscaler,
     old: &HorizontalPodAutoscaler,
 ) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
-    errs.extend(
-        validate_horizontal_pod_autoscaler(new)
-            .into_iter()
-            .filter(|e| !e.field.starts_with("metadata")),
-    );
+    let lower_bound = if old.spec.min_replicas == Some(0) { 0 } else { 1 };
+    errs.extend(validate_horizontal_pod_autoscaler_spec(&new.spec, lower_bound));
     errs
 }
 
@@ -553,3 +725,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "autoscaling_validation_tests.rs"]
+mod upstream_tests;

@@ -222,6 +222,16 @@ impl Selector {
                     .collect();
                 Some((key, vals))
             };
+            // A key followed by a second word (`cheddar cheese=x`): labels.Parser's
+            // parseOperator finds the word where an operator should be.
+            let op_at = p.find(['=', '!']).unwrap_or(p.len());
+            if !p.contains('(') {
+                if let Some(second) = p[..op_at].split_whitespace().nth(1) {
+                    return Err(format!(
+                        "unable to parse requirement: found '{second}', expected: in, notin, =, ==, !=, gt, lt"
+                    ));
+                }
+            }
             if let Some((k, v)) = set_op(" notin ") {
                 reqs.push(Requirement::NotIn(k, v));
             } else if let Some((k, v)) = set_op(" in ") {

@@ -269,6 +269,14 @@ pub trait Controller {
     /// The informers' initial list on (re)start: enqueue every object this loop manages.
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue);
 
+    /// [`Controller::resync_all`] at virtual time `now`, which the simulation calls on a loop's
+    /// (re)start. Loops whose informer handlers enqueue with a delay (the HPA's `AddRateLimited`
+    /// on a fixed-interval limiter) override it; the default ignores `now`.
+    fn resync_all_at(&mut self, store: &Store, queue: &mut WorkQueue, now: Time) {
+        let _ = now;
+        self.resync_all(store, queue);
+    }
+
     /// Lets tests and the simulation reach the concrete controller.
     fn as_any(&self) -> &dyn std::any::Any;
 }

@@ -422,7 +422,7 @@ fn is_extended_resource_name(name: &str) -> bool {
 }
 
 /// `validateContainerResourceName`.
-fn validate_container_resource_name(name: &str, path: &str) -> Vec<FieldError> {
+pub(crate) fn validate_container_resource_name(name: &str, path: &str) -> Vec<FieldError> {
     let mut errs: Vec<FieldError> = is_qualified_name(name)
         .into_iter()
         .map(|m| FieldError::invalid(path, name, m))

@@ -434,6 +434,13 @@ pub struct HorizontalController {
     pub recommendations: BTreeMap<String, Vec<TimestampedRecommendation>>,
     pub scale_up_events: BTreeMap<String, Vec<TimestampedScaleEvent>>,
     pub scale_down_events: BTreeMap<String, Vec<TimestampedScaleEvent>>,
+    /// `hpaSelectors`: every HPA key seen by the informer, with the selector of its target's
+    /// scale once a reconcile has parsed it (`None` is `labels.Nothing()`, registered by
+    /// `enqueueHPA`). Used to refuse pods that more than one HPA selects.
+    pub hpa_selectors: BTreeMap<String, Option<Selector>>,
+    /// A fake resource metrics API (resource name → pod name → sample), as the fake metrics
+    /// clientset of `horizontal_test.go`; `None` reads the scenario's load model.
+    pub fake_metrics: Option<BTreeMap<String, super::replica_calculator::PodMetricsInfo>>,
 }
 
 /// One metric's outcome in `computeReplicasForMetric`.
@@ -442,9 +449,12 @@ struct MetricProposal {
     name: String,
 }
 
-/// A failed metric: (error, condition reason, condition message).
+/// A failed metric: the error `computeReplicasForMetric` returns (`err`), and the one
+/// `getUnableComputeReplicaCountCondition` puts in the event and condition (`cond_err`, often
+/// without the outer wrapping), with the condition reason.
 struct MetricFailure {
     err: String,
+    cond_err: String,
     reason: String,
 }
 
@@ -456,6 +466,40 @@ impl HorizontalController {
             downscale_stabilisation_window: DEFAULT_DOWNSCALE_STABILISATION_WINDOW,
             ..Default::default()
         }
+    }
+
+    /// `hpasControllingPodsUnderSelector`: the keys (`namespace/name`, sorted; upstream's order
+    /// is a map's) of the registered HPAs whose selector picks any pod `selector` picks in the
+    /// HPA's namespace.
+    pub fn hpas_controlling_pods_under_selector(
+        &self,
+        store: &Store,
+        hpa: &HorizontalPodAutoscaler,
+        selector: &Selector,
+    ) -> Vec<String> {
+        let ns = hpa.metadata.namespace.as_str();
+        let prefix = format!("{ns}/");
+        let mut out = std::collections::BTreeSet::new();
+        for p in store
+            .list::<Pod>(Some(ns))
+            .filter(|p| selector.matches(&p.metadata.labels))
+        {
+            for (k, sel) in &self.hpa_selectors {
+                if k.starts_with(&prefix)
+                    && sel.as_ref().is_some_and(|s| s.matches(&p.metadata.labels))
+                {
+                    out.insert(k.clone());
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+
+    /// `enqueueHPA`: `AddRateLimited` (the fixed-interval limiter: `AddAfter(resyncPeriod)`),
+    /// and registers the key in `hpaSelectors` with the Nothing selector if absent.
+    fn enqueue_hpa(&mut self, key: &str, queue: &mut WorkQueue, now: Time) {
+        queue.add_after(key, self.sync_period, now);
+        self.hpa_selectors.entry(key.to_string()).or_insert(None);
     }
 
     /// `computeStatusForResourceMetric` for one `Resource` metric.
@@ -477,10 +521,14 @@ impl HorizontalController {
             .filter(|p| selector.matches(&p.metadata.labels))
             .collect();
         let now = ctx.now();
-        let metrics = ctx
-            .world
-            .load
-            .pod_metrics(ctx.store(), namespace, name, now)
+        let all = match &self.fake_metrics {
+            Some(m) => m.get(name).cloned().unwrap_or_default(),
+            None => ctx
+                .world
+                .load
+                .pod_metrics(ctx.store(), namespace, name, now),
+        };
+        let metrics = all
             .into_iter()
             .filter(|(k, _)| pods.iter().any(|p| &p.metadata.name == k))
             .collect::<BTreeMap<_, _>>();
@@ -548,7 +596,7 @@ impl HorizontalController {
     /// `computeReplicasForMetrics`: the largest proposal over the metrics, their statuses, or
     /// an error when every metric failed (or some failed and the others would scale down).
     fn compute_replicas_for_metrics(
-        &self,
+        &mut self,
         ctx: &mut Ctx,
         hpa: &mut HorizontalPodAutoscaler,
         scale: &Scale,
@@ -579,6 +627,23 @@ impl HorizontalController {
                 return (Err(msg), vec![]);
             }
         };
+        // The rest of validateAndParseSelector: record this HPA's selector (only when enqueueHPA
+        // registered it), then refuse pods that another HPA's selector also picks.
+        let hpa_key = hpa.metadata.key();
+        if let Some(sel) = self.hpa_selectors.get_mut(&hpa_key) {
+            *sel = Some(selector.clone());
+        }
+        let selecting = self.hpas_controlling_pods_under_selector(ctx.store(), hpa, &selector);
+        if selecting.len() > 1 {
+            let msg = format!(
+                "pods by selector {} are controlled by multiple HPAs: [{}]",
+                scale.selector,
+                selecting.join(" ")
+            );
+            ctx.event(&hpa_obj, "Warning", "AmbiguousSelector", &msg);
+            set_condition(hpa, SCALING_ACTIVE, "False", "AmbiguousSelector", &msg, now);
+            return (Err(msg), vec![]);
+        }
         let specs = hpa.spec.metrics.clone();
         let mut statuses = vec![MetricStatus::default(); specs.len()];
         let mut replicas = 0;
@@ -596,29 +661,61 @@ impl HorizontalController {
                         &selector,
                     )
                     .map_err(|e| MetricFailure {
-                        err: e,
+                        err: format!(
+                            "failed to get {} resource metric value: {e}",
+                            spec.resource.as_ref().map_or("", |r| r.name.as_str())
+                        ),
+                        cond_err: e,
                         reason: "FailedGetResourceMetric".into(),
                     }),
                 t @ ("Pods" | "Object" | "External" | "ContainerResource") => {
-                    // kubeplay serves no custom or external metrics API.
-                    let (reason, what) = match t {
-                        "Pods" => ("FailedGetPodsMetric", "failed to get pods metric value"),
-                        "Object" => ("FailedGetObjectMetric", "failed to get object metric value"),
-                        "External" => ("FailedGetExternalMetric", "failed to get external metric"),
-                        _ => (
-                            "FailedGetContainerResourceMetric",
-                            "failed to get container resource metric",
-                        ),
+                    // kubeplay serves no custom or external metrics API (and no per-container
+                    // samples): the metrics clients' discovery error, wrapped as upstream's
+                    // computeReplicasForMetric wraps each source type's error.
+                    let field = |v: &Option<serde_json::Value>, path: &[&str]| {
+                        let mut cur = v.as_ref();
+                        for p in path {
+                            cur = cur.and_then(|c| c.get(*p));
+                        }
+                        cur.and_then(|c| c.as_str()).unwrap_or("").to_string()
+                    };
+                    let (reason, cond_err, err) = match t {
+                        "Pods" => {
+                            let name = field(&spec.pods, &["metric", "name"]);
+                            let e = format!("unable to get metric {name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered");
+                            ("FailedGetPodsMetric", e.clone(), format!("failed to get pods metric value: {e}"))
+                        }
+                        "Object" => {
+                            let name = field(&spec.object, &["metric", "name"]);
+                            let e = format!("unable to get metric {name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered");
+                            ("FailedGetObjectMetric", e.clone(), format!("failed to get object metric value: {e}"))
+                        }
+                        "External" => {
+                            let name = field(&spec.external, &["metric", "name"]);
+                            let e = format!("unable to get external metric {}/{name}/nil: unable to fetch metrics from external metrics API: the server could not find the requested resource", hpa.metadata.namespace);
+                            ("FailedGetExternalMetric", e.clone(), format!("failed to get {name} external metric value: {e}"))
+                        }
+                        _ => {
+                            let name = field(&spec.container_resource, &["name"]);
+                            let container = field(&spec.container_resource, &["container"]);
+                            let e = format!("failed to get {name} utilization: unable to get metrics for resource {name}: no metrics returned from resource metrics API");
+                            ("FailedGetContainerResourceMetric", e.clone(), format!("failed to get {container} container metric value: {e}"))
+                        }
                     };
                     Err(MetricFailure {
-                        err: format!("{what}: the server could not find the requested resource"),
+                        err,
+                        cond_err,
                         reason: reason.into(),
                     })
                 }
-                other => Err(MetricFailure {
-                    err: format!("unknown metric source type {other:?}"),
-                    reason: "InvalidMetricSourceType".into(),
-                }),
+                other => {
+                    let e = format!("unknown metric source type {other:?}");
+                    Err(MetricFailure {
+                        err: e.clone(),
+                        cond_err: e,
+                        reason: "InvalidMetricSourceType".into(),
+                    })
+                }
             };
             match res {
                 Ok((p, st)) => {
@@ -630,7 +727,7 @@ impl HorizontalController {
                 }
                 Err(f) => {
                     // getUnableComputeReplicaCountCondition records the event.
-                    ctx.event(&hpa_obj, "Warning", &f.reason, &f.err);
+                    ctx.event(&hpa_obj, "Warning", &f.reason, &f.cond_err);
                     if invalid == 0 {
                         first = Some(f);
                     }
@@ -639,16 +736,19 @@ impl HorizontalController {
             }
         }
         if invalid >= specs.len() || (invalid > 0 && replicas < scale.spec_replicas) {
-            let f = first.unwrap_or(MetricFailure {
-                err: "no metrics".into(),
-                reason: "FailedGetResourceMetric".into(),
-            });
+            // No metrics at all: upstream sets an empty condition type (a no-op here).
+            let Some(f) = first else {
+                return (
+                    Err("invalid metrics (0 invalid out of 0), first error is: <nil>".into()),
+                    statuses,
+                );
+            };
             set_condition(
                 hpa,
                 SCALING_ACTIVE,
                 "False",
                 &f.reason,
-                &format!("the HPA was unable to compute the replica count: {}", f.err),
+                &format!("the HPA was unable to compute the replica count: {}", f.cond_err),
                 now,
             );
             return (
@@ -995,7 +1095,9 @@ impl HorizontalController {
                     ),
                     now,
                 );
+                // setCurrentReplicasAndMetricsInStatus
                 hpa.status.current_replicas = current;
+                hpa.status.current_metrics = metric_statuses;
                 let _ = Self::update_status_if_needed(ctx, &original, &hpa);
                 return Err(format!("failed to rescale {reference}: {}", e.message));
             }
@@ -1038,8 +1140,18 @@ impl Controller for HorizontalController {
     /// fixed `resyncPeriod`: every HPA is processed 15 s after it is added or changed, and at
     /// most once per period. `deleteHPA` only forgets.
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, now: Time) {
-        if let Some(Object::HorizontalPodAutoscaler(h)) = change.new_obj() {
-            queue.add_after(&h.metadata.key(), self.sync_period, now);
+        match (change.old_obj(), change.new_obj()) {
+            (_, Some(Object::HorizontalPodAutoscaler(h))) => {
+                self.enqueue_hpa(&h.metadata.key(), queue, now);
+            }
+            // deleteHPA: `queue.Forget(key)` (a no-op on a fixed-interval limiter) and drop the
+            // selector; the pending key still fires once and finds the HPA gone.
+            (Some(Object::HorizontalPodAutoscaler(h)), None) => {
+                let key = h.metadata.key();
+                queue.forget(&key);
+                self.hpa_selectors.remove(&key);
+            }
+            _ => {}
         }
     }
 
@@ -1066,11 +1178,25 @@ impl Controller for HorizontalController {
         self.recommendations.clear();
         self.scale_up_events.clear();
         self.scale_down_events.clear();
+        self.hpa_selectors.clear();
     }
 
+    /// Without a clock: every HPA at once (only direct callers; the simulation uses
+    /// [`Controller::resync_all_at`]).
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for h in store.list::<HorizontalPodAutoscaler>(None) {
-            queue.add(&h.metadata.key());
+            let key = h.metadata.key();
+            queue.add(&key);
+            self.hpa_selectors.entry(key).or_insert(None);
+        }
+    }
+
+    /// The informer's initial list delivers an add per HPA, and `enqueueHPA` uses
+    /// `AddRateLimited`: on a (re)start every existing HPA is first synced one resync period
+    /// (15 s) later, not at once.
+    fn resync_all_at(&mut self, store: &Store, queue: &mut WorkQueue, now: Time) {
+        for h in store.list::<HorizontalPodAutoscaler>(None) {
+            self.enqueue_hpa(&h.metadata.key(), queue, now);
         }
     }
 
@@ -1087,3 +1213,7 @@ pub fn new_horizontal_controller() -> Box<dyn Controller> {
 #[cfg(test)]
 #[path = "horizontal_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "horizontal_controller_tests.rs"]
+mod controller_tests;

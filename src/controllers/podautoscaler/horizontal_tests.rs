@@ -307,3 +307,150 @@ proptest::proptest! {
         proptest::prop_assert_eq!(r, cur);
     }
 }
+
+/// `generateScalingRules`: a Max-select rule with an optional Pods and Percent policy.
+fn gen_rules(pods: i32, pods_p: i32, percent: i32, percent_p: i32, window: i32) -> HpaScalingRules {
+    let mut policies = vec![];
+    if pods != 0 {
+        policies.push(HpaScalingPolicy {
+            type_: "Pods".into(),
+            value: pods,
+            period_seconds: pods_p,
+        });
+    }
+    if percent != 0 {
+        policies.push(HpaScalingPolicy {
+            type_: "Percent".into(),
+            value: percent,
+            period_seconds: percent_p,
+        });
+    }
+    HpaScalingRules {
+        stabilization_window_seconds: Some(window),
+        select_policy: Some("Max".into()),
+        policies: (!policies.is_empty()).then_some(policies),
+    }
+}
+
+/// `generateEventsUniformDistribution`: events spread over the last `period` seconds, each in
+/// the middle of its segment (whole seconds, as Go's `time.Duration(float)` truncates).
+fn uniform_events(raw: &[i32], period: i64) -> Vec<TimestampedScaleEvent> {
+    let seg = period as f64 / raw.len() as f64;
+    raw.iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let ago = (period as f64 - seg * (i + 1) as f64 + seg / 2.0) as i64;
+            ev(*c, ago)
+        })
+        .collect()
+}
+
+// Port of TestScalingWithRules (convertDesiredReplicasWithBehaviorRate), every row but the one
+// upstream skips (`testThis`). Rules go through GenerateHPAScaleUpRules /
+// GenerateHPAScaleDownRules (the defaults under the given fields).
+#[test]
+fn scaling_with_rules_table() {
+    type Row = (
+        &'static str,
+        Vec<TimestampedScaleEvent>,
+        Vec<TimestampedScaleEvent>,
+        i32,
+        i32,
+        Option<HpaScalingRules>,
+        Option<HpaScalingRules>,
+        i32,
+        i32,
+        i32,
+        &'static str,
+    );
+    let e = |r: &[i32]| uniform_events(r, 120);
+    let rows: Vec<Row> = vec![
+        ("within range", vec![], vec![], 3, 8, None, None, 5, 7, 7, "DesiredWithinRange"),
+        ("< minReplicas", vec![], vec![], 2, 8, None, None, 3, 1, 2, "TooFewReplicas"),
+        ("within range when minReplicas is 0", vec![], vec![], 0, 10, None, None, 1, 0, 0, "DesiredWithinRange"),
+        ("maxReplicas < scaleUpLimit", vec![], vec![], 1, 10, None, None, 20, 1000, 10, "TooManyReplicas"),
+        ("more than the maximum", vec![], vec![], 100, 150, None, None, 100, 1000, 150, "TooManyReplicas"),
+        ("scaleUpLimit < maxReplicas with user policies", vec![], vec![], 1, 2000, Some(gen_rules(0, 0, 1, 60, 0)), None, 3, 1000, 4, "ScaleUpLimit"),
+        ("scaleUp with default behavior", vec![], vec![], 1, 1000, None, None, 10, 50, 20, "ScaleUpLimit"),
+        ("pods policy larger than percent policy", vec![], vec![], 1, 1000, Some(gen_rules(100, 60, 100, 60, 0)), None, 10, 500, 110, "ScaleUpLimit"),
+        ("percent policy larger than pods policy", vec![], vec![], 1, 1000, Some(gen_rules(2, 60, 100, 60, 0)), None, 10, 500, 20, "ScaleUpLimit"),
+        ("MaxReplicas limitation with large pod policy", vec![], vec![], 1, 1000, Some(gen_rules(100, 60, 0, 0, 0)), None, 10, 50, 50, "DesiredWithinRange"),
+        ("MaxReplicas limitation with large percent policy", vec![], vec![], 1, 1000, Some(gen_rules(10000, 60, 0, 0, 0)), None, 10, 50, 50, "DesiredWithinRange"),
+        ("scaleUp with pod policy limitation", vec![], vec![], 1, 1000, Some(gen_rules(30, 60, 0, 0, 0)), None, 10, 50, 40, "ScaleUpLimit"),
+        ("scaleUp with percent policy limitation", vec![], vec![], 1, 1000, Some(gen_rules(0, 0, 200, 60, 0)), None, 10, 50, 30, "ScaleUpLimit"),
+        ("scaleDown percent larger than pod", vec![], vec![], 1, 1000, None, Some(gen_rules(20, 60, 1, 60, 300)), 100, 2, 80, "ScaleDownLimit"),
+        ("scaleDown pod larger than percent", vec![], vec![], 1, 1000, None, Some(gen_rules(2, 60, 1, 60, 300)), 100, 2, 98, "ScaleDownLimit"),
+        ("scaleDown MinReplicas=nil with large pod policy", vec![], vec![], 1, 1000, None, Some(gen_rules(100, 60, 0, 0, 300)), 10, 0, 1, "TooFewReplicas"),
+        ("scaleDown MinReplicas with large pod policy", vec![], vec![], 1, 1000, None, Some(gen_rules(100, 60, 0, 0, 300)), 10, 0, 1, "TooFewReplicas"),
+        ("scaleDown MinReplicas with large percent policy", vec![], vec![], 5, 1000, None, Some(gen_rules(0, 0, 100, 60, 300)), 10, 2, 5, "TooFewReplicas"),
+        ("scaleDown with pod policy limitation", vec![], vec![], 1, 1000, None, Some(gen_rules(5, 60, 0, 0, 300)), 10, 2, 5, "ScaleDownLimit"),
+        ("scaleDown with percent policy limitation", vec![], vec![], 1, 1000, None, Some(gen_rules(0, 0, 50, 60, 300)), 10, 5, 5, "DesiredWithinRange"),
+        ("MaxReplicas with large pod policy and events", e(&[1, 5, 9]), vec![], 1, 200, Some(gen_rules(300, 60, 0, 0, 0)), None, 100, 500, 200, "TooManyReplicas"),
+        ("MaxReplicas with large percent policy and events", e(&[1, 5, 9]), vec![], 1, 200, Some(gen_rules(0, 0, 10000, 60, 0)), None, 100, 500, 200, "TooManyReplicas"),
+        ("currentReplicas limitation with many recent scale ups", e(&[1, 5, 9]), vec![], 1, 1000, Some(gen_rules(5, 120, 0, 0, 0)), None, 100, 500, 100, "ScaleUpLimit"),
+        ("pod policy and previous scale up events", e(&[1, 5, 9]), vec![], 1, 1000, Some(gen_rules(150, 120, 0, 0, 0)), None, 100, 500, 235, "ScaleUpLimit"),
+        ("percent policy and previous scale up events", e(&[1, 5, 9]), vec![], 1, 1000, Some(gen_rules(0, 0, 200, 120, 0)), None, 100, 500, 255, "ScaleUpLimit"),
+        ("percent policy and previous up and down events", e(&[4]), e(&[2]), 1, 1000, Some(gen_rules(0, 0, 300, 300, 0)), None, 6, 24, 16, "ScaleUpLimit"),
+        ("scaleDown default policy and previous events", vec![], e(&[1, 5, 9]), 1, 1000, None, None, 10, 5, 5, "DesiredWithinRange"),
+        ("scaleDown MinReplicas=nil large pod policy and events", vec![], e(&[1, 5, 9]), 1, 1000, None, Some(gen_rules(115, 120, 0, 0, 300)), 100, 0, 1, "TooFewReplicas"),
+        ("scaleDown MinReplicas large pod policy and events", vec![], e(&[1, 5, 9]), 5, 1000, None, Some(gen_rules(130, 120, 0, 0, 300)), 100, 0, 5, "TooFewReplicas"),
+        ("scaleDown MinReplicas large percent policy and events", vec![], e(&[1, 5, 9]), 5, 1000, None, Some(gen_rules(0, 0, 100, 120, 300)), 100, 2, 5, "TooFewReplicas"),
+        ("scaleDown pod policy limitation and events", vec![], e(&[1, 5, 9]), 1, 1000, None, Some(gen_rules(5, 120, 0, 0, 300)), 100, 2, 100, "ScaleDownLimit"),
+        ("scaleDown percent policy limitation and events", vec![], e(&[2, 4, 6]), 1, 1000, None, Some(gen_rules(0, 0, 50, 120, 300)), 100, 0, 56, "ScaleDownLimit"),
+        ("scaleDown percent policy and up and down events", e(&[2]), e(&[4]), 1, 1000, None, Some(gen_rules(0, 0, 50, 180, 0)), 10, 1, 6, "ScaleDownLimit"),
+        ("previous events preventing further scale down", vec![], e(&[10, 10, 10]), 1, 1000, None, Some(gen_rules(0, 0, 10, 120, 300)), 100, 0, 100, "ScaleDownLimit"),
+        ("previous events still allowing more scale down", vec![], e(&[10, 10, 10]), 1, 1000, None, Some(gen_rules(0, 0, 1000, 120, 300)), 10, 5, 5, "DesiredWithinRange"),
+        ("outdated flag, one policy, up", e(&[8, 12, 9, 11]), vec![], 1, 1000, Some(gen_rules(1000, 60, 0, 0, 0)), None, 100, 200, 200, "DesiredWithinRange"),
+        ("not outdated, two policies, up", e(&[8, 12, 9, 11]), vec![], 1, 1000, Some(gen_rules(1000, 120, 100, 60, 0)), None, 100, 200, 200, "DesiredWithinRange"),
+        ("outdated, two policies, up", e(&[8, 12, 9, 11]), vec![], 1, 1000, Some(gen_rules(1000, 30, 100, 60, 0)), None, 100, 200, 200, "DesiredWithinRange"),
+        ("outdated flag, one policy, down", vec![], e(&[8, 12, 9, 11]), 1, 1000, None, Some(gen_rules(1000, 60, 0, 0, 300)), 100, 5, 5, "DesiredWithinRange"),
+        ("not outdated, two policies, down", vec![], e(&[8, 12, 9, 11]), 1, 1000, None, Some(gen_rules(1000, 120, 100, 60, 300)), 100, 5, 5, "DesiredWithinRange"),
+        ("outdated, two policies, down", vec![], e(&[8, 12, 9, 11]), 1, 1000, None, Some(gen_rules(1000, 30, 100, 60, 300)), 100, 5, 5, "DesiredWithinRange"),
+    ];
+    for (name, up_ev, down_ev, min, max, up, down, cur, desired, want, cond) in rows {
+        let args = NormalizationArg {
+            scale_up_behavior: crate::api::autoscaling::copy_hpa_scaling_rules(
+                up.as_ref(),
+                crate::api::autoscaling::default_scale_up_rules(),
+            ),
+            scale_down_behavior: crate::api::autoscaling::copy_hpa_scaling_rules(
+                down.as_ref(),
+                crate::api::autoscaling::default_scale_down_rules(),
+            ),
+            min_replicas: min,
+            max_replicas: max,
+            current_replicas: cur,
+            desired_replicas: desired,
+        };
+        let (got, c, _) = convert_desired_replicas_with_behavior_rate(&args, &up_ev, &down_ev, NOW);
+        assert_eq!((got, c), (want, cond), "{name}");
+    }
+}
+
+// Port of TestNormalizeDesiredReplicas (stabilizeRecommendation without behavior): the result and
+// the length of the recommendation log afterwards.
+#[test]
+fn normalize_desired_replicas_table() {
+    let m = |mins: i64| NOW - Duration::from_secs(mins * 60);
+    let rec = |r: i32, t: Time| TimestampedRecommendation {
+        recommendation: r,
+        timestamp: t,
+    };
+    let cases = vec![
+        ("empty log", vec![], 5, 5, 1),
+        ("stabilize", vec![rec(4, m(2)), rec(5, m(1))], 3, 5, 3),
+        ("no stabilize", vec![rec(1, m(2)), rec(2, m(1))], 3, 3, 3),
+        ("no stabilize - old recommendations", vec![rec(10, m(10)), rec(9, m(9))], 3, 3, 2),
+        (
+            "stabilize - old recommendations",
+            vec![rec(10, m(10)), rec(4, m(1)), rec(5, m(2)), rec(9, m(9))],
+            3,
+            5,
+            4,
+        ),
+    ];
+    for (name, mut recs, pre, want, len) in cases {
+        let got = stabilize_recommendation(&mut recs, pre, Duration::from_secs(300), NOW);
+        assert_eq!((got, recs.len()), (want, len), "{name}");
+    }
+}

@@ -1,0 +1,286 @@
+//! Ports of `pkg/apis/autoscaling/validation/validation_test.go`: TestValidateBehavior,
+//! TestValidateHorizontalPodAutoscaler (success cases, the error table — each message must be in
+//! the *first* error, as upstream checks `errs[0]` — and the wrong-source-type loop),
+//! TestValidateHorizontalPodAutoscalerScaleToZeroDisabled and
+//! TestValidateHorizontalPodAutoscalerScaleToZeroUpdateDisabled (HPAScaleToZero is alpha, off).
+//!
+//! Not ported: TestValidateScale (kubeplay has no Scale object to validate), the
+//! ScaleToZeroEnabled variants (the gate is off and not settable here), and the
+//! HPAConfigurableTolerance tables (`behavior.*.tolerance` is not modelled).
+
+use super::*;
+use serde_json::{json, Value};
+
+fn hpa_from(spec: Value) -> HorizontalPodAutoscaler {
+    serde_json::from_value(json!({
+        "apiVersion": "autoscaling/v2",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "myautoscaler", "namespace": "default"},
+        "spec": spec,
+    }))
+    .expect("test HPA decodes")
+}
+
+/// An HPA on `ReplicationController/myrc`, minReplicas 1, maxReplicas 5, with these metrics.
+fn hpa(metrics: Value) -> HorizontalPodAutoscaler {
+    hpa_from(json!({
+        "scaleTargetRef": {"kind": "ReplicationController", "name": "myrc"},
+        "minReplicas": 1, "maxReplicas": 5, "metrics": metrics,
+    }))
+}
+
+fn with_ref(r: Value, metrics: Value) -> HorizontalPodAutoscaler {
+    hpa_from(json!({"scaleTargetRef": r, "minReplicas": 1, "maxReplicas": 5, "metrics": metrics}))
+}
+
+fn res(target: Value) -> Value {
+    json!([{"type": "Resource", "resource": {"name": "cpu", "target": target}}])
+}
+
+fn cres(target: Value) -> Value {
+    json!([{"type": "ContainerResource", "containerResource":
+        {"name": "cpu", "container": "test-application", "target": target}}])
+}
+
+fn util(n: i32) -> Value {
+    json!({"type": "Utilization", "averageUtilization": n})
+}
+
+fn external(target: Value) -> Value {
+    json!([{"type": "External", "external":
+        {"metric": {"name": "somemetric", "selector": {"matchLabels": {"label": "value"}}}, "target": target}}])
+}
+
+fn first_error(h: &HorizontalPodAutoscaler) -> String {
+    validate_horizontal_pod_autoscaler(h)
+        .first()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+/// `prepareHPAWithBehavior`.
+fn with_behavior(b: Value) -> HorizontalPodAutoscaler {
+    hpa_from(json!({
+        "scaleTargetRef": {"kind": "ReplicationController", "name": "myrc"},
+        "minReplicas": 1, "maxReplicas": 5,
+        "metrics": [{"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 70}}}],
+        "behavior": b,
+    }))
+}
+
+// Port of TestValidateBehavior.
+#[test]
+fn validate_behavior_table() {
+    let simple = json!([{"type": "Percent", "value": 10, "periodSeconds": 1},
+                        {"type": "Pods", "value": 1, "periodSeconds": 1800}]);
+    let four = json!([{"type": "Pods", "value": 1, "periodSeconds": 2},
+                      {"type": "Percent", "value": 3, "periodSeconds": 4},
+                      {"type": "Pods", "value": 5, "periodSeconds": 6},
+                      {"type": "Percent", "value": 7, "periodSeconds": 8}]);
+    for b in [
+        json!({}),
+        json!({"scaleUp": {"stabilizationWindowSeconds": 3600, "selectPolicy": "Min", "policies": simple},
+               "scaleDown": {"stabilizationWindowSeconds": 0, "selectPolicy": "Disabled", "policies": simple}}),
+        json!({"scaleUp": {"stabilizationWindowSeconds": 120, "selectPolicy": "Max", "policies": four},
+               "scaleDown": {"stabilizationWindowSeconds": 120, "selectPolicy": "Max", "policies": four}}),
+    ] {
+        let errs = validate_horizontal_pod_autoscaler(&with_behavior(b.clone()));
+        assert!(errs.is_empty(), "{b}: {errs:?}");
+    }
+    let pol = |t: &str, v: i32, p: i32| json!([{"type": t, "value": v, "periodSeconds": p}]);
+    for dir in ["scaleUp", "scaleDown"] {
+        let cases = [
+            (json!({"selectPolicy": "Min"}), format!("spec.behavior.{dir}.policies: Required value: must specify at least one Policy")),
+            (json!({"stabilizationWindowSeconds": 3601, "selectPolicy": "Min", "policies": simple}),
+                format!("spec.behavior.{dir}.stabilizationWindowSeconds: Invalid value: 3601: must be less than or equal to 3600")),
+            (json!({"policies": pol(if dir == "scaleUp" { "Pods" } else { "Percent" }, 7, 1801)}),
+                format!("spec.behavior.{dir}.policies[0].periodSeconds: Invalid value: 1801: must be less than or equal to 1800")),
+            (json!({"selectPolicy": "incorrect", "policies": pol("Pods", 7, 8)}),
+                format!("spec.behavior.{dir}.selectPolicy: Unsupported value: \"incorrect\": supported values: \"Disabled\", \"Max\", \"Min\"")),
+            (json!({"policies": pol("hm", 7, 8)}),
+                format!("spec.behavior.{dir}.policies[0].type: Unsupported value: \"hm\": supported values: \"Percent\", \"Pods\"")),
+            (json!({"policies": [{"type": "Pods", "value": 8}]}),
+                format!("spec.behavior.{dir}.policies[0].periodSeconds: Invalid value: 0: must be greater than zero")),
+            (json!({"policies": [{"type": "Pods", "periodSeconds": 8}]}),
+                format!("spec.behavior.{dir}.policies[0].value: Invalid value: 0: must be greater than zero")),
+            (json!({"policies": pol("Pods", 1, -1)}),
+                format!("spec.behavior.{dir}.policies[0].periodSeconds: Invalid value: -1: must be greater than zero")),
+            (json!({"policies": pol("Pods", -1, 1)}),
+                format!("spec.behavior.{dir}.policies[0].value: Invalid value: -1: must be greater than zero")),
+        ];
+        for (rules, msg) in cases {
+            let h = with_behavior(json!({dir: rules}));
+            let got = first_error(&h);
+            assert!(got.contains(&msg), "want {msg:?} in first error {got:?}");
+        }
+    }
+}
+
+// Port of TestValidateHorizontalPodAutoscaler.
+#[test]
+fn validate_horizontal_pod_autoscaler_table() {
+    let sel = json!({"matchLabels": {"label": "value"}});
+    for (i, metrics) in [
+        res(util(70)),
+        json!([]),
+        res(json!({"type": "AverageValue", "averageValue": "300m"})),
+        json!([{"type": "Pods", "pods": {"metric": {"name": "somemetric"}, "target": {"type": "AverageValue", "averageValue": "300m"}}}]),
+        cres(util(70)),
+        cres(json!({"type": "AverageValue", "averageValue": "300m"})),
+        json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "300m"}}}]),
+        json!([{"type": "External", "external": {"metric": {"name": "somemetric", "selector": sel},
+            "target": {"type": "Value", "value": "300m"}}}]),
+        json!([{"type": "External", "external": {"metric": {"name": "somemetric", "selector": sel},
+            "target": {"type": "AverageValue", "averageValue": "300m"}}}]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let errs = validate_horizontal_pod_autoscaler(&hpa(metrics));
+        assert!(errs.is_empty(), "success case {i}: {errs:?}");
+    }
+
+    let no_kind = json!({"name": "myrc"});
+    let dots_kind = json!({"kind": "..", "name": "myrc"});
+    let no_name = json!({"kind": "ReplicationController"});
+    let dots_name = json!({"kind": "ReplicationController", "name": ".."});
+    let cres_raw = |c: Value| json!([{"type": "ContainerResource", "containerResource": c}]);
+    let mut cases: Vec<(HorizontalPodAutoscaler, &str)> = vec![
+        (with_ref(no_kind.clone(), res(util(70))), "scaleTargetRef.kind: Required"),
+        (with_ref(no_kind, cres(util(70))), "scaleTargetRef.kind: Required"),
+        (with_ref(dots_kind.clone(), res(util(70))), "scaleTargetRef.kind: Invalid"),
+        (with_ref(dots_kind, cres(util(70))), "scaleTargetRef.kind: Invalid"),
+        (with_ref(no_name.clone(), res(util(70))), "scaleTargetRef.name: Required"),
+        (with_ref(no_name, cres(util(70))), "scaleTargetRef.name: Required"),
+        (with_ref(dots_name.clone(), res(util(70))), "scaleTargetRef.name: Invalid"),
+        (with_ref(dots_name, cres(util(70))), "scaleTargetRef.name: Invalid"),
+        (hpa_from(json!({"scaleTargetRef": {}, "minReplicas": -1, "maxReplicas": 5})), "must be greater than or equal to 1"),
+        (hpa_from(json!({"scaleTargetRef": {}, "minReplicas": 7, "maxReplicas": 5})), "must be greater than or equal to `minReplicas`"),
+        (hpa(res(json!({"type": "Utilization", "averageUtilization": 70, "averageValue": "300m"}))),
+            "may not set both a target raw value and a target utilization"),
+        (hpa(cres(json!({"type": "Utilization", "averageUtilization": 70, "averageValue": "300m"}))),
+            "may not set both a target raw value and a target utilization"),
+        (hpa(json!([{"type": "Resource", "resource": {"target": util(70)}}])), "must specify a resource name"),
+        (hpa(cres_raw(json!({"container": "test-application", "target": util(70)}))), "must specify a resource name"),
+        (hpa(cres_raw(json!({"name": "InvalidResource", "container": "test-application", "target": util(70)}))),
+            "Invalid value: InvalidResource: must be a standard resource type or fully qualified"),
+        (hpa(res(util(-10))), "must be greater than 0"),
+        (hpa(cres(util(-10))), "must be greater than 0"),
+        (hpa(cres_raw(json!({"name": "cpu", "target": util(-10)}))), "must specify a container"),
+        (hpa(cres_raw(json!({"name": "cpu", "container": "---***", "target": util(-10)}))), "Invalid value: \"---***\""),
+        (hpa(res(json!({"type": "Value"}))), "must set either a target raw value or a target utilization"),
+        (hpa(cres(json!({"type": "Value"}))), "must set either a target raw value or a target utilization"),
+        (hpa(json!([{"type": "Pods", "pods": {"metric": {}, "target": {"type": "Value", "averageValue": "100m"}}}])),
+            "must specify a metric name"),
+        (hpa(json!([{"type": "Pods", "pods": {"metric": {"name": "somemetric"}, "target": {"type": "Value"}}}])),
+            "must specify a positive target averageValue"),
+        (hpa(json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value"}}}])),
+            "must set either a target value or averageValue"),
+        (hpa(json!([{"type": "Object", "object": {"describedObject": {"name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "100m"}}}])),
+            "object.describedObject.kind: Required"),
+        (hpa(json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "target": {"type": "Value", "value": "100m"}}}])),
+            "must specify a metric name"),
+        (hpa(json!([{"type": "External", "external": {"metric": {"selector": sel}, "target": {"type": "Value", "value": "300m"}}}])),
+            "must specify a metric name"),
+        (hpa(json!([{"type": "External", "external": {"metric": {"name": "foo/../", "selector": sel},
+            "target": {"type": "Value", "value": "300m"}}}])), "'/'"),
+        (hpa(external(json!({"type": "Value"}))), "must set either a target value for metric or a per-pod target"),
+        (hpa(external(json!({"type": "Value", "value": "-300m"}))), "must be positive"),
+        (hpa(external(json!({"type": "Value", "averageValue": "-300m"}))), "must be positive"),
+        (hpa(external(json!({"type": "Value", "value": "300m", "averageValue": "300m"}))),
+            "may not set both a target value for metric and a per-pod target"),
+        (hpa(external(json!({"type": "boogity", "value": "300m"}))), "must be either Utilization, Value, or AverageValue"),
+        (hpa(external(json!({"value": "300m"}))), "must specify a metric target type"),
+        (hpa(json!([{"type": "External", "external": {"metric": {"name": "somemetric", "selector": sel}}}])),
+            "must specify a metric target"),
+        (hpa(json!([{}])), "must specify a metric source type"),
+        (hpa(json!([{"type": "InvalidType"}])), "type: Unsupported value"),
+        (hpa(json!([{"type": "Resource",
+            "resource": {"name": "cpu", "target": {"type": "AverageValue", "averageValue": "100m"}},
+            "pods": {"metric": {"name": "somemetric"}, "target": {"type": "AverageValue", "averageValue": "100m"}}}])),
+            "must populate the given metric source only"),
+    ];
+    // The wrong-source-type loop: a valid source under another type's name.
+    let sources = [
+        ("Resource", json!({"resource": {"name": "cpu", "target": {"type": "AverageValue", "averageValue": "100m"}}})),
+        ("ContainerResource", json!({"containerResource": {"name": "cpu", "container": "test-application",
+            "target": {"type": "AverageValue", "averageValue": "100m"}}})),
+        ("Pods", json!({"pods": {"metric": {"name": "somemetric"}, "target": {"type": "AverageValue", "averageValue": "100m"}}})),
+        ("Object", json!({"object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "100m"}}})),
+    ];
+    for (correct, spec) in &sources {
+        for (incorrect, _) in &sources {
+            if correct == incorrect {
+                continue;
+            }
+            let mut m = spec.clone();
+            m["type"] = json!(incorrect);
+            cases.push((hpa(json!([m])), "must populate information for the given metric source"));
+        }
+    }
+    for (i, (h, msg)) in cases.iter().enumerate() {
+        let got = first_error(h);
+        assert!(got.contains(msg), "case {i}: want {msg:?} in first error {got:?}");
+    }
+}
+
+/// `prepareMinReplicasCases`: an Object-metric and an External-metric HPA.
+fn min_replicas_cases(min: i32) -> Vec<HorizontalPodAutoscaler> {
+    let base = |metrics: Value| {
+        let mut h = hpa_from(json!({
+            "scaleTargetRef": {"kind": "ReplicationController", "name": "myrc"},
+            "minReplicas": min, "maxReplicas": 5, "metrics": metrics,
+        }));
+        h.metadata.resource_version = "theversion".into();
+        h
+    };
+    vec![
+        base(json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "300m"}}}])),
+        base(json!([{"type": "External", "external": {"metric": {"name": "somemetric",
+            "selector": {"matchLabels": {"label": "value"}}}, "target": {"type": "AverageValue", "averageValue": "300m"}}}])),
+    ]
+}
+
+// Ports of TestValidateHorizontalPodAutoscalerScaleToZeroDisabled and
+// TestValidateHorizontalPodAutoscalerScaleToZeroUpdateDisabled.
+#[test]
+fn scale_to_zero_disabled() {
+    let zero = min_replicas_cases(0);
+    let one = min_replicas_cases(1);
+    for (z, o) in zero.iter().zip(&one) {
+        let got = first_error(z);
+        assert!(got.contains("must be greater than or equal to 1"), "{got}");
+        assert!(validate_horizontal_pod_autoscaler(o).is_empty());
+        // Update: to 0 is refused; keeping 0, or leaving it, is allowed.
+        let errs = validate_horizontal_pod_autoscaler_update(z, o);
+        assert!(
+            errs.first().map(ToString::to_string).unwrap_or_default().contains("must be greater than or equal to 1"),
+            "{errs:?}"
+        );
+        assert!(validate_horizontal_pod_autoscaler_update(z, z).is_empty());
+        assert!(validate_horizontal_pod_autoscaler_update(o, z).is_empty());
+    }
+}
+
+// validateMetrics: minReplicas 0 needs an Object or External metric.
+#[test]
+fn zero_min_replicas_needs_object_or_external_metric() {
+    let mut old = hpa(res(util(70)));
+    old.spec.min_replicas = Some(0);
+    old.metadata.resource_version = "1".into();
+    let new = old.clone();
+    let errs: Vec<String> = validate_horizontal_pod_autoscaler_update(&new, &old)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        errs,
+        vec!["spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas"]
+    );
+}
