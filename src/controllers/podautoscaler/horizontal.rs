@@ -683,23 +683,39 @@ impl HorizontalController {
                         "Pods" => {
                             let name = field(&spec.pods, &["metric", "name"]);
                             let e = format!("unable to get metric {name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered");
-                            ("FailedGetPodsMetric", e.clone(), format!("failed to get pods metric value: {e}"))
+                            (
+                                "FailedGetPodsMetric",
+                                e.clone(),
+                                format!("failed to get pods metric value: {e}"),
+                            )
                         }
                         "Object" => {
                             let name = field(&spec.object, &["metric", "name"]);
                             let e = format!("unable to get metric {name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered");
-                            ("FailedGetObjectMetric", e.clone(), format!("failed to get object metric value: {e}"))
+                            (
+                                "FailedGetObjectMetric",
+                                e.clone(),
+                                format!("failed to get object metric value: {e}"),
+                            )
                         }
                         "External" => {
                             let name = field(&spec.external, &["metric", "name"]);
                             let e = format!("unable to get external metric {}/{name}/nil: unable to fetch metrics from external metrics API: the server could not find the requested resource", hpa.metadata.namespace);
-                            ("FailedGetExternalMetric", e.clone(), format!("failed to get {name} external metric value: {e}"))
+                            (
+                                "FailedGetExternalMetric",
+                                e.clone(),
+                                format!("failed to get {name} external metric value: {e}"),
+                            )
                         }
                         _ => {
                             let name = field(&spec.container_resource, &["name"]);
                             let container = field(&spec.container_resource, &["container"]);
                             let e = format!("failed to get {name} utilization: unable to get metrics for resource {name}: no metrics returned from resource metrics API");
-                            ("FailedGetContainerResourceMetric", e.clone(), format!("failed to get {container} container metric value: {e}"))
+                            (
+                                "FailedGetContainerResourceMetric",
+                                e.clone(),
+                                format!("failed to get {container} container metric value: {e}"),
+                            )
                         }
                     };
                     Err(MetricFailure {
@@ -748,7 +764,10 @@ impl HorizontalController {
                 SCALING_ACTIVE,
                 "False",
                 &f.reason,
-                &format!("the HPA was unable to compute the replica count: {}", f.cond_err),
+                &format!(
+                    "the HPA was unable to compute the replica count: {}",
+                    f.cond_err
+                ),
                 now,
             );
             return (
