@@ -253,7 +253,11 @@ fn validate_container_resource_source(v: &serde_json::Value, path: &str) -> Vec<
         ));
     } else {
         for m in super::validation::names::is_dns1123_label(container) {
-            errs.push(FieldError::invalid(format!("{path}.container"), container, m));
+            errs.push(FieldError::invalid(
+                format!("{path}.container"),
+                container,
+                m,
+            ));
         }
     }
     errs.extend(validate_utilization_target(&target_of(v), path));
@@ -528,8 +532,15 @@ pub fn validate_horizontal_pod_autoscaler_update(
     old: &HorizontalPodAutoscaler,
 ) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
-    let lower_bound = if old.spec.min_replicas == Some(0) { 0 } else { 1 };
-    errs.extend(validate_horizontal_pod_autoscaler_spec(&new.spec, lower_bound));
+    let lower_bound = if old.spec.min_replicas == Some(0) {
+        0
+    } else {
+        1
+    };
+    errs.extend(validate_horizontal_pod_autoscaler_spec(
+        &new.spec,
+        lower_bound,
+    ));
     errs
 }
 

@@ -147,71 +147,204 @@ fn validate_horizontal_pod_autoscaler_table() {
     let dots_name = json!({"kind": "ReplicationController", "name": ".."});
     let cres_raw = |c: Value| json!([{"type": "ContainerResource", "containerResource": c}]);
     let mut cases: Vec<(HorizontalPodAutoscaler, &str)> = vec![
-        (with_ref(no_kind.clone(), res(util(70))), "scaleTargetRef.kind: Required"),
-        (with_ref(no_kind, cres(util(70))), "scaleTargetRef.kind: Required"),
-        (with_ref(dots_kind.clone(), res(util(70))), "scaleTargetRef.kind: Invalid"),
-        (with_ref(dots_kind, cres(util(70))), "scaleTargetRef.kind: Invalid"),
-        (with_ref(no_name.clone(), res(util(70))), "scaleTargetRef.name: Required"),
-        (with_ref(no_name, cres(util(70))), "scaleTargetRef.name: Required"),
-        (with_ref(dots_name.clone(), res(util(70))), "scaleTargetRef.name: Invalid"),
-        (with_ref(dots_name, cres(util(70))), "scaleTargetRef.name: Invalid"),
-        (hpa_from(json!({"scaleTargetRef": {}, "minReplicas": -1, "maxReplicas": 5})), "must be greater than or equal to 1"),
-        (hpa_from(json!({"scaleTargetRef": {}, "minReplicas": 7, "maxReplicas": 5})), "must be greater than or equal to `minReplicas`"),
-        (hpa(res(json!({"type": "Utilization", "averageUtilization": 70, "averageValue": "300m"}))),
-            "may not set both a target raw value and a target utilization"),
-        (hpa(cres(json!({"type": "Utilization", "averageUtilization": 70, "averageValue": "300m"}))),
-            "may not set both a target raw value and a target utilization"),
-        (hpa(json!([{"type": "Resource", "resource": {"target": util(70)}}])), "must specify a resource name"),
-        (hpa(cres_raw(json!({"container": "test-application", "target": util(70)}))), "must specify a resource name"),
-        (hpa(cres_raw(json!({"name": "InvalidResource", "container": "test-application", "target": util(70)}))),
-            "Invalid value: InvalidResource: must be a standard resource type or fully qualified"),
+        (
+            with_ref(no_kind.clone(), res(util(70))),
+            "scaleTargetRef.kind: Required",
+        ),
+        (
+            with_ref(no_kind, cres(util(70))),
+            "scaleTargetRef.kind: Required",
+        ),
+        (
+            with_ref(dots_kind.clone(), res(util(70))),
+            "scaleTargetRef.kind: Invalid",
+        ),
+        (
+            with_ref(dots_kind, cres(util(70))),
+            "scaleTargetRef.kind: Invalid",
+        ),
+        (
+            with_ref(no_name.clone(), res(util(70))),
+            "scaleTargetRef.name: Required",
+        ),
+        (
+            with_ref(no_name, cres(util(70))),
+            "scaleTargetRef.name: Required",
+        ),
+        (
+            with_ref(dots_name.clone(), res(util(70))),
+            "scaleTargetRef.name: Invalid",
+        ),
+        (
+            with_ref(dots_name, cres(util(70))),
+            "scaleTargetRef.name: Invalid",
+        ),
+        (
+            hpa_from(json!({"scaleTargetRef": {}, "minReplicas": -1, "maxReplicas": 5})),
+            "must be greater than or equal to 1",
+        ),
+        (
+            hpa_from(json!({"scaleTargetRef": {}, "minReplicas": 7, "maxReplicas": 5})),
+            "must be greater than or equal to `minReplicas`",
+        ),
+        (
+            hpa(res(
+                json!({"type": "Utilization", "averageUtilization": 70, "averageValue": "300m"}),
+            )),
+            "may not set both a target raw value and a target utilization",
+        ),
+        (
+            hpa(cres(
+                json!({"type": "Utilization", "averageUtilization": 70, "averageValue": "300m"}),
+            )),
+            "may not set both a target raw value and a target utilization",
+        ),
+        (
+            hpa(json!([{"type": "Resource", "resource": {"target": util(70)}}])),
+            "must specify a resource name",
+        ),
+        (
+            hpa(cres_raw(
+                json!({"container": "test-application", "target": util(70)}),
+            )),
+            "must specify a resource name",
+        ),
+        (
+            hpa(cres_raw(
+                json!({"name": "InvalidResource", "container": "test-application", "target": util(70)}),
+            )),
+            "Invalid value: InvalidResource: must be a standard resource type or fully qualified",
+        ),
         (hpa(res(util(-10))), "must be greater than 0"),
         (hpa(cres(util(-10))), "must be greater than 0"),
-        (hpa(cres_raw(json!({"name": "cpu", "target": util(-10)}))), "must specify a container"),
-        (hpa(cres_raw(json!({"name": "cpu", "container": "---***", "target": util(-10)}))), "Invalid value: \"---***\""),
-        (hpa(res(json!({"type": "Value"}))), "must set either a target raw value or a target utilization"),
-        (hpa(cres(json!({"type": "Value"}))), "must set either a target raw value or a target utilization"),
-        (hpa(json!([{"type": "Pods", "pods": {"metric": {}, "target": {"type": "Value", "averageValue": "100m"}}}])),
-            "must specify a metric name"),
-        (hpa(json!([{"type": "Pods", "pods": {"metric": {"name": "somemetric"}, "target": {"type": "Value"}}}])),
-            "must specify a positive target averageValue"),
-        (hpa(json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
-            "metric": {"name": "somemetric"}, "target": {"type": "Value"}}}])),
-            "must set either a target value or averageValue"),
-        (hpa(json!([{"type": "Object", "object": {"describedObject": {"name": "myrc"},
-            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "100m"}}}])),
-            "object.describedObject.kind: Required"),
-        (hpa(json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
-            "target": {"type": "Value", "value": "100m"}}}])),
-            "must specify a metric name"),
-        (hpa(json!([{"type": "External", "external": {"metric": {"selector": sel}, "target": {"type": "Value", "value": "300m"}}}])),
-            "must specify a metric name"),
-        (hpa(json!([{"type": "External", "external": {"metric": {"name": "foo/../", "selector": sel},
-            "target": {"type": "Value", "value": "300m"}}}])), "'/'"),
-        (hpa(external(json!({"type": "Value"}))), "must set either a target value for metric or a per-pod target"),
-        (hpa(external(json!({"type": "Value", "value": "-300m"}))), "must be positive"),
-        (hpa(external(json!({"type": "Value", "averageValue": "-300m"}))), "must be positive"),
-        (hpa(external(json!({"type": "Value", "value": "300m", "averageValue": "300m"}))),
-            "may not set both a target value for metric and a per-pod target"),
-        (hpa(external(json!({"type": "boogity", "value": "300m"}))), "must be either Utilization, Value, or AverageValue"),
-        (hpa(external(json!({"value": "300m"}))), "must specify a metric target type"),
-        (hpa(json!([{"type": "External", "external": {"metric": {"name": "somemetric", "selector": sel}}}])),
-            "must specify a metric target"),
+        (
+            hpa(cres_raw(json!({"name": "cpu", "target": util(-10)}))),
+            "must specify a container",
+        ),
+        (
+            hpa(cres_raw(
+                json!({"name": "cpu", "container": "---***", "target": util(-10)}),
+            )),
+            "Invalid value: \"---***\"",
+        ),
+        (
+            hpa(res(json!({"type": "Value"}))),
+            "must set either a target raw value or a target utilization",
+        ),
+        (
+            hpa(cres(json!({"type": "Value"}))),
+            "must set either a target raw value or a target utilization",
+        ),
+        (
+            hpa(
+                json!([{"type": "Pods", "pods": {"metric": {}, "target": {"type": "Value", "averageValue": "100m"}}}]),
+            ),
+            "must specify a metric name",
+        ),
+        (
+            hpa(
+                json!([{"type": "Pods", "pods": {"metric": {"name": "somemetric"}, "target": {"type": "Value"}}}]),
+            ),
+            "must specify a positive target averageValue",
+        ),
+        (
+            hpa(
+                json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value"}}}]),
+            ),
+            "must set either a target value or averageValue",
+        ),
+        (
+            hpa(
+                json!([{"type": "Object", "object": {"describedObject": {"name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "100m"}}}]),
+            ),
+            "object.describedObject.kind: Required",
+        ),
+        (
+            hpa(
+                json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "target": {"type": "Value", "value": "100m"}}}]),
+            ),
+            "must specify a metric name",
+        ),
+        (
+            hpa(
+                json!([{"type": "External", "external": {"metric": {"selector": sel}, "target": {"type": "Value", "value": "300m"}}}]),
+            ),
+            "must specify a metric name",
+        ),
+        (
+            hpa(
+                json!([{"type": "External", "external": {"metric": {"name": "foo/../", "selector": sel},
+            "target": {"type": "Value", "value": "300m"}}}]),
+            ),
+            "'/'",
+        ),
+        (
+            hpa(external(json!({"type": "Value"}))),
+            "must set either a target value for metric or a per-pod target",
+        ),
+        (
+            hpa(external(json!({"type": "Value", "value": "-300m"}))),
+            "must be positive",
+        ),
+        (
+            hpa(external(json!({"type": "Value", "averageValue": "-300m"}))),
+            "must be positive",
+        ),
+        (
+            hpa(external(
+                json!({"type": "Value", "value": "300m", "averageValue": "300m"}),
+            )),
+            "may not set both a target value for metric and a per-pod target",
+        ),
+        (
+            hpa(external(json!({"type": "boogity", "value": "300m"}))),
+            "must be either Utilization, Value, or AverageValue",
+        ),
+        (
+            hpa(external(json!({"value": "300m"}))),
+            "must specify a metric target type",
+        ),
+        (
+            hpa(
+                json!([{"type": "External", "external": {"metric": {"name": "somemetric", "selector": sel}}}]),
+            ),
+            "must specify a metric target",
+        ),
         (hpa(json!([{}])), "must specify a metric source type"),
-        (hpa(json!([{"type": "InvalidType"}])), "type: Unsupported value"),
-        (hpa(json!([{"type": "Resource",
+        (
+            hpa(json!([{"type": "InvalidType"}])),
+            "type: Unsupported value",
+        ),
+        (
+            hpa(json!([{"type": "Resource",
             "resource": {"name": "cpu", "target": {"type": "AverageValue", "averageValue": "100m"}},
             "pods": {"metric": {"name": "somemetric"}, "target": {"type": "AverageValue", "averageValue": "100m"}}}])),
-            "must populate the given metric source only"),
+            "must populate the given metric source only",
+        ),
     ];
     // The wrong-source-type loop: a valid source under another type's name.
     let sources = [
-        ("Resource", json!({"resource": {"name": "cpu", "target": {"type": "AverageValue", "averageValue": "100m"}}})),
-        ("ContainerResource", json!({"containerResource": {"name": "cpu", "container": "test-application",
-            "target": {"type": "AverageValue", "averageValue": "100m"}}})),
-        ("Pods", json!({"pods": {"metric": {"name": "somemetric"}, "target": {"type": "AverageValue", "averageValue": "100m"}}})),
-        ("Object", json!({"object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
-            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "100m"}}})),
+        (
+            "Resource",
+            json!({"resource": {"name": "cpu", "target": {"type": "AverageValue", "averageValue": "100m"}}}),
+        ),
+        (
+            "ContainerResource",
+            json!({"containerResource": {"name": "cpu", "container": "test-application",
+            "target": {"type": "AverageValue", "averageValue": "100m"}}}),
+        ),
+        (
+            "Pods",
+            json!({"pods": {"metric": {"name": "somemetric"}, "target": {"type": "AverageValue", "averageValue": "100m"}}}),
+        ),
+        (
+            "Object",
+            json!({"object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "100m"}}}),
+        ),
     ];
     for (correct, spec) in &sources {
         for (incorrect, _) in &sources {
@@ -220,12 +353,18 @@ fn validate_horizontal_pod_autoscaler_table() {
             }
             let mut m = spec.clone();
             m["type"] = json!(incorrect);
-            cases.push((hpa(json!([m])), "must populate information for the given metric source"));
+            cases.push((
+                hpa(json!([m])),
+                "must populate information for the given metric source",
+            ));
         }
     }
     for (i, (h, msg)) in cases.iter().enumerate() {
         let got = first_error(h);
-        assert!(got.contains(msg), "case {i}: want {msg:?} in first error {got:?}");
+        assert!(
+            got.contains(msg),
+            "case {i}: want {msg:?} in first error {got:?}"
+        );
     }
 }
 
@@ -240,10 +379,14 @@ fn min_replicas_cases(min: i32) -> Vec<HorizontalPodAutoscaler> {
         h
     };
     vec![
-        base(json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
-            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "300m"}}}])),
-        base(json!([{"type": "External", "external": {"metric": {"name": "somemetric",
-            "selector": {"matchLabels": {"label": "value"}}}, "target": {"type": "AverageValue", "averageValue": "300m"}}}])),
+        base(
+            json!([{"type": "Object", "object": {"describedObject": {"kind": "ReplicationController", "name": "myrc"},
+            "metric": {"name": "somemetric"}, "target": {"type": "Value", "value": "300m"}}}]),
+        ),
+        base(
+            json!([{"type": "External", "external": {"metric": {"name": "somemetric",
+            "selector": {"matchLabels": {"label": "value"}}}, "target": {"type": "AverageValue", "averageValue": "300m"}}}]),
+        ),
     ]
 }
 
@@ -260,7 +403,10 @@ fn scale_to_zero_disabled() {
         // Update: to 0 is refused; keeping 0, or leaving it, is allowed.
         let errs = validate_horizontal_pod_autoscaler_update(z, o);
         assert!(
-            errs.first().map(ToString::to_string).unwrap_or_default().contains("must be greater than or equal to 1"),
+            errs.first()
+                .map(ToString::to_string)
+                .unwrap_or_default()
+                .contains("must be greater than or equal to 1"),
             "{errs:?}"
         );
         assert!(validate_horizontal_pod_autoscaler_update(z, z).is_empty());

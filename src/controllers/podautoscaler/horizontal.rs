@@ -443,6 +443,10 @@ pub struct HorizontalController {
     pub fake_metrics: Option<BTreeMap<String, super::replica_calculator::PodMetricsInfo>>,
 }
 
+/// `computeReplicasForMetrics`' result: (replicas, metric name, the error of a metric that
+/// failed while the others still scale), or the error that stops the sync.
+type MetricsOutcome = Result<(i32, String, Option<String>), String>;
+
 /// One metric's outcome in `computeReplicasForMetric`.
 struct MetricProposal {
     replicas: i32,
@@ -600,7 +604,7 @@ impl HorizontalController {
         ctx: &mut Ctx,
         hpa: &mut HorizontalPodAutoscaler,
         scale: &Scale,
-    ) -> (Result<(i32, String), String>, Vec<MetricStatus>) {
+    ) -> (MetricsOutcome, Vec<MetricStatus>) {
         let now = ctx.now();
         let hpa_obj = hpa.clone().into_object();
         if scale.selector.is_empty() {
@@ -683,23 +687,39 @@ impl HorizontalController {
                         "Pods" => {
                             let name = field(&spec.pods, &["metric", "name"]);
                             let e = format!("unable to get metric {name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered");
-                            ("FailedGetPodsMetric", e.clone(), format!("failed to get pods metric value: {e}"))
+                            (
+                                "FailedGetPodsMetric",
+                                e.clone(),
+                                format!("failed to get pods metric value: {e}"),
+                            )
                         }
                         "Object" => {
                             let name = field(&spec.object, &["metric", "name"]);
                             let e = format!("unable to get metric {name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered");
-                            ("FailedGetObjectMetric", e.clone(), format!("failed to get object metric value: {e}"))
+                            (
+                                "FailedGetObjectMetric",
+                                e.clone(),
+                                format!("failed to get object metric value: {e}"),
+                            )
                         }
                         "External" => {
                             let name = field(&spec.external, &["metric", "name"]);
                             let e = format!("unable to get external metric {}/{name}/nil: unable to fetch metrics from external metrics API: the server could not find the requested resource", hpa.metadata.namespace);
-                            ("FailedGetExternalMetric", e.clone(), format!("failed to get {name} external metric value: {e}"))
+                            (
+                                "FailedGetExternalMetric",
+                                e.clone(),
+                                format!("failed to get {name} external metric value: {e}"),
+                            )
                         }
                         _ => {
                             let name = field(&spec.container_resource, &["name"]);
                             let container = field(&spec.container_resource, &["container"]);
                             let e = format!("failed to get {name} utilization: unable to get metrics for resource {name}: no metrics returned from resource metrics API");
-                            ("FailedGetContainerResourceMetric", e.clone(), format!("failed to get {container} container metric value: {e}"))
+                            (
+                                "FailedGetContainerResourceMetric",
+                                e.clone(),
+                                format!("failed to get {container} container metric value: {e}"),
+                            )
                         }
                     };
                     Err(MetricFailure {
@@ -748,7 +768,10 @@ impl HorizontalController {
                 SCALING_ACTIVE,
                 "False",
                 &f.reason,
-                &format!("the HPA was unable to compute the replica count: {}", f.cond_err),
+                &format!(
+                    "the HPA was unable to compute the replica count: {}",
+                    f.cond_err
+                ),
                 now,
             );
             return (
@@ -768,7 +791,15 @@ impl HorizontalController {
             &format!("the HPA was able to successfully calculate a replica count from {metric}"),
             now,
         );
-        (Ok((replicas, metric)), statuses)
+        // Some metrics failed but the others scale up: scale, and report the error anyway.
+        let partial = first.map(|f| {
+            format!(
+                "invalid metrics ({invalid} invalid out of {}), first error is: {}",
+                specs.len(),
+                f.err
+            )
+        });
+        (Ok((replicas, metric, partial)), statuses)
     }
 
     /// `normalizeDesiredReplicas` (no `behavior`).
@@ -1014,6 +1045,7 @@ impl HorizontalController {
         let mut rescale_reason = String::new();
         let mut rescale = true;
         let mut metric_statuses: Vec<MetricStatus> = vec![];
+        let mut ret_err: Option<String> = None;
         if scale.spec_replicas == 0 && min_replicas != 0 {
             desired = 0;
             rescale = false;
@@ -1034,7 +1066,7 @@ impl HorizontalController {
         } else {
             let (res, statuses) = self.compute_replicas_for_metrics(ctx, &mut hpa, &scale);
             metric_statuses = statuses;
-            let (metric_desired, metric_name) = match res {
+            let (metric_desired, metric_name, partial) = match res {
                 Ok(x) => x,
                 Err(e) => {
                     // setCurrentReplicasAndMetricsInStatus
@@ -1046,6 +1078,8 @@ impl HorizontalController {
                     return Err(format!("failed to compute desired number of replicas based on listed metrics for {reference}: {e}"));
                 }
             };
+            // "We proceed to scaling, but return this error from reconcileAutoscaler() finally."
+            ret_err = partial;
             let mut rescale_metric = String::new();
             if metric_desired > desired {
                 desired = metric_desired;
@@ -1127,7 +1161,8 @@ impl HorizontalController {
         if rescale {
             hpa.status.last_scale_time = Some(now.trunc_secs());
         }
-        Self::update_status_if_needed(ctx, &original, &hpa).map_err(|e| e.message)
+        Self::update_status_if_needed(ctx, &original, &hpa).map_err(|e| e.message)?;
+        ret_err.map_or(Ok(()), Err)
     }
 }
 
