@@ -443,6 +443,10 @@ pub struct HorizontalController {
     pub fake_metrics: Option<BTreeMap<String, super::replica_calculator::PodMetricsInfo>>,
 }
 
+/// `computeReplicasForMetrics`' result: (replicas, metric name, the error of a metric that
+/// failed while the others still scale), or the error that stops the sync.
+type MetricsOutcome = Result<(i32, String, Option<String>), String>;
+
 /// One metric's outcome in `computeReplicasForMetric`.
 struct MetricProposal {
     replicas: i32,
@@ -600,7 +604,7 @@ impl HorizontalController {
         ctx: &mut Ctx,
         hpa: &mut HorizontalPodAutoscaler,
         scale: &Scale,
-    ) -> (Result<(i32, String), String>, Vec<MetricStatus>) {
+    ) -> (MetricsOutcome, Vec<MetricStatus>) {
         let now = ctx.now();
         let hpa_obj = hpa.clone().into_object();
         if scale.selector.is_empty() {
@@ -787,7 +791,15 @@ impl HorizontalController {
             &format!("the HPA was able to successfully calculate a replica count from {metric}"),
             now,
         );
-        (Ok((replicas, metric)), statuses)
+        // Some metrics failed but the others scale up: scale, and report the error anyway.
+        let partial = first.map(|f| {
+            format!(
+                "invalid metrics ({invalid} invalid out of {}), first error is: {}",
+                specs.len(),
+                f.err
+            )
+        });
+        (Ok((replicas, metric, partial)), statuses)
     }
 
     /// `normalizeDesiredReplicas` (no `behavior`).
@@ -1033,6 +1045,7 @@ impl HorizontalController {
         let mut rescale_reason = String::new();
         let mut rescale = true;
         let mut metric_statuses: Vec<MetricStatus> = vec![];
+        let mut ret_err: Option<String> = None;
         if scale.spec_replicas == 0 && min_replicas != 0 {
             desired = 0;
             rescale = false;
@@ -1053,7 +1066,7 @@ impl HorizontalController {
         } else {
             let (res, statuses) = self.compute_replicas_for_metrics(ctx, &mut hpa, &scale);
             metric_statuses = statuses;
-            let (metric_desired, metric_name) = match res {
+            let (metric_desired, metric_name, partial) = match res {
                 Ok(x) => x,
                 Err(e) => {
                     // setCurrentReplicasAndMetricsInStatus
@@ -1065,6 +1078,8 @@ impl HorizontalController {
                     return Err(format!("failed to compute desired number of replicas based on listed metrics for {reference}: {e}"));
                 }
             };
+            // "We proceed to scaling, but return this error from reconcileAutoscaler() finally."
+            ret_err = partial;
             let mut rescale_metric = String::new();
             if metric_desired > desired {
                 desired = metric_desired;
@@ -1146,7 +1161,8 @@ impl HorizontalController {
         if rescale {
             hpa.status.last_scale_time = Some(now.trunc_secs());
         }
-        Self::update_status_if_needed(ctx, &original, &hpa).map_err(|e| e.message)
+        Self::update_status_if_needed(ctx, &original, &hpa).map_err(|e| e.message)?;
+        ret_err.map_or(Ok(()), Err)
     }
 }
 
