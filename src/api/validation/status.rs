@@ -19,6 +19,26 @@ fn nonneg(errs: &mut Vec<FieldError>, v: i64, path: &str) {
     }
 }
 
+/// The ordering rules ReplicaSets and Deployments share (`ValidateReplicaSetStatus`,
+/// `ValidateDeploymentStatus`): ready and available at most replicas, available at most ready.
+fn ready_available_not_above(e: &mut Vec<FieldError>, replicas: i32, ready: i32, available: i32) {
+    not_above(e, ready, replicas, "status.readyReplicas", ABOVE_REPLICAS);
+    not_above(
+        e,
+        available,
+        replicas,
+        "status.availableReplicas",
+        ABOVE_REPLICAS,
+    );
+    not_above(
+        e,
+        available,
+        ready,
+        "status.availableReplicas",
+        "cannot be greater than readyReplicas",
+    );
+}
+
 fn not_above(errs: &mut Vec<FieldError>, v: i32, limit: i32, path: &str, msg: &str) {
     if v > limit {
         errs.push(FieldError::invalid(path, v, msg));
@@ -56,27 +76,7 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
                 "status.fullyLabeledReplicas",
                 ABOVE_REPLICAS,
             );
-            not_above(
-                &mut e,
-                s.ready_replicas,
-                s.replicas,
-                "status.readyReplicas",
-                ABOVE_REPLICAS,
-            );
-            not_above(
-                &mut e,
-                s.available_replicas,
-                s.replicas,
-                "status.availableReplicas",
-                ABOVE_REPLICAS,
-            );
-            not_above(
-                &mut e,
-                s.available_replicas,
-                s.ready_replicas,
-                "status.availableReplicas",
-                "cannot be greater than readyReplicas",
-            );
+            ready_available_not_above(&mut e, s.replicas, s.ready_replicas, s.available_replicas);
         }
         Object::Deployment(d) => {
             let s = &d.status;
@@ -107,27 +107,7 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
                 "status.updatedReplicas",
                 ABOVE_REPLICAS,
             );
-            not_above(
-                &mut e,
-                s.ready_replicas,
-                s.replicas,
-                "status.readyReplicas",
-                ABOVE_REPLICAS,
-            );
-            not_above(
-                &mut e,
-                s.available_replicas,
-                s.replicas,
-                "status.availableReplicas",
-                ABOVE_REPLICAS,
-            );
-            not_above(
-                &mut e,
-                s.available_replicas,
-                s.ready_replicas,
-                "status.availableReplicas",
-                "cannot be greater than readyReplicas",
-            );
+            ready_available_not_above(&mut e, s.replicas, s.ready_replicas, s.available_replicas);
         }
         Object::StatefulSet(ss) => {
             let s = &ss.status;
