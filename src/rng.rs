@@ -42,22 +42,21 @@ impl Rng {
 
     /// A version-4 UUID string, as the API server assigns to `metadata.uid`.
     pub fn uuid(&mut self) -> String {
-        let a = self.next_u64();
-        let b = self.next_u64();
-        let bytes: Vec<u8> = a.to_be_bytes().into_iter().chain(b.to_be_bytes()).collect();
-        let mut h: Vec<String> = bytes.iter().map(|x| format!("{x:02x}")).collect();
-        h[6] = format!("4{}", &h[6][1..]);
-        let v = (bytes[8] & 0x3f) | 0x80;
-        h[8] = format!("{v:02x}");
-        let s = h.concat();
-        format!(
-            "{}-{}-{}-{}-{}",
-            &s[0..8],
-            &s[8..12],
-            &s[12..16],
-            &s[16..20],
-            &s[20..32]
-        )
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&self.next_u64().to_be_bytes());
+        bytes[8..].copy_from_slice(&self.next_u64().to_be_bytes());
+        bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+        bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 4122 variant
+        let mut s = String::with_capacity(36);
+        for (i, b) in bytes.iter().enumerate() {
+            if matches!(i, 4 | 6 | 8 | 10) {
+                s.push('-');
+            }
+            s.push(char::from(HEX[usize::from(b >> 4)]));
+            s.push(char::from(HEX[usize::from(b & 0x0f)]));
+        }
+        s
     }
 }
 
@@ -77,5 +76,29 @@ mod tests {
         let s = Rng::new(3).name_suffix(5);
         assert!(s.bytes().all(|c| NAME_ALPHABET.contains(&c)));
         assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    }
+
+    /// The uuid is the 16 random bytes in hex, grouped 8-4-4-4-12, with the version nibble 4
+    /// and the RFC 4122 variant bits — the same text as formatting each byte with `{:02x}`.
+    #[test]
+    fn uuid_matches_byte_formatting() {
+        for seed in [0, 1, 7, 42, u64::MAX] {
+            let mut r = Rng::new(seed);
+            let mut q = r.clone();
+            let (a, b) = (q.next_u64(), q.next_u64());
+            let mut bytes: Vec<u8> = a.to_be_bytes().into_iter().chain(b.to_be_bytes()).collect();
+            bytes[6] = (bytes[6] & 0x0f) | 0x40;
+            bytes[8] = (bytes[8] & 0x3f) | 0x80;
+            let hex: String = bytes.iter().map(|x| format!("{x:02x}")).collect();
+            let want = format!(
+                "{}-{}-{}-{}-{}",
+                &hex[0..8],
+                &hex[8..12],
+                &hex[12..16],
+                &hex[16..20],
+                &hex[20..32]
+            );
+            assert_eq!(r.uuid(), want);
+        }
     }
 }

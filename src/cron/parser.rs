@@ -44,7 +44,25 @@ pub const STANDARD: Parser = Parser {
 /// robfig's message (`expected exactly 5 fields, found 4: [* * * *]`, `end of range (60) above
 /// maximum (59): 60`, ...).
 pub fn parse_standard(spec: &str) -> Result<Schedule, String> {
-    STANDARD.parse(spec)
+    // The CronJob controller parses its schedule on every sync; the last few results are kept
+    // (parsing is pure, so a cached result is the parse itself).
+    const KEEP: usize = 8;
+    thread_local! {
+        static RECENT: std::cell::RefCell<Vec<(String, Result<Schedule, String>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    RECENT.with(|recent| {
+        let mut recent = recent.borrow_mut();
+        if let Some((_, r)) = recent.iter().find(|(s, _)| s == spec) {
+            return r.clone();
+        }
+        let r = STANDARD.parse(spec);
+        if recent.len() == KEEP {
+            let _evicted = recent.remove(0);
+        }
+        recent.push((spec.to_string(), r.clone()));
+        r
+    })
 }
 
 impl Parser {

@@ -325,7 +325,14 @@ impl ApiServer {
             crate::api::defaults::copy_status(&old, &mut o);
             crate::api::sts_ds_defaults::prepare_for_update(&mut o, &old);
             crate::api::defaults::default_object(&mut o);
-            let errs = crate::api::validation::validate_object(&o, Some(&old));
+            // validate_object(&o, Some(&old)) without copying the request: prepare it in place
+            // and put back an empty resourceVersion afterwards (an unconditional update).
+            let rv_unset = o.meta().resource_version.is_empty();
+            crate::api::validation::prepare_for_update_validation(&mut o, &old);
+            let errs = crate::api::validation::validate_prepared_update(&o, &old);
+            if rv_unset {
+                o.meta_mut().resource_version.clear();
+            }
             if !errs.is_empty() {
                 return Err(Self::invalid(&o, errs));
             }

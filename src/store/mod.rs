@@ -78,6 +78,40 @@ impl Change {
     }
 }
 
+/// A pod shared with the store (an informer cache's pointer): derefs to the pod, clones cheaply.
+#[derive(Clone, Debug)]
+pub struct SharedPod(Arc<Object>);
+
+impl SharedPod {
+    /// `Some` when the object is a pod.
+    pub fn new(o: Arc<Object>) -> Option<Self> {
+        matches!(&*o, Object::Pod(_)).then_some(SharedPod(o))
+    }
+    /// A pod that is not in any store (tests).
+    pub fn owned(p: crate::api::Pod) -> Self {
+        SharedPod(Arc::new(Object::Pod(p)))
+    }
+    /// The shared object.
+    pub fn object(&self) -> &Arc<Object> {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for SharedPod {
+    type Target = crate::api::Pod;
+    fn deref(&self) -> &crate::api::Pod {
+        match &*self.0 {
+            Object::Pod(p) => p,
+            _ => unreachable!("SharedPod holds a pod by construction"),
+        }
+    }
+}
+
+/// Pods by name.
+type PodSet = BTreeMap<String, Arc<Object>>;
+/// namespace → label key → label value → pods (nested so lookups by `&str` never allocate).
+type LabelIndex = BTreeMap<String, BTreeMap<String, BTreeMap<String, PodSet>>>;
+
 /// Objects, indexes and the pending watch events.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
@@ -87,8 +121,8 @@ pub struct Store {
     by_owner: BTreeMap<String, BTreeSet<ObjectRef>>,
     /// node name → pods bound to it ("" = unscheduled).
     pods_by_node: BTreeMap<String, BTreeSet<ObjectRef>>,
-    /// (namespace, label key, label value) → pods carrying that label.
-    pods_by_label: BTreeMap<(String, String, String), BTreeMap<String, Arc<Object>>>,
+    /// namespace → label key → label value → pods carrying that label, by name.
+    pods_by_label: LabelIndex,
     changes: Vec<Change>,
 }
 
@@ -213,8 +247,7 @@ impl Store {
         key: &str,
         value: &str,
     ) -> impl Iterator<Item = &crate::api::Pod> {
-        self.pods_by_label
-            .get(&(namespace.to_string(), key.to_string(), value.to_string()))
+        self.label_set(namespace, key, value)
             .into_iter()
             .flat_map(|m| m.values())
             .filter_map(|o| crate::api::Pod::from_object(o))
@@ -229,23 +262,30 @@ impl Store {
         namespace: &str,
         selector: &crate::api::Selector,
     ) -> Vec<&'a crate::api::Pod> {
+        self.pods_selector_candidate_refs(namespace, selector)
+            .into_iter()
+            .filter_map(|o| crate::api::Pod::from_object(o))
+            .collect()
+    }
+
+    fn pods_selector_candidate_refs<'a>(
+        &'a self,
+        namespace: &str,
+        selector: &crate::api::Selector,
+    ) -> Vec<&'a Arc<Object>> {
         use crate::api::{Requirement, Selector};
         let reqs = match selector {
             Selector::Nothing => return vec![],
             Selector::Requirements(r) => r,
         };
         // The `In` requirement with the fewest candidates.
-        type Set = BTreeMap<String, Arc<Object>>;
-        let mut best: Option<Vec<&Set>> = None;
+        let mut best: Option<Vec<&PodSet>> = None;
         let mut best_len = usize::MAX;
         for r in reqs {
             if let Requirement::In(k, vs) = r {
-                let sets: Vec<&Set> = vs
+                let sets: Vec<&PodSet> = vs
                     .iter()
-                    .filter_map(|v| {
-                        self.pods_by_label
-                            .get(&(namespace.to_string(), k.clone(), v.clone()))
-                    })
+                    .filter_map(|v| self.label_set(namespace, k, v))
                     .collect();
                 let n = sets.iter().map(|s| s.len()).sum();
                 if n < best_len {
@@ -255,19 +295,19 @@ impl Store {
             }
         }
         let Some(sets) = best else {
-            return self.list::<crate::api::Pod>(Some(namespace)).collect();
+            let lo = ObjectRef::new("Pod", namespace, "");
+            return self
+                .objects
+                .range(lo..)
+                .take_while(|(r, _)| r.kind == "Pod" && r.namespace == namespace)
+                .map(|(_, o)| o)
+                .collect();
         };
         if let [one] = sets.as_slice() {
-            return one
-                .values()
-                .filter_map(|o| crate::api::Pod::from_object(o))
-                .collect();
+            return one.values().collect();
         }
         let by_name: BTreeMap<&String, &Arc<Object>> = sets.into_iter().flatten().collect();
-        by_name
-            .into_values()
-            .filter_map(|o| crate::api::Pod::from_object(o))
-            .collect()
+        by_name.into_values().collect()
     }
 
     /// Pods of `namespace` that matter to an owner: those with an ownerReference to
@@ -279,22 +319,83 @@ impl Store {
         owner_uid: &str,
         selector: &crate::api::Selector,
     ) -> Vec<&'a crate::api::Pod> {
-        let mut by_name: BTreeMap<&str, &crate::api::Pod> = self
-            .pods_selector_candidates(namespace, selector)
+        self.pods_for_owner_refs(namespace, owner_uid, selector)
             .into_iter()
-            .map(|p| (p.metadata.name.as_str(), p))
-            .collect();
-        if !owner_uid.is_empty() {
-            for r in self.by_owner.get(owner_uid).into_iter().flatten() {
-                if r.kind != "Pod" || r.namespace != namespace {
-                    continue;
-                }
-                if let Some(p) = self.get_ref(r).and_then(crate::api::Pod::from_object) {
-                    by_name.insert(p.metadata.name.as_str(), p);
-                }
-            }
+            .filter_map(|o| crate::api::Pod::from_object(o))
+            .collect()
+    }
+
+    /// [`Store::pods_for_owner`], shared with the store instead of borrowed from it.
+    pub fn pods_for_owner_shared(
+        &self,
+        namespace: &str,
+        owner_uid: &str,
+        selector: &crate::api::Selector,
+    ) -> Vec<SharedPod> {
+        self.pods_for_owner_refs(namespace, owner_uid, selector)
+            .into_iter()
+            .filter_map(|o| SharedPod::new(o.clone()))
+            .collect()
+    }
+
+    fn pods_for_owner_refs<'a>(
+        &'a self,
+        namespace: &str,
+        owner_uid: &str,
+        selector: &crate::api::Selector,
+    ) -> Vec<&'a Arc<Object>> {
+        let candidates = self.pods_selector_candidate_refs(namespace, selector);
+        let owned = self
+            .by_owner
+            .get(owner_uid)
+            .filter(|_| !owner_uid.is_empty())
+            .into_iter()
+            .flatten()
+            .filter(|r| r.kind == "Pod" && r.namespace == namespace)
+            .filter_map(|r| self.objects.get(r));
+        let mut by_name: BTreeMap<&str, &Arc<Object>> = BTreeMap::new();
+        for o in candidates.into_iter().chain(owned) {
+            by_name.insert(o.meta().name.as_str(), o);
         }
         by_name.into_values().collect()
+    }
+
+    fn label_set(&self, namespace: &str, key: &str, value: &str) -> Option<&PodSet> {
+        self.pods_by_label.get(namespace)?.get(key)?.get(value)
+    }
+
+    /// Whether replacing `old` by `new` (same kind, namespace and name) leaves every index but
+    /// the shared pointers unchanged: same uid, owners, node and labels.
+    fn same_index_keys(old: &Object, new: &Object) -> bool {
+        let (a, b) = (old.meta(), new.meta());
+        a.uid == b.uid
+            && a.labels == b.labels
+            && a.owner_references.len() == b.owner_references.len()
+            && a.owner_references
+                .iter()
+                .zip(&b.owner_references)
+                .all(|(x, y)| x.uid == y.uid)
+            && match (old, new) {
+                (Object::Pod(p), Object::Pod(q)) => p.spec.node_name == q.spec.node_name,
+                _ => true,
+            }
+    }
+
+    /// Points the label index at the new version of a pod whose index keys did not change.
+    fn reindex_pod_pointer(&mut self, shared: &Arc<Object>) {
+        let m = shared.meta();
+        let Some(by_key) = self.pods_by_label.get_mut(&m.namespace) else {
+            return;
+        };
+        for (k, v) in &m.labels {
+            if let Some(slot) = by_key
+                .get_mut(k)
+                .and_then(|by_value| by_value.get_mut(v))
+                .and_then(|set| set.get_mut(&m.name))
+            {
+                *slot = shared.clone();
+            }
+        }
     }
 
     fn index(&mut self, r: &ObjectRef, shared: &Arc<Object>, add: bool) {
@@ -332,16 +433,29 @@ impl Store {
                 }
             }
             for (k, v) in &m.labels {
-                let key = (m.namespace.clone(), k.clone(), v.clone());
                 if add {
                     self.pods_by_label
-                        .entry(key)
+                        .entry(m.namespace.clone())
+                        .or_default()
+                        .entry(k.clone())
+                        .or_default()
+                        .entry(v.clone())
                         .or_default()
                         .insert(m.name.clone(), shared.clone());
-                } else if let Some(set) = self.pods_by_label.get_mut(&key) {
-                    set.remove(&m.name);
-                    if set.is_empty() {
-                        self.pods_by_label.remove(&key);
+                } else if let Some(by_key) = self.pods_by_label.get_mut(&m.namespace) {
+                    if let Some(by_value) = by_key.get_mut(k) {
+                        if let Some(set) = by_value.get_mut(v) {
+                            set.remove(&m.name);
+                            if set.is_empty() {
+                                by_value.remove(v);
+                            }
+                        }
+                        if by_value.is_empty() {
+                            by_key.remove(k);
+                        }
+                    }
+                    if by_key.is_empty() {
+                        self.pods_by_label.remove(&m.namespace);
                     }
                 }
             }
@@ -356,12 +470,26 @@ impl Store {
     /// [`Store::put`] of an object already shared; returns nothing, the caller keeps its `Arc`.
     pub fn put_arc(&mut self, o: Arc<Object>) {
         let r = ObjectRef::of(&o);
-        let old = self.objects.remove(&r);
-        if let Some(old) = &old {
-            self.index(&r, old, false);
+        let old = match self.objects.get_mut(&r) {
+            Some(slot) => Some(std::mem::replace(slot, o.clone())),
+            None => None,
+        };
+        match &old {
+            Some(old) if Self::same_index_keys(old, &o) => {
+                if matches!(&*o, Object::Pod(_)) {
+                    self.reindex_pod_pointer(&o);
+                }
+            }
+            _ => {
+                if let Some(old) = &old {
+                    self.index(&r, old, false);
+                }
+                self.index(&r, &o, true);
+            }
         }
-        self.index(&r, &o, true);
-        self.objects.insert(r, o.clone());
+        if old.is_none() {
+            self.objects.insert(r, o.clone());
+        }
         self.changes.push(Change { old, new: Some(o) });
     }
 

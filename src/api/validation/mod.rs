@@ -99,49 +99,57 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
         Some(old) => {
             let mut new = o.clone();
             prepare_for_update_validation(&mut new, old);
-            match (&new, old) {
-                (Object::Pod(n), Object::Pod(o)) => pod::validate_pod_update(n, o),
-                (Object::Node(n), Object::Node(o)) => {
-                    let mut e = node::validate_node(n);
-                    e.extend(node::validate_node_update(n, o));
-                    e
-                }
-                (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
-                    workloads::validate_replica_set_strategy_update(n, o)
-                }
-                (Object::ReplicationController(n), Object::ReplicationController(o)) => {
-                    workloads::validate_replication_controller_strategy_update(n, o)
-                }
-                (Object::Deployment(n), Object::Deployment(o)) => {
-                    super::deployment_validation::validate_deployment_update(n, o)
-                }
-                (Object::Job(_), Object::Job(_)) | (Object::CronJob(_), Object::CronJob(_)) => {
-                    super::batch_validation::validate_batch_object(&new, Some(old))
-                }
-                (Object::StatefulSet(n), Object::StatefulSet(o)) => {
-                    super::sts_ds_validation::validate_stateful_set_update(n, o)
-                }
-                (Object::DaemonSet(n), Object::DaemonSet(o)) => {
-                    super::sts_ds_validation::validate_daemon_set_update(n, o)
-                }
-                (Object::ControllerRevision(n), Object::ControllerRevision(o)) => {
-                    super::sts_ds_validation::validate_controller_revision_update(n, o)
-                }
-                (Object::PersistentVolumeClaim(n), Object::PersistentVolumeClaim(o)) => {
-                    super::sts_ds_validation::validate_persistent_volume_claim_update(n, o)
-                }
-                (Object::Service(n), Object::Service(o)) => {
-                    super::sts_ds_validation::validate_service_update(n, o)
-                }
-                (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(o)) => {
-                    super::autoscaling_validation::validate_horizontal_pod_autoscaler_update(n, o)
-                }
-                (n, o) => vec![FieldError::internal(
-                    "kind",
-                    format!("cannot update a {} with a {}", o.kind(), n.kind()),
-                )],
-            }
+            return validate_prepared_update(&new, old);
         }
+    };
+    dedupe(errs)
+}
+
+/// The update half of [`validate_object`] for a `new` object on which
+/// [`prepare_for_update_validation`] has already run (the API server prepares its own request in
+/// place instead of copying it).
+pub fn validate_prepared_update(new: &Object, old: &Object) -> Vec<FieldError> {
+    let errs = match (&new, old) {
+        (Object::Pod(n), Object::Pod(o)) => pod::validate_pod_update(n, o),
+        (Object::Node(n), Object::Node(o)) => {
+            let mut e = node::validate_node(n);
+            e.extend(node::validate_node_update(n, o));
+            e
+        }
+        (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
+            workloads::validate_replica_set_strategy_update(n, o)
+        }
+        (Object::ReplicationController(n), Object::ReplicationController(o)) => {
+            workloads::validate_replication_controller_strategy_update(n, o)
+        }
+        (Object::Deployment(n), Object::Deployment(o)) => {
+            super::deployment_validation::validate_deployment_update(n, o)
+        }
+        (Object::Job(_), Object::Job(_)) | (Object::CronJob(_), Object::CronJob(_)) => {
+            super::batch_validation::validate_batch_object(&new, Some(old))
+        }
+        (Object::StatefulSet(n), Object::StatefulSet(o)) => {
+            super::sts_ds_validation::validate_stateful_set_update(n, o)
+        }
+        (Object::DaemonSet(n), Object::DaemonSet(o)) => {
+            super::sts_ds_validation::validate_daemon_set_update(n, o)
+        }
+        (Object::ControllerRevision(n), Object::ControllerRevision(o)) => {
+            super::sts_ds_validation::validate_controller_revision_update(n, o)
+        }
+        (Object::PersistentVolumeClaim(n), Object::PersistentVolumeClaim(o)) => {
+            super::sts_ds_validation::validate_persistent_volume_claim_update(n, o)
+        }
+        (Object::Service(n), Object::Service(o)) => {
+            super::sts_ds_validation::validate_service_update(n, o)
+        }
+        (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(o)) => {
+            super::autoscaling_validation::validate_horizontal_pod_autoscaler_update(n, o)
+        }
+        (n, o) => vec![FieldError::internal(
+            "kind",
+            format!("cannot update a {} with a {}", o.kind(), n.kind()),
+        )],
     };
     dedupe(errs)
 }

@@ -1103,7 +1103,27 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
         resource_is_pod: true,
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
-    errs.extend(validate_pod_metadata_and_spec(new, opts));
+    let spec_unchanged = new.spec == old.spec;
+    if spec_unchanged {
+        // validatePodMetadataAndSpec with the spec part skipped: the stored spec passed the same
+        // checks when it was written (options on update are never stricter than on create), and
+        // spec validation reads nothing but the spec and those options — so it cannot fail now.
+        // Most pod updates (finalizers, labels, annotations) take this path.
+        errs.extend(validate_object_meta(
+            &new.metadata,
+            true,
+            name_is_dns_subdomain,
+            "metadata",
+        ));
+        errs.extend(validate_pod_specific_annotations(
+            &new.metadata.annotations,
+            &new.spec,
+            "metadata.annotations",
+            opts,
+        ));
+    } else {
+        errs.extend(validate_pod_metadata_and_spec(new, opts));
+    }
     // ValidatePodSpecificAnnotationUpdates
     let path = "metadata.annotations";
     for (k, ov) in &old.metadata.annotations {
@@ -1240,6 +1260,9 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
         }
     }
 
+    if spec_unchanged {
+        return errs;
+    }
     let new_v = serde_json::to_value(&new.spec).unwrap_or_default();
     let old_v = serde_json::to_value(&old.spec).unwrap_or_default();
     if new_v == old_v {

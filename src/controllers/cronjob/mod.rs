@@ -117,20 +117,20 @@ impl CronJobController {
     /// A failed status update, or the error of `syncCronJob` when it asks for no requeue.
     pub fn sync_key(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
         let (ns, name) = split_key(key);
-        let Some(cj) = ctx.store().get::<CronJob>(ns, name).cloned() else {
+        let Some(cj) = ctx.store().get::<CronJob>(ns, name) else {
             return Ok(());
         };
-        let shared = get_jobs_to_be_reconciled(ctx.store(), &cj);
-        let jobs: Vec<&Job> = shared.iter().filter_map(|o| Job::from_object(o)).collect();
+        let shared = get_jobs_to_be_reconciled(ctx.store(), cj);
+        // The one working copy (upstream's `cronJobCopy`).
         let mut copy = cj.clone();
+        let jobs: Vec<&Job> = shared.iter().filter_map(|o| Job::from_object(o)).collect();
         let update_after_cleanup = cleanup_finished_jobs(ctx, &mut copy, &jobs);
         let (requeue, update_after_sync, sync_err) = sync_cron_job(ctx, &mut copy, &jobs);
         if update_after_cleanup || update_after_sync {
-            let mut upd = copy.clone();
-            if let Some(t) = upd.status.last_schedule_time.as_mut() {
+            if let Some(t) = copy.status.last_schedule_time.as_mut() {
                 *t = t.trunc_secs();
             }
-            ctx.update_status(upd.into_object())?;
+            ctx.update_status(copy.into_object())?;
         }
         if let Some(d) = requeue {
             ctx.requeue_after(key, d);

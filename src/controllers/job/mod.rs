@@ -32,15 +32,14 @@ use crate::api::batch::{
 };
 use crate::api::{ApiError, Duration, Object, Pod, Resource, Selector, Time};
 use crate::controllers::controller_utils::{
-    filter_active_pods, is_pod_ready, is_pod_terminating, new_controller_ref, sort_active_pods,
+    is_pod_active, is_pod_ready, is_pod_terminating, new_controller_ref, sort_active_pods,
     sort_by_less, ControllerExpectations, SLOW_START_INITIAL_BATCH_SIZE,
 };
-use crate::controllers::into_owned;
 use crate::controllers::{Controller, Ctx};
 use crate::features::FeatureGates;
 use crate::queue::WorkQueue;
 use crate::store::apiserver::DeleteOptions;
-use crate::store::{Change, Store};
+use crate::store::{Change, SharedPod, Store};
 use backoff_utils::{
     get_remaining_time_per_index, BackoffRecord, BackoffStore, DEFAULT_JOB_POD_FAILURE_BACKOFF,
     MAX_JOB_POD_FAILURE_BACKOFF,
@@ -319,9 +318,9 @@ fn wrap(prefix: &str, e: ApiError) -> ApiError {
 /// Everything one `syncJob` computes (`syncJobCtx`).
 struct SyncJobCtx {
     job: Job,
-    pods: Vec<Pod>,
+    pods: Vec<SharedPod>,
     finished_condition: Option<JobCondition>,
-    active_pods: Vec<Pod>,
+    active_pods: Vec<SharedPod>,
     succeeded: i32,
     failed: i32,
     prev_succeeded_indexes: OrderedIntervals,
@@ -570,19 +569,16 @@ impl JobController {
     /// `getPodsForJob`: the namespace's pods, claimed (`ClaimPods` with the tracking finalizer):
     /// owned pods that match are kept, owned pods that no longer match are released, matching
     /// orphans are adopted (ownerReference and finalizer added) unless the Job is being deleted.
-    fn get_pods_for_job(&mut self, ctx: &mut Ctx, job: &Job) -> Result<Vec<Pod>, ApiError> {
+    fn get_pods_for_job(&mut self, ctx: &mut Ctx, job: &Job) -> Result<Vec<SharedPod>, ApiError> {
         let sel = crate::controllers::controller_utils::label_selector_as_selector(
             job.spec.selector.as_ref(),
         )
         .map_err(|e| internal(format!("couldn't convert Job selector: {e}")))?;
         // The label and owner indexes give every pod that could matter (owned by this Job or
         // matched by its selector), in name order as the namespace list would.
-        let all: Vec<Pod> = ctx
-            .store()
-            .pods_for_owner(&job.metadata.namespace, &job.metadata.uid, &sel)
-            .into_iter()
-            .cloned()
-            .collect();
+        let all =
+            ctx.store()
+                .pods_for_owner_shared(&job.metadata.namespace, &job.metadata.uid, &sel);
         let mut claimed = vec![];
         let mut errs = vec![];
         for p in all {
@@ -593,7 +589,7 @@ impl JobController {
                         claimed.push(p);
                     } else if job.metadata.deletion_timestamp.is_none() {
                         // ReleasePod: the ownerReference and the tracking finalizer go.
-                        let mut upd = p.clone();
+                        let mut upd = Pod::clone(&p);
                         upd.metadata
                             .owner_references
                             .retain(|o| o.uid != job.metadata.uid);
@@ -616,7 +612,7 @@ impl JobController {
                     {
                         continue;
                     }
-                    let mut upd = p.clone();
+                    let mut upd = Pod::clone(&p);
                     upd.metadata.owner_references.push(new_controller_ref(
                         &job.metadata,
                         "batch/v1",
@@ -626,9 +622,8 @@ impl JobController {
                         upd.metadata.finalizers.push(JOB_TRACKING_FINALIZER.into());
                     }
                     upd.metadata.resource_version.clear();
-                    match ctx.update(upd.into_object()).map(into_owned) {
-                        Ok(Object::Pod(adopted)) => claimed.push(adopted),
-                        Ok(_) => {}
+                    match ctx.update(upd.into_object()) {
+                        Ok(adopted) => claimed.extend(SharedPod::new(adopted)),
                         Err(e) if e.is_not_found() => {}
                         Err(e) => errs.push(e),
                     }
@@ -686,10 +681,7 @@ impl JobController {
             .clone()
             .unwrap_or_default();
         let mut jc = SyncJobCtx {
-            active_pods: filter_active_pods(pods.iter())
-                .into_iter()
-                .cloned()
-                .collect(),
+            active_pods: pods.iter().filter(|p| is_pod_active(p)).cloned().collect(),
             ready: 0,
             uncounted_succeeded: uncounted.succeeded.iter().cloned().collect(),
             uncounted_failed: uncounted.failed.iter().cloned().collect(),
@@ -707,37 +699,38 @@ impl JobController {
                 last_failure_time: None,
             },
             pods_with_delayed_deletion_per_index: BTreeMap::new(),
-            job: job.clone(),
+            job,
             pods,
         };
         jc.ready = jc.active_pods.iter().filter(|p| is_pod_ready(p)).count() as i32;
-        if track_terminating_pods(&job, &g) {
+        if track_terminating_pods(&jc.job, &g) {
             jc.terminating = Some(jc.pods.iter().filter(|p| is_pod_terminating(p)).count() as i32);
         }
         let mut active = jc.active_pods.len() as i32;
         let (new_succeeded, new_failed) = get_new_finished_pods(&jc, &g);
-        jc.succeeded =
-            job.status.succeeded + new_succeeded.len() as i32 + jc.uncounted_succeeded.len() as i32;
-        let new_failed_pods: Vec<&Pod> = new_failed.iter().map(|i| &jc.pods[*i]).collect();
-        jc.failed = job.status.failed
-            + non_ignored_failed_pods_count(&job, &new_failed_pods, &g) as i32
+        jc.succeeded = jc.job.status.succeeded
+            + new_succeeded.len() as i32
+            + jc.uncounted_succeeded.len() as i32;
+        let new_failed_pods: Vec<&Pod> = new_failed.iter().map(|i| &*jc.pods[*i]).collect();
+        jc.failed = jc.job.status.failed
+            + non_ignored_failed_pods_count(&jc.job, &new_failed_pods, &g) as i32
             + jc.uncounted_failed.len() as i32;
 
-        if job.status.start_time.is_none() && !job.is_suspended() {
-            job.status.start_time = Some(now);
+        if jc.job.status.start_time.is_none() && !jc.job.is_suspended() {
+            jc.job.status.start_time = Some(now);
         }
         {
-            let ns: Vec<&Pod> = new_succeeded.iter().map(|i| &jc.pods[*i]).collect();
-            let nf: Vec<&Pod> = new_failed.iter().map(|i| &jc.pods[*i]).collect();
+            let ns: Vec<&Pod> = new_succeeded.iter().map(|i| &*jc.pods[*i]).collect();
+            let nf: Vec<&Pod> = new_failed.iter().map(|i| &*jc.pods[*i]).collect();
             jc.new_backoff_record = self.backoff_store.new_backoff_record(key, &ns, &nf);
         }
 
         let mut manage_job_err = None;
-        let exceeds_backoff_limit = jc.failed > job.spec.backoff_limit.unwrap_or(6);
-        jc.finished_condition = has_success_criteria_met_condition(&job, &g);
-        let pod_refs: Vec<&Pod> = jc.pods.iter().collect();
+        let exceeds_backoff_limit = jc.failed > jc.job.spec.backoff_limit.unwrap_or(6);
+        jc.finished_condition = has_success_criteria_met_condition(&jc.job, &g);
+        let pod_refs: Vec<&Pod> = jc.pods.iter().map(|p| &**p).collect();
         if jc.finished_condition.is_none() {
-            let ft = find_condition(&job.status.conditions, JOB_FAILURE_TARGET)
+            let ft = find_condition(&jc.job.status.conditions, JOB_FAILURE_TARGET)
                 .filter(|c| c.status == "True")
                 .cloned();
             if let Some(ft) = ft {
@@ -748,7 +741,7 @@ impl JobController {
                     &ft.message,
                     now,
                 ));
-            } else if let Some(msg) = get_fail_job_message(&job, &pod_refs, &g) {
+            } else if let Some(msg) = get_fail_job_message(&jc.job, &pod_refs, &g) {
                 jc.finished_condition = Some(new_condition(
                     JOB_FAILURE_TARGET,
                     "True",
@@ -759,14 +752,14 @@ impl JobController {
             }
         }
         if jc.finished_condition.is_none() {
-            if exceeds_backoff_limit || past_backoff_limit_on_failure(&job, &pod_refs) {
+            if exceeds_backoff_limit || past_backoff_limit_on_failure(&jc.job, &pod_refs) {
                 jc.finished_condition = Some(new_failure_condition(
                     &g,
                     JOB_REASON_BACKOFF_LIMIT_EXCEEDED,
                     "Job has reached the specified backoff limit",
                     now,
                 ));
-            } else if past_active_deadline(&job, now) {
+            } else if past_active_deadline(&jc.job, now) {
                 jc.finished_condition = Some(new_failure_condition(
                     &g,
                     JOB_REASON_DEADLINE_EXCEEDED,
@@ -774,23 +767,24 @@ impl JobController {
                     now,
                 ));
             } else if let (Some(ads), false) =
-                (job.spec.active_deadline_seconds, job.is_suspended())
+                (jc.job.spec.active_deadline_seconds, jc.job.is_suspended())
             {
-                let start = job.status.start_time.unwrap_or(now);
+                let start = jc.job.status.start_time.unwrap_or(now);
                 let d = Duration(Duration::from_secs(ads).0 - (now - start).0);
                 ctx.requeue_after(key, d);
             }
         }
-        if job.is_indexed() {
-            let completions = i64::from(job.spec.completions.unwrap_or(0));
-            let (prev, cur) = calculate_succeeded_indexes(&job, &pod_refs);
+        if jc.job.is_indexed() {
+            let completions = i64::from(jc.job.spec.completions.unwrap_or(0));
+            let (prev, cur) = calculate_succeeded_indexes(&jc.job, &pod_refs);
             jc.prev_succeeded_indexes = prev;
             jc.succeeded_indexes = cur;
             jc.succeeded = jc.succeeded_indexes.total() as i32;
-            if g.backoff_limit_per_index && job.spec.backoff_limit_per_index.is_some() {
-                let failed_indexes = calculate_failed_indexes(&job, &pod_refs, &g);
+            if g.backoff_limit_per_index && jc.job.spec.backoff_limit_per_index.is_some() {
+                let failed_indexes = calculate_failed_indexes(&jc.job, &pod_refs, &g);
                 if jc.finished_condition.is_none() {
-                    if job
+                    if jc
+                        .job
                         .spec
                         .max_failed_indexes
                         .is_some_and(|m| failed_indexes.total() > i64::from(m))
@@ -814,9 +808,9 @@ impl JobController {
                 }
                 jc.failed_indexes = Some(failed_indexes);
                 let valid = get_valid_pods(&jc, &BTreeSet::new());
-                let active_refs: Vec<&Pod> = jc.active_pods.iter().collect();
+                let active_refs: Vec<&Pod> = jc.active_pods.iter().map(|p| &**p).collect();
                 let delayed = get_pods_with_delayed_deletion_per_index(
-                    &job,
+                    &jc.job,
                     &valid,
                     &active_refs,
                     &jc.succeeded_indexes,
@@ -828,7 +822,7 @@ impl JobController {
             }
             if jc.finished_condition.is_none() {
                 if let Some(msg) = success_policy::match_success_policy(
-                    job.spec.success_policy.as_ref(),
+                    jc.job.spec.success_policy.as_ref(),
                     completions,
                     &jc.succeeded_indexes,
                     g.success_policy,
@@ -844,7 +838,6 @@ impl JobController {
             }
         }
         drop(pod_refs);
-        jc.job = job.clone();
 
         let mut suspend_cond_changed = false;
         if jc.finished_condition.is_some() {
@@ -934,11 +927,10 @@ impl JobController {
         g: &JobGates,
     ) -> (i32, Option<ApiError>) {
         let now = ctx.now();
-        let job = jc.job.clone();
+        let job = &jc.job;
         let mut active = jc.active_pods.len() as i32;
         let parallelism = job.spec.parallelism.unwrap_or(1);
-        let active_pods = jc.active_pods.clone();
-        let active_refs: Vec<&Pod> = active_pods.iter().collect();
+        let active_refs: Vec<&Pod> = jc.active_pods.iter().map(|p| &**p).collect();
 
         if job.is_suspended() {
             let to_delete = active_pods_for_removal(&job, &active_refs, active as usize);
@@ -1007,8 +999,12 @@ impl JobController {
         let mut indexes: Vec<i64> = vec![];
         if job.is_indexed() {
             let completions = i64::from(job.spec.completions.unwrap_or(0));
-            let terminating_pods: Vec<&Pod> =
-                jc.pods.iter().filter(|p| is_pod_terminating(p)).collect();
+            let terminating_pods: Vec<&Pod> = jc
+                .pods
+                .iter()
+                .map(|p| &**p)
+                .filter(|p| is_pod_terminating(p))
+                .collect();
             indexes = first_pending_indexes(
                 &active_refs,
                 only_replace_failed_pods(&job, g).then_some(&terminating_pods[..]),
@@ -1177,7 +1173,7 @@ impl JobController {
         if clean_uncounted_pods_without_finalizers(&mut jc.job.status, &uids_with_finalizer) {
             needs_flush = true;
         }
-        let mut pods_to_remove: Vec<Pod> = vec![];
+        let mut pods_to_remove: Vec<SharedPod> = vec![];
         let mut new_succeeded_indexes: Vec<i64> = vec![];
         let mut reached_max = false;
         let pods = jc.pods.clone();
@@ -1311,7 +1307,7 @@ impl JobController {
         &mut self,
         ctx: &mut Ctx,
         jc: &mut SyncJobCtx,
-        pods_to_remove: &[Pod],
+        pods_to_remove: &[SharedPod],
         uids_with_finalizer: &mut BTreeSet<String>,
         old_counters: &mut crate::api::batch::JobStatus,
         mut needs_flush: bool,
@@ -1417,6 +1413,7 @@ fn is_valid_pod(jc: &SyncJobCtx, p: &Pod, uncounted: &BTreeSet<String>) -> bool 
 fn get_valid_pods<'a>(jc: &'a SyncJobCtx, uncounted: &BTreeSet<String>) -> Vec<&'a Pod> {
     jc.pods
         .iter()
+        .map(|p| &**p)
         .filter(|p| is_valid_pod(jc, p, uncounted))
         .collect()
 }
@@ -1598,12 +1595,15 @@ fn enqueue_with_delay(ctx: &mut Ctx, key: &str, d: Duration) {
 }
 
 /// `UpdateStatus` of the Job; the in-memory Job becomes the stored one (new resourceVersion).
+///
+/// The working copy is sent as the request (not copied) and replaced by the stored object; on an
+/// error it is left empty, so every caller returns the error at once, as upstream's do.
 fn update_job_status(ctx: &mut Ctx, job: &mut Job) -> Result<(), ApiError> {
-    let mut j = job.clone();
-    truncate_status_times(&mut j.status);
-    match into_owned(ctx.update_status(j.into_object())?) {
+    truncate_status_times(&mut job.status);
+    let sent = std::mem::take(job);
+    match &*ctx.update_status(sent.into_object())? {
         Object::Job(stored) => {
-            *job = stored;
+            *job = stored.clone();
             Ok(())
         }
         _ => Err(internal("unexpected object kind")),
@@ -1698,7 +1698,11 @@ fn delete_pod(ctx: &mut Ctx, owner: &Job, ns: &str, name: &str) -> Result<(), Ap
 
 /// `deleteActivePods`: deletes (keeping finalizers) every active pod of a finishing Job. Returns
 /// (ready pods deleted, pods deleted, first error); NotFound counts as deleted.
-fn delete_active_pods(ctx: &mut Ctx, job: &Job, pods: &[Pod]) -> (i32, i32, Option<ApiError>) {
+fn delete_active_pods(
+    ctx: &mut Ctx,
+    job: &Job,
+    pods: &[SharedPod],
+) -> (i32, i32, Option<ApiError>) {
     let owner: &Job = job;
     let mut successful = pods.len() as i32;
     let mut ready = 0;

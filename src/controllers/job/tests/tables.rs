@@ -1631,9 +1631,11 @@ impl Track {
         let uncounted = job.status.uncounted_terminated_pods.clone().unwrap();
         let completions = i64::from(job.spec.completions.unwrap_or(0));
         let mut jc = SyncJobCtx {
-            active_pods: filter_active_pods(pods.iter())
-                .into_iter()
+            active_pods: pods
+                .iter()
+                .filter(|p| is_pod_active(p))
                 .cloned()
+                .map(SharedPod::owned)
                 .collect(),
             ready: 0,
             uncounted_succeeded: uncounted.succeeded.iter().cloned().collect(),
@@ -1667,7 +1669,7 @@ impl Track {
             },
             pods_with_delayed_deletion_per_index: BTreeMap::new(),
             job: job.clone(),
-            pods: pods.clone(),
+            pods: pods.iter().cloned().map(SharedPod::owned).collect(),
         };
         if job.is_indexed()
             && g.backoff_limit_per_index
@@ -1676,7 +1678,7 @@ impl Track {
             let refs: Vec<&Pod> = pods.iter().collect();
             jc.failed_indexes = Some(calculate_failed_indexes(&job, &refs, &g));
             let valid = get_valid_pods(&jc, &BTreeSet::new());
-            let active_refs: Vec<&Pod> = jc.active_pods.iter().collect();
+            let active_refs: Vec<&Pod> = jc.active_pods.iter().map(|p| &**p).collect();
             let delayed = get_pods_with_delayed_deletion_per_index(
                 &job,
                 &valid,
