@@ -830,6 +830,19 @@ fn pod_phase(rt: &PodRt, env: &Env, terminal: bool) -> &'static str {
 
 /// Builds the pod status the kubelet posts (`generateAPIPodStatus`), keeping the conditions it
 /// does not own (PodScheduled, DisruptionTarget, ...) and transition times that did not change.
+/// The status-update request: the pod's metadata and spec with a new status (the old status is
+/// not copied).
+fn with_status(pod: &Pod, status: PodStatus) -> Object {
+    Pod {
+        api_version: pod.api_version.clone(),
+        kind: pod.kind.clone(),
+        metadata: pod.metadata.clone(),
+        spec: pod.spec.clone(),
+        status,
+    }
+    .into_object()
+}
+
 fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> PodStatus {
     let mut st = pod.status.clone();
     let phase = pod_phase(rt, env, terminal);
@@ -1230,9 +1243,7 @@ impl Kubelet {
                 }
                 let status = pod_status(pod, rt, &env, now, true);
                 if status != pod.status {
-                    let mut p = pod.clone();
-                    p.status = status;
-                    match ctx.update_status(p.into_object()) {
+                    match ctx.update_status(with_status(pod, status)) {
                         Ok(_) => {}
                         Err(e) if e.is_not_found() => {}
                         Err(e) => return Err(e),
@@ -1260,9 +1271,7 @@ impl Kubelet {
         let status = pod_status(pod, rt, &env, now, false);
         let wake = rt.next_wake(now);
         if status != pod.status {
-            let mut p = pod.clone();
-            p.status = status;
-            ctx.update_status(p.into_object())?;
+            ctx.update_status(with_status(pod, status))?;
         }
         record(ctx, pod, &events);
         if let Some(t) = wake {

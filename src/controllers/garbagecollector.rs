@@ -1017,10 +1017,16 @@ impl GarbageCollector {
     pub fn process_graph_changes(&mut self, event: GraphEvent, queue: &mut WorkQueue, now: Time) {
         let uid = event.obj.uid.clone();
         // An informer event for a virtual node: it is observed now.
-        if let Some(existing) = self.uid_to_node.get(&uid).cloned() {
-            if !event.is_virtual && existing.is_virtual {
+        // (Only the identity of the node is needed: never copy its dependents.)
+        let virtual_identity = self
+            .uid_to_node
+            .get(&uid)
+            .filter(|existing| !event.is_virtual && existing.is_virtual)
+            .map(|existing| existing.identity.clone());
+        if let Some(existing_identity) = virtual_identity {
+            {
                 let observed = identity_from_event(&event);
-                if observed != existing.identity {
+                if observed != existing_identity {
                     let deps = self.get_dependents(&uid);
                     let (_, potentially_invalid) = partition_dependents(&deps, &observed);
                     for dep in &potentially_invalid {
@@ -1082,13 +1088,17 @@ impl GarbageCollector {
                 self.process_transitions(event.old_obj.as_ref(), &event.obj, &uid, queue);
             }
             EventType::Delete => {
-                let Some(existing) = self.uid_to_node.get(&uid).cloned() else {
+                let Some((existing_virtual, existing_identity)) = self
+                    .uid_to_node
+                    .get(&uid)
+                    .map(|n| (n.is_virtual, n.identity.clone()))
+                else {
                     return; // not in the graph: nothing to do
                 };
                 let mut remove_existing = true;
                 if event.is_virtual {
                     let deleted_identity = identity_from_event(&event);
-                    if existing.is_virtual {
+                    if existing_virtual {
                         // Unsure of our coordinates: do dependents disagree about them?
                         let deps = self.get_dependents(&uid);
                         let (matching, nonmatching) =
@@ -1101,7 +1111,7 @@ impl GarbageCollector {
                                     Self::enqueue_delete(queue, dep);
                                 }
                             }
-                            if existing.identity == deleted_identity {
+                            if existing_identity == deleted_identity {
                                 if let Some(replacement) =
                                     get_alternate_owner_identity(&nonmatching, &deleted_identity)
                                 {
@@ -1113,7 +1123,7 @@ impl GarbageCollector {
                                 }
                             }
                         }
-                    } else if existing.identity != deleted_identity {
+                    } else if existing_identity != deleted_identity {
                         // Never remove an observed node on a virtual event that disagrees.
                         remove_existing = false;
                         let deps = self.get_dependents(&uid);

@@ -293,11 +293,9 @@ fn opt_time(t: &Option<crate::api::Time>) -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// `ValidateImmutableField` for a value already converted to JSON.
-fn immutable(new: Value, old: Value, path: String, errs: &mut Vec<FieldError>) {
-    if new != old {
-        errs.push(FieldError::invalid(path, new, FIELD_IMMUTABLE));
-    }
+/// Whether two times differ as the API renders them (whole seconds, RFC 3339).
+fn opt_time_ne(a: &Option<crate::api::Time>, b: &Option<crate::api::Time>) -> bool {
+    a != b && opt_time(a) != opt_time(b)
 }
 
 /// `ValidateObjectMetaUpdate` as core calls it. `resourceVersion` must be set (the API server
@@ -342,45 +340,41 @@ pub fn validate_object_meta_update(
             "must not be decremented",
         ));
     }
-    immutable(
-        Value::from(new.name.as_str()),
-        Value::from(old.name.as_str()),
-        child(path, "name"),
-        &mut errs,
+    // Values and paths are built only for a field that changed.
+    let mut immutable_field = |changed: bool, field: &str, value: &dyn Fn() -> Value| {
+        if changed {
+            errs.push(FieldError::invalid(
+                child(path, field),
+                value(),
+                FIELD_IMMUTABLE,
+            ));
+        }
+    };
+    immutable_field(new.name != old.name, "name", &|| {
+        Value::from(new.name.as_str())
+    });
+    immutable_field(new.namespace != old.namespace, "namespace", &|| {
+        Value::from(new.namespace.as_str())
+    });
+    immutable_field(new.uid != old.uid, "uid", &|| Value::from(new.uid.as_str()));
+    immutable_field(
+        opt_time_ne(&new.creation_timestamp, &old.creation_timestamp),
+        "creationTimestamp",
+        &|| opt_time(&new.creation_timestamp),
     );
-    immutable(
-        Value::from(new.namespace.as_str()),
-        Value::from(old.namespace.as_str()),
-        child(path, "namespace"),
-        &mut errs,
+    immutable_field(
+        opt_time_ne(&new.deletion_timestamp, &old.deletion_timestamp),
+        "deletionTimestamp",
+        &|| opt_time(&new.deletion_timestamp),
     );
-    immutable(
-        Value::from(new.uid.as_str()),
-        Value::from(old.uid.as_str()),
-        child(path, "uid"),
-        &mut errs,
-    );
-    immutable(
-        opt_time(&new.creation_timestamp),
-        opt_time(&old.creation_timestamp),
-        child(path, "creationTimestamp"),
-        &mut errs,
-    );
-    immutable(
-        opt_time(&new.deletion_timestamp),
-        opt_time(&old.deletion_timestamp),
-        child(path, "deletionTimestamp"),
-        &mut errs,
-    );
-    immutable(
-        new.deletion_grace_period_seconds
-            .map(Value::from)
-            .unwrap_or(Value::Null),
-        old.deletion_grace_period_seconds
-            .map(Value::from)
-            .unwrap_or(Value::Null),
-        child(path, "deletionGracePeriodSeconds"),
-        &mut errs,
+    immutable_field(
+        new.deletion_grace_period_seconds != old.deletion_grace_period_seconds,
+        "deletionGracePeriodSeconds",
+        &|| {
+            new.deletion_grace_period_seconds
+                .map(Value::from)
+                .unwrap_or(Value::Null)
+        },
     );
     errs.extend(validate_labels(&new.labels, &child(path, "labels")));
     errs.extend(validate_annotations(
