@@ -17,6 +17,7 @@ pub const DEFAULTS: &[(&str, bool)] = &[
     ("StatefulSetAutoDeletePVC", true),
     ("CronJobsScheduledAnnotation", true),
     ("MaxUnavailableStatefulSet", false),
+    ("HPAConfigurableTolerance", true),
 ];
 
 /// The gates of one scenario: defaults overridden by the scenario's `featureGates`.

@@ -115,6 +115,10 @@ pub struct HpaScalingRules {
     pub select_policy: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policies: Option<Vec<HpaScalingPolicy>>,
+    /// The usage-ratio tolerance for this direction (HPAConfigurableTolerance, beta and on by
+    /// default since 1.35); unset = the controller's `--horizontal-pod-autoscaler-tolerance`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<Quantity>,
 }
 
 /// `HPAScalingPolicy`: `Pods` or `Percent`, `value` per `periodSeconds`.
@@ -258,6 +262,7 @@ pub fn default_scale_up_rules() -> HpaScalingRules {
                 period_seconds: 15,
             },
         ]),
+        tolerance: None,
     }
 }
 
@@ -272,6 +277,7 @@ pub fn default_scale_down_rules() -> HpaScalingRules {
             value: 100,
             period_seconds: 15,
         }]),
+        tolerance: None,
     }
 }
 
@@ -290,6 +296,9 @@ pub fn copy_hpa_scaling_rules(
         }
         if f.policies.is_some() {
             to.policies = f.policies.clone();
+        }
+        if f.tolerance.is_some() {
+            to.tolerance = f.tolerance.clone();
         }
     }
     to

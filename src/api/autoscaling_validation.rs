@@ -455,6 +455,24 @@ pub fn validate_scaling_rules(rules: Option<&HpaScalingRules>, path: &str) -> Ve
     for (i, p) in policies.iter().enumerate() {
         errs.extend(validate_scaling_policy(p, &format!("{path}.policies[{i}]")));
     }
+    // HPAConfigurableTolerance (beta, on by default since 1.35): a tolerance may not be
+    // negative. (The API server's strategy drops the field when the gate is off; kubeplay's API
+    // server runs with the default gates, so that branch is not modelled.)
+    if let Some(t) = &r.tolerance {
+        match parse_quantity(t.0.trim()) {
+            Ok(q) if q.nanos < 0 => errs.push(FieldError::invalid(
+                format!("{path}.tolerance"),
+                t.0.as_str(),
+                "must be greater or equal to zero",
+            )),
+            Ok(_) => {}
+            Err(e) => errs.push(FieldError::invalid(
+                format!("{path}.tolerance"),
+                t.0.as_str(),
+                e,
+            )),
+        }
+    }
     errs
 }
 

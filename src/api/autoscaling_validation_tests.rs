@@ -6,7 +6,9 @@
 //!
 //! Not ported: TestValidateScale (kubeplay has no Scale object to validate), the
 //! ScaleToZeroEnabled variants (the gate is off and not settable here), and the
-//! HPAConfigurableTolerance tables (`behavior.*.tolerance` is not modelled).
+//! HPAConfigurableTolerance *Disabled* tables (the API server runs with the default gates, on in
+//! 1.35). TestValidateHorizontalPodAutoscalerConfigurableToleranceEnabled and
+//! TestValidateHorizontalPodAutoscalerUpdateConfigurableToleranceEnabled are ported below.
 
 use super::*;
 use serde_json::{json, Value};
@@ -429,4 +431,73 @@ fn zero_min_replicas_needs_object_or_external_metric() {
         errs,
         vec!["spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas"]
     );
+}
+
+// Port of TestValidateHorizontalPodAutoscalerConfigurableToleranceEnabled
+// (pkg/apis/autoscaling/validation/validation_test.go): tolerances of 0.1, 10, 0, 100m and 1m
+// (or none) are valid on scaleDown; on scaleUp, a negative tolerance or missing policies give
+// exactly one error.
+#[test]
+fn configurable_tolerance_enabled() {
+    let policies = json!([{"type": "Pods", "value": 1, "periodSeconds": 1800}]);
+    for tol in [
+        json!("0.1"),
+        json!("10"),
+        json!("0"),
+        json!("100m"),
+        json!("1m"),
+        Value::Null,
+    ] {
+        let mut rule = json!({"policies": policies});
+        if !tol.is_null() {
+            rule["tolerance"] = tol.clone();
+        }
+        let h = with_behavior(json!({"scaleDown": rule}));
+        let errs = validate_horizontal_pod_autoscaler(&h);
+        assert!(errs.is_empty(), "{tol}: {errs:?}");
+    }
+    let failures = [
+        (json!({}), "at least one Policy"),
+        (
+            json!({"policies": policies, "tolerance": "-0.001"}),
+            "greater or equal to zero",
+        ),
+        (
+            json!({"policies": policies, "tolerance": "-10m"}),
+            "greater or equal to zero",
+        ),
+        (
+            json!({"stabilizationWindowSeconds": 60}),
+            "at least one Policy",
+        ),
+        (
+            json!({"tolerance": "1m", "stabilizationWindowSeconds": 60}),
+            "at least one Policy",
+        ),
+    ];
+    for (rule, msg) in failures {
+        let h = with_behavior(json!({"scaleUp": rule}));
+        let errs = validate_horizontal_pod_autoscaler(&h);
+        assert_eq!(errs.len(), 1, "{rule}: {errs:?}");
+        assert!(errs[0].to_string().contains(msg), "{rule}: {errs:?}");
+    }
+    // The field path and value, in Kubernetes' format.
+    let h = with_behavior(json!({"scaleUp": {"policies": policies, "tolerance": "-0.001"}}));
+    assert_eq!(
+        validate_horizontal_pod_autoscaler(&h)[0].to_string(),
+        "spec.behavior.scaleUp.tolerance: Invalid value: \"-0.001\": must be greater or equal to zero"
+    );
+}
+
+// Port of TestValidateHorizontalPodAutoscalerUpdateConfigurableToleranceEnabled: adding or
+// removing a tolerance on update is allowed.
+#[test]
+fn configurable_tolerance_update_enabled() {
+    let policies = json!([{"type": "Pods", "value": 1, "periodSeconds": 1800}]);
+    let mut with = with_behavior(json!({"scaleUp": {"policies": policies, "tolerance": "10m"}}));
+    let mut without = with_behavior(json!({"scaleUp": {"policies": policies}}));
+    with.metadata.resource_version = "1".into();
+    without.metadata.resource_version = "1".into();
+    assert!(validate_horizontal_pod_autoscaler_update(&with, &without).is_empty());
+    assert!(validate_horizontal_pod_autoscaler_update(&without, &with).is_empty());
 }

@@ -126,7 +126,7 @@ pub fn validate_prepared_update(new: &Object, old: &Object) -> Vec<FieldError> {
             super::deployment_validation::validate_deployment_update(n, o)
         }
         (Object::Job(_), Object::Job(_)) | (Object::CronJob(_), Object::CronJob(_)) => {
-            super::batch_validation::validate_batch_object(&new, Some(old))
+            super::batch_validation::validate_batch_object(new, Some(old))
         }
         (Object::StatefulSet(n), Object::StatefulSet(o)) => {
             super::sts_ds_validation::validate_stateful_set_update(n, o)

@@ -933,10 +933,10 @@ impl JobController {
         let active_refs: Vec<&Pod> = jc.active_pods.iter().map(|p| &**p).collect();
 
         if job.is_suspended() {
-            let to_delete = active_pods_for_removal(&job, &active_refs, active as usize);
+            let to_delete = active_pods_for_removal(job, &active_refs, active as usize);
             self.expectations
                 .expect_deletions(key, to_delete.len() as i64, now);
-            let (removed_ready, removed, err) = self.delete_job_pods(ctx, &job, key, &to_delete);
+            let (removed_ready, removed, err) = self.delete_job_pods(ctx, job, key, &to_delete);
             active -= removed;
             if let Some(t) = jc.terminating.as_mut() {
                 *t += removed;
@@ -956,12 +956,12 @@ impl JobController {
             Some(c) => (c - jc.succeeded).min(parallelism).max(0),
         };
         let rm_at_least = (active - want_active).max(0) as usize;
-        let mut to_delete = active_pods_for_removal(&job, &active_refs, rm_at_least);
+        let mut to_delete = active_pods_for_removal(job, &active_refs, rm_at_least);
         to_delete.truncate(MAX_POD_CREATE_DELETE_PER_SYNC);
         if !to_delete.is_empty() {
             self.expectations
                 .expect_deletions(key, to_delete.len() as i64, now);
-            let (removed_ready, removed, err) = self.delete_job_pods(ctx, &job, key, &to_delete);
+            let (removed_ready, removed, err) = self.delete_job_pods(ctx, job, key, &to_delete);
             active -= removed;
             if let Some(t) = jc.terminating.as_mut() {
                 *t += removed;
@@ -971,7 +971,7 @@ impl JobController {
             return (active, err);
         }
 
-        let terminating = if only_replace_failed_pods(&job, g) {
+        let terminating = if only_replace_failed_pods(job, g) {
             jc.terminating.unwrap_or(0)
         } else {
             0
@@ -1007,7 +1007,7 @@ impl JobController {
                 .collect();
             indexes = first_pending_indexes(
                 &active_refs,
-                only_replace_failed_pods(&job, g).then_some(&terminating_pods[..]),
+                only_replace_failed_pods(job, g).then_some(&terminating_pods[..]),
                 &jc.succeeded_indexes,
                 jc.failed_indexes.as_ref(),
                 diff as usize,
@@ -1045,7 +1045,7 @@ impl JobController {
                 .finalizers
                 .push(JOB_TRACKING_FINALIZER.into());
         }
-        let owner: &Job = &job;
+        let owner: &Job = job;
         let controller_ref = new_controller_ref(&job.metadata, "batch/v1", "Job");
         let mut errs: Vec<ApiError> = vec![];
         let mut queue_of_indexes = indexes.into_iter();
@@ -1070,7 +1070,7 @@ impl JobController {
                     if has_blpi {
                         add_index_failure_count_annotation(
                             &mut t,
-                            &job,
+                            job,
                             jc.pods_with_delayed_deletion_per_index.get(&ix),
                             g,
                         );

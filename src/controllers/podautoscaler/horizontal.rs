@@ -2,7 +2,7 @@
 //! HPA, read the target's scale, compute a replica count from the metrics, stabilize and
 //! rate-limit it, rescale, and write status and conditions.
 
-use super::replica_calculator::ReplicaCalculator;
+use super::replica_calculator::{ReplicaCalculator, Tolerances};
 use super::scale::{get_scale, rest_mapping, update_scale, Scale};
 use crate::api::autoscaling::{
     HorizontalPodAutoscaler, HorizontalPodAutoscalerCondition, HpaScalingRules, MetricSpec,
@@ -11,6 +11,7 @@ use crate::api::autoscaling::{
 };
 use crate::api::{ApiError, Duration, Object, Pod, Quantity, Resource, Selector, Time};
 use crate::controllers::{Controller, Ctx};
+use crate::features::FeatureGates;
 use crate::queue::WorkQueue;
 use crate::store::{Change, Store};
 use std::collections::BTreeMap;
@@ -506,6 +507,45 @@ impl HorizontalController {
         self.hpa_selectors.entry(key.to_string()).or_insert(None);
     }
 
+    /// `tolerancesForHpa`: the controller's tolerance both ways, overridden per direction by
+    /// `behavior.scaleDown.tolerance` / `behavior.scaleUp.tolerance` when the
+    /// HPAConfigurableTolerance gate is on (a quantity, read as `AsApproximateFloat64`).
+    pub fn tolerances_for_hpa(
+        &self,
+        hpa: &HorizontalPodAutoscaler,
+        gates: &FeatureGates,
+    ) -> Tolerances {
+        let mut t = Tolerances::uniform(self.replica_calc.tolerance);
+        let Some(b) = hpa.spec.behavior.as_ref() else {
+            return t;
+        };
+        if !gates.enabled("HPAConfigurableTolerance") {
+            return t;
+        }
+        let approx = |q: &Quantity| {
+            crate::api::validation::quantity::parse_quantity(q.0.trim())
+                .ok()
+                .map(|p| p.nanos as f64 / 1e9)
+        };
+        if let Some(v) = b
+            .scale_down
+            .as_ref()
+            .and_then(|r| r.tolerance.as_ref())
+            .and_then(approx)
+        {
+            t.scale_down = v;
+        }
+        if let Some(v) = b
+            .scale_up
+            .as_ref()
+            .and_then(|r| r.tolerance.as_ref())
+            .and_then(approx)
+        {
+            t.scale_up = v;
+        }
+        t
+    }
+
     /// `computeStatusForResourceMetric` for one `Resource` metric.
     fn compute_for_resource_metric(
         &self,
@@ -514,6 +554,7 @@ impl HorizontalController {
         namespace: &str,
         current_replicas: i32,
         selector: &Selector,
+        tolerances: Tolerances,
     ) -> Result<(MetricProposal, MetricStatus), String> {
         let r = spec.resource.as_ref().ok_or_else(|| {
             "invalid resource metric source: neither an average utilization target nor an average value (usage) target was set".to_string()
@@ -546,7 +587,15 @@ impl HorizontalController {
             }
             let (replicas, usage) = self
                 .replica_calc
-                .get_raw_resource_replicas(current_replicas, target, name, &pods, &metrics, now)
+                .get_raw_resource_replicas(
+                    current_replicas,
+                    target,
+                    name,
+                    tolerances,
+                    &pods,
+                    &metrics,
+                    now,
+                )
                 .map_err(|e| format!("failed to get {name} usage: {e}"))?;
             return Ok((
                 MetricProposal {
@@ -576,7 +625,15 @@ impl HorizontalController {
         }
         let (replicas, utilization, raw) = self
             .replica_calc
-            .get_resource_replicas(current_replicas, target, name, &pods, &metrics, now)
+            .get_resource_replicas(
+                current_replicas,
+                target,
+                name,
+                tolerances,
+                &pods,
+                &metrics,
+                now,
+            )
             .map_err(|e| format!("failed to get {name} utilization: {e}"))?;
         Ok((
             MetricProposal {
@@ -606,6 +663,7 @@ impl HorizontalController {
         scale: &Scale,
     ) -> (MetricsOutcome, Vec<MetricStatus>) {
         let now = ctx.now();
+        let tolerances = self.tolerances_for_hpa(hpa, ctx.gates);
         let hpa_obj = hpa.clone().into_object();
         if scale.selector.is_empty() {
             let msg = "selector is required";
@@ -663,6 +721,7 @@ impl HorizontalController {
                         &hpa.metadata.namespace,
                         scale.spec_replicas,
                         &selector,
+                        tolerances,
                     )
                     .map_err(|e| MetricFailure {
                         err: format!(

@@ -942,6 +942,7 @@ fn generate_scaling_rules(
         stabilization_window_seconds: Some(stabilization_window),
         select_policy: Some("Max".into()),
         policies: (!policies.is_empty()).then_some(policies),
+        tolerance: None,
     }
 }
 

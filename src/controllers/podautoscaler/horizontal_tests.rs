@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::api::autoscaling::HpaScalingPolicy;
+use crate::controllers::podautoscaler::replica_calculator::Tolerances;
 
 const NOW: Time = Time(1_000_000_000);
 
@@ -19,6 +20,7 @@ fn rules(select: &str, window: i32, policies: &[(&str, i32, i32)]) -> HpaScaling
                 })
                 .collect(),
         ),
+        tolerance: None,
     }
 }
 
@@ -303,7 +305,7 @@ proptest::proptest! {
         }).collect();
         let refs: Vec<&Pod> = pods.iter().collect();
         let metrics = pods.iter().map(|p| (p.metadata.name.clone(), PodMetric { value: util * 10, timestamp: NOW, window: Duration::from_secs(15) })).collect();
-        let (r, _, _) = ReplicaCalculator::default().get_resource_replicas(cur, target, "cpu", &refs, &metrics, NOW).unwrap();
+        let (r, _, _) = ReplicaCalculator::default().get_resource_replicas(cur, target, "cpu", Tolerances::uniform(0.1), &refs, &metrics, NOW).unwrap();
         proptest::prop_assert_eq!(r, cur);
     }
 }
@@ -329,6 +331,7 @@ fn gen_rules(pods: i32, pods_p: i32, percent: i32, percent_p: i32, window: i32) 
         stabilization_window_seconds: Some(window),
         select_policy: Some("Max".into()),
         policies: (!policies.is_empty()).then_some(policies),
+        tolerance: None,
     }
 }
 
@@ -951,4 +954,34 @@ fn normalize_desired_replicas_table() {
         let got = stabilize_recommendation(&mut recs, pre, Duration::from_secs(300), NOW);
         assert_eq!((got, recs.len()), (want, len), "{name}");
     }
+}
+
+// tolerancesForHpa: the controller's tolerance both ways unless the HPA's behavior sets one per
+// direction and HPAConfigurableTolerance is on (the 1.35 default).
+#[test]
+fn tolerances_for_hpa_reads_behavior_when_the_gate_is_on() {
+    use crate::api::autoscaling::{HorizontalPodAutoscaler, HorizontalPodAutoscalerBehavior};
+    use crate::features::FeatureGates;
+    let c = HorizontalController::new();
+    let mut hpa = HorizontalPodAutoscaler::default();
+    let on = FeatureGates::default();
+    assert_eq!(c.tolerances_for_hpa(&hpa, &on), Tolerances::uniform(0.1));
+    hpa.spec.behavior = Some(HorizontalPodAutoscalerBehavior {
+        scale_up: Some(HpaScalingRules {
+            tolerance: Some(crate::api::Quantity("50m".into())),
+            ..rules("Max", 0, &[("Pods", 4, 15)])
+        }),
+        scale_down: Some(HpaScalingRules {
+            tolerance: Some(crate::api::Quantity("0.5".into())),
+            ..rules("Max", 300, &[("Percent", 100, 15)])
+        }),
+    });
+    let t = c.tolerances_for_hpa(&hpa, &on);
+    assert!(
+        (t.scale_up - 0.05).abs() < 1e-12 && (t.scale_down - 0.5).abs() < 1e-12,
+        "{t}"
+    );
+    let mut off = FeatureGates::default();
+    off.set("HPAConfigurableTolerance", false);
+    assert_eq!(c.tolerances_for_hpa(&hpa, &off), Tolerances::uniform(0.1));
 }

@@ -154,6 +154,46 @@ pub fn get_metric_usage_ratio(metrics: &BTreeMap<String, i64>, target_usage: i64
     (current as f64 / target_usage as f64, current)
 }
 
+/// `Tolerances`: the usage-ratio band around 1.0 inside which no scaling happens, per
+/// direction (HPAConfigurableTolerance, beta and on by default since 1.35: `behavior.scaleDown.
+/// tolerance` / `behavior.scaleUp.tolerance`, else the controller's `--horizontal-pod-
+/// autoscaler-tolerance`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerances {
+    pub scale_down: f64,
+    pub scale_up: f64,
+}
+
+impl Tolerances {
+    /// The same tolerance both ways (the flag alone).
+    pub fn uniform(t: f64) -> Self {
+        Tolerances {
+            scale_down: t,
+            scale_up: t,
+        }
+    }
+
+    /// `isWithin`: `1 − scaleDown ≤ ratio ≤ 1 + scaleUp`.
+    ///
+    /// Concrete example: with the default 0.1 both ways a ratio of exactly 1.1 is within (no
+    /// scale), as upstream computes the bounds rather than `|1 − ratio|`.
+    pub fn is_within(&self, usage_ratio: f64) -> bool {
+        (1.0 - self.scale_down) <= usage_ratio && usage_ratio <= (1.0 + self.scale_up)
+    }
+}
+
+impl std::fmt::Display for Tolerances {
+    /// `[down:10.0%, up:5.0%]`, as upstream's `Tolerances.String`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "[down:{:.1}%, up:{:.1}%]",
+            self.scale_down * 100.0,
+            self.scale_up * 100.0
+        )
+    }
+}
+
 /// The calculator's tunables (kube-controller-manager flags).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReplicaCalculator {
@@ -183,11 +223,13 @@ impl ReplicaCalculator {
     ///
     /// # Errors
     /// Upstream's messages: no pods, no metrics for targeted pods, missing requests.
+    #[allow(clippy::too_many_arguments)] // upstream's parameters, plus the inputs it reads from listers
     pub fn get_resource_replicas(
         &self,
         current_replicas: i32,
         target_utilization: i32,
         resource: &str,
+        tolerances: Tolerances,
         pods: &[&Pod],
         metrics: &PodMetricsInfo,
         now: Time,
@@ -214,7 +256,7 @@ impl ReplicaCalculator {
             get_resource_utilization_ratio(&m, &requests, target_utilization)?;
         let scale_up_with_unready = !g.unready_pods.is_empty() && usage_ratio > 1.0;
         if !scale_up_with_unready && g.missing_pods.is_empty() {
-            if (1.0 - usage_ratio).abs() <= self.tolerance {
+            if tolerances.is_within(usage_ratio) {
                 return Ok((current_replicas, utilization, raw));
             }
             return Ok((
@@ -247,7 +289,7 @@ impl ReplicaCalculator {
         }
         let (new_usage_ratio, _, _) =
             get_resource_utilization_ratio(&m, &requests, target_utilization)?;
-        if (1.0 - new_usage_ratio).abs() <= self.tolerance
+        if tolerances.is_within(new_usage_ratio)
             || (usage_ratio < 1.0 && new_usage_ratio > 1.0)
             || (usage_ratio > 1.0 && new_usage_ratio < 1.0)
         {
@@ -267,11 +309,13 @@ impl ReplicaCalculator {
     ///
     /// # Errors
     /// As [`ReplicaCalculator::get_resource_replicas`].
+    #[allow(clippy::too_many_arguments)] // upstream's parameters, plus the inputs it reads from listers
     pub fn get_raw_resource_replicas(
         &self,
         current_replicas: i32,
         target_usage: i64,
         resource: &str,
+        tolerances: Tolerances,
         pods: &[&Pod],
         metrics: &PodMetricsInfo,
         now: Time,
@@ -295,7 +339,7 @@ impl ReplicaCalculator {
         let (usage_ratio, usage) = get_metric_usage_ratio(&m, target_usage);
         let scale_up_with_unready = !g.unready_pods.is_empty() && usage_ratio > 1.0;
         if !scale_up_with_unready && g.missing_pods.is_empty() {
-            if (1.0 - usage_ratio).abs() <= self.tolerance {
+            if tolerances.is_within(usage_ratio) {
                 return Ok((current_replicas, usage));
             }
             return Ok((
@@ -304,9 +348,19 @@ impl ReplicaCalculator {
             ));
         }
         if !g.missing_pods.is_empty() {
-            let v = if usage_ratio < 1.0 { target_usage } else { 0 };
-            for p in &g.missing_pods {
-                m.insert(p.clone(), v);
+            // Scale-down: missing pods use exactly the target; scale-up: nothing. (A ratio of
+            // exactly 1 leaves them out.)
+            let v = if usage_ratio < 1.0 {
+                Some(target_usage)
+            } else if usage_ratio > 1.0 {
+                Some(0)
+            } else {
+                None
+            };
+            if let Some(v) = v {
+                for p in &g.missing_pods {
+                    m.insert(p.clone(), v);
+                }
             }
         }
         if scale_up_with_unready {
@@ -315,13 +369,20 @@ impl ReplicaCalculator {
             }
         }
         let (new_usage_ratio, _) = get_metric_usage_ratio(&m, target_usage);
-        if (1.0 - new_usage_ratio).abs() <= self.tolerance
+        if tolerances.is_within(new_usage_ratio)
             || (usage_ratio < 1.0 && new_usage_ratio > 1.0)
             || (usage_ratio > 1.0 && new_usage_ratio < 1.0)
         {
             return Ok((current_replicas, usage));
         }
-        Ok(((new_usage_ratio * m.len() as f64).ceil() as i32, usage))
+        let new_replicas = (new_usage_ratio * m.len() as f64).ceil() as i32;
+        if (new_usage_ratio < 1.0 && new_replicas > current_replicas)
+            || (new_usage_ratio > 1.0 && new_replicas < current_replicas)
+        {
+            // The number of metrics would turn the scale the other way.
+            return Ok((current_replicas, usage));
+        }
+        Ok((new_replicas, usage))
     }
 }
 

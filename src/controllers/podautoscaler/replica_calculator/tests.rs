@@ -31,6 +31,8 @@ struct Case {
     target: i32,
     expected_utilization: i32,
     expected_value: i64,
+    /// `tolerances` of upstream's test case; `None` = the default 0.1 both ways.
+    tolerances: Option<Tolerances>,
 }
 
 impl Default for Case {
@@ -48,6 +50,7 @@ impl Default for Case {
             target: 0,
             expected_utilization: 0,
             expected_value: 0,
+            tolerances: None,
         }
     }
 }
@@ -138,6 +141,8 @@ impl Case {
             self.current,
             self.target,
             "cpu",
+            self.tolerances
+                .unwrap_or(Tolerances::uniform(calc.tolerance)),
             &refs,
             &self.metrics(),
             NOW,
@@ -403,7 +408,15 @@ fn average_value_targets() {
     let pods = c.pods();
     let refs: Vec<&Pod> = pods.iter().collect();
     let got = calc
-        .get_raw_resource_replicas(3, 15000, "cpu", &refs, &c.metrics(), NOW)
+        .get_raw_resource_replicas(
+            3,
+            15000,
+            "cpu",
+            Tolerances::uniform(0.1),
+            &refs,
+            &c.metrics(),
+            NOW,
+        )
         .unwrap();
     assert_eq!(got, (4, 20000));
     let c = Case {
@@ -415,7 +428,129 @@ fn average_value_targets() {
     let pods = c.pods();
     let refs: Vec<&Pod> = pods.iter().collect();
     let got = calc
-        .get_raw_resource_replicas(5, 20000, "cpu", &refs, &c.metrics(), NOW)
+        .get_raw_resource_replicas(
+            5,
+            20000,
+            "cpu",
+            Tolerances::uniform(0.1),
+            &refs,
+            &c.metrics(),
+            NOW,
+        )
         .unwrap();
     assert_eq!(got, (3, 12000));
+}
+
+// Port of TestReplicaCalcConfigurableTolerance (replica_calculator_test.go): per-direction
+// tolerances (HPAConfigurableTolerance).
+#[test]
+fn configurable_tolerance() {
+    let t = |down: f64, up: f64| {
+        Some(Tolerances {
+            scale_down: down,
+            scale_up: up,
+        })
+    };
+    let cases = [
+        (
+            "Outside of a 0% tolerance",
+            t(0.0, 0.0),
+            4,
+            [909, 1010, 1111],
+            101,
+            1010,
+        ),
+        (
+            "Within a 200% scale-up tolerance",
+            t(0.1, 2.0),
+            3,
+            [1890, 1910, 1900],
+            190,
+            1900,
+        ),
+        (
+            "Outside 8% scale-up tolerance (and superfuous scale-down tolerance)",
+            t(2.0, 0.08),
+            4,
+            [1100, 1080, 1090],
+            109,
+            1090,
+        ),
+        (
+            "Within a 36% scale-down tolerance",
+            t(0.36, 0.1),
+            3,
+            [660, 640, 650],
+            65,
+            650,
+        ),
+        (
+            "Outside a 34% scale-down tolerance",
+            t(0.34, 0.1),
+            2,
+            [660, 640, 650],
+            65,
+            650,
+        ),
+    ];
+    for (name, tolerances, expected, levels, util, value) in cases {
+        Case {
+            current: 3,
+            expected: Ok(expected),
+            requests: vec!["0.9", "1.0", "1.1"],
+            levels: levels.to_vec(),
+            target: 100,
+            expected_utilization: util,
+            expected_value: 2 * value,
+            tolerances,
+            ..Default::default()
+        }
+        .run(name);
+    }
+}
+
+// `isWithin` takes the bounds, not `|1 − ratio|`: with 0.1 both ways a ratio of exactly 1.1
+// (or 0.9) does not scale, while the old absolute-difference test scaled at 1.1 because
+// 1.1 − 1.0 is 0.10000000000000009 in floating point.
+#[test]
+fn tolerance_bounds_are_inclusive_as_upstream() {
+    let t = Tolerances::uniform(0.1);
+    assert!(t.is_within(1.1));
+    assert!(t.is_within(0.9));
+    assert!(!t.is_within(1.1000001));
+    assert!(!t.is_within(0.8999999));
+    let asym = Tolerances {
+        scale_down: 0.5,
+        scale_up: 0.05,
+    };
+    assert!(asym.is_within(0.6));
+    assert!(!asym.is_within(1.06));
+    assert_eq!(asym.to_string(), "[down:50.0%, up:5.0%]");
+}
+
+// The plain-metric path (calcPlainMetricReplicas) leaves missing pods out when the ratio is
+// exactly 1, and keeps the current count when the metrics' count would turn the scale around.
+#[test]
+fn raw_missing_pods_at_ratio_one_are_left_out() {
+    let c = Case {
+        current: 3,
+        requests: vec!["1.0", "1.0", "1.0"],
+        levels: vec![5000, 5000],
+        ..Default::default()
+    };
+    let pods = c.pods();
+    let refs: Vec<&Pod> = pods.iter().collect();
+    // Two of three pods report exactly the target: the ratio is 1, nothing changes.
+    let got = ReplicaCalculator::default()
+        .get_raw_resource_replicas(
+            3,
+            10000,
+            "cpu",
+            Tolerances::uniform(0.1),
+            &refs,
+            &c.metrics(),
+            NOW,
+        )
+        .unwrap();
+    assert_eq!(got, (3, 10000));
 }
