@@ -50,7 +50,7 @@ pub struct ReplicaSetStatus {
     pub ready_replicas: i32,
     #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub available_replicas: i32,
-    /// Alpha (DeploymentReplicaSetTerminatingReplicas); only written when that gate is on.
+    /// DeploymentReplicaSetTerminatingReplicas (beta, on by default since 1.35); only written when that gate is on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
     #[serde(default, skip_serializing_if = "is_zero_i64")]
@@ -204,7 +204,7 @@ pub struct DeploymentStatus {
     pub available_replicas: i32,
     #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub unavailable_replicas: i32,
-    /// Alpha (DeploymentReplicaSetTerminatingReplicas); only written when that gate is on.
+    /// DeploymentReplicaSetTerminatingReplicas (beta, on by default since 1.35); only written when that gate is on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

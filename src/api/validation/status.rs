@@ -317,7 +317,7 @@ mod tests {
         );
     }
 
-    /// The alpha `terminatingReplicas` (DeploymentReplicaSetTerminatingReplicas) is
+    /// The `terminatingReplicas` (DeploymentReplicaSetTerminatingReplicas, beta and on in 1.35) is
     /// non-negative when set, on Deployments and ReplicaSets.
     #[test]
     fn terminating_replicas_non_negative() {

@@ -2513,7 +2513,10 @@ fn calculate_status_counts_and_terminating_gate() {
     b.status.terminating_replicas = Some(2);
     b.status.observed_generation = 1;
     let now = ts("2025-01-01T00:00:00Z");
-    let gates = FeatureGates::default();
+    // With DeploymentReplicaSetTerminatingReplicas off (the default before 1.35) the field is
+    // not written.
+    let mut gates = FeatureGates::default();
+    gates.set("DeploymentReplicaSetTerminatingReplicas", false);
     let s = super::sync::calculate_status(&[a.clone(), b.clone()], Some(&b), &d, now, &gates);
     assert_eq!(
         (
@@ -2528,8 +2531,8 @@ fn calculate_status_counts_and_terminating_gate() {
     assert_eq!(s.terminating_replicas, None);
     let avail = get_deployment_condition(&s, DEPLOYMENT_AVAILABLE).unwrap();
     assert_eq!(avail.status, CONDITION_TRUE);
-    let mut on = FeatureGates::default();
-    on.set("DeploymentReplicaSetTerminatingReplicas", true);
+    // On by default since 1.35: the ReplicaSets' terminating pods are summed.
+    let on = FeatureGates::default();
     let s = super::sync::calculate_status(&[a.clone(), b], None, &d, now, &on);
     assert_eq!(s.terminating_replicas, Some(3));
     // More available than desired: unavailable is 0, not negative.
