@@ -18,8 +18,8 @@ pub const DEFAULTS: &[(&str, bool)] = &[
     ("StatefulSetStartOrdinal", true),
     ("StatefulSetAutoDeletePVC", true),
     ("CronJobsScheduledAnnotation", true),
-    // Beta and on by default since 1.35, but kept off here: the 1.35 StatefulSet rolling-update
-    // path under this gate is not ported yet (README, Known issues).
+    // Beta and on in 1.35.0, then turned back off in the 1.35 patch releases (a regression: pods
+    // of a never-available revision were not replaced), so off here too.
     ("MaxUnavailableStatefulSet", false),
     // Beta and on by default since 1.35.
     ("HPAConfigurableTolerance", true),
