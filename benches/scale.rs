@@ -29,7 +29,7 @@ fn pods(n: usize, seed: u64) -> Vec<Pod> {
             p.metadata.namespace = "default".into();
             p.metadata.uid = rng.uuid();
             p.metadata.creation_timestamp = Some(created);
-            p.spec.node_name = format!("node-{}", rng.below(500));
+            p.spec_mut().node_name = format!("node-{}", rng.below(500));
             p.status.phase = "Running".into();
             p.status.conditions.push(PodCondition {
                 type_: "Ready".into(),

@@ -1650,7 +1650,8 @@ impl Controller for Scheduler {
                 if responsible(p) {
                     let spec_changed = match old {
                         Some(Object::Pod(o)) => {
-                            o.spec != p.spec || o.metadata.labels != p.metadata.labels
+                            (!std::sync::Arc::ptr_eq(&o.spec, &p.spec) && o.spec != p.spec)
+                                || o.metadata.labels != p.metadata.labels
                         }
                         _ => true,
                     };
@@ -1690,7 +1691,7 @@ impl Controller for Scheduler {
 
     fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
-        let Some(pod) = ctx.store().get::<Pod>(ns, name).cloned() else {
+        let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
             self.unschedulable.remove(key);
             return Ok(());
         };
@@ -1704,7 +1705,7 @@ impl Controller for Scheduler {
             let msg = "Scheduling is blocked due to non-empty scheduling gates";
             let c = pod.condition("PodScheduled");
             if c.is_none_or(|c| c.reason != "SchedulingGated") {
-                let mut p = pod.clone();
+                let mut p = Pod::clone(&pod);
                 p.set_condition("PodScheduled", "False", "SchedulingGated", msg, now);
                 ctx.update_status(p.into_object())?;
             }
@@ -1729,11 +1730,10 @@ impl Controller for Scheduler {
                 self.unschedulable.remove(key);
                 let bound = ctx
                     .store()
-                    .get::<Pod>(ns, name)
-                    .cloned()
+                    .get_shared::<Pod>(ns, name)
                     .unwrap_or(pod.clone());
                 ctx.event(
-                    &bound.into_object(),
+                    &*bound,
                     "Normal",
                     "Scheduled",
                     &format!("Successfully assigned {ns}/{name} to {node}"),
@@ -1749,7 +1749,7 @@ impl Controller for Scheduler {
                     });
                 a.attempts += 1;
                 a.last = now;
-                let mut p = pod.clone();
+                let mut p = Pod::clone(&pod);
                 if let Some((node, victims)) = &preempt {
                     for v in victims {
                         prepare_victim(ctx, v, &pod, node)?;
@@ -1760,14 +1760,9 @@ impl Controller for Scheduler {
                 }
                 p.set_condition("PodScheduled", "False", "Unschedulable", &message, now);
                 if p.status != pod.status {
-                    ctx.update_status(p.clone().into_object())?;
+                    ctx.update_status(p.into_object())?;
                 }
-                ctx.event(
-                    &pod.clone().into_object(),
-                    "Warning",
-                    "FailedScheduling",
-                    &message,
-                );
+                ctx.event(&*pod, "Warning", "FailedScheduling", &message);
                 // flushUnschedulablePodsLeftover.
                 ctx.requeue_after(key, POD_MAX_IN_UNSCHEDULABLE);
             }
@@ -1863,12 +1858,12 @@ mod tests {
 
     fn pod_with(selector: &[(&str, &str)], terms: Option<Vec<NodeSelectorTerm>>) -> Pod {
         let mut p = Pod::default();
-        p.spec.node_selector = selector
+        p.spec_mut().node_selector = selector
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         if let Some(t) = terms {
-            p.spec.affinity = Some(Affinity {
+            p.spec_mut().affinity = Some(Affinity {
                 node_affinity: Some(NodeAffinity {
                     required_during_scheduling_ignored_during_execution: Some(NodeSelector {
                         node_selector_terms: t,
@@ -2221,7 +2216,7 @@ mod tests {
         ];
         for (name, tols, taints, fits) in cases {
             let mut pod = Pod::default();
-            pod.spec.tolerations = tols;
+            pod.spec_mut().tolerations = tols;
             let mut node = Node::default();
             node.spec.taints = taints;
             let st = filter_taint_toleration(&pod, &node);
@@ -2243,7 +2238,8 @@ mod tests {
         let st = filter_node_unschedulable(&pod, &node).unwrap();
         assert_eq!(st.reasons, vec![ERR_REASON_UNSCHEDULABLE.to_string()]);
         let mut tolerant = Pod::default();
-        tolerant.spec.tolerations = vec![tol(TAINT_NODE_UNSCHEDULABLE, "Exists", "", "NoSchedule")];
+        tolerant.spec_mut().tolerations =
+            vec![tol(TAINT_NODE_UNSCHEDULABLE, "Exists", "", "NoSchedule")];
         assert!(filter_node_unschedulable(&tolerant, &node).is_none());
     }
 
@@ -2256,7 +2252,7 @@ mod tests {
         if !mem.is_empty() {
             r.requests.insert("memory".into(), Quantity(mem.into()));
         }
-        p.spec.containers.push(crate::api::Container {
+        p.spec_mut().containers.push(crate::api::Container {
             name: "c".into(),
             resources: Some(r),
             ..Default::default()

@@ -46,12 +46,12 @@ fn pod_in(ns: &str, name: &str, uid: &str, node: &str, owners: Vec<OwnerReferenc
         ..Default::default()
     };
     p.metadata.labels.insert("app".into(), "web".into());
-    p.spec.containers = vec![Container {
+    p.spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "nginx:1.27".into(),
         ..Default::default()
     }];
-    p.spec.node_name = node.into();
+    p.spec_mut().node_name = node.into();
     Object::Pod(p)
 }
 
@@ -68,7 +68,7 @@ fn rs_in(ns: &str, name: &str, uid: &str, owners: Vec<OwnerReference>) -> Object
     let labels: BTreeMap<String, String> = [("app".to_string(), name.to_string())].into();
     rs.spec.selector = Some(kubeplay::api::LabelSelector::from_labels(&labels));
     rs.spec.template.metadata.labels = labels;
-    rs.spec.template.spec.containers = vec![Container {
+    rs.spec.template.spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "nginx:1.27".into(),
         ..Default::default()
@@ -89,7 +89,7 @@ fn rc(name: &str, uid: &str, owners: Vec<OwnerReference>) -> Object {
     rc.spec.selector = [("app".to_string(), name.to_string())].into();
     let mut template = kubeplay::api::PodTemplateSpec::default();
     template.metadata.labels = rc.spec.selector.clone();
-    template.spec.containers = vec![Container {
+    template.spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "nginx:1.27".into(),
         ..Default::default()

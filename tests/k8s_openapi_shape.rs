@@ -519,7 +519,7 @@ fn the_shape_check_can_fail() {
     v["status"]["containerStatuses"][0]["restartCount"] = Value::from("two");
     assert!(serde_json::from_value::<core::Pod>(v).is_err());
     if let Object::Pod(p) = &mut o {
-        p.spec
+        p.spec_mut()
             .extra
             .insert("notAPodField".into(), Value::from(true));
     }

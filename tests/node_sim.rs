@@ -148,7 +148,13 @@ fn replicas_spread_across_three_nodes_and_start() {
     }
     s.settle().unwrap();
     let mut nodes: Vec<String> = (0..3)
-        .map(|i| get_pod(&s, &format!("web-{i}")).unwrap().spec.node_name)
+        .map(|i| {
+            get_pod(&s, &format!("web-{i}"))
+                .unwrap()
+                .spec
+                .node_name
+                .clone()
+        })
         .collect();
     nodes.sort();
     assert_eq!(nodes, vec!["node-a", "node-b", "node-c"]);

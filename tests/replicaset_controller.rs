@@ -701,9 +701,9 @@ fn get_pods_to_delete_table() {
     let now = t0();
     let unscheduled_pending = new_pod("unscheduled-pending-pod", &rs, "Pending", true);
     let mut scheduled_pending = new_pod("scheduled-pending-pod", &rs, "Pending", true);
-    scheduled_pending.spec.node_name = "fake-node".into();
+    scheduled_pending.spec_mut().node_name = "fake-node".into();
     let mut not_ready = new_pod("scheduled-running-not-ready-pod", &rs, "Running", true);
-    not_ready.spec.node_name = "fake-node".into();
+    not_ready.spec_mut().node_name = "fake-node".into();
     not_ready.status.conditions[0].status = "False".into();
     let mut ready1 = new_pod(
         "scheduled-running-ready-pod-on-node-1",
@@ -711,14 +711,14 @@ fn get_pods_to_delete_table() {
         "Running",
         true,
     );
-    ready1.spec.node_name = "fake-node-1".into();
+    ready1.spec_mut().node_name = "fake-node-1".into();
     let mut ready2 = new_pod(
         "scheduled-running-ready-pod-on-node-2",
         &rs,
         "Running",
         true,
     );
-    ready2.spec.node_name = "fake-node-2".into();
+    ready2.spec_mut().node_name = "fake-node-2".into();
 
     // (name, pods, related (None = pods), diff, expected)
     type Case<'a> = (
@@ -845,7 +845,7 @@ fn related_pods_rank_by_node() {
     let db = new_replica_set("db", 2, &[("app", "db")]);
     let on = |name: &str, rs: &ReplicaSet, node: &str| {
         let mut p = new_pod(name, rs, "Running", true);
-        p.spec.node_name = node.into();
+        p.spec_mut().node_name = node.into();
         p
     };
     let a1 = on("app-1", &app, "node-1");
@@ -893,7 +893,7 @@ fn scale_down_deletes_cheapest_pods_with_events() {
     h.load(rs.clone());
     for (i, cost) in ["5", "-5", "0", "100"].iter().enumerate() {
         let mut p = new_pod(&format!("web-{i}"), &rs, "Running", true);
-        p.spec.node_name = format!("node-{i}");
+        p.spec_mut().node_name = format!("node-{i}");
         p.metadata.annotations.insert(
             "controller.kubernetes.io/pod-deletion-cost".into(),
             cost.to_string(),
@@ -930,7 +930,7 @@ fn scale_down_deletes_cheapest_pods_with_events() {
     h2.load(rs.clone());
     for i in 0..4 {
         let mut p = new_pod(&format!("web-{i}"), &rs, "Running", true);
-        p.spec.node_name = format!("node-{i}");
+        p.spec_mut().node_name = format!("node-{i}");
         p.metadata.annotations.insert(
             "controller.kubernetes.io/pod-deletion-cost".into(),
             ["5", "-5", "0", "100"][i].to_string(),
@@ -958,7 +958,7 @@ fn replication_controller_creates_pods() {
     rc.spec.replicas = Some(3);
     let mut tpl = kubeplay::api::PodTemplateSpec::default();
     tpl.metadata.labels = labels(&[("app", "frontend")]);
-    tpl.spec.containers = vec![kubeplay::api::Container {
+    tpl.spec_mut().containers = vec![kubeplay::api::Container {
         name: "php".into(),
         image: "php:8".into(),
         ..Default::default()

@@ -19,7 +19,7 @@ fn running(name: &str, uid: &str, node: &str, ready_ago: Option<Duration>) -> Po
     let rs = new_replica_set("web", 1, &[("app", "web")]);
     let mut p = new_pod(name, &rs, "Running", true);
     p.metadata.uid = uid.into();
-    p.spec.node_name = node.into();
+    p.spec_mut().node_name = node.into();
     p.status.conditions = vec![PodCondition {
         type_: "Ready".into(),
         status: "True".into(),
@@ -110,9 +110,9 @@ fn earlier_rules_phase_scheduling_readiness_restarts() {
     let rs = new_replica_set("web", 1, &[("app", "web")]);
     let unscheduled = new_pod("unscheduled", &rs, "Pending", true);
     let mut pending = new_pod("pending", &rs, "Pending", true);
-    pending.spec.node_name = "n".into();
+    pending.spec_mut().node_name = "n".into();
     let mut not_ready = new_pod("not-ready", &rs, "Running", true);
-    not_ready.spec.node_name = "n".into();
+    not_ready.spec_mut().node_name = "n".into();
     not_ready.status.conditions.clear();
     let mut crashy = running("crashy", "u1", "n", None);
     crashy.status.container_statuses = vec![ContainerStatus {

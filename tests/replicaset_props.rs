@@ -90,7 +90,7 @@ fn build(i: usize, g: &PodGen) -> Pod {
             costs[g.cost as usize].into(),
         );
     }
-    p.spec.node_name = ["", "node-a", "node-b", "node-c"][g.node as usize].into();
+    p.spec_mut().node_name = ["", "node-a", "node-b", "node-c"][g.node as usize].into();
     p.status.phase = ["", "Pending", "Unknown", "Running", "Weird"][g.phase as usize].into();
     if g.terminal {
         p.status.phase = "Failed".into();
@@ -111,7 +111,7 @@ fn build(i: usize, g: &PodGen) -> Pod {
         ..Default::default()
     }];
     if g.sidecar > 0 {
-        p.spec.init_containers = vec![Container {
+        p.spec_mut().init_containers = vec![Container {
             name: "side".into(),
             restart_policy: Some("Always".into()),
             ..Default::default()

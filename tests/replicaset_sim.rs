@@ -107,7 +107,7 @@ fn replacement_created_while_pod_terminates() {
     let pods: Vec<Pod> = s.api.store.list::<Pod>(Some(NS)).cloned().collect();
     assert_eq!(pods.len(), 2);
     for mut p in pods.clone() {
-        p.spec.node_name = "node-1".into();
+        p.spec_mut().node_name = "node-1".into();
         s.api.update(Object::Pod(p)).unwrap();
     }
     s.settle().unwrap();
@@ -227,7 +227,7 @@ fn replica_sets_and_replication_controllers_side_by_side() {
     rc.spec.replicas = Some(3);
     let mut tpl = kubeplay::api::PodTemplateSpec::default();
     tpl.metadata.labels = labels(&[("app", "rc")]);
-    tpl.spec.containers = vec![kubeplay::api::Container {
+    tpl.spec_mut().containers = vec![kubeplay::api::Container {
         name: "c".into(),
         image: "nginx".into(),
         ..Default::default()

@@ -68,7 +68,7 @@ pub fn set_defaults_job(j: &mut Job) {
         s.manual_selector = Some(false);
     }
     default_pod_failure_policy(s);
-    super::defaults::default_pod_spec(&mut s.template.spec);
+    super::defaults::default_pod_spec(&mut s.template.spec_mut());
 }
 
 /// `SetDefaults_CronJob` plus the job template's nested defaults (the template's JobSpec itself is
@@ -88,7 +88,7 @@ pub fn set_defaults_cron_job(cj: &mut CronJob) {
         s.failed_jobs_history_limit = Some(1);
     }
     default_pod_failure_policy(&mut s.job_template.spec);
-    super::defaults::default_pod_spec(&mut s.job_template.spec.template.spec);
+    super::defaults::default_pod_spec(&mut s.job_template.spec.template.spec_mut());
 }
 
 /// `generateSelector`: the template gets `batch.kubernetes.io/job-name`, `job-name`,
@@ -165,12 +165,12 @@ mod tests {
         let mut j = Job::default();
         j.metadata.name = "pi".into();
         j.metadata.uid = "u-1".into();
-        j.spec.template.spec.containers = vec![Container {
+        j.spec.template.spec_mut().containers = vec![Container {
             name: "pi".into(),
             image: "perl:5.34.0".into(),
             ..Default::default()
         }];
-        j.spec.template.spec.restart_policy = "Never".into();
+        j.spec.template.spec_mut().restart_policy = "Never".into();
         j
     }
 

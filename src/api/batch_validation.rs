@@ -799,17 +799,19 @@ fn with_scheduling_directives(
     new: &crate::api::PodTemplateSpec,
 ) -> crate::api::PodTemplateSpec {
     let mut t = old.clone();
-    t.spec.affinity = new.spec.affinity.clone();
-    t.spec.node_selector = new.spec.node_selector.clone();
-    t.spec.tolerations = new.spec.tolerations.clone();
+    t.spec_mut().affinity = new.spec.affinity.clone();
+    t.spec_mut().node_selector = new.spec.node_selector.clone();
+    t.spec_mut().tolerations = new.spec.tolerations.clone();
     t.metadata.annotations = new.metadata.annotations.clone();
     t.metadata.labels = new.metadata.labels.clone();
     match new.spec.extra.get("schedulingGates") {
         Some(g) => {
-            t.spec.extra.insert("schedulingGates".into(), g.clone());
+            t.spec_mut()
+                .extra
+                .insert("schedulingGates".into(), g.clone());
         }
         None => {
-            t.spec.extra.remove("schedulingGates");
+            t.spec_mut().extra.remove("schedulingGates");
         }
     }
     t

@@ -8,6 +8,7 @@ use super::time::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -18,8 +19,11 @@ pub struct Pod {
     pub kind: String,
     #[serde(default)]
     pub metadata: ObjectMeta,
+    /// Shared between versions of the pod (and with the template it came from): most writes
+    /// change metadata or status only, so a new version copies a pointer, not the spec.
+    /// Mutate through `Arc::make_mut` (copies only when shared).
     #[serde(default)]
-    pub spec: PodSpec,
+    pub spec: Arc<PodSpec>,
     #[serde(default)]
     pub status: PodStatus,
 }
@@ -29,8 +33,23 @@ pub struct Pod {
 pub struct PodTemplateSpec {
     #[serde(default)]
     pub metadata: ObjectMeta,
+    /// Shared with the pods created from the template (see [`Pod::spec`]).
     #[serde(default)]
-    pub spec: PodSpec,
+    pub spec: Arc<PodSpec>,
+}
+
+impl Pod {
+    /// The spec for writing: copies it first if another version or template shares it.
+    pub fn spec_mut(&mut self) -> &mut PodSpec {
+        Arc::make_mut(&mut self.spec)
+    }
+}
+
+impl PodTemplateSpec {
+    /// The spec for writing: copies it first if a pod or another version shares it.
+    pub fn spec_mut(&mut self) -> &mut PodSpec {
+        Arc::make_mut(&mut self.spec)
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

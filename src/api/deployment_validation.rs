@@ -281,7 +281,7 @@ mod tests {
         d.metadata.namespace = "default".into();
         d.spec.selector = Some(LabelSelector::from_labels(&labels(&[("name", "abc")])));
         d.spec.template.metadata.labels = labels(&[("name", "abc")]);
-        d.spec.template.spec.containers = vec![Container {
+        d.spec.template.spec_mut().containers = vec![Container {
             name: "nginx".into(),
             image: "image".into(),
             ..Default::default()
@@ -325,7 +325,7 @@ mod tests {
             ),
             (
                 "restartPolicy Never",
-                Box::new(|d| d.spec.template.spec.restart_policy = "Never".into()),
+                Box::new(|d| d.spec.template.spec_mut().restart_policy = "Never".into()),
                 vec!["spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""],
             ),
             (

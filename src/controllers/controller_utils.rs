@@ -1022,7 +1022,7 @@ mod tests {
         let mut p = Pod::default();
         p.metadata.name = name.into();
         p.metadata.namespace = "default".into();
-        p.spec.node_name = node.into();
+        p.spec_mut().node_name = node.into();
         p.status.phase = phase.into();
         p
     }
@@ -1436,7 +1436,7 @@ mod tests {
         let mut b = named("b", "n", "Running");
         restarts(&mut a, &[2]);
         restarts(&mut b, &[2]);
-        b.spec.init_containers = vec![crate::api::Container {
+        b.spec_mut().init_containers = vec![crate::api::Container {
             name: "proxy".into(),
             restart_policy: Some("Always".into()),
             ..Default::default()
@@ -1447,7 +1447,7 @@ mod tests {
             ..Default::default()
         }];
         // A non-sidecar init container with restarts does not count.
-        a.spec.init_containers = vec![crate::api::Container {
+        a.spec_mut().init_containers = vec![crate::api::Container {
             name: "setup".into(),
             ..Default::default()
         }];
@@ -1630,7 +1630,7 @@ mod tests {
         tpl.metadata.labels.insert("name".into(), "foo".into());
         tpl.metadata.annotations.insert("a".into(), "b".into());
         tpl.metadata.finalizers = vec!["example.com/keep".into()];
-        tpl.spec.containers = vec![crate::api::Container {
+        tpl.spec_mut().containers = vec![crate::api::Container {
             name: "c".into(),
             image: "foo/bar".into(),
             ..Default::default()

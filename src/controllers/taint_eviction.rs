@@ -154,16 +154,16 @@ impl TaintEvictionController {
     fn fire(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         self.work.remove(key);
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
-        let Some(pod) = ctx.store().get::<Pod>(ns, name).cloned() else {
+        let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
             return Ok(());
         };
         ctx.event(
-            &pod.clone().into_object(),
+            &*pod,
             "Normal",
             "TaintManagerEviction",
             &format!("Marking for deletion Pod {key}"),
         );
-        let mut p = pod.clone();
+        let mut p = Pod::clone(&pod);
         p.set_condition(
             "DisruptionTarget",
             "True",
@@ -210,7 +210,7 @@ impl TaintEvictionController {
 
     fn handle_pod(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
-        let Some(pod) = ctx.store().get::<Pod>(ns, name).cloned() else {
+        let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
             self.cancel(ctx, key);
             return Ok(());
         };

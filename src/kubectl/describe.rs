@@ -1902,7 +1902,7 @@ System Info:
                 labels: l.clone(),
                 ..Default::default()
             },
-            spec: PodSpec {
+            spec: std::sync::Arc::new(PodSpec {
                 containers: vec![Container {
                     image: image.into(),
                     extra: serde_json::from_value(serde_json::json!({"volumeMounts": [
@@ -1918,7 +1918,7 @@ System Info:
                 ]}))
                 .unwrap(),
                 ..Default::default()
-            },
+            }),
         };
         let d = Deployment {
             metadata: ObjectMeta {
@@ -2130,9 +2130,9 @@ System Info:
         d.metadata
             .annotations
             .insert("deployment.kubernetes.io/revision".into(), "2".into());
-        d.spec.template.spec.containers[0].name = "web".into();
-        d.spec.template.spec.containers[0].extra.clear();
-        d.spec.template.spec.extra.clear();
+        d.spec.template.spec_mut().containers[0].name = "web".into();
+        d.spec.template.spec_mut().containers[0].extra.clear();
+        d.spec.template.spec_mut().extra.clear();
         d.spec.min_ready_seconds = 5;
         sim.api
             .store

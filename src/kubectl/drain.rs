@@ -548,7 +548,7 @@ mod tests {
         load_pod(&mut sim, ds_pod);
         let mut cache = running_pod("cache", "default", "node-2");
         cache.metadata.owner_references = vec![owner("ReplicaSet", "frontend", "uid-frontend")];
-        cache.spec.extra.insert(
+        cache.spec_mut().extra.insert(
             "volumes".into(),
             serde_json::json!([{"name": "tmp", "emptyDir": {}}]),
         );

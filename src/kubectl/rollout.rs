@@ -1294,14 +1294,14 @@ spec:
                         labels: l,
                         ..Default::default()
                     },
-                    spec: PodSpec {
+                    spec: std::sync::Arc::new(PodSpec {
                         containers: vec![Container {
                             name: "test".into(),
                             image: format!("foo:{i}"),
                             ..Default::default()
                         }],
                         ..Default::default()
-                    },
+                    }),
                 },
                 ..Default::default()
             },

@@ -189,14 +189,16 @@ pub fn select_string(s: &str, spec: &str) -> bool {
 /// `the object is not a pod or does not have a pod template: *v1.Node`.
 fn pod_spec_of(obj: &mut Object) -> Result<&mut PodSpec, String> {
     match obj {
-        Object::Pod(p) => Ok(&mut p.spec),
-        Object::ReplicationController(rc) => {
-            Ok(&mut rc.spec.template.get_or_insert_with(Default::default).spec)
-        }
-        Object::Deployment(d) => Ok(&mut d.spec.template.spec),
-        Object::ReplicaSet(rs) => Ok(&mut rs.spec.template.spec),
-        Object::StatefulSet(s) => Ok(&mut s.spec.template.spec),
-        Object::DaemonSet(d) => Ok(&mut d.spec.template.spec),
+        Object::Pod(p) => Ok(p.spec_mut()),
+        Object::ReplicationController(rc) => Ok(rc
+            .spec
+            .template
+            .get_or_insert_with(Default::default)
+            .spec_mut()),
+        Object::Deployment(d) => Ok(d.spec.template.spec_mut()),
+        Object::ReplicaSet(rs) => Ok(rs.spec.template.spec_mut()),
+        Object::StatefulSet(s) => Ok(s.spec.template.spec_mut()),
+        Object::DaemonSet(d) => Ok(d.spec.template.spec_mut()),
         #[allow(unreachable_patterns)]
         // `%T`: every kind kubeplay serves lives in a Go package named v1.
         other => Err(format!(

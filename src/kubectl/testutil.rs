@@ -110,11 +110,11 @@ pub fn running_pod(name: &str, ns: &str, node: &str) -> Pod {
             labels: labels(&[("app", "web")]),
             ..Default::default()
         },
-        spec: PodSpec {
+        spec: std::sync::Arc::new(PodSpec {
             containers: vec![container("nginx", "nginx:1.27")],
             node_name: node.into(),
             ..Default::default()
-        },
+        }),
         status: PodStatus {
             phase: "Running".into(),
             host_ip: "10.0.0.1".into(),
@@ -177,10 +177,10 @@ pub fn replica_set(name: &str, replicas: i32, ready: i32) -> ReplicaSet {
                     labels: l,
                     ..Default::default()
                 },
-                spec: PodSpec {
+                spec: std::sync::Arc::new(PodSpec {
                     containers: vec![container("nginx", "nginx:1.27")],
                     ..Default::default()
-                },
+                }),
             },
             ..Default::default()
         },
@@ -214,10 +214,10 @@ pub fn replication_controller(name: &str, replicas: i32) -> ReplicationControlle
                     labels: l,
                     ..Default::default()
                 },
-                spec: PodSpec {
+                spec: std::sync::Arc::new(PodSpec {
                     containers: vec![container("nginx", "nginx")],
                     ..Default::default()
-                },
+                }),
             }),
             ..Default::default()
         },

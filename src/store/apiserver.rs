@@ -521,7 +521,7 @@ impl ApiServer {
                 ),
             ));
         }
-        p.spec.node_name = node.to_string();
+        p.spec_mut().node_name = node.to_string();
         let now = self.now;
         p.set_condition("PodScheduled", "True", "", "", now);
         p.metadata.resource_version = self.next_rv();

@@ -107,6 +107,37 @@ impl std::ops::Deref for SharedPod {
     }
 }
 
+/// A typed object shared with the store: derefs to `T`, clones cheaply. Read through it; copy
+/// (`(*shared).clone()`) only to write.
+#[derive(Debug)]
+pub struct Shared<T: Resource>(Arc<Object>, std::marker::PhantomData<fn() -> T>);
+
+impl<T: Resource> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone(), std::marker::PhantomData)
+    }
+}
+
+impl<T: Resource> Shared<T> {
+    /// `Some` when the object is a `T`.
+    pub fn new(o: Arc<Object>) -> Option<Self> {
+        T::from_object(&o)
+            .is_some()
+            .then_some(Shared(o, std::marker::PhantomData))
+    }
+    /// The shared object.
+    pub fn object(&self) -> &Arc<Object> {
+        &self.0
+    }
+}
+
+impl<T: Resource> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        T::from_object(&self.0).expect("Shared<T> holds a T by construction")
+    }
+}
+
 /// Pods by name.
 type PodSet = BTreeMap<String, Arc<Object>>;
 /// namespace → label key → label value → pods (nested so lookups by `&str` never allocate).
@@ -154,6 +185,14 @@ impl Store {
         self.objects
             .get(&ObjectRef::new(T::KIND, ns, name))
             .and_then(|o| T::from_object(o))
+    }
+
+    /// A typed object by namespace and name, shared with the store (no copy).
+    pub fn get_shared<T: Resource>(&self, namespace: &str, name: &str) -> Option<Shared<T>> {
+        let ns = if T::NAMESPACED { namespace } else { "" };
+        self.objects
+            .get(&ObjectRef::new(T::KIND, ns, name))
+            .and_then(|o| Shared::new(o.clone()))
     }
 
     pub fn get_by_uid(&self, uid: &str) -> Option<&Object> {

@@ -48,7 +48,7 @@ pub fn new_replica_set(name: &str, replicas: i32, selector: &[(&str, &str)]) -> 
     let mut tl = labels(selector);
     tl.insert("type".into(), "production".into());
     rs.spec.template.metadata.labels = tl;
-    rs.spec.template.spec.containers = vec![Container {
+    rs.spec.template.spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "foo/bar".into(),
         ..Default::default()
@@ -73,7 +73,7 @@ pub fn new_pod(name: &str, rs: &ReplicaSet, phase: &str, owned: bool) -> Pod {
     if owned {
         p.metadata.owner_references = vec![controller_ref(rs)];
     }
-    p.spec.containers = vec![Container {
+    p.spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "foo/bar".into(),
         ..Default::default()
@@ -203,7 +203,7 @@ impl Harness {
             p.metadata.uid = format!("blocker-{i}");
             p.metadata.creation_timestamp = Some(t0());
             p.metadata.labels = labels(&[("blocker", "true")]);
-            p.spec.containers = vec![kubeplay::api::Container {
+            p.spec_mut().containers = vec![kubeplay::api::Container {
                 name: "c".into(),
                 image: "nginx".into(),
                 ..Default::default()

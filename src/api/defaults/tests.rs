@@ -157,10 +157,10 @@ fn pod_requests_default_to_limits() {
         ..ctr("nginx")
     };
     let mut pod = Object::Pod(Pod {
-        spec: PodSpec {
+        spec: std::sync::Arc::new(PodSpec {
             containers: vec![c.clone()],
             ..Default::default()
-        },
+        }),
         ..Default::default()
     });
     default_object(&mut pod);
@@ -177,10 +177,10 @@ fn pod_requests_default_to_limits() {
         spec: crate::api::ReplicaSetSpec {
             template: PodTemplateSpec {
                 metadata: ObjectMeta::default(),
-                spec: PodSpec {
+                spec: std::sync::Arc::new(PodSpec {
                     containers: vec![c],
                     ..Default::default()
-                },
+                }),
             },
             ..Default::default()
         },
@@ -207,7 +207,7 @@ fn pod_requests_default_to_limits() {
 #[test]
 fn host_network_ports_default_on_pods() {
     let mut pod = Object::Pod(Pod {
-        spec: PodSpec {
+        spec: std::sync::Arc::new(PodSpec {
             containers: vec![Container {
                 ports: vec![ContainerPort {
                     container_port: 8080,
@@ -216,11 +216,11 @@ fn host_network_ports_default_on_pods() {
                 ..ctr("nginx")
             }],
             ..Default::default()
-        },
+        }),
         ..Default::default()
     });
     if let Object::Pod(p) = &mut pod {
-        p.spec.extra.insert("hostNetwork".into(), json!(true));
+        p.spec_mut().extra.insert("hostNetwork".into(), json!(true));
     }
     default_object(&mut pod);
     let Object::Pod(p) = &pod else { unreachable!() };
@@ -245,7 +245,7 @@ fn replication_controller_defaults() {
                         labels: labels(&[("foo", "bar")]),
                         ..Default::default()
                     },
-                    spec: PodSpec::default(),
+                    spec: std::sync::Arc::new(PodSpec::default()),
                 }),
             },
             ..Default::default()

@@ -21,6 +21,7 @@ use crate::api::core::{
 use crate::api::errors::{go_json, write_go_json_string, FieldError};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// `core.PodDeletionCost`.
 pub const POD_DELETION_COST: &str = "controller.kubernetes.io/pod-deletion-cost";
@@ -1103,7 +1104,7 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
         resource_is_pod: true,
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
-    let spec_unchanged = new.spec == old.spec;
+    let spec_unchanged = Arc::ptr_eq(&new.spec, &old.spec) || new.spec == old.spec;
     if spec_unchanged {
         // validatePodMetadataAndSpec with the spec part skipped: the stored spec passed the same
         // checks when it was written (options on update are never stricter than on create), and
@@ -1280,7 +1281,7 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
             "Pod QoS is immutable",
         ));
     }
-    let mut munged = new.spec.clone();
+    let mut munged = PodSpec::clone(&new.spec);
     for (c, o) in munged.containers.iter_mut().zip(&old.spec.containers) {
         c.image = o.image.clone();
     }

@@ -69,7 +69,7 @@ fn pod(name: &str, spec: PodSpec) -> Pod {
             uid: "uid-1".into(),
             ..Default::default()
         },
-        spec,
+        spec: std::sync::Arc::new(spec),
         ..Default::default()
     });
     crate::api::defaults::prepare_for_create(&mut o);
@@ -577,7 +577,7 @@ fn pod_deletion_cost_rows() {
     );
     // An existing invalid value is tolerated on update (AllowInvalidPodDeletionCost).
     let mut new = p.clone();
-    new.spec.containers[0].image = "image:2".into();
+    new.spec_mut().containers[0].image = "image:2".into();
     assert!(validate_pod_update(&new, &p).is_empty());
 }
 
@@ -603,12 +603,12 @@ fn pod_annotation_rows() {
 #[test]
 fn pod_create_rows() {
     let mut p = pod("p", spec_with(vec![ctr("a", " image ")]));
-    p.spec.node_name = "node-1".into();
-    p.spec.extra.insert(
+    p.spec_mut().node_name = "node-1".into();
+    p.spec_mut().extra.insert(
         "schedulingGates".into(),
         json!([{"name": "example.com/gate"}]),
     );
-    p.spec.extra.insert(
+    p.spec_mut().extra.insert(
         "ephemeralContainers".into(),
         json!([{"name": "debug", "image": "busybox"}]),
     );
@@ -641,16 +641,16 @@ fn pod_update_rows() {
     for (name, new) in [
         (
             "image change",
-            with(&|p| p.spec.containers[0].image = "foo:V2".into()),
+            with(&|p| p.spec_mut().containers[0].image = "foo:V2".into()),
         ),
         (
             "activeDeadlineSeconds nil to positive",
-            with(&|p| p.spec.active_deadline_seconds = Some(30)),
+            with(&|p| p.spec_mut().active_deadline_seconds = Some(30)),
         ),
         (
             "add toleration",
             with(&|p| {
-                p.spec
+                p.spec_mut()
                     .tolerations
                     .push(tol("foo", "Exists", "", "NoSchedule", None))
             }),
@@ -661,7 +661,7 @@ fn pod_update_rows() {
         ),
         (
             "bind to a node (kubeplay's pods/binding)",
-            with(&|p| p.spec.node_name = "node-1".into()),
+            with(&|p| p.spec_mut().node_name = "node-1".into()),
         ),
     ] {
         assert!(
@@ -670,10 +670,10 @@ fn pod_update_rows() {
             strs(&upd(&new, &old))
         );
     }
-    let old_ads = with(&|p| p.spec.active_deadline_seconds = Some(30));
-    let lower = with(&|p| p.spec.active_deadline_seconds = Some(10));
+    let old_ads = with(&|p| p.spec_mut().active_deadline_seconds = Some(30));
+    let lower = with(&|p| p.spec_mut().active_deadline_seconds = Some(10));
     assert!(upd(&lower, &old_ads).is_empty());
-    let higher = with(&|p| p.spec.active_deadline_seconds = Some(31));
+    let higher = with(&|p| p.spec_mut().active_deadline_seconds = Some(31));
     assert_eq!(
         strs(&upd(&higher, &old_ads)),
         vec!["spec.activeDeadlineSeconds: Invalid value: 31: must be less than or equal to previous value"]
@@ -684,7 +684,7 @@ fn pod_update_rows() {
     );
     assert_eq!(
         strs(&upd(
-            &with(&|p| p.spec.containers[0].image = String::new()),
+            &with(&|p| p.spec_mut().containers[0].image = String::new()),
             &old
         )),
         vec!["spec.containers[0].image: Required value"]
@@ -692,8 +692,8 @@ fn pod_update_rows() {
     assert_eq!(
         strs(&upd(
             &with(&|p| {
-                p.spec.containers.push(ctr("d", "x"));
-                crate::api::defaults::default_pod_spec(&mut p.spec);
+                p.spec_mut().containers.push(ctr("d", "x"));
+                crate::api::defaults::default_pod_spec(&mut p.spec_mut());
             }),
             &old
         )),
@@ -701,19 +701,19 @@ fn pod_update_rows() {
     );
     // Modifying an existing toleration (other than tolerationSeconds) is forbidden.
     let old_tol =
-        with(&|p| p.spec.tolerations = vec![tol("foo", "Exists", "", "NoExecute", Some(10))]);
+        with(&|p| p.spec_mut().tolerations = vec![tol("foo", "Exists", "", "NoExecute", Some(10))]);
     let secs =
-        with(&|p| p.spec.tolerations = vec![tol("foo", "Exists", "", "NoExecute", Some(20))]);
+        with(&|p| p.spec_mut().tolerations = vec![tol("foo", "Exists", "", "NoExecute", Some(20))]);
     assert!(upd(&secs, &old_tol).is_empty());
     let changed =
-        with(&|p| p.spec.tolerations = vec![tol("bar", "Exists", "", "NoExecute", Some(10))]);
+        with(&|p| p.spec_mut().tolerations = vec![tol("bar", "Exists", "", "NoExecute", Some(10))]);
     assert_eq!(
         strs(&upd(&changed, &old_tol)),
         vec!["spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds"]
     );
     // terminationGracePeriodSeconds may only go from a negative value to 1.
-    let neg = with(&|p| p.spec.termination_grace_period_seconds = Some(-1));
-    let one = with(&|p| p.spec.termination_grace_period_seconds = Some(1));
+    let neg = with(&|p| p.spec_mut().termination_grace_period_seconds = Some(-1));
+    let one = with(&|p| p.spec_mut().termination_grace_period_seconds = Some(1));
     assert!(upd(&one, &neg).is_empty());
     let errs = strs(&upd(&one, &old));
     assert_eq!(errs.len(), 1);
@@ -723,20 +723,20 @@ fn pod_update_rows() {
     );
     // Other spec changes are forbidden, with a diff naming the field.
     let errs = strs(&upd(
-        &with(&|p| p.spec.restart_policy = "Never".into()),
+        &with(&|p| p.spec_mut().restart_policy = "Never".into()),
         &old,
     ));
     assert_eq!(errs.len(), 1);
     assert!(errs[0].starts_with(&forbidden_prefix), "{}", errs[0]);
     assert!(errs[0].contains("- \tRestartPolicy: \"Always\",\n+ \tRestartPolicy: \"Never\","));
     // Re-binding is forbidden.
-    let bound = with(&|p| p.spec.node_name = "node-1".into());
-    let rebound = with(&|p| p.spec.node_name = "node-2".into());
+    let bound = with(&|p| p.spec_mut().node_name = "node-1".into());
+    let rebound = with(&|p| p.spec_mut().node_name = "node-2".into());
     let errs = strs(&upd(&rebound, &bound));
     assert!(errs[0].contains("- \tNodeName: \"node-1\",\n+ \tNodeName: \"node-2\","));
     // Changing resources changes the QoS class.
     let mut burst = old.clone();
-    burst.spec.containers[0].resources = resources(&[("cpu", "100m")], &[]);
+    burst.spec_mut().containers[0].resources = resources(&[("cpu", "100m")], &[]);
     let errs = strs(&upd(&burst, &old));
     assert_eq!(
         errs[0],
@@ -745,12 +745,12 @@ fn pod_update_rows() {
     assert!(errs[1].starts_with(&forbidden_prefix));
     // Scheduling gates may only be removed.
     let gated = with(&|p| {
-        p.spec
+        p.spec_mut()
             .extra
             .insert("schedulingGates".into(), json!([{"name": "a"}]));
     });
     let more = with(&|p| {
-        p.spec.extra.insert(
+        p.spec_mut().extra.insert(
             "schedulingGates".into(),
             json!([{"name": "a"}, {"name": "b"}]),
         );
@@ -762,16 +762,22 @@ fn pod_update_rows() {
     );
     // A gated pod may gain nodeSelector terms but not change them.
     let gated_sel = with(&|p| {
-        p.spec
+        p.spec_mut()
             .extra
             .insert("schedulingGates".into(), json!([{"name": "a"}]));
-        p.spec.node_selector = labels(&[("zone", "a")]);
+        p.spec_mut().node_selector = labels(&[("zone", "a")]);
     });
     let mut added = gated_sel.clone();
-    added.spec.node_selector.insert("disk".into(), "ssd".into());
+    added
+        .spec_mut()
+        .node_selector
+        .insert("disk".into(), "ssd".into());
     assert!(upd(&added, &gated_sel).is_empty());
     let mut changed = gated_sel.clone();
-    changed.spec.node_selector.insert("zone".into(), "b".into());
+    changed
+        .spec_mut()
+        .node_selector
+        .insert("zone".into(), "b".into());
     assert_eq!(
         strs(&upd(&changed, &gated_sel)),
         vec!["spec.nodeSelector: Invalid value: {\"zone\":\"b\"}: only additions to spec.nodeSelector are allowed (no mutations or deletions)"]
@@ -832,10 +838,10 @@ fn tmpl(l: &[(&str, &str)], containers: Vec<Container>) -> PodTemplateSpec {
             labels: labels(l),
             ..Default::default()
         },
-        spec: PodSpec {
+        spec: std::sync::Arc::new(PodSpec {
             containers,
             ..Default::default()
-        },
+        }),
     }
 }
 
@@ -843,7 +849,7 @@ fn tmpl(l: &[(&str, &str)], containers: Vec<Container>) -> PodTemplateSpec {
 #[test]
 fn create_invalid_replica_set_kubectl_message() {
     let mut t = tmpl(&[("app", "x")], vec![ctr("web", "nginx"), ctr("web", "")]);
-    t.spec.restart_policy = "OnFailure".into();
+    t.spec_mut().restart_policy = "OnFailure".into();
     let o = rs_obj("web", -1, labels(&[("app", "web")]), t);
     let err = api().create(o).unwrap_err();
     assert_eq!(
@@ -942,13 +948,13 @@ fn create_pod_applies_admission_and_reports_errors() {
             name: "p".into(),
             ..Default::default()
         },
-        spec: PodSpec {
+        spec: std::sync::Arc::new(PodSpec {
             containers: vec![Container {
                 resources: resources(&[], &[("cpu", "0.5"), ("memory", "1024Mi")]),
                 ..ctr("c", "nginx:1.25")
             }],
             ..Default::default()
-        },
+        }),
         ..Default::default()
     });
     let created = a.create(p).unwrap();
@@ -985,7 +991,7 @@ fn create_pod_applies_admission_and_reports_errors() {
     // Pod spec changes other than the image are refused.
     let mut changed = created.clone();
     if let Object::Pod(p) = &mut changed {
-        p.spec.restart_policy = "Never".into();
+        p.spec_mut().restart_policy = "Never".into();
     }
     let msg = a.update(changed).unwrap_err().kubectl_message();
     assert!(msg.starts_with("The Pod \"p\" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,"), "{msg}");
@@ -996,10 +1002,10 @@ fn create_pod_applies_admission_and_reports_errors() {
             annotations: labels(&[("controller.kubernetes.io/pod-deletion-cost", "1e3")]),
             ..Default::default()
         },
-        spec: PodSpec {
+        spec: std::sync::Arc::new(PodSpec {
             containers: vec![ctr("c", "nginx")],
             ..Default::default()
-        },
+        }),
         ..Default::default()
     });
     assert_eq!(
@@ -1064,10 +1070,10 @@ fn create_node_and_rc_through_api_server() {
                         labels: labels_,
                         ..Default::default()
                     },
-                    spec: PodSpec {
+                    spec: std::sync::Arc::new(PodSpec {
                         containers: vec![ctr("c", "nginx")],
                         ..Default::default()
-                    },
+                    }),
                 }),
             },
             ..Default::default()
@@ -1138,8 +1144,8 @@ proptest! {
         p.metadata.name = name.clone();
         p.metadata.annotations.insert("controller.kubernetes.io/pod-deletion-cost".into(), cost.clone());
         p.metadata.annotations.insert(ak.clone(), lv.clone());
-        p.spec.node_selector.insert(lk.clone(), lv.clone());
-        p.spec.tolerations.push(tol(&lk, &op, &lv, &gen, None));
+        p.spec_mut().node_selector.insert(lk.clone(), lv.clone());
+        p.spec_mut().tolerations.push(tol(&lk, &op, &lv, &gen, None));
         let po = Object::Pod(p);
         let _ = validate_object(&po, None);
         let _ = validate_object(&po, Some(&po));

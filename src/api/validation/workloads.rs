@@ -234,7 +234,7 @@ mod tests {
                 labels: labels(l),
                 ..Default::default()
             },
-            spec: pod_spec(),
+            spec: std::sync::Arc::new(pod_spec()),
         }
     }
 
@@ -284,11 +284,11 @@ mod tests {
             );
         }
         let mut on_failure = template(&[("a", "b")]);
-        on_failure.spec.restart_policy = "OnFailure".into();
+        on_failure.spec_mut().restart_policy = "OnFailure".into();
         let mut never = template(&[("a", "b")]);
-        never.spec.restart_policy = "Never".into();
+        never.spec_mut().restart_policy = "Never".into();
         let mut no_containers = template(&[("a", "b")]);
-        no_containers.spec.containers.clear();
+        no_containers.spec_mut().containers.clear();
         let mut invalid_label = rs("abc-123", "default", 0, valid(), template(&[("a", "b")]));
         invalid_label.metadata.labels = labels(&[(INVALID_KEY, "bar")]);
         let mut invalid_annotation = rs("abc-123", "default", 0, valid(), template(&[("a", "b")]));
@@ -392,7 +392,7 @@ mod tests {
             template(&[("a", "b")]),
         );
         r.spec.min_ready_seconds = -5;
-        r.spec.template.spec.active_deadline_seconds = Some(10);
+        r.spec.template.spec_mut().active_deadline_seconds = Some(10);
         assert_eq!(
             strs(&validate_replica_set(&r)),
             vec![
@@ -441,7 +441,7 @@ mod tests {
         );
         // "invalid pod": template labels invalid and no containers: 4 errors.
         let mut bad = template(&[(INVALID_KEY, "b")]);
-        bad.spec.containers.clear();
+        bad.spec_mut().containers.clear();
         let new = rs("abc", "default", 2, valid(), bad);
         assert_eq!(validate_replica_set_update(&new, &old_unnamed).len(), 4);
         // "negative replicas".
@@ -513,9 +513,9 @@ mod tests {
         ))
         .is_empty());
         let mut on_failure = template(&[("a", "b")]);
-        on_failure.spec.restart_policy = "OnFailure".into();
+        on_failure.spec_mut().restart_policy = "OnFailure".into();
         let mut deadline = template(&[("a", "b")]);
-        deadline.spec.active_deadline_seconds = Some(5);
+        deadline.spec_mut().active_deadline_seconds = Some(5);
         let cases: Vec<(&str, ReplicationController, Vec<&str>)> = vec![
             (
                 "zero-length ID",
@@ -579,7 +579,7 @@ mod tests {
             vec!["spec.replicas: Invalid value: -1: must be greater than or equal to 0"]
         );
         let mut bad = template(&[(INVALID_KEY, "b")]);
-        bad.spec.containers.clear();
+        bad.spec_mut().containers.clear();
         let new = rc("abc", 2, valid(), Some(bad));
         assert_eq!(
             strs(&validate_replication_controller_update(&new, &old)),

@@ -105,8 +105,8 @@ pub fn new_pod(ds: &DaemonSet, node_name: &str) -> Pod {
         ..Default::default()
     };
     pod.metadata.namespace = ds.metadata.namespace.clone();
-    pod.spec.node_name = node_name.into();
-    add_or_update_daemon_pod_tolerations(&mut pod.spec);
+    pod.spec_mut().node_name = node_name.into();
+    add_or_update_daemon_pod_tolerations(&mut pod.spec_mut());
     pod
 }
 
@@ -653,8 +653,8 @@ impl DaemonSetsController {
             let error_count = errs.len();
             for node in &nodes_needing[pos..pos + batch] {
                 let mut t = template.clone();
-                t.spec.affinity = Some(replace_daemon_set_pod_node_name_node_affinity(
-                    t.spec.affinity.take(),
+                t.spec_mut().affinity = Some(replace_daemon_set_pod_node_name_node_affinity(
+                    t.spec_mut().affinity.take(),
                     node,
                 ));
                 if let Err(e) = create_pods(ctx, &owner, &t, &cref) {

@@ -396,15 +396,15 @@ fn target_node_name() {
     let mut p = Pod::default();
     p.metadata.namespace = "default".into();
     p.metadata.name = "pod1".into();
-    p.spec.node_name = "node-1".into();
+    p.spec_mut().node_name = "node-1".into();
     assert_eq!(get_target_node_name(&p), Ok("node-1".into()));
-    p.spec.node_name.clear();
-    p.spec.affinity = Some(required(vec![term(
+    p.spec_mut().node_name.clear();
+    p.spec_mut().affinity = Some(required(vec![term(
         &[("metadata.name", "In", &["node-1"])],
         &[],
     )]));
     assert_eq!(get_target_node_name(&p), Ok("node-1".into()));
-    p.spec.affinity = Some(required(vec![term(
+    p.spec_mut().affinity = Some(required(vec![term(
         &[("metadata.name", "In", &["node-1", "node-2"])],
         &[],
     )]));
@@ -412,16 +412,16 @@ fn target_node_name() {
         get_target_node_name(&p),
         Err("the matchFields value of 'metadata.name' is not unique for pod default/pod1".into())
     );
-    p.spec.affinity = Some(required(vec![]));
+    p.spec_mut().affinity = Some(required(vec![]));
     assert!(get_target_node_name(&p)
         .unwrap_err()
         .starts_with("no nodeSelectorTerms"));
-    p.spec.affinity = None;
+    p.spec_mut().affinity = None;
     assert_eq!(
         get_target_node_name(&p),
         Err("no spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution for pod default/pod1".into())
     );
-    p.spec.affinity = Some(required(vec![term(&[], &[("a", "In", &["b"])])]));
+    p.spec_mut().affinity = Some(required(vec![term(&[], &[("a", "In", &["b"])])]));
     assert_eq!(
         get_target_node_name(&p),
         Err("no node name found for pod default/pod1".into())
@@ -874,7 +874,7 @@ fn node_selector_follows_node_labels() {
     ns[3].metadata.labels.insert("disk".into(), "ssd".into());
     let mut h = Harness::new(ns);
     let mut ds = new_daemon_set("foo");
-    ds.spec.template.spec.node_selector = [("disk".to_string(), "ssd".to_string())].into();
+    ds.spec.template.spec_mut().node_selector = [("disk".to_string(), "ssd".to_string())].into();
     h.create(ds);
     assert_eq!(
         h.per_node().keys().cloned().collect::<Vec<_>>(),
@@ -1042,7 +1042,7 @@ fn orphans_are_adopted() {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     orphan.spec = new_daemon_set("foo").spec.template.spec;
-    orphan.spec.node_name = "node-0".into();
+    orphan.spec_mut().node_name = "node-0".into();
     h.sim.api.create(Object::Pod(orphan)).unwrap();
     let mut ds = new_daemon_set("foo");
     ds.spec.update_strategy = crate::api::DaemonSetUpdateStrategy {
@@ -1119,7 +1119,7 @@ fn rolling_update_with_max_unavailable() {
     h.create(new_daemon_set("foo"));
     h.make_all_ready();
     h.update_ds("foo", |d| {
-        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
     });
     // Right after the template change exactly one old pod is being deleted.
     let terminating = h
@@ -1164,7 +1164,7 @@ fn rolling_update_with_max_surge() {
     h.create(ds);
     h.make_all_ready();
     h.update_ds("foo", |d| {
-        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
     });
     assert_eq!(h.live_pods().len(), 4, "one surge pod");
     let per = h.per_node();
@@ -1185,7 +1185,7 @@ fn unavailable_old_pods_are_replaced_at_once() {
     h.create(new_daemon_set("foo"));
     // Nothing is ready: every old pod is unavailable.
     h.update_ds("foo", |d| {
-        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
     });
     let cur = current_hash(&h);
     let new = h
@@ -1208,7 +1208,7 @@ fn on_delete_strategy() {
     h.create(ds);
     h.make_all_ready();
     h.update_ds("foo", |d| {
-        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
     });
     assert_eq!(h.events("SuccessfulDelete").len(), 0);
     assert_eq!(h.ds("foo").status.updated_number_scheduled, 0);
@@ -1229,11 +1229,11 @@ fn rollback_reuses_the_old_revision() {
     h.make_all_ready();
     let first = current_hash(&h);
     h.update_ds("foo", |d| {
-        d.spec.template.spec.containers[0].image = "foo/bar:2".into()
+        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
     });
     roll(&mut h, 1, 10);
     h.update_ds("foo", |d| {
-        d.spec.template.spec.containers[0].image = "foo/bar".into()
+        d.spec.template.spec_mut().containers[0].image = "foo/bar".into()
     });
     roll(&mut h, 1, 10);
     assert_eq!(current_hash(&h), first);
@@ -1264,7 +1264,7 @@ fn plan_without_surge_respects_max_unavailable() {
         p.metadata
             .labels
             .insert(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY.into(), hash.into());
-        p.spec.node_name = node.into();
+        p.spec_mut().node_name = node.into();
         if ready {
             p.status.phase = "Running".into();
             p.set_condition("Ready", "True", "", "", Time::from_unix_secs(T0 - 100));

@@ -89,10 +89,10 @@ impl Fixture {
         self.seq += 1;
         match &mut o {
             Object::Deployment(d) => {
-                crate::api::defaults::default_pod_spec(&mut d.spec.template.spec)
+                crate::api::defaults::default_pod_spec(&mut d.spec.template.spec_mut())
             }
             Object::ReplicaSet(rs) => {
-                crate::api::defaults::default_pod_spec(&mut rs.spec.template.spec)
+                crate::api::defaults::default_pod_spec(&mut rs.spec.template.spec_mut())
             }
             _ => {}
         }
@@ -199,14 +199,14 @@ fn new_deployment(
     d.spec.replicas = Some(replicas);
     d.spec.selector = Some(LabelSelector::from_labels(&selector));
     d.spec.template.metadata.labels = selector;
-    d.spec.template.spec = PodSpec {
+    d.spec.template.spec = std::sync::Arc::new(PodSpec {
         containers: vec![Container {
             name: "foo".into(),
             image: "foo/bar".into(),
             ..Default::default()
         }],
         ..Default::default()
-    };
+    });
     d.spec.revision_history_limit = revision_history_limit;
     d
 }
@@ -225,7 +225,7 @@ fn rs(name: &str, replicas: i32, selector: Labels, timestamp: Option<Time>) -> R
     r.spec.replicas = Some(replicas);
     r.spec.selector = Some(LabelSelector::from_labels(&selector));
     r.spec.template.metadata.labels = selector;
-    r.spec.template.spec.containers = vec![Container {
+    r.spec.template.spec_mut().containers = vec![Container {
         name: "old".into(),
         image: "foo/bar".into(),
         ..Default::default()
@@ -1027,7 +1027,7 @@ fn current_deployment(
     d.spec.strategy.type_ = RECREATE.into();
     d.spec.selector = Some(LabelSelector::from_labels(&foo_bar()));
     d.spec.template.metadata.labels = foo_bar();
-    d.spec.template.spec.containers = vec![Container {
+    d.spec.template.spec_mut().containers = vec![Container {
         name: "foo".into(),
         image: "foo/bar".into(),
         ..Default::default()
@@ -1458,7 +1458,10 @@ fn test_reentrant_rollback() {
     super::rollback::set_rollback_to(&mut d, Some(0));
     let mut rs1 = new_replica_set(&d, "deploymentrs-old", 0);
     rs1.metadata.annotations = labels(&[(REVISION_ANNOTATION, "1")]);
-    rs1.spec.template.spec.termination_grace_period_seconds = Some(1);
+    rs1.spec
+        .template
+        .spec_mut()
+        .termination_grace_period_seconds = Some(1);
     let mut rs2 = new_replica_set(&d, "deploymentrs-new", 1);
     rs2.metadata.annotations = labels(&[(REVISION_ANNOTATION, "2")]);
     // Upstream sets pod-template-hash on the ReplicaSets' selectors only, but its Go helpers share
@@ -1941,7 +1944,7 @@ fn complete_then_update() -> Fixture {
             && p.message.ends_with("\" has successfully progressed.")
     );
     let mut d = fx.d("web");
-    d.spec.template.spec.containers[0].image = "foo/bar:v2".into();
+    d.spec.template.spec_mut().containers[0].image = "foo/bar:v2".into();
     fx.api.update(Object::Deployment(d)).unwrap();
     fx.api.store.take_changes();
     fx.api.events.clear();
@@ -2135,7 +2138,7 @@ fn recreate_rollout() {
     }
     let mut d = fx.d("foo");
     assert!(deployment_complete(&d, &d.status));
-    d.spec.template.spec.containers[0].image = "foo/bar:v2".into();
+    d.spec.template.spec_mut().containers[0].image = "foo/bar:v2".into();
     fx.api.update(Object::Deployment(d)).unwrap();
     let d = fx.d("foo");
     // First sync: old scaled to 0, no new ReplicaSet yet.
@@ -2348,7 +2351,7 @@ fn simulated_rollout_with_watch_and_requeues() {
 
     // Roll out a new image: 3 replicas, 25% → maxSurge 1, maxUnavailable 0.
     let mut d2 = d.clone();
-    d2.spec.template.spec.containers[0].image = "foo/bar:v2".into();
+    d2.spec.template.spec_mut().containers[0].image = "foo/bar:v2".into();
     sim.api.update(Object::Deployment(d2)).unwrap();
     sim.api.events.clear();
     sim.run_for(Duration::from_secs(5)).unwrap();
@@ -2415,7 +2418,7 @@ fn replica_set_create_error() {
     let mut d = new_deployment("placeholder", 1, None, None, None, foo_bar());
     d.spec.progress_deadline_seconds = Some(600);
     let mut template = d.spec.template.clone();
-    crate::api::defaults::default_pod_spec(&mut template.spec);
+    crate::api::defaults::default_pod_spec(&mut template.spec_mut());
     let hash = compute_hash(&template, None);
     let cut = 253 - 1 - hash.len();
     let name = format!("{}.{}", "a".repeat(cut - 1), "a".repeat(253 - cut));

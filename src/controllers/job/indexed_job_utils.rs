@@ -482,7 +482,7 @@ pub fn add_completion_index_env_variables(template: &mut PodTemplateSpec, index_
     } else {
         format!("metadata.annotations['{JOB_COMPLETION_INDEX_ANNOTATION}']")
     };
-    let spec = &mut template.spec;
+    let spec = template.spec_mut();
     for c in spec
         .init_containers
         .iter_mut()

@@ -1065,7 +1065,7 @@ impl JobController {
                             .labels
                             .insert(JOB_COMPLETION_INDEX_ANNOTATION.into(), ix.to_string());
                     }
-                    t.spec.hostname = format!("{}-{ix}", job.metadata.name);
+                    t.spec_mut().hostname = format!("{}-{ix}", job.metadata.name);
                     generate_name = pod_generate_name_with_index(&job.metadata.name, ix);
                     if has_blpi {
                         add_index_failure_count_annotation(

@@ -80,7 +80,7 @@ impl Fixture {
                         labels,
                         ..Default::default()
                     },
-                    spec: crate::api::PodSpec {
+                    spec: std::sync::Arc::new(crate::api::PodSpec {
                         restart_policy: "Never".into(),
                         containers: vec![Container {
                             name: "c".into(),
@@ -88,7 +88,7 @@ impl Fixture {
                             ..Default::default()
                         }],
                         ..Default::default()
-                    },
+                    }),
                 },
                 ..Default::default()
             },
@@ -115,7 +115,7 @@ impl Fixture {
         p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
         // Upstream's fixture pods have a zero creation time: their failures are long past.
         p.metadata.creation_timestamp = Some(ts("2024-01-01T00:00:00Z"));
-        p.spec.node_name = "node-1".into();
+        p.spec_mut().node_name = "node-1".into();
         p.status.phase = phase.into();
         if ready {
             p.status.conditions.push(PodCondition {
@@ -828,7 +828,7 @@ fn active_deadline() {
 #[test]
 fn past_backoff_limit_on_failure_counts_restarts() {
     let mut job = Job::default();
-    job.spec.template.spec.restart_policy = "OnFailure".into();
+    job.spec.template.spec_mut().restart_policy = "OnFailure".into();
     job.spec.backoff_limit = Some(2);
     let pod = |phase: &str, restarts: i32| {
         let mut p = Pod::default();
@@ -846,7 +846,7 @@ fn past_backoff_limit_on_failure_counts_restarts() {
     assert!(!past_backoff_limit_on_failure(&job, &[&a, &c]));
     job.spec.backoff_limit = Some(0);
     assert!(past_backoff_limit_on_failure(&job, &[&a]));
-    job.spec.template.spec.restart_policy = "Never".into();
+    job.spec.template.spec_mut().restart_policy = "Never".into();
     assert!(!past_backoff_limit_on_failure(&job, &[&a, &b]));
 }
 

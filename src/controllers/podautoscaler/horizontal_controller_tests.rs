@@ -248,14 +248,14 @@ impl TestCase {
                 labels: Self::labels(),
                 ..Default::default()
             },
-            spec: crate::api::PodSpec {
+            spec: std::sync::Arc::new(crate::api::PodSpec {
                 containers: vec![Container {
                     name: "c".into(),
                     image: "img".into(),
                     ..Default::default()
                 }],
                 ..Default::default()
-            },
+            }),
         };
         let meta = ObjectMeta {
             name: self.resource.2.into(),
@@ -337,7 +337,7 @@ impl TestCase {
                 },
                 ..Default::default()
             };
-            p.spec.containers = vec![container("container1"), container("container2")];
+            p.spec_mut().containers = vec![container("container1"), container("container2")];
             p.status.phase = phase.into();
             p.status.conditions = vec![PodCondition {
                 type_: "Ready".into(),

@@ -299,7 +299,7 @@ proptest::proptest! {
             p.status.phase = "Running".into();
             p.status.start_time = Some(Time(0));
             p.status.conditions = vec![crate::api::PodCondition { type_: "Ready".into(), status: "True".into(), ..Default::default() }];
-            p.spec.containers = vec![crate::api::Container { name: "c".into(), resources: Some(crate::api::ResourceRequirements {
+            p.spec_mut().containers = vec![crate::api::Container { name: "c".into(), resources: Some(crate::api::ResourceRequirements {
                 requests: [("cpu".to_string(), crate::api::Quantity("1".into()))].into_iter().collect(), ..Default::default() }), ..Default::default() }];
             p
         }).collect();

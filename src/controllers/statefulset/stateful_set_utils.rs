@@ -113,9 +113,9 @@ pub fn pod_volumes(pod: &Pod) -> Vec<Value> {
 
 fn set_pod_volumes(pod: &mut Pod, volumes: Vec<Value>) {
     if volumes.is_empty() {
-        pod.spec.extra.remove("volumes");
+        pod.spec_mut().extra.remove("volumes");
     } else {
-        pod.spec
+        pod.spec_mut()
             .extra
             .insert("volumes".into(), Value::Array(volumes));
     }
@@ -325,8 +325,8 @@ pub fn update_storage(set: &StatefulSet, pod: &mut Pod) {
 /// (immutable, set on creation only).
 pub fn init_identity(set: &StatefulSet, pod: &mut Pod, gates: &FeatureGates) {
     update_identity(set, pod, gates);
-    pod.spec.hostname = pod.metadata.name.clone();
-    pod.spec.subdomain = set.spec.service_name.clone();
+    pod.spec_mut().hostname = pod.metadata.name.clone();
+    pod.spec_mut().subdomain = set.spec.service_name.clone();
 }
 
 /// `updateIdentity`: name, namespace, the pod-name label and (PodIndexLabel) the pod-index

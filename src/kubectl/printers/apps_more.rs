@@ -123,7 +123,7 @@ mod tests {
 
     fn template() -> PodTemplateSpec {
         PodTemplateSpec {
-            spec: PodSpec {
+            spec: std::sync::Arc::new(PodSpec {
                 containers: vec![
                     Container {
                         name: "fake-container1".into(),
@@ -137,7 +137,7 @@ mod tests {
                     },
                 ],
                 ..Default::default()
-            },
+            }),
             ..Default::default()
         }
     }

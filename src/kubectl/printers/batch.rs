@@ -148,7 +148,7 @@ mod tests {
 
     fn job_containers() -> PodTemplateSpec {
         PodTemplateSpec {
-            spec: PodSpec {
+            spec: std::sync::Arc::new(PodSpec {
                 containers: vec![
                     Container {
                         name: "fake-job-container1".into(),
@@ -162,7 +162,7 @@ mod tests {
                     },
                 ],
                 ..Default::default()
-            },
+            }),
             ..Default::default()
         }
     }

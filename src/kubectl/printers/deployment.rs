@@ -65,7 +65,7 @@ mod tests {
             spec: DeploymentSpec {
                 replicas: Some(5),
                 template: PodTemplateSpec {
-                    spec: PodSpec {
+                    spec: std::sync::Arc::new(PodSpec {
                         containers: vec![
                             Container {
                                 name: "fake-container1".into(),
@@ -79,7 +79,7 @@ mod tests {
                             },
                         ],
                         ..Default::default()
-                    },
+                    }),
                     ..Default::default()
                 },
                 selector: Some(LabelSelector::from_labels(

@@ -319,11 +319,11 @@ mod tests {
                 name: name.into(),
                 ..Default::default()
             },
-            spec: PodSpec {
+            spec: std::sync::Arc::new(PodSpec {
                 init_containers: containers(init),
                 containers: containers(n),
                 ..Default::default()
-            },
+            }),
             status: PodStatus {
                 phase: phase.into(),
                 ..Default::default()
@@ -497,7 +497,7 @@ mod tests {
     }
 
     fn sidecars(p: &mut Pod) {
-        p.spec.init_containers = vec![
+        p.spec_mut().init_containers = vec![
             Container {
                 name: "restartable-init-1".into(),
                 restart_policy: Some("Always".into()),
@@ -602,7 +602,7 @@ mod tests {
 
         // Statuses for containers that do not exist in the spec.
         let mut p = pod("test4", "Running", 0, 0);
-        p.spec.init_containers = vec![
+        p.spec_mut().init_containers = vec![
             Container {
                 name: "init1".into(),
                 image: "initimage".into(),
@@ -615,7 +615,7 @@ mod tests {
                 ..Default::default()
             },
         ];
-        p.spec.containers = vec![Container {
+        p.spec_mut().containers = vec![Container {
             name: "container1".into(),
             image: "containerimage".into(),
             ..Default::default()
@@ -636,8 +636,8 @@ mod tests {
     #[test]
     fn print_pod_wide() {
         let mut p = pod("test1", "podPhase", 0, 2);
-        p.spec.node_name = "test1".into();
-        p.spec.extra.insert(
+        p.spec_mut().node_name = "test1".into();
+        p.spec_mut().extra.insert(
             "readinessGates".into(),
             serde_json::json!([{"conditionType": "condition1"}, {"conditionType": "condition2"}, {"conditionType": "condition3"}]),
         );

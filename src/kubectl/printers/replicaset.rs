@@ -113,10 +113,10 @@ mod tests {
                         .collect(),
                 )),
                 template: PodTemplateSpec {
-                    spec: PodSpec {
+                    spec: std::sync::Arc::new(PodSpec {
                         containers: containers(),
                         ..Default::default()
-                    },
+                    }),
                     ..Default::default()
                 },
                 ..Default::default()
@@ -164,10 +164,10 @@ mod tests {
                     .into_iter()
                     .collect(),
                 template: Some(PodTemplateSpec {
-                    spec: PodSpec {
+                    spec: std::sync::Arc::new(PodSpec {
                         containers: containers(),
                         ..Default::default()
-                    },
+                    }),
                     ..Default::default()
                 }),
                 ..Default::default()

@@ -26,13 +26,13 @@ fn generate_deployment(image: &str) -> Deployment {
     d.spec.replicas = Some(1);
     d.spec.selector = Some(LabelSelector::from_labels(&pod_labels));
     d.spec.template.metadata.labels = pod_labels;
-    d.spec.template.spec.containers = vec![Container {
+    d.spec.template.spec_mut().containers = vec![Container {
         name: image.into(),
         image: image.into(),
         ..Default::default()
     }];
-    d.spec.template.spec.restart_policy = "Always".into();
-    d.spec.template.spec.termination_grace_period_seconds = Some(30);
+    d.spec.template.spec_mut().restart_policy = "Always".into();
+    d.spec.template.spec_mut().termination_grace_period_seconds = Some(30);
     d
 }
 
@@ -96,7 +96,7 @@ fn pod_template(
     p.metadata.name = name.into();
     p.metadata.annotations = labels(annotations);
     p.metadata.labels = labels(lbls);
-    p.spec.node_name = node.into();
+    p.spec_mut().node_name = node.into();
     p
 }
 
@@ -186,7 +186,7 @@ fn test_find_new_replica_set() {
     let mut new_rs_dup = with_hash(generate_rs(&d, "nginx-dup", "uid-dup"), "different-hash");
     new_rs_dup.metadata.creation_timestamp = Some(now);
     let mut old_d = generate_deployment("nginx");
-    old_d.spec.template.spec.containers[0].name = "nginx-old-1".into();
+    old_d.spec.template.spec_mut().containers[0].name = "nginx-old-1".into();
     let old_rs = generate_rs(&old_d, "nginx-old", "uid-old");
 
     let cases = [
@@ -218,7 +218,7 @@ fn test_find_old_replica_sets() {
     let mut new_rs_dup = with_hash(generate_rs(&d, "nginx-dup", "uid-dup"), "different-hash");
     new_rs_dup.metadata.creation_timestamp = Some(t(0, 0));
     let mut old_d = generate_deployment("nginx");
-    old_d.spec.template.spec.containers[0].name = "nginx-old-1".into();
+    old_d.spec.template.spec_mut().containers[0].name = "nginx-old-1".into();
     let mut old_rs = generate_rs(&old_d, "nginx-old", "uid-old");
     old_rs.metadata.creation_timestamp = Some(t(-1, 0));
 
@@ -1126,7 +1126,7 @@ fn test_pod_template_spec_hash() {
         );
     }
     let mut other = d.spec.template.clone();
-    other.spec.containers[0].image = "nginx:1.2".into();
+    other.spec_mut().containers[0].image = "nginx:1.2".into();
     assert_ne!(compute_hash(&other, None), h);
     // SafeEncodeString maps each character: '0' (48) → alphabet[48 % 27 = 21].
     assert_eq!(safe_encode_string("0"), "4");

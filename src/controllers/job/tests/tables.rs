@@ -272,7 +272,7 @@ impl Sync {
         );
         let mut job = job;
         // Upstream's template container has no name (its fixture skips validation).
-        job.spec.template.spec.containers[0].name = "main-container".into();
+        job.spec.template.spec_mut().containers[0].name = "main-container".into();
         let mut v = serde_json::to_value(&job).unwrap();
         merge(&mut v["spec"], &self.spec);
         merge(&mut v["status"], &self.status);
@@ -318,7 +318,7 @@ impl Sync {
                 // As upstream's fixtures: deleted now, no grace period recorded.
                 base.metadata.deletion_timestamp = Some(f.api.now);
             }
-            base.spec.node_name = "node-1".into();
+            base.spec_mut().node_name = "node-1".into();
             base.status = p.status;
             f.api.load(base.into_object()).expect("pod loads");
         }

@@ -101,7 +101,7 @@ impl Case {
                     ..Default::default()
                 }];
                 let req = self.requests.get(i).copied();
-                p.spec.containers =
+                p.spec_mut().containers =
                     vec![container("container1", req), container("container2", req)];
                 p
             })
