@@ -14,7 +14,7 @@ pub const TAINT_NODE_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 /// NoExecute, tolerationSeconds: 300}`; the same for `node.kubernetes.io/unreachable`.
 /// not-ready is appended before unreachable, as upstream does.
 pub fn default_toleration_seconds(pod: &mut Pod) {
-    default_toleration_seconds_spec(&mut pod.spec_mut());
+    default_toleration_seconds_spec(pod.spec_mut());
 }
 
 /// [`default_toleration_seconds`] on a pod spec (used by the API server's create path).

@@ -27,7 +27,7 @@ pub use crate::admission::{
 pub fn prepare_for_create(o: &mut Object) {
     match o {
         Object::Pod(p) => {
-            admit_pod_create(&mut p.spec_mut());
+            admit_pod_create(p.spec_mut());
             p.status = PodStatus {
                 phase: "Pending".into(),
                 ..Default::default()
@@ -509,8 +509,8 @@ pub fn qos_class(s: &PodSpec) -> &'static str {
 pub fn default_object(o: &mut Object) {
     match o {
         Object::Pod(p) => {
-            default_pod_spec(&mut p.spec_mut());
-            default_pod_only(&mut p.spec_mut());
+            default_pod_spec(p.spec_mut());
+            default_pod_only(p.spec_mut());
             if p.status.qos_class.is_empty() {
                 p.status.qos_class = qos_class(&p.spec).into();
             }
@@ -528,7 +528,7 @@ pub fn default_object(o: &mut Object) {
             if rs.spec.replicas.is_none() {
                 rs.spec.replicas = Some(1);
             }
-            default_pod_spec(&mut rs.spec.template.spec_mut());
+            default_pod_spec(rs.spec.template.spec_mut());
         }
         Object::ReplicationController(rc) => {
             // SetDefaults_ReplicationController: selector and labels from the template labels.
@@ -544,7 +544,7 @@ pub fn default_object(o: &mut Object) {
                 rc.spec.replicas = Some(1);
             }
             if let Some(t) = &mut rc.spec.template {
-                default_pod_spec(&mut t.spec_mut());
+                default_pod_spec(t.spec_mut());
             }
         }
         Object::Deployment(d) => super::deployment_defaults::set_defaults_deployment(d),

@@ -210,7 +210,7 @@ fn job_update_immutability() {
         image: "x".into(),
         ..Default::default()
     });
-    crate::api::defaults::default_pod_spec(&mut new.spec.template.spec_mut());
+    crate::api::defaults::default_pod_spec(new.spec.template.spec_mut());
     let e = texts(&validate_job_update(&new, &old));
     assert_eq!(e.len(), 1);
     assert!(e[0].starts_with("spec.template: Invalid value: {"));

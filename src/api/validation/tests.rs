@@ -693,7 +693,7 @@ fn pod_update_rows() {
         strs(&upd(
             &with(&|p| {
                 p.spec_mut().containers.push(ctr("d", "x"));
-                crate::api::defaults::default_pod_spec(&mut p.spec_mut());
+                crate::api::defaults::default_pod_spec(p.spec_mut());
             }),
             &old
         )),

@@ -106,7 +106,7 @@ pub fn new_pod(ds: &DaemonSet, node_name: &str) -> Pod {
     };
     pod.metadata.namespace = ds.metadata.namespace.clone();
     pod.spec_mut().node_name = node_name.into();
-    add_or_update_daemon_pod_tolerations(&mut pod.spec_mut());
+    add_or_update_daemon_pod_tolerations(pod.spec_mut());
     pod
 }
 

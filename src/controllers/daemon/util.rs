@@ -94,7 +94,7 @@ pub fn create_pod_template(
     hash: &str,
 ) -> PodTemplateSpec {
     let mut t = template.clone();
-    add_or_update_daemon_pod_tolerations(&mut t.spec_mut());
+    add_or_update_daemon_pod_tolerations(t.spec_mut());
     if let Some(g) = generation {
         t.metadata
             .labels

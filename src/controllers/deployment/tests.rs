@@ -89,10 +89,10 @@ impl Fixture {
         self.seq += 1;
         match &mut o {
             Object::Deployment(d) => {
-                crate::api::defaults::default_pod_spec(&mut d.spec.template.spec_mut())
+                crate::api::defaults::default_pod_spec(d.spec.template.spec_mut())
             }
             Object::ReplicaSet(rs) => {
-                crate::api::defaults::default_pod_spec(&mut rs.spec.template.spec_mut())
+                crate::api::defaults::default_pod_spec(rs.spec.template.spec_mut())
             }
             _ => {}
         }
@@ -2418,7 +2418,7 @@ fn replica_set_create_error() {
     let mut d = new_deployment("placeholder", 1, None, None, None, foo_bar());
     d.spec.progress_deadline_seconds = Some(600);
     let mut template = d.spec.template.clone();
-    crate::api::defaults::default_pod_spec(&mut template.spec_mut());
+    crate::api::defaults::default_pod_spec(template.spec_mut());
     let hash = compute_hash(&template, None);
     let cut = 253 - 1 - hash.len();
     let name = format!("{}.{}", "a".repeat(cut - 1), "a".repeat(253 - cut));
