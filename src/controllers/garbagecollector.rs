@@ -1013,6 +1013,29 @@ impl GarbageCollector {
         }
     }
 
+    /// Whether `processGraphChanges` would leave the graph and the queues as they are: an update
+    /// of an observed (non-virtual) node that keeps its owner references, its finalizers and
+    /// whether it is being deleted (so no reference diff and no deletion transition). Most
+    /// updates are status writes of this kind; skipping them skips building the event.
+    fn update_changes_nothing(&self, change: &Change) -> bool {
+        let (Some(old), Some(new)) = (change.old_obj(), change.new_obj()) else {
+            return false;
+        };
+        let (om, nm) = (old.meta(), new.meta());
+        if om.uid != nm.uid
+            || om.owner_references != nm.owner_references
+            || om.finalizers != nm.finalizers
+            || om.deletion_timestamp.is_some() != nm.deletion_timestamp.is_some()
+        {
+            return false;
+        }
+        self.uid_to_node.get(&nm.uid).is_some_and(|n| {
+            !n.is_virtual
+                && n.owners == nm.owner_references
+                && (n.being_deleted || nm.deletion_timestamp.is_none())
+        })
+    }
+
     /// `processGraphChanges`: applies one event to the graph and queues the work it implies.
     pub fn process_graph_changes(&mut self, event: GraphEvent, queue: &mut WorkQueue, now: Time) {
         let uid = event.obj.uid.clone();
@@ -1636,6 +1659,9 @@ impl Controller for GarbageCollector {
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, now: Time) {
         // Virtual events queued before this informer event are processed first.
         self.process_pending_graph_changes(queue, now);
+        if self.update_changes_nothing(change) {
+            return;
+        }
         self.process_graph_changes(GraphEvent::from_change(change), queue, now);
     }
 
