@@ -5,6 +5,7 @@ use super::core::PodTemplateSpec;
 use super::meta::{is_zero_i32, LabelSelector, ObjectMeta};
 use super::time::Time;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Finalizer the Job controller puts on its pods until they are counted.
 pub const JOB_TRACKING_FINALIZER: &str = "batch.kubernetes.io/job-tracking";
@@ -81,8 +82,10 @@ pub struct JobSpec {
     pub selector: Option<LabelSelector>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manual_selector: Option<bool>,
+    /// Shared between versions of the Job (and with the CronJob it came from): status writes
+    /// copy a pointer. Write through [`JobSpec::template_mut`].
     #[serde(default)]
-    pub template: PodTemplateSpec,
+    pub template: Arc<PodTemplateSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl_seconds_after_finished: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,6 +96,13 @@ pub struct JobSpec {
     pub pod_replacement_policy: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub managed_by: Option<String>,
+}
+
+impl JobSpec {
+    /// The pod template for writing: copies it first if another version shares it.
+    pub fn template_mut(&mut self) -> &mut PodTemplateSpec {
+        Arc::make_mut(&mut self.template)
+    }
 }
 
 /// `PodFailurePolicy`: rules evaluated in order, the first match wins.

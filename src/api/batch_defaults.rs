@@ -68,7 +68,7 @@ pub fn set_defaults_job(j: &mut Job) {
         s.manual_selector = Some(false);
     }
     default_pod_failure_policy(s);
-    super::defaults::default_pod_spec(s.template.spec_mut());
+    super::defaults::default_pod_spec(s.template_mut().spec_mut());
 }
 
 /// `SetDefaults_CronJob` plus the job template's nested defaults (the template's JobSpec itself is
@@ -88,7 +88,7 @@ pub fn set_defaults_cron_job(cj: &mut CronJob) {
         s.failed_jobs_history_limit = Some(1);
     }
     default_pod_failure_policy(&mut s.job_template.spec);
-    super::defaults::default_pod_spec(s.job_template.spec.template.spec_mut());
+    super::defaults::default_pod_spec(s.job_template.spec.template_mut().spec_mut());
 }
 
 /// `generateSelector`: the template gets `batch.kubernetes.io/job-name`, `job-name`,
@@ -97,7 +97,7 @@ pub fn set_defaults_cron_job(cj: &mut CronJob) {
 pub fn generate_selector(j: &mut Job) {
     let name = j.metadata.name.clone();
     let uid = j.metadata.uid.clone();
-    let labels = &mut j.spec.template.metadata.labels;
+    let labels = &mut j.spec.template_mut().metadata.labels;
     for k in [LEGACY_JOB_NAME_LABEL, JOB_NAME_LABEL] {
         labels.entry(k.into()).or_insert_with(|| name.clone());
     }
@@ -165,12 +165,12 @@ mod tests {
         let mut j = Job::default();
         j.metadata.name = "pi".into();
         j.metadata.uid = "u-1".into();
-        j.spec.template.spec_mut().containers = vec![Container {
+        j.spec.template_mut().spec_mut().containers = vec![Container {
             name: "pi".into(),
             image: "perl:5.34.0".into(),
             ..Default::default()
         }];
-        j.spec.template.spec_mut().restart_policy = "Never".into();
+        j.spec.template_mut().spec_mut().restart_policy = "Never".into();
         j
     }
 
@@ -226,7 +226,7 @@ mod tests {
         );
         // Labels from the template when the Job has none; kept otherwise.
         let mut j = job();
-        j.spec.template.metadata.labels = Labels::from([("app".into(), "pi".into())]);
+        j.spec.template_mut().metadata.labels = Labels::from([("app".into(), "pi".into())]);
         set_defaults_job(&mut j);
         assert_eq!(j.metadata.labels["app"], "pi");
     }

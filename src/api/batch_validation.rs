@@ -855,9 +855,9 @@ pub fn validate_job_spec_update(
     let old_t = if opts.allow_mutable_scheduling_directives {
         with_scheduling_directives(&old.template, &new.template)
     } else {
-        old.template.clone()
+        crate::api::core::PodTemplateSpec::clone(&old.template.clone())
     };
-    if new.template != old_t {
+    if new.template != std::sync::Arc::new(old_t) {
         errs.push(FieldError::invalid(
             "spec.template",
             to_value(&new.template),

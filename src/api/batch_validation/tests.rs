@@ -51,7 +51,7 @@ fn valid_jobs() {
 #[test]
 fn invalid_jobs() {
     let mut j = valid_job();
-    j.spec.template.spec_mut().restart_policy = "Always".into();
+    j.spec.template_mut().spec_mut().restart_policy = "Always".into();
     assert_eq!(
         create_errs(&j),
         ["spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\""]
@@ -100,7 +100,7 @@ fn invalid_jobs() {
     // The generated labels are checked.
     let mut j = valid_job();
     j.spec
-        .template
+        .template_mut()
         .metadata
         .labels
         .insert("controller-uid".into(), "other".into());
@@ -132,7 +132,7 @@ fn invalid_jobs() {
 #[test]
 fn pod_failure_policy_rules() {
     let mut j = valid_job();
-    j.spec.template.spec_mut().restart_policy = "Never".into();
+    j.spec.template_mut().spec_mut().restart_policy = "Never".into();
     j.spec.pod_replacement_policy = Some("Failed".into());
     j.spec.pod_failure_policy = Some(PodFailurePolicy {
         rules: vec![
@@ -205,12 +205,16 @@ fn job_update_immutability() {
     );
 
     let mut new = old.clone();
-    new.spec.template.spec_mut().containers.push(Container {
-        name: "two".into(),
-        image: "x".into(),
-        ..Default::default()
-    });
-    crate::api::defaults::default_pod_spec(new.spec.template.spec_mut());
+    new.spec
+        .template_mut()
+        .spec_mut()
+        .containers
+        .push(Container {
+            name: "two".into(),
+            image: "x".into(),
+            ..Default::default()
+        });
+    crate::api::defaults::default_pod_spec(new.spec.template_mut().spec_mut());
     let e = texts(&validate_job_update(&new, &old));
     assert_eq!(e.len(), 1);
     assert!(e[0].starts_with("spec.template: Invalid value: {"));
@@ -240,7 +244,7 @@ fn job_update_immutability() {
     sus.spec.suspend = Some(true);
     let mut new = sus.clone();
     new.spec
-        .template
+        .template_mut()
         .spec_mut()
         .node_selector
         .insert("zone".into(), "a".into());
@@ -329,7 +333,7 @@ fn cron_job_validation() {
         ["spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: \"nil\", \"false\""]
     );
     assert_eq!(
-        err(&|c| c.spec.job_template.spec.template.spec_mut().restart_policy = "Always".into()),
+        err(&|c| c.spec.job_template.spec.template_mut().spec_mut().restart_policy = "Always".into()),
         ["spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\""]
     );
     // Updates: a schedule that already used TZ may keep it, but not together with timeZone.

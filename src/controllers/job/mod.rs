@@ -1030,7 +1030,7 @@ impl JobController {
         self.expectations
             .expect_creations(key, i64::from(diff), now);
         active += diff;
-        let mut template = job.spec.template.clone();
+        let mut template = crate::api::PodTemplateSpec::clone(&job.spec.template);
         if job.is_indexed() {
             add_completion_index_env_variables(&mut template, g.pod_index_label);
         }

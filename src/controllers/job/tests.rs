@@ -75,7 +75,7 @@ impl Fixture {
                 completion_mode: Some(if indexed { "Indexed" } else { "NonIndexed" }.into()),
                 manual_selector: Some(true),
                 selector: Some(LabelSelector::from_labels(&labels)),
-                template: crate::api::PodTemplateSpec {
+                template: std::sync::Arc::new(crate::api::PodTemplateSpec {
                     metadata: crate::api::ObjectMeta {
                         labels,
                         ..Default::default()
@@ -89,7 +89,7 @@ impl Fixture {
                         }],
                         ..Default::default()
                     }),
-                },
+                }),
                 ..Default::default()
             },
             ..Default::default()
@@ -828,7 +828,7 @@ fn active_deadline() {
 #[test]
 fn past_backoff_limit_on_failure_counts_restarts() {
     let mut job = Job::default();
-    job.spec.template.spec_mut().restart_policy = "OnFailure".into();
+    job.spec.template_mut().spec_mut().restart_policy = "OnFailure".into();
     job.spec.backoff_limit = Some(2);
     let pod = |phase: &str, restarts: i32| {
         let mut p = Pod::default();
@@ -846,7 +846,7 @@ fn past_backoff_limit_on_failure_counts_restarts() {
     assert!(!past_backoff_limit_on_failure(&job, &[&a, &c]));
     job.spec.backoff_limit = Some(0);
     assert!(past_backoff_limit_on_failure(&job, &[&a]));
-    job.spec.template.spec_mut().restart_policy = "Never".into();
+    job.spec.template_mut().spec_mut().restart_policy = "Never".into();
     assert!(!past_backoff_limit_on_failure(&job, &[&a, &b]));
 }
 

@@ -199,7 +199,7 @@ mod tests {
             soon,
             JobSpec {
                 completions: Some(2),
-                template: job_containers(),
+                template: std::sync::Arc::new(job_containers()),
                 selector: sel("job-label", "job-label-value"),
                 ..Default::default()
             },
@@ -304,7 +304,7 @@ mod tests {
                     suspend: Some(false),
                     job_template: Box::new(JobTemplateSpec {
                         spec: JobSpec {
-                            template: job_containers(),
+                            template: std::sync::Arc::new(job_containers()),
                             selector: sel("a", "b"),
                             ..Default::default()
                         },

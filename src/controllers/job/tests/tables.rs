@@ -272,7 +272,7 @@ impl Sync {
         );
         let mut job = job;
         // Upstream's template container has no name (its fixture skips validation).
-        job.spec.template.spec_mut().containers[0].name = "main-container".into();
+        job.spec.template_mut().spec_mut().containers[0].name = "main-container".into();
         let mut v = serde_json::to_value(&job).unwrap();
         merge(&mut v["spec"], &self.spec);
         merge(&mut v["status"], &self.status);
