@@ -170,7 +170,8 @@ fn relabelling_a_node_moves_a_node_selector_daemon() {
     let mut sim = build("daemonset-fluentd");
     at(&mut sim, 30);
     let mut d = ds(&sim, NS, DS);
-    d.spec.template.spec_mut().node_selector = [("logging".to_string(), "on".to_string())].into();
+    d.spec.template_mut().spec_mut().node_selector =
+        [("logging".to_string(), "on".to_string())].into();
     d.metadata.resource_version.clear();
     sim.api.update(Object::DaemonSet(d)).unwrap();
     at(&mut sim, 60);
@@ -220,7 +221,7 @@ fn rolling_update_keeps_at_most_one_node_without_a_ready_pod() {
     let mut sim = build("daemonset-rolling-update");
     at(&mut sim, 60);
     let mut d = ds(&sim, "default", "node-exporter");
-    d.spec.template.spec_mut().containers[0].image =
+    d.spec.template_mut().spec_mut().containers[0].image =
         "quay.io/prometheus/node-exporter:v1.9.0".into();
     d.metadata.resource_version.clear();
     sim.api.update(Object::DaemonSet(d)).unwrap();

@@ -141,7 +141,7 @@ fn apply(
         Op::Wait(s) => return run_checked(sim, Duration::from_secs(i64::from(*s)), extra),
         Op::Scale(n) => update(sim, |d| d.spec.replicas = Some(*n)),
         Op::SetImage(v) => update(sim, |d| {
-            d.spec.template.spec_mut().containers[0].image = format!("nginx:1.{v}")
+            d.spec.template_mut().spec_mut().containers[0].image = format!("nginx:1.{v}")
         }),
         Op::Pause(p) => update(sim, |d| d.spec.paused = *p),
         Op::FailPod(i) => {

@@ -67,8 +67,8 @@ fn rs_in(ns: &str, name: &str, uid: &str, owners: Vec<OwnerReference>) -> Object
     };
     let labels: BTreeMap<String, String> = [("app".to_string(), name.to_string())].into();
     rs.spec.selector = Some(kubeplay::api::LabelSelector::from_labels(&labels));
-    rs.spec.template.metadata.labels = labels;
-    rs.spec.template.spec_mut().containers = vec![Container {
+    rs.spec.template_mut().metadata.labels = labels;
+    rs.spec.template_mut().spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "nginx:1.27".into(),
         ..Default::default()

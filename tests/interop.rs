@@ -287,7 +287,10 @@ fn import_errors_name_the_item() {
 }
 
 fn bash_syntax_ok(script: &str) -> bool {
-    let dir = std::env::temp_dir().join(format!("kubeplay-export-{}", std::process::id()));
+    // One directory per call: tests run in parallel threads of one process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("kubeplay-export-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("replay.sh");
     std::fs::write(&f, script).unwrap();

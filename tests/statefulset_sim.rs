@@ -204,7 +204,8 @@ fn rolling_update_goes_from_the_largest_ordinal_one_at_a_time() {
     at(&mut sim, 60);
     let old = sts(&sim).status.current_revision;
     update_sts(&mut sim, |s| {
-        s.spec.template.spec_mut().containers[0].image = "registry.k8s.io/nginx-slim:0.25".into()
+        s.spec.template_mut().spec_mut().containers[0].image =
+            "registry.k8s.io/nginx-slim:0.25".into()
     });
     at(&mut sim, 180);
     assert_eq!(deletion_order(&sim, 60), [2, 1, 0]);
@@ -234,7 +235,8 @@ fn partition_is_a_canary_until_lowered() {
     at(&mut sim, 60);
     let old = sts(&sim).status.current_revision;
     update_sts(&mut sim, |s| {
-        s.spec.template.spec_mut().containers[0].image = "registry.k8s.io/nginx-slim:0.25".into()
+        s.spec.template_mut().spec_mut().containers[0].image =
+            "registry.k8s.io/nginx-slim:0.25".into()
     });
     at(&mut sim, 120);
     let new = sts(&sim).status.update_revision;
@@ -296,7 +298,7 @@ fn forced_rollback_needs_a_manual_delete() {
     at(&mut sim, 60);
     let good = sts(&sim).status.current_revision;
     update_sts(&mut sim, |s| {
-        s.spec.template.spec_mut().containers[0].image =
+        s.spec.template_mut().spec_mut().containers[0].image =
             "registry.k8s.io/nginx-slim:0.99-broken".into()
     });
     at(&mut sim, 120);
@@ -318,7 +320,8 @@ fn forced_rollback_needs_a_manual_delete() {
     );
     // Revert the template: the good revision is the update revision again...
     update_sts(&mut sim, |s| {
-        s.spec.template.spec_mut().containers[0].image = "registry.k8s.io/nginx-slim:0.24".into()
+        s.spec.template_mut().spec_mut().containers[0].image =
+            "registry.k8s.io/nginx-slim:0.24".into()
     });
     at(&mut sim, 240);
     let s = sts(&sim);

@@ -326,7 +326,7 @@ proptest! {
                 DsOp::NodeRecover(n) => sim.apply_action(TimelineAction::NodeRecover(format!("node-{n}"))),
                 DsOp::UpdateTemplate(v) => {
                     let mut ds = sim.api.store.get::<DaemonSet>("default", "agent").cloned().unwrap();
-                    ds.spec.template.spec_mut().containers[0].image = format!("agent:{}", v + 2);
+                    ds.spec.template_mut().spec_mut().containers[0].image = format!("agent:{}", v + 2);
                     ds.metadata.resource_version.clear();
                     sim.api.update(Object::DaemonSet(ds)).unwrap();
                 }

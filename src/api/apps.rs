@@ -7,6 +7,7 @@ use super::meta::{is_false, is_zero_i32, is_zero_i64, LabelSelector, Labels, Obj
 use super::time::Time;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -34,7 +35,9 @@ pub struct ReplicaSetSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
     #[serde(default)]
-    pub template: PodTemplateSpec,
+    /// Shared between versions of the object and with its revisions (copy-on-write through
+    /// `template_mut`).
+    pub template: Arc<PodTemplateSpec>,
 }
 
 /// Shared by ReplicaSet and ReplicationController (`apps/v1.ReplicaSetStatus` and
@@ -124,7 +127,7 @@ impl ReplicationController {
                 replicas: self.spec.replicas,
                 min_ready_seconds: self.spec.min_ready_seconds,
                 selector: Some(LabelSelector::from_labels(&self.spec.selector)),
-                template: self.spec.template.clone().unwrap_or_default(),
+                template: std::sync::Arc::new(self.spec.template.clone().unwrap_or_default()),
             },
             status: self.status.clone(),
         }
@@ -157,7 +160,9 @@ pub struct DeploymentSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
     #[serde(default)]
-    pub template: PodTemplateSpec,
+    /// Shared between versions of the object and with its revisions (copy-on-write through
+    /// `template_mut`).
+    pub template: Arc<PodTemplateSpec>,
     #[serde(default)]
     pub strategy: DeploymentStrategy,
     #[serde(default, skip_serializing_if = "is_zero_i32")]
@@ -234,5 +239,19 @@ impl Deployment {
     /// `*d.Spec.Replicas` (1 when unset, as the API default).
     pub fn replicas(&self) -> i32 {
         self.spec.replicas.unwrap_or(1)
+    }
+}
+
+impl ReplicaSetSpec {
+    /// The pod template for writing: copies it first if another version shares it.
+    pub fn template_mut(&mut self) -> &mut PodTemplateSpec {
+        Arc::make_mut(&mut self.template)
+    }
+}
+
+impl DeploymentSpec {
+    /// The pod template for writing: copies it first if another version shares it.
+    pub fn template_mut(&mut self) -> &mut PodTemplateSpec {
+        Arc::make_mut(&mut self.template)
     }
 }

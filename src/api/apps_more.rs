@@ -11,6 +11,7 @@ use super::meta::{is_zero_i32, is_zero_i64, LabelSelector, ObjectMeta};
 use super::time::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// `OrderedReady` (the default) or `Parallel`.
 pub const ORDERED_READY_POD_MANAGEMENT: &str = "OrderedReady";
@@ -47,7 +48,9 @@ pub struct StatefulSetSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
     #[serde(default)]
-    pub template: PodTemplateSpec,
+    /// Shared between versions of the object and with its revisions (copy-on-write through
+    /// `template_mut`).
+    pub template: Arc<PodTemplateSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volume_claim_templates: Vec<PersistentVolumeClaim>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -176,7 +179,9 @@ pub struct DaemonSetSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
     #[serde(default)]
-    pub template: PodTemplateSpec,
+    /// Shared between versions of the object and with its revisions (copy-on-write through
+    /// `template_mut`).
+    pub template: Arc<PodTemplateSpec>,
     /// A struct upstream (never omitted).
     #[serde(default)]
     pub update_strategy: DaemonSetUpdateStrategy,
@@ -244,4 +249,18 @@ pub struct ControllerRevision {
     pub data: Option<Value>,
     #[serde(default)]
     pub revision: i64,
+}
+
+impl StatefulSetSpec {
+    /// The pod template for writing: copies it first if another version shares it.
+    pub fn template_mut(&mut self) -> &mut PodTemplateSpec {
+        Arc::make_mut(&mut self.template)
+    }
+}
+
+impl DaemonSetSpec {
+    /// The pod template for writing: copies it first if another version shares it.
+    pub fn template_mut(&mut self) -> &mut PodTemplateSpec {
+        Arc::make_mut(&mut self.template)
+    }
 }

@@ -528,7 +528,7 @@ pub fn default_object(o: &mut Object) {
             if rs.spec.replicas.is_none() {
                 rs.spec.replicas = Some(1);
             }
-            default_pod_spec(rs.spec.template.spec_mut());
+            default_pod_spec(rs.spec.template_mut().spec_mut());
         }
         Object::ReplicationController(rc) => {
             // SetDefaults_ReplicationController: selector and labels from the template labels.

@@ -280,8 +280,8 @@ mod tests {
         d.metadata.name = "abc".into();
         d.metadata.namespace = "default".into();
         d.spec.selector = Some(LabelSelector::from_labels(&labels(&[("name", "abc")])));
-        d.spec.template.metadata.labels = labels(&[("name", "abc")]);
-        d.spec.template.spec_mut().containers = vec![Container {
+        d.spec.template_mut().metadata.labels = labels(&[("name", "abc")]);
+        d.spec.template_mut().spec_mut().containers = vec![Container {
             name: "nginx".into(),
             image: "image".into(),
             ..Default::default()
@@ -325,7 +325,7 @@ mod tests {
             ),
             (
                 "restartPolicy Never",
-                Box::new(|d| d.spec.template.spec_mut().restart_policy = "Never".into()),
+                Box::new(|d| d.spec.template_mut().spec_mut().restart_policy = "Never".into()),
                 vec!["spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""],
             ),
             (
@@ -443,7 +443,7 @@ mod tests {
             Vec::<String>::new()
         );
         new.spec.selector = Some(LabelSelector::from_labels(&labels(&[("name", "def")])));
-        new.spec.template.metadata.labels = labels(&[("name", "def")]);
+        new.spec.template_mut().metadata.labels = labels(&[("name", "def")]);
         assert_eq!(
             msgs(&validate_deployment_update(&new, &old)),
             vec!["spec.selector: Invalid value: {\"matchLabels\":{\"name\":\"def\"}}: field is immutable"]

@@ -59,7 +59,7 @@ pub fn set_defaults_stateful_set(s: &mut StatefulSet) {
     if spec.revision_history_limit.is_none() {
         spec.revision_history_limit = Some(10);
     }
-    default_pod_spec(spec.template.spec_mut());
+    default_pod_spec(spec.template_mut().spec_mut());
     for claim in &mut spec.volume_claim_templates {
         // The API server writes the embedded claims with their type meta.
         claim.api_version = "v1".into();
@@ -89,7 +89,7 @@ pub fn set_defaults_daemon_set(ds: &mut DaemonSet) {
     if ds.spec.revision_history_limit.is_none() {
         ds.spec.revision_history_limit = Some(10);
     }
-    default_pod_spec(ds.spec.template.spec_mut());
+    default_pod_spec(ds.spec.template_mut().spec_mut());
 }
 
 /// `SetDefaults_PersistentVolumeClaimSpec`: volumeMode `Filesystem`; resource quantities in
@@ -228,9 +228,9 @@ pub fn prepare_for_update(new: &mut Object, old: &Object) {
     match (new, old) {
         (Object::DaemonSet(n), Object::DaemonSet(o)) => {
             let mut g = template_generation(o);
-            let mut template = n.spec.template.clone();
+            let mut template = crate::api::PodTemplateSpec::clone(&n.spec.template);
             default_pod_spec(template.spec_mut());
-            if template != o.spec.template {
+            if template != *o.spec.template {
                 g += 1;
             }
             if g > 0 {
@@ -390,7 +390,7 @@ mod tests {
         let mut changed = created.clone();
         changed
             .spec
-            .template
+            .template_mut()
             .metadata
             .labels
             .insert("v".into(), "2".into());

@@ -1932,7 +1932,7 @@ System Info:
             spec: DeploymentSpec {
                 replicas: Some(replicas),
                 selector: Some(LabelSelector::from_labels(&l)),
-                template: template(image),
+                template: std::sync::Arc::new(template(image)),
                 ..Default::default()
             },
             status,
@@ -1956,7 +1956,7 @@ System Info:
                 spec: crate::api::ReplicaSetSpec {
                     replicas: Some(spec),
                     selector: Some(LabelSelector::from_labels(&l)),
-                    template: template(image),
+                    template: std::sync::Arc::new(template(image)),
                     ..Default::default()
                 },
                 status: crate::api::ReplicaSetStatus {
@@ -2130,9 +2130,9 @@ System Info:
         d.metadata
             .annotations
             .insert("deployment.kubernetes.io/revision".into(), "2".into());
-        d.spec.template.spec_mut().containers[0].name = "web".into();
-        d.spec.template.spec_mut().containers[0].extra.clear();
-        d.spec.template.spec_mut().extra.clear();
+        d.spec.template_mut().spec_mut().containers[0].name = "web".into();
+        d.spec.template_mut().spec_mut().containers[0].extra.clear();
+        d.spec.template_mut().spec_mut().extra.clear();
         d.spec.min_ready_seconds = 5;
         sim.api
             .store
@@ -2150,7 +2150,7 @@ System Info:
             .unwrap();
         rs.spec.template = loaded.spec.template.clone();
         rs.spec
-            .template
+            .template_mut()
             .metadata
             .labels
             .insert("pod-template-hash".into(), "5d9f8c7b6".into());

@@ -559,7 +559,7 @@ pub fn view_history(rss: &[ReplicaSet], pin_revision: i64) -> Result<String, Str
         let Ok(v) = revision(&rs.metadata) else {
             continue;
         };
-        let mut t = rs.spec.template.clone();
+        let mut t = crate::api::PodTemplateSpec::clone(&rs.spec.template);
         if let Some(cause) = rs
             .metadata
             .annotations
@@ -713,10 +713,10 @@ fn set_rollback(
         Object::DaemonSet(d) => &mut d.spec.template,
         _ => return Err(not_found()),
     };
-    if *current == template {
+    if **current == template {
         return Ok((template, None));
     }
-    *current = template.clone();
+    *current = std::sync::Arc::new(template.clone());
     Ok((template, Some(patched)))
 }
 
@@ -991,8 +991,8 @@ impl Patcher {
         // `defaultObjectRestarter` also restarts DaemonSets and StatefulSets (no pause check).
         if self == Patcher::Restart {
             let template = match obj {
-                Some(Object::DaemonSet(d)) => Some(&mut d.spec.template),
-                Some(Object::StatefulSet(s)) => Some(&mut s.spec.template),
+                Some(Object::DaemonSet(d)) => Some(d.spec.template_mut()),
+                Some(Object::StatefulSet(s)) => Some(s.spec.template_mut()),
                 _ => None,
             };
             if let Some(t) = template {
@@ -1029,7 +1029,7 @@ impl Patcher {
                 }
                 // `time.Now().Format(time.RFC3339)`: the simulated now, in UTC.
                 d.spec
-                    .template
+                    .template_mut()
                     .metadata
                     .annotations
                     .insert(RESTARTED_AT_ANNOTATION.into(), now.to_rfc3339());
@@ -1289,7 +1289,7 @@ spec:
             spec: ReplicaSetSpec {
                 replicas: Some(1),
                 selector: Some(LabelSelector::from_labels(&l)),
-                template: PodTemplateSpec {
+                template: std::sync::Arc::new(PodTemplateSpec {
                     metadata: ObjectMeta {
                         labels: l,
                         ..Default::default()
@@ -1302,7 +1302,7 @@ spec:
                         }],
                         ..Default::default()
                     }),
-                },
+                }),
                 ..Default::default()
             },
             ..Default::default()

@@ -195,10 +195,10 @@ fn pod_spec_of(obj: &mut Object) -> Result<&mut PodSpec, String> {
             .template
             .get_or_insert_with(Default::default)
             .spec_mut()),
-        Object::Deployment(d) => Ok(d.spec.template.spec_mut()),
-        Object::ReplicaSet(rs) => Ok(rs.spec.template.spec_mut()),
-        Object::StatefulSet(s) => Ok(s.spec.template.spec_mut()),
-        Object::DaemonSet(d) => Ok(d.spec.template.spec_mut()),
+        Object::Deployment(d) => Ok(d.spec.template_mut().spec_mut()),
+        Object::ReplicaSet(rs) => Ok(rs.spec.template_mut().spec_mut()),
+        Object::StatefulSet(s) => Ok(s.spec.template_mut().spec_mut()),
+        Object::DaemonSet(d) => Ok(d.spec.template_mut().spec_mut()),
         #[allow(unreachable_patterns)]
         // `%T`: every kind kubeplay serves lives in a Go package named v1.
         other => Err(format!(

@@ -172,7 +172,7 @@ pub fn replica_set(name: &str, replicas: i32, ready: i32) -> ReplicaSet {
         spec: ReplicaSetSpec {
             replicas: Some(replicas),
             selector: Some(LabelSelector::from_labels(&l)),
-            template: PodTemplateSpec {
+            template: std::sync::Arc::new(PodTemplateSpec {
                 metadata: ObjectMeta {
                     labels: l,
                     ..Default::default()
@@ -181,7 +181,7 @@ pub fn replica_set(name: &str, replicas: i32, ready: i32) -> ReplicaSet {
                     containers: vec![container("nginx", "nginx:1.27")],
                     ..Default::default()
                 }),
-            },
+            }),
             ..Default::default()
         },
         status: ReplicaSetStatus {

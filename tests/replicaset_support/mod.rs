@@ -47,8 +47,8 @@ pub fn new_replica_set(name: &str, replicas: i32, selector: &[(&str, &str)]) -> 
     rs.spec.selector = Some(LabelSelector::from_labels(&labels(selector)));
     let mut tl = labels(selector);
     tl.insert("type".into(), "production".into());
-    rs.spec.template.metadata.labels = tl;
-    rs.spec.template.spec_mut().containers = vec![Container {
+    rs.spec.template_mut().metadata.labels = tl;
+    rs.spec.template_mut().spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "foo/bar".into(),
         ..Default::default()

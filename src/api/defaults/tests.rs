@@ -175,13 +175,13 @@ fn pod_requests_default_to_limits() {
 
     let mut rs = Object::ReplicaSet(ReplicaSet {
         spec: crate::api::ReplicaSetSpec {
-            template: PodTemplateSpec {
+            template: std::sync::Arc::new(PodTemplateSpec {
                 metadata: ObjectMeta::default(),
                 spec: std::sync::Arc::new(PodSpec {
                     containers: vec![c],
                     ..Default::default()
                 }),
-            },
+            }),
             ..Default::default()
         },
         ..Default::default()

@@ -463,7 +463,7 @@ fn api_server_round_trips() {
         "1"
     );
     let mut d2 = d.clone();
-    d2.spec.template.spec_mut().containers[0].image = "image:2".into();
+    d2.spec.template_mut().spec_mut().containers[0].image = "image:2".into();
     let Object::DaemonSet(d2) = api.update(Object::DaemonSet(d2)).unwrap() else {
         unreachable!()
     };

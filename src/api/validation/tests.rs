@@ -826,7 +826,7 @@ fn rs_obj(name: &str, replicas: i32, selector: Labels, t: PodTemplateSpec) -> Ob
             replicas: Some(replicas),
             min_ready_seconds: 0,
             selector: Some(LabelSelector::from_labels(&selector)),
-            template: t,
+            template: std::sync::Arc::new(t),
         },
         ..Default::default()
     })
@@ -920,7 +920,7 @@ fn create_defaults_then_update_rules_through_api_server() {
             ("tier", "fe"),
         ])));
         rs.spec
-            .template
+            .template_mut()
             .metadata
             .labels
             .insert("tier".into(), "fe".into());

@@ -256,7 +256,7 @@ mod tests {
                 replicas: Some(replicas),
                 min_ready_seconds: 0,
                 selector: sel.map(|l| LabelSelector::from_labels(&l)),
-                template: t,
+                template: std::sync::Arc::new(t),
             },
             ..Default::default()
         }
@@ -392,7 +392,7 @@ mod tests {
             template(&[("a", "b")]),
         );
         r.spec.min_ready_seconds = -5;
-        r.spec.template.spec_mut().active_deadline_seconds = Some(10);
+        r.spec.template_mut().spec_mut().active_deadline_seconds = Some(10);
         assert_eq!(
             strs(&validate_replica_set(&r)),
             vec![

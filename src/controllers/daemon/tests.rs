@@ -76,7 +76,7 @@ fn with_spec(spec: serde_json::Value) -> DaemonSet {
     for (k, v) in spec.as_object().unwrap() {
         t[k] = v.clone();
     }
-    ds.spec.template.spec = serde_json::from_value(t).unwrap();
+    ds.spec.template_mut().spec = serde_json::from_value(t).unwrap();
     ds
 }
 
@@ -874,7 +874,8 @@ fn node_selector_follows_node_labels() {
     ns[3].metadata.labels.insert("disk".into(), "ssd".into());
     let mut h = Harness::new(ns);
     let mut ds = new_daemon_set("foo");
-    ds.spec.template.spec_mut().node_selector = [("disk".to_string(), "ssd".to_string())].into();
+    ds.spec.template_mut().spec_mut().node_selector =
+        [("disk".to_string(), "ssd".to_string())].into();
     h.create(ds);
     assert_eq!(
         h.per_node().keys().cloned().collect::<Vec<_>>(),
@@ -1041,7 +1042,7 @@ fn orphans_are_adopted() {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    orphan.spec = new_daemon_set("foo").spec.template.spec;
+    orphan.spec = new_daemon_set("foo").spec.template.spec.clone();
     orphan.spec_mut().node_name = "node-0".into();
     h.sim.api.create(Object::Pod(orphan)).unwrap();
     let mut ds = new_daemon_set("foo");
@@ -1119,7 +1120,7 @@ fn rolling_update_with_max_unavailable() {
     h.create(new_daemon_set("foo"));
     h.make_all_ready();
     h.update_ds("foo", |d| {
-        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
+        d.spec.template_mut().spec_mut().containers[0].image = "foo/bar:2".into()
     });
     // Right after the template change exactly one old pod is being deleted.
     let terminating = h
@@ -1164,7 +1165,7 @@ fn rolling_update_with_max_surge() {
     h.create(ds);
     h.make_all_ready();
     h.update_ds("foo", |d| {
-        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
+        d.spec.template_mut().spec_mut().containers[0].image = "foo/bar:2".into()
     });
     assert_eq!(h.live_pods().len(), 4, "one surge pod");
     let per = h.per_node();
@@ -1185,7 +1186,7 @@ fn unavailable_old_pods_are_replaced_at_once() {
     h.create(new_daemon_set("foo"));
     // Nothing is ready: every old pod is unavailable.
     h.update_ds("foo", |d| {
-        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
+        d.spec.template_mut().spec_mut().containers[0].image = "foo/bar:2".into()
     });
     let cur = current_hash(&h);
     let new = h
@@ -1208,7 +1209,7 @@ fn on_delete_strategy() {
     h.create(ds);
     h.make_all_ready();
     h.update_ds("foo", |d| {
-        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
+        d.spec.template_mut().spec_mut().containers[0].image = "foo/bar:2".into()
     });
     assert_eq!(h.events("SuccessfulDelete").len(), 0);
     assert_eq!(h.ds("foo").status.updated_number_scheduled, 0);
@@ -1229,11 +1230,11 @@ fn rollback_reuses_the_old_revision() {
     h.make_all_ready();
     let first = current_hash(&h);
     h.update_ds("foo", |d| {
-        d.spec.template.spec_mut().containers[0].image = "foo/bar:2".into()
+        d.spec.template_mut().spec_mut().containers[0].image = "foo/bar:2".into()
     });
     roll(&mut h, 1, 10);
     h.update_ds("foo", |d| {
-        d.spec.template.spec_mut().containers[0].image = "foo/bar".into()
+        d.spec.template_mut().spec_mut().containers[0].image = "foo/bar".into()
     });
     roll(&mut h, 1, 10);
     assert_eq!(current_hash(&h), first);

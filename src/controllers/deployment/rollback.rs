@@ -213,12 +213,12 @@ pub fn rollout_undo(
         )));
     }
     let mut out = d.clone();
-    let mut template = rs.spec.template.clone();
+    let mut template = crate::api::PodTemplateSpec::clone(&rs.spec.template);
     template
         .metadata
         .labels
         .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
-    out.spec.template = template;
+    out.spec.template = std::sync::Arc::new(template);
     // Skipped annotations stay as the deployment has them; the rest come from the ReplicaSet.
     let mut annotations: std::collections::BTreeMap<String, String> = d
         .metadata

@@ -174,7 +174,7 @@ pub fn get_new_replica_set(
     }
 
     // The new ReplicaSet does not exist: create one.
-    let mut template = d.spec.template.clone();
+    let mut template = crate::api::PodTemplateSpec::clone(&d.spec.template);
     let hash = compute_hash(&template, d.status.collision_count);
     template
         .metadata
@@ -195,7 +195,7 @@ pub fn get_new_replica_set(
     new_rs.spec.replicas = Some(0);
     new_rs.spec.min_ready_seconds = d.spec.min_ready_seconds;
     new_rs.spec.selector = Some(selector);
-    new_rs.spec.template = template;
+    new_rs.spec.template = std::sync::Arc::new(template);
 
     let all = all_rss(old_rss, Some(&new_rs));
     let new_replicas = new_rs_new_replicas(d, &all, &new_rs).map_err(internal)?;

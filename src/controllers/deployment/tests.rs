@@ -89,10 +89,10 @@ impl Fixture {
         self.seq += 1;
         match &mut o {
             Object::Deployment(d) => {
-                crate::api::defaults::default_pod_spec(d.spec.template.spec_mut())
+                crate::api::defaults::default_pod_spec(d.spec.template_mut().spec_mut())
             }
             Object::ReplicaSet(rs) => {
-                crate::api::defaults::default_pod_spec(rs.spec.template.spec_mut())
+                crate::api::defaults::default_pod_spec(rs.spec.template_mut().spec_mut())
             }
             _ => {}
         }
@@ -198,8 +198,8 @@ fn new_deployment(
     });
     d.spec.replicas = Some(replicas);
     d.spec.selector = Some(LabelSelector::from_labels(&selector));
-    d.spec.template.metadata.labels = selector;
-    d.spec.template.spec = std::sync::Arc::new(PodSpec {
+    d.spec.template_mut().metadata.labels = selector;
+    d.spec.template_mut().spec = std::sync::Arc::new(PodSpec {
         containers: vec![Container {
             name: "foo".into(),
             image: "foo/bar".into(),
@@ -224,8 +224,8 @@ fn rs(name: &str, replicas: i32, selector: Labels, timestamp: Option<Time>) -> R
     r.metadata.labels = selector.clone();
     r.spec.replicas = Some(replicas);
     r.spec.selector = Some(LabelSelector::from_labels(&selector));
-    r.spec.template.metadata.labels = selector;
-    r.spec.template.spec_mut().containers = vec![Container {
+    r.spec.template_mut().metadata.labels = selector;
+    r.spec.template_mut().spec_mut().containers = vec![Container {
         name: "old".into(),
         image: "foo/bar".into(),
         ..Default::default()
@@ -311,7 +311,7 @@ fn test_scale() {
     let updated_template = |replicas: i32| {
         let mut d = new_deployment("foo", replicas, None, None, None, foo_bar());
         d.spec
-            .template
+            .template_mut()
             .metadata
             .labels
             .insert("another".into(), "label".into());
@@ -1026,8 +1026,8 @@ fn current_deployment(
     d.spec.replicas = Some(replicas);
     d.spec.strategy.type_ = RECREATE.into();
     d.spec.selector = Some(LabelSelector::from_labels(&foo_bar()));
-    d.spec.template.metadata.labels = foo_bar();
-    d.spec.template.spec_mut().containers = vec![Container {
+    d.spec.template_mut().metadata.labels = foo_bar();
+    d.spec.template_mut().spec_mut().containers = vec![Container {
         name: "foo".into(),
         image: "foo/bar".into(),
         ..Default::default()
@@ -1459,7 +1459,7 @@ fn test_reentrant_rollback() {
     let mut rs1 = new_replica_set(&d, "deploymentrs-old", 0);
     rs1.metadata.annotations = labels(&[(REVISION_ANNOTATION, "1")]);
     rs1.spec
-        .template
+        .template_mut()
         .spec_mut()
         .termination_grace_period_seconds = Some(1);
     let mut rs2 = new_replica_set(&d, "deploymentrs-new", 1);
@@ -1480,7 +1480,7 @@ fn test_reentrant_rollback() {
             .unwrap()
             .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), "hash".into());
         r.spec
-            .template
+            .template_mut()
             .metadata
             .labels
             .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), "hash".into());
@@ -1782,7 +1782,7 @@ fn test_replica_set_event_handlers() {
     let d2 = fx.put_d(&new_deployment("d2", 1, None, None, None, foo_bar()));
     let mut d3 = new_deployment("d3", 1, None, None, None, foo_bar());
     d3.spec.selector = Some(LabelSelector::from_labels(&labels(&[("foo", "notbar")])));
-    d3.spec.template.metadata.labels = labels(&[("foo", "notbar")]);
+    d3.spec.template_mut().metadata.labels = labels(&[("foo", "notbar")]);
     fx.put_d(&d3);
     let rs1 = new_replica_set(&d1, "rs1", 1);
     let rs2 = new_replica_set(&d2, "rs2", 1);
@@ -1944,7 +1944,7 @@ fn complete_then_update() -> Fixture {
             && p.message.ends_with("\" has successfully progressed.")
     );
     let mut d = fx.d("web");
-    d.spec.template.spec_mut().containers[0].image = "foo/bar:v2".into();
+    d.spec.template_mut().spec_mut().containers[0].image = "foo/bar:v2".into();
     fx.api.update(Object::Deployment(d)).unwrap();
     fx.api.store.take_changes();
     fx.api.events.clear();
@@ -2138,7 +2138,7 @@ fn recreate_rollout() {
     }
     let mut d = fx.d("foo");
     assert!(deployment_complete(&d, &d.status));
-    d.spec.template.spec_mut().containers[0].image = "foo/bar:v2".into();
+    d.spec.template_mut().spec_mut().containers[0].image = "foo/bar:v2".into();
     fx.api.update(Object::Deployment(d)).unwrap();
     let d = fx.d("foo");
     // First sync: old scaled to 0, no new ReplicaSet yet.
@@ -2351,7 +2351,7 @@ fn simulated_rollout_with_watch_and_requeues() {
 
     // Roll out a new image: 3 replicas, 25% → maxSurge 1, maxUnavailable 0.
     let mut d2 = d.clone();
-    d2.spec.template.spec_mut().containers[0].image = "foo/bar:v2".into();
+    d2.spec.template_mut().spec_mut().containers[0].image = "foo/bar:v2".into();
     sim.api.update(Object::Deployment(d2)).unwrap();
     sim.api.events.clear();
     sim.run_for(Duration::from_secs(5)).unwrap();
@@ -2417,7 +2417,7 @@ fn replica_set_create_error() {
     let mut fx = Fixture::new();
     let mut d = new_deployment("placeholder", 1, None, None, None, foo_bar());
     d.spec.progress_deadline_seconds = Some(600);
-    let mut template = d.spec.template.clone();
+    let mut template = crate::api::PodTemplateSpec::clone(&d.spec.template);
     crate::api::defaults::default_pod_spec(template.spec_mut());
     let hash = compute_hash(&template, None);
     let cut = 253 - 1 - hash.len();
@@ -2495,7 +2495,7 @@ fn api_server_strategy_hooks() {
     // Selector changes are rejected on update.
     let mut bad = s.clone();
     bad.spec.selector = Some(LabelSelector::from_labels(&labels(&[("foo", "baz")])));
-    bad.spec.template.metadata.labels = labels(&[("foo", "baz")]);
+    bad.spec.template_mut().metadata.labels = labels(&[("foo", "baz")]);
     let err = api.update(Object::Deployment(bad)).unwrap_err();
     assert_eq!(
         err.kubectl_message(),

@@ -633,9 +633,9 @@ pub fn find_active_or_latest(
 /// `SetFromReplicaSetTemplate`: the deployment takes the replica set's template minus the hash
 /// label.
 pub fn set_from_replica_set_template(d: &mut Deployment, template: &PodTemplateSpec) {
-    d.spec.template = template.clone();
+    d.spec.template = std::sync::Arc::new(template.clone());
     d.spec
-        .template
+        .template_mut()
         .metadata
         .labels
         .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);

@@ -270,7 +270,7 @@ impl TestCase {
                 };
                 d.spec.replicas = Some(self.spec_replicas);
                 d.spec.selector = Some(sel);
-                d.spec.template = template;
+                d.spec.template = std::sync::Arc::new(template);
                 d.status.replicas = self.status_replicas;
                 d.into_object()
             }
@@ -281,7 +281,7 @@ impl TestCase {
                 };
                 r.spec.replicas = Some(self.spec_replicas);
                 r.spec.selector = Some(sel);
-                r.spec.template = template;
+                r.spec.template = std::sync::Arc::new(template);
                 r.status.replicas = self.status_replicas;
                 r.into_object()
             }

@@ -264,7 +264,7 @@ mod tests {
         rs.metadata.uid = "rs-uid".into();
         rs.spec.replicas = Some(replicas);
         rs.spec.selector = Some(LabelSelector::from_labels(&selector));
-        rs.spec.template.metadata.labels = labels(&[("name", "foo"), ("type", "production")]);
+        rs.spec.template_mut().metadata.labels = labels(&[("name", "foo"), ("type", "production")]);
         rs
     }
 

@@ -493,7 +493,7 @@ pub fn new_revision(set: &StatefulSet, revision: i64, collision_count: i32) -> C
 pub fn apply_revision(set: &StatefulSet, revision: &ControllerRevision) -> StatefulSet {
     let mut clone = set.clone();
     if let Some(t) = revision.data.as_ref().and_then(template_from_patch) {
-        clone.spec.template = t;
+        clone.spec.template = std::sync::Arc::new(t);
     }
     clone
 }

@@ -485,7 +485,7 @@ fn create_apply_revision() {
     let mut set = new_stateful_set(1);
     set.status.collision_count = Some(0);
     let revision = new_revision(&set, 1, 0);
-    set.spec.template.spec_mut().containers[0].name = "foo".into();
+    set.spec.template_mut().spec_mut().containers[0].name = "foo".into();
     set.metadata.annotations.insert("foo".into(), "bar".into());
     let restored = apply_revision(&set, &revision);
     let restored_revision = new_revision(&restored, 2, 0);
@@ -504,7 +504,7 @@ fn rolling_update_apply_revision() {
     let mut set = new_stateful_set(1);
     let current_set = set.clone();
     let current_revision = new_revision(&set, 1, 0);
-    set.spec.template.spec_mut().containers[0]
+    set.spec.template_mut().spec_mut().containers[0]
         .extra
         .insert("env".into(), json!([{"name": "foo", "value": "bar"}]));
     let update_set = set.clone();
@@ -580,7 +580,7 @@ fn versioned_pods_follow_partition_and_current_replicas() {
     let mut update = current.clone();
     update
         .spec
-        .template
+        .template_mut()
         .metadata
         .labels
         .insert("v".into(), "2".into());
@@ -1120,7 +1120,7 @@ fn rolling_update_replaces_pods_in_reverse_ordinal_order() {
     let mut h = Harness::new(new_stateful_set(3));
     h.bring_up();
     let old_rev = h.set().status.current_revision;
-    h.update_set(|s| s.spec.template.spec_mut().containers[0].image = "nginx:2".into());
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:2".into());
     let new_rev = h.set().status.update_revision;
     assert_ne!(old_rev, new_rev);
     let mut order = vec![];
@@ -1173,7 +1173,7 @@ fn partitioned_rolling_update_is_a_canary() {
     let mut h = Harness::new(set);
     h.bring_up();
     let cur = h.set().status.current_revision;
-    h.update_set(|s| s.spec.template.spec_mut().containers[0].image = "nginx:2".into());
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:2".into());
     let upd = h.set().status.update_revision;
     for _ in 0..20 {
         if let Some(p) = h.pods().iter().find(|p| is_terminating(p)) {
@@ -1238,7 +1238,7 @@ fn on_delete_updates_only_deleted_pods() {
     let mut h = Harness::new(set);
     h.bring_up();
     let cur = h.set().status.current_revision;
-    h.update_set(|s| s.spec.template.spec_mut().containers[0].image = "nginx:2".into());
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:2".into());
     let upd = h.set().status.update_revision;
     h.settle();
     assert!(h
@@ -1262,12 +1262,12 @@ fn forced_rollback_needs_the_broken_pod_deleted() {
     let mut h = Harness::new(new_stateful_set(3));
     h.bring_up();
     let good = h.set().status.current_revision;
-    h.update_set(|s| s.spec.template.spec_mut().containers[0].image = "nginx:broken".into());
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:broken".into());
     let bad = h.set().status.update_revision;
     h.finish_termination(2);
     assert_eq!(revision_of(&h.pod(2).unwrap()), bad);
     // foo-2 never becomes Ready. Revert the template.
-    h.update_set(|s| s.spec.template.spec_mut().containers[0].image = "nginx".into());
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx".into());
     let s = h.set();
     assert_eq!(s.status.update_revision, good, "the old revision is reused");
     // The broken pod stays: the controller waits for it to become Running and Ready.
@@ -1332,7 +1332,9 @@ fn revision_history_is_truncated_to_the_limit() {
     let mut h = Harness::new(new_stateful_set(1)); // limit 2
     h.bring_up();
     for i in 0..5 {
-        h.update_set(|s| s.spec.template.spec_mut().containers[0].image = format!("nginx:{i}"));
+        h.update_set(|s| {
+            s.spec.template_mut().spec_mut().containers[0].image = format!("nginx:{i}")
+        });
         if h.pod(0).is_some_and(|p| is_terminating(&p)) {
             h.finish_termination(0);
         }
@@ -1361,7 +1363,7 @@ fn max_unavailable_with_the_gate() {
     });
     let mut h = Harness::with_gates(set.clone(), g);
     h.bring_up();
-    h.update_set(|s| s.spec.template.spec_mut().containers[0].image = "nginx:2".into());
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:2".into());
     let term: Vec<i32> = h
         .pods()
         .iter()
@@ -1372,7 +1374,7 @@ fn max_unavailable_with_the_gate() {
     // Without the gate the field is ignored: one at a time.
     let mut h = Harness::new(set);
     h.bring_up();
-    h.update_set(|s| s.spec.template.spec_mut().containers[0].image = "nginx:2".into());
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:2".into());
     let term: Vec<i32> = h
         .pods()
         .iter()

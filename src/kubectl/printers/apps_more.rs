@@ -157,7 +157,7 @@ mod tests {
             metadata: meta("test1"),
             spec: StatefulSetSpec {
                 replicas: Some(5),
-                template: template(),
+                template: std::sync::Arc::new(template()),
                 ..Default::default()
             },
             status: StatefulSetStatus {
@@ -190,7 +190,7 @@ mod tests {
         let d = Object::DaemonSet(DaemonSet {
             metadata: meta("test1"),
             spec: DaemonSetSpec {
-                template: template(),
+                template: std::sync::Arc::new(template()),
                 selector: Some(LabelSelector::from_labels(
                     &[("foo".to_string(), "bar".to_string())]
                         .into_iter()

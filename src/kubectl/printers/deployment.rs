@@ -64,7 +64,7 @@ mod tests {
             },
             spec: DeploymentSpec {
                 replicas: Some(5),
-                template: PodTemplateSpec {
+                template: std::sync::Arc::new(PodTemplateSpec {
                     spec: std::sync::Arc::new(PodSpec {
                         containers: vec![
                             Container {
@@ -81,7 +81,7 @@ mod tests {
                         ..Default::default()
                     }),
                     ..Default::default()
-                },
+                }),
                 selector: Some(LabelSelector::from_labels(
                     &[("foo".to_string(), "bar".to_string())]
                         .into_iter()

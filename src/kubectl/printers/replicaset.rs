@@ -112,13 +112,13 @@ mod tests {
                         .into_iter()
                         .collect(),
                 )),
-                template: PodTemplateSpec {
+                template: std::sync::Arc::new(PodTemplateSpec {
                     spec: std::sync::Arc::new(PodSpec {
                         containers: containers(),
                         ..Default::default()
                     }),
                     ..Default::default()
-                },
+                }),
                 ..Default::default()
             },
             status: ReplicaSetStatus {

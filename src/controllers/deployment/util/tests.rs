@@ -25,14 +25,17 @@ fn generate_deployment(image: &str) -> Deployment {
     d.metadata.name = image.into();
     d.spec.replicas = Some(1);
     d.spec.selector = Some(LabelSelector::from_labels(&pod_labels));
-    d.spec.template.metadata.labels = pod_labels;
-    d.spec.template.spec_mut().containers = vec![Container {
+    d.spec.template_mut().metadata.labels = pod_labels;
+    d.spec.template_mut().spec_mut().containers = vec![Container {
         name: image.into(),
         image: image.into(),
         ..Default::default()
     }];
-    d.spec.template.spec_mut().restart_policy = "Always".into();
-    d.spec.template.spec_mut().termination_grace_period_seconds = Some(30);
+    d.spec.template_mut().spec_mut().restart_policy = "Always".into();
+    d.spec
+        .template_mut()
+        .spec_mut()
+        .termination_grace_period_seconds = Some(30);
     d
 }
 
@@ -69,7 +72,7 @@ fn with_hash(mut rs: ReplicaSet, hash: &str) -> ReplicaSet {
         .labels
         .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), hash.into());
     rs.spec
-        .template
+        .template_mut()
         .metadata
         .labels
         .insert(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY.into(), hash.into());
@@ -186,7 +189,7 @@ fn test_find_new_replica_set() {
     let mut new_rs_dup = with_hash(generate_rs(&d, "nginx-dup", "uid-dup"), "different-hash");
     new_rs_dup.metadata.creation_timestamp = Some(now);
     let mut old_d = generate_deployment("nginx");
-    old_d.spec.template.spec_mut().containers[0].name = "nginx-old-1".into();
+    old_d.spec.template_mut().spec_mut().containers[0].name = "nginx-old-1".into();
     let old_rs = generate_rs(&old_d, "nginx-old", "uid-old");
 
     let cases = [
@@ -218,7 +221,7 @@ fn test_find_old_replica_sets() {
     let mut new_rs_dup = with_hash(generate_rs(&d, "nginx-dup", "uid-dup"), "different-hash");
     new_rs_dup.metadata.creation_timestamp = Some(t(0, 0));
     let mut old_d = generate_deployment("nginx");
-    old_d.spec.template.spec_mut().containers[0].name = "nginx-old-1".into();
+    old_d.spec.template_mut().spec_mut().containers[0].name = "nginx-old-1".into();
     let mut old_rs = generate_rs(&old_d, "nginx-old", "uid-old");
     old_rs.metadata.creation_timestamp = Some(t(-1, 0));
 
@@ -1125,7 +1128,7 @@ fn test_pod_template_spec_hash() {
             "collision at {c}"
         );
     }
-    let mut other = d.spec.template.clone();
+    let mut other = crate::api::PodTemplateSpec::clone(&d.spec.template);
     other.spec_mut().containers[0].image = "nginx:1.2".into();
     assert_ne!(compute_hash(&other, None), h);
     // SafeEncodeString maps each character: '0' (48) → alphabet[48 % 27 = 21].
