@@ -844,7 +844,15 @@ fn with_status(pod: &Pod, status: PodStatus) -> Object {
 }
 
 fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> PodStatus {
-    let mut st = pod.status.clone();
+    // Everything but message, reason, qosClass and the verbatim fields is rebuilt below, so
+    // only those are copied from the current status.
+    let mut st = PodStatus {
+        message: pod.status.message.clone(),
+        reason: pod.status.reason.clone(),
+        qos_class: pod.status.qos_class.clone(),
+        extra: pod.status.extra.clone(),
+        ..PodStatus::default()
+    };
     let phase = pod_phase(rt, env, terminal);
     st.phase = phase.into();
     st.host_ip = rt.host_ip.clone();

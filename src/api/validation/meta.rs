@@ -53,7 +53,14 @@ pub fn validate_labels(labels: &Labels, path: &str) -> Vec<FieldError> {
 pub fn validate_annotations(annotations: &BTreeMap<String, String>, path: &str) -> Vec<FieldError> {
     let mut errs = vec![];
     for k in annotations.keys() {
-        for m in is_qualified_name(&k.to_lowercase()) {
+        let lowered;
+        let key = if k.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+            lowered = k.to_lowercase();
+            lowered.as_str()
+        } else {
+            k.as_str()
+        };
+        for m in is_qualified_name(key) {
             errs.push(FieldError::invalid(path, k.as_str(), m));
         }
     }

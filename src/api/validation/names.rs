@@ -141,10 +141,14 @@ pub fn is_dns1035_label(value: &str) -> Vec<String> {
 /// characters.
 pub fn is_qualified_name(value: &str) -> Vec<String> {
     let mut errs = vec![];
-    let parts: Vec<&str> = value.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
+    // Split at '/' without allocating: one part, two parts, or too many.
+    let parts: (&str, Option<&str>, bool) = match value.split_once('/') {
+        None => (value, None, false),
+        Some((prefix, name)) => (prefix, Some(name), name.contains('/')),
+    };
+    let name = match parts {
+        (name, None, _) => name,
+        (prefix, Some(name), false) => {
             if prefix.is_empty() {
                 errs.push(format!("prefix part {}", empty_error()));
             } else {
@@ -152,7 +156,7 @@ pub fn is_qualified_name(value: &str) -> Vec<String> {
                     errs.push(format!("prefix part {msg}"));
                 }
             }
-            *name
+            name
         }
         _ => {
             errs.push(format!(
