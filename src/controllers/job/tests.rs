@@ -893,3 +893,66 @@ fn ensure_job_condition_status_rules() {
 }
 
 mod tables;
+
+// Port of TestEnsureJobConditions (pkg/controller/job/job_controller_test.go): a condition is
+// replaced when its status, reason or message differ, appended when new unless it would be
+// False, and left alone (no update) when it already says the same.
+#[test]
+fn test_ensure_job_conditions() {
+    let t0 = ts("2025-01-01T00:00:00Z");
+    let t1 = ts("2025-01-01T00:01:00Z");
+    let c = |status: &str, reason: &str| new_condition("Suspended", status, reason, "", t0);
+    // (name, have, want status, want reason, expected list, expected update)
+    let rows: Vec<(&str, Vec<JobCondition>, &str, &str, Vec<JobCondition>, bool)> = vec![
+        ("append true condition", vec![], "True", "foo", vec![c("True", "foo")], true),
+        ("append false condition", vec![], "False", "foo", vec![], false),
+        (
+            "update true condition reason",
+            vec![c("True", "foo")],
+            "True",
+            "bar",
+            vec![c("True", "bar")],
+            true,
+        ),
+        (
+            "update true condition status",
+            vec![c("True", "foo")],
+            "False",
+            "foo",
+            vec![c("False", "foo")],
+            true,
+        ),
+        (
+            "update false condition status",
+            vec![c("False", "foo")],
+            "True",
+            "foo",
+            vec![c("True", "foo")],
+            true,
+        ),
+        (
+            "condition already exists",
+            vec![c("True", "foo")],
+            "True",
+            "foo",
+            vec![c("True", "foo")],
+            false,
+        ),
+    ];
+    for (name, have, status, reason, want, want_update) in rows {
+        let mut got = have.clone();
+        let updated = ensure_job_condition_status(&mut got, "Suspended", status, reason, "", t1);
+        assert_eq!(updated, want_update, "{name}: isUpdated");
+        assert_eq!(got.len(), want.len(), "{name}: list length");
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(
+                (&g.type_, &g.status, &g.reason, &g.message),
+                (&w.type_, &w.status, &w.reason, &w.message),
+                "{name}"
+            );
+            // A changed condition is stamped with the sync's time; an unchanged one keeps its own.
+            let want_time = if want_update { t1 } else { t0 };
+            assert_eq!(g.last_transition_time, Some(want_time), "{name}: transition time");
+        }
+    }
+}
