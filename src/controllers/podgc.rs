@@ -27,6 +27,7 @@ pub const TAINT_OUT_OF_SERVICE: &str = "node.kubernetes.io/out-of-service";
 /// The pod GC controller. Keys: `orphans:<node>`, `node:<node>`, `pod:<ns>/<name>`,
 /// `terminated`.
 pub struct PodGcController {
+    /// Zero disables `gcTerminated` (upstream's `if gcc.terminatedPodThreshold > 0`).
     pub terminated_pod_threshold: usize,
     /// Keys of the terminated pods the informer has seen (kept by `watch` once `resync_all`
     /// listed them), so `gcTerminated` need not list every pod while under the threshold.
@@ -202,7 +203,10 @@ impl Controller for PodGcController {
                 mark_failed_and_delete(ctx, &p, None)?;
             }
         } else if key == "terminated" {
-            // gcTerminated.
+            // gcTerminated, which `gc` runs only with a positive threshold.
+            if self.terminated_pod_threshold == 0 {
+                return Ok(());
+            }
             if self.primed && self.terminated.len() <= self.terminated_pod_threshold {
                 return Ok(());
             }
@@ -253,3 +257,7 @@ impl Controller for PodGcController {
         self
     }
 }
+
+#[cfg(test)]
+#[path = "podgc_tests.rs"]
+mod tests;
