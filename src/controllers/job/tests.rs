@@ -904,8 +904,22 @@ fn test_ensure_job_conditions() {
     let c = |status: &str, reason: &str| new_condition("Suspended", status, reason, "", t0);
     // (name, have, want status, want reason, expected list, expected update)
     let rows: Vec<(&str, Vec<JobCondition>, &str, &str, Vec<JobCondition>, bool)> = vec![
-        ("append true condition", vec![], "True", "foo", vec![c("True", "foo")], true),
-        ("append false condition", vec![], "False", "foo", vec![], false),
+        (
+            "append true condition",
+            vec![],
+            "True",
+            "foo",
+            vec![c("True", "foo")],
+            true,
+        ),
+        (
+            "append false condition",
+            vec![],
+            "False",
+            "foo",
+            vec![],
+            false,
+        ),
         (
             "update true condition reason",
             vec![c("True", "foo")],
@@ -952,7 +966,11 @@ fn test_ensure_job_conditions() {
             );
             // A changed condition is stamped with the sync's time; an unchanged one keeps its own.
             let want_time = if want_update { t1 } else { t0 };
-            assert_eq!(g.last_transition_time, Some(want_time), "{name}: transition time");
+            assert_eq!(
+                g.last_transition_time,
+                Some(want_time),
+                "{name}: transition time"
+            );
         }
     }
 }
