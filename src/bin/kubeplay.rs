@@ -114,9 +114,18 @@ fn parse_duration(flag: &str, v: &str) -> Result<Duration, String> {
     Duration::parse(v).map_err(|e| format!("error: --{flag}: {e}"))
 }
 
+/// kubectl ends what it prints with a newline; the library's output (also shown in the page's
+/// console) may not.
+fn with_final_newline(mut s: String) -> String {
+    if !s.is_empty() && !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
 fn kubectl_or_err(sim: &mut Simulation, cmd: &str) -> String {
     match kubeplay::kubectl::execute(sim, cmd) {
-        Ok(s) => s,
+        Ok(s) => with_final_newline(s),
         Err(e) => format!("{e}\n"),
     }
 }
@@ -197,7 +206,13 @@ fn run(args: &[String]) -> Result<String, String> {
                 })
                 .collect::<Vec<_>>()
                 .join(" ");
-            kubeplay::kubectl::execute(&mut sim, &line)
+            let out = kubeplay::kubectl::execute(&mut sim, &line)?;
+            if out.starts_with("No resources found") && !out.trim_end().contains('\n') {
+                // kubectl prints this notice on standard error; standard output stays empty.
+                eprintln!("{}", out.trim_end());
+                return Ok(String::new());
+            }
+            Ok(with_final_newline(out))
         }
         "explain-scale-down" => {
             let a = parse_args(&args[1..], &["at", "replicas", "n", "namespace"])?;

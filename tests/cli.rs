@@ -1,0 +1,102 @@
+//! The `kubeplay` command line, run as a process: what a user's shell sees.
+
+use std::process::Command;
+
+fn kubeplay(args: &[&str]) -> (String, String, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kubeplay"))
+        .args(args)
+        .output()
+        .expect("run kubeplay");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn kubectl_get_prints_kubectl_columns_and_ends_with_a_newline() {
+    let (out, err, ok) = kubeplay(&[
+        "kubectl",
+        "cronjob-hello",
+        "--at",
+        "5m",
+        "--",
+        "get",
+        "cronjob",
+    ]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let header: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(
+        header,
+        ["NAME", "SCHEDULE", "TIMEZONE", "SUSPEND", "ACTIVE", "LAST", "SCHEDULE", "AGE"]
+    );
+    assert!(lines[1].starts_with("hello "), "{out}");
+    assert!(
+        out.ends_with('\n'),
+        "kubectl output ends with a newline: {out:?}"
+    );
+
+    let (out, _, ok) = kubeplay(&[
+        "kubectl",
+        "cronjob-hello",
+        "--at",
+        "5m",
+        "--",
+        "get",
+        "jobs",
+    ]);
+    assert!(ok);
+    assert!(out.starts_with("NAME "), "{out}");
+    // Three successful Jobs are kept (successfulJobsHistoryLimit 3) and all are Complete.
+    assert_eq!(
+        out.lines()
+            .skip(1)
+            .filter(|l| l.contains(" Complete "))
+            .count(),
+        3,
+        "{out}"
+    );
+    assert!(out.ends_with('\n'));
+}
+
+#[test]
+fn errors_go_to_stderr_with_a_non_zero_exit() {
+    let (out, err, ok) = kubeplay(&[
+        "kubectl",
+        "cronjob-hello",
+        "--at",
+        "1m",
+        "--",
+        "get",
+        "cronjob",
+        "nope",
+    ]);
+    assert!(!ok, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("\"nope\" not found"), "{err}");
+
+    let (_, err, ok) = kubeplay(&["run", "no-such-scenario"]);
+    assert!(!ok);
+    assert!(!err.trim().is_empty());
+}
+
+#[test]
+fn no_resources_found_goes_to_stderr_as_kubectl_does() {
+    let (out, err, ok) = kubeplay(&[
+        "kubectl",
+        "cronjob-hello",
+        "--at",
+        "1m",
+        "--",
+        "get",
+        "pods",
+        "-n",
+        "kube-system",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "");
+    assert_eq!(err, "No resources found in kube-system namespace.\n");
+}
