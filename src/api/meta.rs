@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 pub type Labels = BTreeMap<String, String>;
 
 /// `metadata` as Kubernetes writes it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
     #[serde(default, skip_serializing_if = "String::is_empty")]
