@@ -1516,3 +1516,200 @@ fn orphans_named_after_the_set_are_adopted() {
     let stranger = h.sim.api.store.get::<Pod>("default", "bar-0").unwrap();
     assert!(stranger.metadata.controller_ref().is_none());
 }
+
+// ---------------------------------------------------------------------------------------------
+// TestStatefulSetControl rows run both Monotonic (OrderedReady) and Burst (Parallel)
+// ---------------------------------------------------------------------------------------------
+
+/// `burst(set)`.
+fn burst(mut set: StatefulSet) -> StatefulSet {
+    set.spec.pod_management_policy = "Parallel".into();
+    set
+}
+
+fn created_pods(h: &Harness) -> usize {
+    h.events()
+        .iter()
+        .filter(|e| e.starts_with("SuccessfulCreate create Pod"))
+        .count()
+}
+
+fn deleted_pods(h: &Harness) -> usize {
+    h.events()
+        .iter()
+        .filter(|e| e.starts_with("SuccessfulDelete delete Pod"))
+        .count()
+}
+
+/// `assertMonotonicInvariants` / `assertBurstInvariants`: every pod has its identity, its
+/// storage and its claims; with OrderedReady also the ordinals are contiguous from the start
+/// and no pod is Running and Ready while its predecessor is not.
+fn assert_invariants(h: &Harness) {
+    let mut pods = h.pods();
+    pods.sort_by_key(get_ordinal);
+    let set = h.set();
+    let monotonic = !allows_burst(&set);
+    for (i, p) in pods.iter().enumerate() {
+        if monotonic {
+            if i > 0 {
+                let prev = &pods[i - 1];
+                assert!(
+                    !is_running_and_ready(p) || is_running_and_ready(prev),
+                    "successor {} is Running and Ready while {} is not",
+                    p.metadata.name,
+                    prev.metadata.name
+                );
+            }
+            assert_eq!(
+                get_ordinal(p),
+                i as i32,
+                "{} deployed in the wrong order",
+                p.metadata.name
+            );
+        }
+        assert!(
+            identity_matches(&set, p),
+            "{} has a bad identity",
+            p.metadata.name
+        );
+        assert!(
+            storage_matches(&set, p),
+            "{} has bad storage",
+            p.metadata.name
+        );
+        for (_, c) in get_persistent_volume_claims(&set, p) {
+            let claim = &c.metadata.name;
+            assert!(
+                h.sim
+                    .api
+                    .store
+                    .get::<PersistentVolumeClaim>("default", claim)
+                    .is_some(),
+                "claim {claim} of {} missing",
+                p.metadata.name
+            );
+        }
+    }
+}
+
+// Port of TestStatefulSetControl/ScalesUp (Monotonic and Burst): 3 → 4 replicas; status counts
+// follow.
+#[test]
+fn scales_up_monotonic_and_burst() {
+    for set in [new_stateful_set(3), burst(new_stateful_set(3))] {
+        let mut h = Harness::new(set);
+        h.bring_up();
+        assert_invariants(&h);
+        h.update_set(|s| s.spec.replicas = Some(4));
+        h.bring_up();
+        assert_invariants(&h);
+        let s = h.set();
+        assert_eq!(
+            (
+                s.status.replicas,
+                s.status.ready_replicas,
+                s.status.updated_replicas
+            ),
+            (4, 4, 4)
+        );
+        assert_eq!(h.names(), ["foo-0", "foo-1", "foo-2", "foo-3"]);
+    }
+}
+
+// Port of TestStatefulSetControl/ScalesDown (Burst; the Monotonic run is
+// ordered_ready_scale_down_is_descending_and_waits_for_termination): 3 → 0, all condemned pods
+// go together, status counts reach 0.
+#[test]
+fn scales_down_burst() {
+    let mut h = Harness::new(burst(new_stateful_set(3)));
+    h.bring_up();
+    h.update_set(|s| s.spec.replicas = Some(0));
+    assert!(h.pods().iter().all(is_terminating));
+    for o in 0..3 {
+        h.finish_termination(o);
+    }
+    let s = h.set();
+    assert_eq!(
+        (
+            s.status.replicas,
+            s.status.ready_replicas,
+            s.status.updated_replicas
+        ),
+        (0, 0, 0)
+    );
+}
+
+// Port of TestStatefulSetControl/ReplacesPods (Monotonic and Burst): of 5 Running and Ready pods
+// (whose claims carry no pod owner reference under Retain), 0, 2 and 4 vanish; they are
+// recreated (OrderedReady: lowest first, each after its predecessor is Ready) and the set is
+// back at 5 replicas.
+#[test]
+fn replaces_pods_monotonic_and_burst() {
+    for set in [new_stateful_set(5), burst(new_stateful_set(5))] {
+        let parallel = allows_burst(&set);
+        let mut h = Harness::new(set);
+        h.bring_up();
+        assert_eq!(h.set().status.replicas, 5);
+        for p in h.pods() {
+            for (_, tc) in get_persistent_volume_claims(&h.set(), &p) {
+                let claim = &tc.metadata.name;
+                let c = h
+                    .sim
+                    .api
+                    .store
+                    .get::<PersistentVolumeClaim>("default", claim)
+                    .unwrap();
+                assert!(
+                    !has_owner_ref(&c.metadata, &p.metadata),
+                    "unexpected ownerRef on {claim}"
+                );
+            }
+        }
+        // om.podsIndexer.Delete: the pods are gone at once.
+        for o in [0, 2, 4] {
+            h.finish_termination(o);
+        }
+        if parallel {
+            assert_eq!(h.names(), ["foo-0", "foo-1", "foo-2", "foo-3", "foo-4"]);
+        } else {
+            assert_eq!(h.names(), ["foo-0", "foo-1", "foo-3"], "only foo-0 first");
+        }
+        for o in [0, 2, 4] {
+            assert!(!is_created(&h.pod(o).unwrap()) || is_pending(&h.pod(o).unwrap()));
+            h.run_and_ready(o);
+        }
+        assert_invariants(&h);
+        assert_eq!(h.set().status.replicas, 5);
+        assert_eq!(h.set().status.ready_replicas, 5);
+    }
+}
+
+// Port of TestStatefulSetControl/RecreatesFailedPod and RecreatesSucceededPod (recreatesPod,
+// Monotonic and Burst): the first pod turns terminal while the others are Pending; one sync
+// deletes it (one delete request), the next recreates it without a phase of its own and makes no
+// further delete. Create requests: 2 for Monotonic, replicas + 1 for Burst.
+// The *WithDeleteFailure rows inject an API error on delete, which the simulation cannot.
+#[test]
+fn recreates_terminal_pods_monotonic_and_burst() {
+    for phase in ["Failed", "Succeeded"] {
+        for set in [new_stateful_set(3), burst(new_stateful_set(3))] {
+            let parallel = allows_burst(&set);
+            let mut h = Harness::new(set);
+            assert_invariants(&h);
+            assert_eq!(deleted_pods(&h), 0);
+            assert_eq!(h.pods().len(), if parallel { 3 } else { 1 });
+            let uid = h.pod(0).unwrap().metadata.uid;
+            // Pods are Pending (the API server's default); the first becomes terminal.
+            h.set_phase(0, phase);
+            assert_eq!(deleted_pods(&h), 1, "{phase}");
+            let p = h.pod(0).expect("recreated");
+            assert_ne!(p.metadata.uid, uid);
+            assert!(!is_failed(&p) && !is_succeeded(&p) && !is_running_and_ready(&p));
+            h.settle();
+            assert_eq!(deleted_pods(&h), 1, "no additional delete calls");
+            assert_invariants(&h);
+            let want = if parallel { 3 + 1 } else { 2 };
+            assert_eq!(created_pods(&h), want, "{phase} parallel={parallel}");
+        }
+    }
+}
