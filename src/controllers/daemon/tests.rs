@@ -1285,3 +1285,735 @@ fn plan_without_surge_respects_max_unavailable() {
     assert_eq!(plan.pods_to_delete, ["node-3-old", "node-0-old"]);
     assert!(plan.nodes_to_create.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// expectSyncDaemonSets ports: one sync of a freshly created DaemonSet over given nodes and pods
+// ---------------------------------------------------------------------------------------------
+
+const SIMPLE_LABEL_2: &[(&str, &str)] = &[("name", "simple-daemon"), ("type", "test")];
+const SIMPLE_NODE_LABEL: &[(&str, &str)] = &[("color", "blue"), ("speed", "fast")];
+const SIMPLE_NODE_LABEL_2: &[(&str, &str)] = &[("color", "red"), ("speed", "fast")];
+
+fn labels(l: &[(&str, &str)]) -> BTreeMap<String, String> {
+    l.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// `addNodes(store, start, n, label)`.
+fn add_nodes(nodes: &mut Vec<Node>, start: usize, n: usize, label: &[(&str, &str)]) {
+    for i in start..start + n {
+        nodes.push(new_node(&format!("node-{i}"), label));
+    }
+}
+
+/// `updateStrategies()`: OnDelete, then RollingUpdate with maxUnavailable 1.
+fn update_strategies() -> Vec<crate::api::DaemonSetUpdateStrategy> {
+    vec![
+        serde_json::from_value(json!({"type": "OnDelete"})).unwrap(),
+        serde_json::from_value(
+            json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}}),
+        )
+        .unwrap(),
+    ]
+}
+
+/// Upstream's test controller with stores filled by hand: the nodes are there, the DaemonSet
+/// is created but not yet synced, pods are added with `newPod` (the DaemonSet's template, its
+/// current hash label and a controller reference).
+struct OneSync {
+    h: Harness,
+    ds: DaemonSet,
+}
+
+/// (creates, deletes, events) of one sync. Events are those of the controller's own recorder:
+/// upstream's fake pod control records no SuccessfulCreate/SuccessfulDelete.
+type Counts = (usize, usize, usize);
+
+impl OneSync {
+    fn new(nodes: Vec<Node>, ds: DaemonSet) -> Self {
+        let mut h = Harness::new(nodes);
+        h.settle();
+        let o = h.sim.api.create(Object::DaemonSet(ds)).unwrap();
+        let Object::DaemonSet(ds) = o else {
+            unreachable!()
+        };
+        OneSync { h, ds }
+    }
+
+    /// `newPod(node + "-", node, label, ds)` (`ds` None: a pod of no DaemonSet, plain spec).
+    fn pod(&self, node: &str, label: &[(&str, &str)], owned: bool) -> Pod {
+        let mut p = Pod::default();
+        p.metadata.namespace = "default".into();
+        p.metadata.generate_name = format!("{node}-");
+        p.metadata.labels = labels(label);
+        if owned {
+            let hash = crate::controllers::deployment::util::compute_hash(
+                &self.ds.spec.template,
+                self.ds.status.collision_count,
+            );
+            p.metadata
+                .labels
+                .insert(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY.into(), hash);
+            p.spec = self.ds.spec.template.spec.clone();
+            p.metadata.owner_references =
+                vec![crate::controllers::controller_utils::new_controller_ref(
+                    &self.ds.metadata,
+                    "apps/v1",
+                    "DaemonSet",
+                )];
+        } else {
+            p.spec_mut().containers = vec![crate::api::Container {
+                name: "c".into(),
+                image: "foo/bar".into(),
+                ..Default::default()
+            }];
+        }
+        p.spec_mut().node_name = node.into();
+        p
+    }
+
+    fn add(&mut self, pod: Pod) -> String {
+        let o = self.h.sim.api.create(Object::Pod(pod)).unwrap();
+        o.meta().name.clone()
+    }
+
+    /// `addPods(store, node, label, ds, n)`.
+    fn add_pods(&mut self, node: &str, label: &[(&str, &str)], n: usize) {
+        for _ in 0..n {
+            let p = self.pod(node, label, true);
+            self.add(p);
+        }
+    }
+
+    /// `addFailedPods`.
+    fn add_failed_pods(&mut self, node: &str, label: &[(&str, &str)], n: usize) {
+        for _ in 0..n {
+            let p = self.pod(node, label, true);
+            let name = self.add(p);
+            let mut p = self
+                .h
+                .sim
+                .api
+                .store
+                .get::<Pod>("default", &name)
+                .cloned()
+                .unwrap();
+            p.status.phase = "Failed".into();
+            self.h.sim.api.update_status(Object::Pod(p)).unwrap();
+        }
+    }
+
+    /// `expectSyncDaemonSets`: runs the DaemonSet's next sync and counts what it did.
+    fn sync(&mut self) -> Counts {
+        let a0 = self.h.sim.actions.len();
+        let e0 = self.h.sim.api.events.len();
+        let s0 = self.h.sim.syncs;
+        assert!(self.h.sim.step().unwrap(), "a sync ran");
+        assert_eq!(self.h.sim.syncs, s0 + 1);
+        let count = |verb: &str| {
+            self.h.sim.actions[a0..]
+                .iter()
+                .filter(|a| a.verb == verb && a.kind == "Pod")
+                .count()
+        };
+        let events = self.h.sim.api.events[e0..]
+            .iter()
+            .filter(|e| e.reason != "SuccessfulCreate" && e.reason != "SuccessfulDelete")
+            .count();
+        (count("create"), count("delete"), events)
+    }
+
+    fn status(&self) -> crate::api::DaemonSetStatus {
+        self.h.ds(&self.ds.metadata.name).status
+    }
+}
+
+/// `newDaemonSet("foo")` with the given strategy and template changes.
+fn ds_with(
+    strategy: &crate::api::DaemonSetUpdateStrategy,
+    f: impl FnOnce(&mut crate::api::PodSpec),
+) -> DaemonSet {
+    let mut ds = new_daemon_set("foo");
+    ds.spec.update_strategy = strategy.clone();
+    f(ds.spec.template_mut().spec_mut());
+    ds
+}
+
+fn node_with(name: &str, f: impl FnOnce(&mut Node)) -> Node {
+    let mut n = new_node(name, &[]);
+    f(&mut n);
+    n
+}
+
+fn cond(type_: &str, status: &str) -> crate::api::NodeCondition {
+    crate::api::NodeCondition {
+        type_: type_.into(),
+        status: status.into(),
+        ..Default::default()
+    }
+}
+
+fn allocatable(memory: &str, cpu: &str) -> BTreeMap<String, crate::api::Quantity> {
+    serde_json::from_value(json!({"memory": memory, "cpu": cpu, "pods": "100"})).unwrap()
+}
+
+/// `resourcePodSpec` requests without upstream's `pods: 100`, which API validation refuses for
+/// a container (upstream's fake client does not validate).
+fn resource_spec(spec: &mut crate::api::PodSpec, memory: &str, cpu: &str) {
+    spec.containers[0].resources =
+        Some(serde_json::from_value(json!({"requests": {"memory": memory, "cpu": cpu}})).unwrap());
+}
+
+fn host_port(spec: &mut crate::api::PodSpec, port: i32) {
+    spec.containers[0].ports =
+        vec![serde_json::from_value(json!({"hostPort": port, "containerPort": port})).unwrap()];
+}
+
+// Port of the single-sync tests of daemon_controller_test.go that need only nodes, a
+// DaemonSet and no pods, each over updateStrategies(): (test, nodes, template change,
+// expected (creates, deletes, events)).
+#[test]
+fn one_sync_launch_rows() {
+    type Row = (
+        &'static str,
+        Vec<Node>,
+        fn(&mut crate::api::PodSpec),
+        Counts,
+    );
+    let mut five = vec![];
+    add_nodes(&mut five, 0, 5, &[]);
+    let mut four_and_three = vec![];
+    add_nodes(&mut four_and_three, 0, 4, &[]);
+    add_nodes(&mut four_and_three, 4, 3, SIMPLE_NODE_LABEL);
+    let no_schedule = vec![taint("dedicated", "user1", "NoSchedule")];
+    let rows: Vec<Row> = vec![
+        (
+            "TestSimpleDaemonSetLaunchesPods",
+            five.clone(),
+            |_| {},
+            (5, 0, 0),
+        ),
+        ("TestNoNodesDoesNothing", vec![], |_| {}, (0, 0, 0)),
+        (
+            "TestOneNodeDaemonLaunchesPod",
+            vec![new_node("only-node", &[])],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestNotReadyNodeDaemonDoesLaunchPod",
+            vec![node_with("not-ready", |n| {
+                n.status.conditions = vec![cond("Ready", "False")]
+            })],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestNetworkUnavailableNodeDaemonLaunchesPod",
+            vec![node_with("network-unavailable", |n| {
+                n.status.conditions = vec![cond("NetworkUnavailable", "True")]
+            })],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestSelectorDaemonLaunchesPods",
+            four_and_three.clone(),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
+            (3, 0, 0),
+        ),
+        (
+            "TestBadSelectorDaemonDoesNothing",
+            four_and_three.clone(),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL_2),
+            (0, 0, 0),
+        ),
+        (
+            "TestNameDaemonSetLaunchesPods",
+            five.clone(),
+            |s| s.node_name = "node-0".into(),
+            (1, 0, 0),
+        ),
+        (
+            "TestBadNameDaemonSetDoesNothing",
+            five.clone(),
+            |s| s.node_name = "node-10".into(),
+            (0, 0, 0),
+        ),
+        (
+            "TestNameAndSelectorDaemonSetLaunchesPods",
+            four_and_three.clone(),
+            |s| {
+                s.node_selector = labels(SIMPLE_NODE_LABEL);
+                s.node_name = "node-6".into();
+            },
+            (1, 0, 0),
+        ),
+        (
+            "TestInconsistentNameSelectorDaemonSetDoesNothing",
+            four_and_three.clone(),
+            |s| {
+                s.node_selector = labels(SIMPLE_NODE_LABEL);
+                s.node_name = "node-0".into();
+            },
+            (0, 0, 0),
+        ),
+        (
+            "TestNodeAffinityDaemonLaunchesPods",
+            four_and_three.clone(),
+            |s| s.affinity = Some(required(vec![term(&[], &[("color", "In", &["blue"])])])),
+            (3, 0, 0),
+        ),
+        (
+            "TestTaintedNodeDaemonDoesNotLaunchIntolerantPod",
+            vec![node_with("tainted", |n| {
+                n.spec.taints = no_schedule.clone()
+            })],
+            |_| {},
+            (0, 0, 0),
+        ),
+        (
+            "TestTaintedNodeDaemonLaunchesToleratePod",
+            vec![node_with("tainted", |n| {
+                n.spec.taints = no_schedule.clone()
+            })],
+            |s| {
+                s.tolerations = vec![Toleration {
+                    key: "dedicated".into(),
+                    value: "user1".into(),
+                    effect: "NoSchedule".into(),
+                    ..Default::default()
+                }]
+            },
+            (1, 0, 0),
+        ),
+        (
+            "TestNotReadyNodeDaemonLaunchesPod",
+            vec![node_with("tainted", |n| {
+                n.spec.taints = vec![taint("node.kubernetes.io/not-ready", "", "NoExecute")];
+                n.status.conditions = vec![cond("Ready", "False")];
+            })],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestUnreachableNodeDaemonLaunchesPod",
+            vec![node_with("tainted", |n| {
+                n.spec.taints = vec![taint("node.kubernetes.io/unreachable", "", "NoExecute")];
+                n.status.conditions = vec![cond("Ready", "Unknown")];
+            })],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestNodeDaemonLaunchesToleratePod",
+            vec![new_node("node-0", &[])],
+            |s| {
+                s.tolerations = vec![Toleration {
+                    key: "dedicated".into(),
+                    value: "user1".into(),
+                    effect: "NoSchedule".into(),
+                    ..Default::default()
+                }]
+            },
+            (1, 0, 0),
+        ),
+    ];
+    for (test, nodes, f, want) in rows {
+        for strategy in update_strategies() {
+            let mut s = OneSync::new(nodes.clone(), ds_with(&strategy, f));
+            assert_eq!(s.sync(), want, "{test} {}", strategy.type_);
+            // validateSyncDaemonSets: every created pod has a controller reference.
+            for p in s.h.pods() {
+                let r = p.metadata.controller_ref().unwrap();
+                assert_eq!(
+                    (r.api_version.as_str(), r.kind.as_str()),
+                    ("apps/v1", "DaemonSet")
+                );
+            }
+        }
+    }
+}
+
+// Port of TestSimpleDaemonSetUpdatesStatusAfterLaunchingPods: the sync that creates the pods
+// already writes CurrentNumberScheduled.
+#[test]
+fn status_written_by_the_launching_sync() {
+    for strategy in update_strategies() {
+        let mut s = OneSync::new(nodes(5), ds_with(&strategy, |_| {}));
+        assert_eq!(s.sync(), (5, 0, 0));
+        assert_eq!(s.status().current_number_scheduled, 5);
+    }
+}
+
+// Port of TestTaintPressureNodeDaemonLaunchesPod: a system-critical DaemonSet (kube-system,
+// priority 2000000000) launches on a node with disk, memory and PID pressure taints.
+#[test]
+fn taint_pressure_node_launches_critical_pod() {
+    for strategy in update_strategies() {
+        let node = node_with("resources-pressure", |n| {
+            n.status.conditions = vec![
+                cond("DiskPressure", "True"),
+                cond("MemoryPressure", "True"),
+                cond("PIDPressure", "True"),
+            ];
+            n.spec.taints = vec![
+                taint("node.kubernetes.io/disk-pressure", "", "NoSchedule"),
+                taint("node.kubernetes.io/memory-pressure", "", "NoSchedule"),
+                taint("node.kubernetes.io/pid-pressure", "", "NoSchedule"),
+            ];
+        });
+        let mut ds = ds_with(&strategy, |s| s.priority = Some(2_000_000_000));
+        ds.metadata.name = "critical".into();
+        ds.metadata.namespace = "kube-system".into();
+        let mut s = OneSync::new(vec![node], ds);
+        assert_eq!(s.sync(), (1, 0, 0), "{}", strategy.type_);
+    }
+}
+
+// Port of TestInsufficientCapacityNodeDaemonDoesNotUnscheduleRunningPod and
+// TestInsufficientCapacityNodeSufficientCapacityWithNodeLabelDaemonLaunchPod: resources are
+// the scheduler's business; the controller launches regardless and records no event.
+#[test]
+fn insufficient_capacity_is_not_the_controllers_business() {
+    for strategy in update_strategies() {
+        let node = node_with("too-much-mem", |n| {
+            n.status.allocatable = allocatable("100M", "200m")
+        });
+        let ds = ds_with(&strategy, |s| {
+            resource_spec(s, "75M", "75m");
+            s.node_name = "too-much-mem".into();
+        });
+        let mut s = OneSync::new(vec![node], ds);
+        let mut other = s.pod("too-much-mem", &[], false);
+        resource_spec(other.spec_mut(), "75M", "75m");
+        s.add(other);
+        assert_eq!(s.sync(), (1, 0, 0), "{}", strategy.type_);
+    }
+    let n1 = node_with("not-enough-resource", |n| {
+        n.status.allocatable = allocatable("10M", "20m")
+    });
+    let mut n2 = new_node("enough-resource", SIMPLE_NODE_LABEL);
+    n2.status.allocatable = allocatable("100M", "200m");
+    let ds = ds_with(&update_strategies()[0], |s| {
+        resource_spec(s, "50M", "75m");
+        s.node_selector = labels(SIMPLE_NODE_LABEL);
+    });
+    let mut s = OneSync::new(vec![n1, n2], ds);
+    assert_eq!(s.sync(), (1, 0, 0));
+}
+
+// Port of TestDontDoAnythingIfBeingDeleted: a DaemonSet being deleted (held by a finalizer)
+// creates nothing. (TestDontDoAnythingIfBeingDeletedRace, where the informer and the API
+// disagree, has no counterpart: the simulation's store is the API's.)
+#[test]
+fn nothing_happens_while_being_deleted() {
+    for strategy in update_strategies() {
+        let node = node_with("not-too-much-mem", |n| {
+            n.status.allocatable = allocatable("200M", "200m")
+        });
+        let mut ds = ds_with(&strategy, |s| resource_spec(s, "75M", "75m"));
+        ds.metadata.finalizers = vec!["example.com/hold".into()];
+        let mut s = OneSync::new(vec![node], ds);
+        let other = s.pod("not-too-much-mem", &[], false);
+        s.add(other);
+        s.h.sim
+            .api
+            .delete("DaemonSet", "default", "foo", &DeleteOptions::default())
+            .unwrap();
+        assert!(s.h.ds("foo").metadata.deletion_timestamp.is_some());
+        assert_eq!(s.sync(), (0, 0, 0), "{}", strategy.type_);
+    }
+}
+
+// Port of TestPortConflictWithSameDaemonPodDoesNotDeletePod and
+// TestNoPortConflictNodeDaemonLaunchesPod.
+#[test]
+fn host_ports() {
+    for strategy in update_strategies() {
+        let ds = ds_with(&strategy, |s| {
+            host_port(s, 666);
+            s.node_name = "port-conflict".into();
+        });
+        let mut s = OneSync::new(vec![new_node("port-conflict", &[])], ds);
+        s.add_pods("port-conflict", SIMPLE_LABEL, 1);
+        assert_eq!(s.sync(), (0, 0, 0), "{}", strategy.type_);
+
+        let ds = ds_with(&strategy, |s| {
+            host_port(s, 6662);
+            s.node_name = "no-port-conflict".into();
+        });
+        let mut s = OneSync::new(vec![new_node("no-port-conflict", &[])], ds);
+        let mut other = s.pod("no-port-conflict", &[], false);
+        host_port(other.spec_mut(), 6661);
+        s.add(other);
+        assert_eq!(s.sync(), (1, 0, 0), "{}", strategy.type_);
+    }
+}
+
+// Port of TestPodIsNotDeletedByDaemonsetWithEmptyLabelSelector: an empty selector (invalid, so
+// written to the store directly, as upstream's informer holds it) makes the controller skip the
+// DaemonSet with one SelectingAll event, deleting nothing.
+#[test]
+fn empty_selector_does_nothing() {
+    for strategy in update_strategies() {
+        let ds = ds_with(&strategy, |s| s.node_selector = labels(&[("foo", "bar")]));
+        let mut s = OneSync::new(vec![new_node("node1", &[])], ds);
+        let mut ds = s.h.ds("foo");
+        ds.spec.selector = Some(Default::default());
+        s.h.sim.api.store.put(Object::DaemonSet(ds));
+        let mut other = s.pod("node1", &[("bang", "boom")], false);
+        other.metadata.generate_name.clear();
+        other.metadata.name = "bystander".into();
+        s.add(other);
+        assert_eq!(s.sync(), (0, 0, 1), "{}", strategy.type_);
+        assert_eq!(s.h.events(SELECTING_ALL_REASON).len(), 1);
+        assert!(s
+            .h
+            .sim
+            .api
+            .store
+            .get::<Pod>("default", "bystander")
+            .is_some_and(|p| p.metadata.deletion_timestamp.is_none()));
+    }
+}
+
+// Port of TestDealsWithExistingPods, TestSelectorDaemonDeletesUnselectedPods and
+// TestSelectorDaemonDealsWithExistingPods: (test, nodes, node selector?, pods (node, label,
+// count), expected counts). Pods labelled simpleDaemonSetLabel2 do not match the selector:
+// released, not deleted.
+#[test]
+fn existing_pods_rows() {
+    type Row = (
+        &'static str,
+        Vec<Node>,
+        bool,
+        Vec<(&'static str, &'static [(&'static str, &'static str)], usize)>,
+        Counts,
+    );
+    let mut five = vec![];
+    add_nodes(&mut five, 0, 5, &[]);
+    let mut ten = vec![];
+    add_nodes(&mut ten, 0, 5, &[]);
+    add_nodes(&mut ten, 5, 5, SIMPLE_NODE_LABEL);
+    let rows: Vec<Row> = vec![
+        (
+            "TestDealsWithExistingPods",
+            five,
+            false,
+            vec![
+                ("node-1", SIMPLE_LABEL, 1),
+                ("node-2", SIMPLE_LABEL, 2),
+                ("node-3", SIMPLE_LABEL, 5),
+                ("node-4", SIMPLE_LABEL_2, 2),
+            ],
+            (2, 5, 0),
+        ),
+        (
+            "TestSelectorDaemonDeletesUnselectedPods",
+            ten.clone(),
+            true,
+            vec![
+                ("node-0", SIMPLE_LABEL_2, 2),
+                ("node-1", SIMPLE_LABEL, 3),
+                ("node-1", SIMPLE_LABEL_2, 1),
+                ("node-4", SIMPLE_LABEL, 1),
+            ],
+            (5, 4, 0),
+        ),
+        (
+            "TestSelectorDaemonDealsWithExistingPods",
+            ten,
+            true,
+            vec![
+                ("node-0", SIMPLE_LABEL, 1),
+                ("node-1", SIMPLE_LABEL, 3),
+                ("node-1", SIMPLE_LABEL_2, 2),
+                ("node-2", SIMPLE_LABEL, 4),
+                ("node-6", SIMPLE_LABEL, 13),
+                ("node-7", SIMPLE_LABEL_2, 4),
+                ("node-9", SIMPLE_LABEL, 1),
+                ("node-9", SIMPLE_LABEL_2, 1),
+            ],
+            (3, 20, 0),
+        ),
+    ];
+    for (test, nodes, selector, pods, want) in rows {
+        for strategy in update_strategies() {
+            let ds = ds_with(&strategy, |s| {
+                if selector {
+                    s.node_selector = labels(SIMPLE_NODE_LABEL);
+                }
+            });
+            let mut s = OneSync::new(nodes.clone(), ds);
+            for (node, label, n) in &pods {
+                s.add_pods(node, label, *n);
+            }
+            assert_eq!(s.sync(), want, "{test} {}", strategy.type_);
+        }
+    }
+}
+
+// Port of TestNumberReadyStatus and TestObservedGeneration.
+#[test]
+fn number_ready_and_observed_generation() {
+    for strategy in update_strategies() {
+        let mut ns = vec![];
+        add_nodes(&mut ns, 0, 2, SIMPLE_NODE_LABEL);
+        let mut s = OneSync::new(ns, ds_with(&strategy, |_| {}));
+        s.add_pods("node-0", SIMPLE_LABEL, 1);
+        s.add_pods("node-1", SIMPLE_LABEL, 1);
+        assert_eq!(s.sync(), (0, 0, 0));
+        assert_eq!(s.status().number_ready, 0);
+        assert_eq!(s.status().observed_generation, s.ds.metadata.generation);
+        for p in s.h.pods() {
+            let mut p = p;
+            let now = s.h.sim.now();
+            p.set_condition("Ready", "True", "", "", now);
+            s.h.sim.api.update_status(Object::Pod(p)).unwrap();
+        }
+        assert_eq!(s.sync(), (0, 0, 0));
+        assert_eq!(s.status().number_ready, 2, "{}", strategy.type_);
+    }
+}
+
+// Port of TestDaemonKillFailedPods: (numFailedPods, numNormalPods, expected creates, deletes,
+// events, test).
+#[test]
+fn kill_failed_pods_rows() {
+    let rows = [
+        (0, 1, 0, 0, 0, "normal (do nothing)"),
+        (0, 0, 1, 0, 0, "no pods (create 1)"),
+        (
+            1,
+            0,
+            0,
+            1,
+            1,
+            "1 failed pod (kill 1), 0 normal pod (create 0; will create in the next sync)",
+        ),
+        (
+            1,
+            3,
+            0,
+            3,
+            1,
+            "1 failed pod (kill 1), 3 normal pods (kill 2)",
+        ),
+    ];
+    for (failed, normal, creates, deletes, events, test) in rows {
+        for strategy in update_strategies() {
+            let mut s = OneSync::new(nodes(1), ds_with(&strategy, |_| {}));
+            s.add_failed_pods("node-0", SIMPLE_LABEL, failed);
+            s.add_pods("node-0", SIMPLE_LABEL, normal);
+            assert_eq!(
+                s.sync(),
+                (creates, deletes, events),
+                "{test} {}",
+                strategy.type_
+            );
+        }
+    }
+}
+
+// Port of TestNoScheduleTaintedDoesntEvicitRunningIntolerantPod,
+// TestNoExecuteTaintedDoesEvicitRunningIntolerantPod and TestDaemonSetRespectsTermination.
+#[test]
+fn running_pods_on_tainted_nodes_and_terminating_pods() {
+    for strategy in update_strategies() {
+        for (effect, want) in [("NoSchedule", (0, 0, 0)), ("NoExecute", (0, 1, 0))] {
+            let node = node_with("tainted", |n| {
+                n.spec.taints = vec![taint("dedicated", "user1", effect)]
+            });
+            let mut ds = ds_with(&strategy, |_| {});
+            ds.metadata.name = "intolerant".into();
+            let mut s = OneSync::new(vec![node], ds);
+            s.add_pods("tainted", SIMPLE_LABEL, 1);
+            assert_eq!(s.sync(), want, "{effect} {}", strategy.type_);
+        }
+        // A terminating daemon pod on the node: nothing is created next to it.
+        let mut ns = vec![];
+        add_nodes(&mut ns, 0, 1, SIMPLE_NODE_LABEL);
+        let mut s = OneSync::new(ns, ds_with(&strategy, |_| {}));
+        s.add_pods("node-0", SIMPLE_LABEL, 1);
+        let name = s.h.pods()[0].metadata.name.clone();
+        s.h.sim
+            .api
+            .delete("Pod", "default", &name, &DeleteOptions::default())
+            .unwrap();
+        assert!(s.h.pods()[0].metadata.deletion_timestamp.is_some());
+        assert_eq!(s.sync(), (0, 0, 0), "{}", strategy.type_);
+    }
+}
+
+// Port of TestUpdateNode: which node updates wake the DaemonSet. Rows: (test, old node, new
+// node, template change, expected creates of the first sync, should enqueue).
+#[test]
+fn update_node_rows() {
+    type Row = (
+        &'static str,
+        Node,
+        Node,
+        fn(&mut crate::api::PodSpec),
+        usize,
+        bool,
+    );
+    let rows: Vec<Row> = vec![
+        (
+            "Nothing changed, should not enqueue",
+            new_node("node1", &[]),
+            new_node("node1", &[]),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
+            0,
+            false,
+        ),
+        (
+            "Node labels changed",
+            new_node("node1", &[]),
+            new_node("node1", SIMPLE_NODE_LABEL),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
+            0,
+            true,
+        ),
+        (
+            "Node taints changed",
+            node_with("node1", |n| {
+                n.spec.taints = vec![taint("dedicated", "user1", "NoSchedule")]
+            }),
+            new_node("node1", &[]),
+            |_| {},
+            0,
+            true,
+        ),
+        (
+            "Node Allocatable changed",
+            new_node("node1", &[]),
+            node_with("node1", |n| {
+                n.status.allocatable = allocatable("200M", "200m")
+            }),
+            |s| resource_spec(s, "200M", "200m"),
+            1,
+            false,
+        ),
+    ];
+    for (test, old, new, f, creates, enqueue) in rows {
+        for strategy in update_strategies() {
+            let mut ds = ds_with(&strategy, f);
+            ds.metadata.name = "ds".into();
+            let mut s = OneSync::new(vec![old.clone()], ds);
+            assert_eq!(s.sync(), (creates, 0, 0), "{test}");
+            s.h.settle();
+            let mut n = s.h.sim.api.store.get::<Node>("", "node1").cloned().unwrap();
+            n.metadata.labels = new.metadata.labels.clone();
+            n.spec = new.spec.clone();
+            n.metadata.resource_version.clear();
+            s.h.sim.api.update(Object::Node(n.clone())).unwrap();
+            n.status = new.status.clone();
+            s.h.sim.api.update_status(Object::Node(n)).unwrap();
+            let s0 = s.h.sim.syncs;
+            s.h.settle();
+            assert_eq!(s.h.sim.syncs > s0, enqueue, "{test} {}", strategy.type_);
+        }
+    }
+}
