@@ -2017,3 +2017,624 @@ fn update_node_rows() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Informer handlers (addNode, addPod, updatePod, deletePod): which DaemonSets get queued
+// ---------------------------------------------------------------------------------------------
+
+/// A store holding DaemonSets `names` (created through the API, so they have uids); the last
+/// one selects `simpleDaemonSetLabel2` when `third_selects_label2`.
+fn handler_world(names: &[&str], third_selects_label2: bool) -> (Simulation, Vec<DaemonSet>) {
+    let mut sim = Simulation::new(
+        1,
+        Time::from_unix_secs(T0),
+        FeatureGates::default(),
+        World::default(),
+    );
+    let mut out = vec![];
+    for (i, n) in names.iter().enumerate() {
+        let mut ds = new_daemon_set(n);
+        if third_selects_label2 && i == 2 {
+            let l = labels(SIMPLE_LABEL_2);
+            ds.spec.selector.as_mut().unwrap().match_labels = Some(l.clone());
+            ds.spec.template_mut().metadata.labels = l;
+        }
+        let Object::DaemonSet(ds) = sim.api.create(Object::DaemonSet(ds)).unwrap() else {
+            unreachable!()
+        };
+        out.push(ds);
+    }
+    (sim, out)
+}
+
+/// `newPod(name, node, label, ds)` for the handler tests (not stored).
+fn handler_pod(name: &str, label: &[(&str, &str)], owner: Option<&DaemonSet>) -> Pod {
+    let mut p = Pod::default();
+    p.metadata.namespace = "default".into();
+    p.metadata.name = name.into();
+    p.metadata.labels = labels(label);
+    p.metadata.resource_version = "1".into();
+    p.spec_mut().node_name = "node-0".into();
+    if let Some(ds) = owner {
+        p.metadata.owner_references =
+            vec![crate::controllers::controller_utils::new_controller_ref(
+                &ds.metadata,
+                "apps/v1",
+                "DaemonSet",
+            )];
+    }
+    p
+}
+
+/// `getQueuedKeys`: the queue drained, sorted.
+fn queued_keys(q: &mut crate::queue::WorkQueue) -> Vec<String> {
+    let mut keys = vec![];
+    while let Some(k) = q.pop() {
+        keys.push(k);
+    }
+    keys.sort();
+    keys
+}
+
+fn bump(p: &Pod) -> Pod {
+    let mut p = p.clone();
+    let rv: i64 = p.metadata.resource_version.parse().unwrap_or(0);
+    p.metadata.resource_version = (rv + 1).to_string();
+    p
+}
+
+// Port of TestAddNode.
+#[test]
+fn add_node_queues_matching_sets() {
+    let mut sim = Simulation::new(
+        1,
+        Time::from_unix_secs(T0),
+        FeatureGates::default(),
+        World::default(),
+    );
+    let mut ds = new_daemon_set("ds");
+    ds.spec.template_mut().spec_mut().node_selector = labels(SIMPLE_NODE_LABEL);
+    sim.api.create(Object::DaemonSet(ds)).unwrap();
+    let mut c = DaemonSetsController::new();
+    let mut q = crate::queue::WorkQueue::new();
+    c.add_node(&sim.api.store, &mut q, &new_node("node1", &[]));
+    assert_eq!(q.len(), 0);
+    c.add_node(
+        &sim.api.store,
+        &mut q,
+        &new_node("node2", SIMPLE_NODE_LABEL),
+    );
+    assert_eq!(queued_keys(&mut q), ["default/ds"]);
+}
+
+// Port of TestAddPod, TestAddPodOrphan, TestUpdatePod, TestUpdatePodOrphanSameLabels,
+// TestUpdatePodOrphanWithNewLabels, TestUpdatePodChangeControllerRef,
+// TestUpdatePodControllerRefRemoved, TestDeletePod and TestDeletePodOrphan (each upstream
+// loops over both update strategies, which the handlers do not look at).
+#[test]
+fn pod_handlers_queue_the_right_sets() {
+    let (sim, ds) = handler_world(&["foo1", "foo2", "foo3"], true);
+    let store = &sim.api.store;
+    let mut c = DaemonSetsController::new();
+    let mut q = crate::queue::WorkQueue::new();
+
+    // TestAddPod: an owned pod queues its owner only.
+    let pod1 = handler_pod("pod1-a", SIMPLE_LABEL, Some(&ds[0]));
+    c.add_pod(store, &mut q, &pod1);
+    assert_eq!(queued_keys(&mut q), ["default/foo1"]);
+    let pod2 = handler_pod("pod2-a", SIMPLE_LABEL, Some(&ds[1]));
+    c.add_pod(store, &mut q, &pod2);
+    assert_eq!(queued_keys(&mut q), ["default/foo2"]);
+
+    // TestAddPodOrphan: an orphan queues every set whose selector matches it.
+    let orphan = handler_pod("pod1-b", SIMPLE_LABEL, None);
+    c.add_pod(store, &mut q, &orphan);
+    assert_eq!(queued_keys(&mut q), ["default/foo1", "default/foo2"]);
+
+    // TestUpdatePod.
+    c.update_pod(store, &mut q, &pod1, &bump(&pod1), Time::from_unix_secs(T0));
+    assert_eq!(queued_keys(&mut q), ["default/foo1"]);
+    c.update_pod(store, &mut q, &pod2, &bump(&pod2), Time::from_unix_secs(T0));
+    assert_eq!(queued_keys(&mut q), ["default/foo2"]);
+
+    // TestUpdatePodOrphanSameLabels.
+    c.update_pod(
+        store,
+        &mut q,
+        &orphan,
+        &bump(&orphan),
+        Time::from_unix_secs(T0),
+    );
+    assert_eq!(q.len(), 0);
+
+    // TestUpdatePodOrphanWithNewLabels.
+    let mut prev = orphan.clone();
+    prev.metadata.labels = labels(&[("foo2", "bar2")]);
+    c.update_pod(
+        store,
+        &mut q,
+        &prev,
+        &bump(&orphan),
+        Time::from_unix_secs(T0),
+    );
+    assert_eq!(queued_keys(&mut q), ["default/foo1", "default/foo2"]);
+
+    // TestUpdatePodChangeControllerRef: both the old and the new owner.
+    let mut prev = pod1.clone();
+    prev.metadata.owner_references = handler_pod("x", &[], Some(&ds[1]))
+        .metadata
+        .owner_references;
+    c.update_pod(store, &mut q, &prev, &bump(&pod1), Time::from_unix_secs(T0));
+    assert_eq!(queued_keys(&mut q), ["default/foo1", "default/foo2"]);
+
+    // TestUpdatePodControllerRefRemoved: the old owner and the sets that may adopt it.
+    let mut cur = bump(&pod1);
+    cur.metadata.owner_references.clear();
+    c.update_pod(store, &mut q, &pod1, &cur, Time::from_unix_secs(T0));
+    assert_eq!(queued_keys(&mut q), ["default/foo1", "default/foo2"]);
+
+    // TestDeletePod.
+    c.delete_pod(store, &mut q, &pod1);
+    assert_eq!(queued_keys(&mut q), ["default/foo1"]);
+    c.delete_pod(store, &mut q, &pod2);
+    assert_eq!(queued_keys(&mut q), ["default/foo2"]);
+
+    // TestDeletePodOrphan.
+    c.delete_pod(store, &mut q, &orphan);
+    assert_eq!(q.len(), 0);
+}
+
+// Port of TestDeleteNoDaemonPod: deleting a pod that is not a daemon pod (no controller, a
+// controller reference resolving to nothing, or never scheduled) queues nothing. Each row's
+// first sync creates the node's daemon pod (1, 0, 0).
+#[test]
+fn delete_no_daemon_pod_rows() {
+    // (test, existing pods have a bare controller ref, deleted pod name, deleted pod node)
+    let rows = [
+        (
+            "Deleted non-daemon pods to release resources",
+            false,
+            "pod_0",
+            "node1",
+        ),
+        (
+            "Deleted non-daemon pods (with controller) to release resources",
+            true,
+            "pod_0",
+            "node1",
+        ),
+        ("Deleted no scheduled pods", true, "pod_5", ""),
+    ];
+    let bare_ref = crate::api::OwnerReference {
+        controller: Some(true),
+        ..Default::default()
+    };
+    for (test, with_ref, deleted, deleted_node) in rows {
+        for strategy in update_strategies() {
+            let node = node_with("node1", |n| {
+                n.status.allocatable = allocatable("200M", "200m")
+            });
+            let mut ds = ds_with(&strategy, |s| resource_spec(s, "50M", "50m"));
+            ds.metadata.name = "ds".into();
+            let mut s = OneSync::new(vec![node], ds);
+            for i in 0..4 {
+                let mut p = s.pod("node1", &[], false);
+                p.metadata.generate_name.clear();
+                p.metadata.name = format!("pod-{i}");
+                resource_spec(p.spec_mut(), "50M", "50m");
+                s.add(p);
+            }
+            assert_eq!(s.sync(), (1, 0, 0), "{test}");
+            let mut p = s.pod(deleted_node, &[], false);
+            p.metadata.name = deleted.into();
+            resource_spec(p.spec_mut(), "50M", "50m");
+            if with_ref {
+                p.metadata.owner_references = vec![bare_ref.clone()];
+            }
+            let mut c = DaemonSetsController::new();
+            let mut q = crate::queue::WorkQueue::new();
+            c.delete_pod(&s.h.sim.api.store, &mut q, &p);
+            assert_eq!(q.len(), 0, "{test} {}", strategy.type_);
+        }
+    }
+}
+
+// Port of TestDeleteUnscheduledPodForNotExistingNode: of the daemon pods of missing nodes,
+// only the unscheduled one (pinned by affinity to node-2) is deleted by the controller; the
+// one bound to node-1 is the pod GC's business.
+#[test]
+fn delete_unscheduled_pod_for_not_existing_node() {
+    for strategy in update_strategies() {
+        let mut s = OneSync::new(nodes(1), ds_with(&strategy, |_| {}));
+        s.add_pods("node-0", SIMPLE_LABEL, 1);
+        s.add_pods("node-1", SIMPLE_LABEL, 1);
+        let mut p = s.pod("", SIMPLE_LABEL, true);
+        p.metadata.generate_name = "pod1-node-3-".into();
+        p.spec_mut().affinity = Some(Affinity {
+            node_affinity: Some(NodeAffinity {
+                required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                    node_selector_terms: vec![term(&[("metadata.name", "In", &["node-2"])], &[])],
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        });
+        let victim = s.add(p);
+        assert_eq!(s.sync(), (0, 1, 0), "{}", strategy.type_);
+        let deleted: Vec<&str> =
+            s.h.sim
+                .actions
+                .iter()
+                .filter(|a| a.verb == "delete")
+                .map(|a| a.name.as_str())
+                .collect();
+        assert_eq!(deleted, [victim.as_str()]);
+    }
+}
+
+// Port of TestGetNodesToDaemonPods: owned and adoptable orphan pods matching the selector are
+// grouped by node; non-matching, foreign and (unless asked for) deleted terminal pods are not.
+#[test]
+fn get_nodes_to_daemon_pods_rows() {
+    for include_deleted_terminal in [false, true] {
+        let (mut sim, ds) = handler_world(&["foo", "foo2"], false);
+        for n in nodes(2) {
+            sim.api.create(Object::Node(n)).unwrap();
+        }
+        // (generateName, node, label, owner index, phase, being deleted, wanted)
+        type PodRow = (
+            &'static str,
+            &'static str,
+            &'static [(&'static str, &'static str)],
+            Option<usize>,
+            &'static str,
+            bool,
+            bool,
+        );
+        let pods: Vec<PodRow> = vec![
+            (
+                "matching-owned-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                Some(0),
+                "",
+                false,
+                true,
+            ),
+            (
+                "matching-orphan-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                None,
+                "",
+                false,
+                true,
+            ),
+            (
+                "matching-owned-1-",
+                "node-1",
+                SIMPLE_LABEL,
+                Some(0),
+                "",
+                false,
+                true,
+            ),
+            (
+                "matching-orphan-1-",
+                "node-1",
+                SIMPLE_LABEL,
+                None,
+                "",
+                false,
+                true,
+            ),
+            (
+                "matching-owned-succeeded-pod-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                Some(0),
+                "Succeeded",
+                false,
+                true,
+            ),
+            (
+                "matching-owned-failed-pod-1-",
+                "node-1",
+                SIMPLE_LABEL,
+                Some(0),
+                "Failed",
+                false,
+                true,
+            ),
+            (
+                "non-matching-owned-0-",
+                "node-0",
+                SIMPLE_LABEL_2,
+                Some(0),
+                "",
+                false,
+                false,
+            ),
+            (
+                "non-matching-orphan-1-",
+                "node-1",
+                SIMPLE_LABEL_2,
+                None,
+                "",
+                false,
+                false,
+            ),
+            (
+                "matching-owned-by-other-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                Some(1),
+                "",
+                false,
+                false,
+            ),
+            (
+                "matching-owned-succeeded-deleted-pod-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                Some(0),
+                "Succeeded",
+                true,
+                include_deleted_terminal,
+            ),
+            (
+                "matching-owned-failed-deleted-pod-1-",
+                "node-1",
+                SIMPLE_LABEL,
+                Some(0),
+                "Failed",
+                true,
+                include_deleted_terminal,
+            ),
+        ];
+        let mut wanted = std::collections::BTreeSet::new();
+        for (gen, node, label, owner, phase, deleting, want) in pods {
+            let mut p = handler_pod("", label, owner.map(|i| &ds[i]));
+            p.metadata.name.clear();
+            p.metadata.resource_version.clear();
+            p.metadata.generate_name = gen.into();
+            p.spec_mut().node_name = node.into();
+            p.spec_mut().containers = vec![crate::api::Container {
+                name: "c".into(),
+                image: "foo/bar".into(),
+                ..Default::default()
+            }];
+            if deleting {
+                p.metadata.finalizers = vec!["example.com/hold".into()];
+            }
+            let Object::Pod(mut p) = sim.api.create(Object::Pod(p)).unwrap() else {
+                unreachable!()
+            };
+            let name = p.metadata.name.clone();
+            if !phase.is_empty() {
+                p.status.phase = phase.into();
+                sim.api.update_status(Object::Pod(p)).unwrap();
+            }
+            if deleting {
+                sim.api
+                    .delete("Pod", "default", &name, &DeleteOptions::default())
+                    .unwrap();
+            }
+            if want {
+                wanted.insert(name);
+            }
+        }
+        let c = DaemonSetsController::new();
+        let gates = FeatureGates::default();
+        let mut q = crate::queue::WorkQueue::new();
+        let mut world = World::default();
+        let mut actions = vec![];
+        let mut ctx = crate::controllers::Ctx {
+            api: &mut sim.api,
+            gates: &gates,
+            queue: &mut q,
+            world: &mut world,
+            actions: &mut actions,
+            component: "daemonset-controller",
+        };
+        let got = c
+            .get_nodes_to_daemon_pods(&mut ctx, &ds[0], include_deleted_terminal)
+            .unwrap();
+        let mut got_names = std::collections::BTreeSet::new();
+        for (node, pods) in got {
+            for p in pods {
+                assert_eq!(
+                    p.spec.node_name, node,
+                    "{} grouped under {node}",
+                    p.metadata.name
+                );
+                got_names.insert(p.metadata.name);
+            }
+        }
+        assert_eq!(
+            got_names, wanted,
+            "includeDeletedTerminal={include_deleted_terminal}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Surge (maxSurge 1, maxUnavailable 0) single syncs, with upstream's creation times
+// ---------------------------------------------------------------------------------------------
+
+/// `newUpdateSurge(1)`.
+fn surge_strategy() -> crate::api::DaemonSetUpdateStrategy {
+    serde_json::from_value(
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}}),
+    )
+    .unwrap()
+}
+
+impl OneSync {
+    /// [`OneSync::new`] with the clock at `now` (Unix seconds), upstream's fake clock.
+    fn new_at(nodes: Vec<Node>, ds: DaemonSet, now: i64) -> Self {
+        let mut sim = Simulation::new(
+            1,
+            Time::from_unix_secs(now),
+            FeatureGates::default(),
+            World::default(),
+        );
+        for n in nodes {
+            sim.api.load(Object::Node(n)).unwrap();
+        }
+        sim.add_loop(Box::new(DaemonSetsController::new()));
+        let mut h = Harness { sim };
+        h.settle();
+        let Object::DaemonSet(ds) = h.sim.api.create(Object::DaemonSet(ds)).unwrap() else {
+            unreachable!()
+        };
+        OneSync { h, ds }
+    }
+
+    /// A daemon pod created at `created` (Unix seconds), with the current hash label or none
+    /// (an old pod), and a Ready condition (`Some(ltt)`: Ready=True, transition at that time;
+    /// `ltt` 0 for upstream's zero time) or none. Returns its name.
+    fn add_timed(
+        &mut self,
+        gen: &str,
+        node: &str,
+        current: bool,
+        created: i64,
+        ready: Option<(bool, i64)>,
+    ) -> String {
+        let mut p = self.pod(node, SIMPLE_LABEL, true);
+        p.metadata.generate_name = gen.into();
+        if !current {
+            p.metadata
+                .labels
+                .remove(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY);
+        }
+        p.metadata.creation_timestamp = Some(Time::from_unix_secs(created));
+        if let Some((status, ltt)) = ready {
+            p.status.conditions = vec![crate::api::PodCondition {
+                type_: "Ready".into(),
+                status: if status { "True" } else { "False" }.into(),
+                last_transition_time: (ltt != 0).then(|| Time::from_unix_secs(ltt)),
+                ..Default::default()
+            }];
+        }
+        let o = self.h.sim.api.load(Object::Pod(p)).unwrap();
+        o.meta().name.clone()
+    }
+
+    fn deleted_names(&self) -> std::collections::BTreeSet<String> {
+        self.h
+            .sim
+            .actions
+            .iter()
+            .filter(|a| a.verb == "delete" && a.kind == "Pod")
+            .map(|a| a.name.clone())
+            .collect()
+    }
+}
+
+// Port of TestSurgeDealsWithExistingPods.
+#[test]
+fn surge_deals_with_existing_pods() {
+    let ds = ds_with(&surge_strategy(), |_| {});
+    let mut s = OneSync::new(nodes(5), ds);
+    s.add_pods("node-1", SIMPLE_LABEL, 1);
+    s.add_pods("node-2", SIMPLE_LABEL, 2);
+    s.add_pods("node-3", SIMPLE_LABEL, 5);
+    s.add_pods("node-4", SIMPLE_LABEL_2, 2);
+    assert_eq!(s.sync(), (2, 5, 0));
+}
+
+// Port of TestSurgePreservesReadyOldPods and TestSurgeDeletesUnreadyOldPods: on node-1 the
+// current pod (not ready) stays next to the oldest ready old pod; a younger old pod, and an
+// unready old one, are deleted. Nodes 0, 3 and 4 get pods.
+#[test]
+fn surge_keeps_the_oldest_ready_old_pod() {
+    // TestSurgePreservesReadyOldPods.
+    let ds = ds_with(&surge_strategy(), |_| {});
+    let mut s = OneSync::new_at(nodes(5), ds, 1_000);
+    s.add_timed("node-1-", "node-1", true, 100, None);
+    s.add_timed("node-1-old-", "node-1", false, 50, Some((true, 0)));
+    let old_ready = s.add_timed("node-1-delete-", "node-1", false, 60, Some((true, 0)));
+    s.add_pods("node-2", SIMPLE_LABEL, 1);
+    assert_eq!(s.sync(), (3, 1, 0));
+    assert_eq!(s.deleted_names(), [old_ready].into());
+
+    // TestSurgeDeletesUnreadyOldPods.
+    let ds = ds_with(&surge_strategy(), |_| {});
+    let mut s = OneSync::new_at(nodes(5), ds, 1_000);
+    s.add_timed("node-1-", "node-1", true, 100, None);
+    let old_unready = s.add_timed("node-1-old-unready-", "node-1", false, 50, Some((false, 0)));
+    let old_ready = s.add_timed("node-1-delete-", "node-1", false, 60, Some((true, 0)));
+    s.add_pods("node-2", SIMPLE_LABEL, 1);
+    assert_eq!(s.sync(), (3, 2, 0));
+    assert_eq!(s.deleted_names(), [old_ready, old_unready].into());
+}
+
+// Port of TestSurgeCreatesNewPodWhenAtMaxSurgeAndOldPodDeleted: the surge budget is used by
+// node-0's new pod, yet node-4, whose only (old) pod is being deleted, gets a new one.
+#[test]
+fn surge_creates_for_a_node_whose_old_pod_is_being_deleted() {
+    let ds = ds_with(&surge_strategy(), |_| {});
+    let mut s = OneSync::new_at(nodes(5), ds, 1_000);
+    s.add_timed("node-0-", "node-0", true, 100, Some((false, 0)));
+    s.add_timed("node-0-old-ready-", "node-0", false, 50, Some((true, 0)));
+    for i in 1..5 {
+        let node = format!("node-{i}");
+        let name = s.add_timed(
+            &format!("{node}-preserve-"),
+            &node,
+            false,
+            1,
+            Some((true, 0)),
+        );
+        if i == 4 {
+            // DeletionTimestamp set with a 30 s grace period: a bound pod deleted gracefully.
+            let mut p =
+                s.h.sim
+                    .api
+                    .store
+                    .get::<Pod>("default", &name)
+                    .cloned()
+                    .unwrap();
+            p.metadata.finalizers = vec!["example.com/hold".into()];
+            p.metadata.resource_version.clear();
+            s.h.sim.api.update(Object::Pod(p)).unwrap();
+            s.h.sim
+                .api
+                .delete("Pod", "default", &name, &DeleteOptions::default())
+                .unwrap();
+        }
+    }
+    assert_eq!(s.sync(), (1, 0, 0));
+    let created: Vec<String> =
+        s.h.live_pods()
+            .into_iter()
+            .filter(|p| p.metadata.creation_timestamp == Some(Time::from_unix_secs(1_000)))
+            .map(|p| get_target_node_name(&p).unwrap())
+            .collect();
+    assert_eq!(created, ["node-4"]);
+}
+
+// Port of TestSurgePreservesOldReadyWithUnsatisfiedMinReady and
+// TestSurgeDeletesOldReadyWithUnsatisfiedMinReady: minReadySeconds 15, node-1's new pod ready
+// since 50. At 60 it is not yet available, so the oldest ready old pod stays (only the excess
+// one goes); at 70 it is, and both old pods go.
+#[test]
+fn surge_with_min_ready_seconds() {
+    for (now, deletes_old_ready) in [(60, false), (70, true)] {
+        let mut ds = ds_with(&surge_strategy(), |_| {});
+        ds.spec.min_ready_seconds = 15;
+        let mut s = OneSync::new_at(nodes(5), ds, now);
+        s.add_timed("node-1-", "node-1", true, 100, Some((true, 50)));
+        let old_ready = s.add_timed("node-1-old-ready-", "node-1", false, 50, Some((true, 0)));
+        let excess = s.add_timed("node-1-delete-", "node-1", false, 60, Some((true, 0)));
+        s.add_pods("node-2", SIMPLE_LABEL, 1);
+        let mut want_deleted = std::collections::BTreeSet::from([excess]);
+        if deletes_old_ready {
+            want_deleted.insert(old_ready);
+        }
+        assert_eq!(s.sync(), (3, want_deleted.len(), 0), "now={now}");
+        assert_eq!(s.deleted_names(), want_deleted, "now={now}");
+    }
+}
