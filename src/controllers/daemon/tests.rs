@@ -2638,3 +2638,75 @@ fn surge_with_min_ready_seconds() {
         assert_eq!(s.deleted_names(), want_deleted, "now={now}");
     }
 }
+
+// Port of TestStoreDaemonSetStatus: (name, make the passed copy stale, delete the DaemonSet
+// first, expected update calls, expected error). The stale copy makes the first write
+// conflict, standing in for upstream's injected update error; a deleted DaemonSet makes the
+// write and the fresh read fail. "fail after two update failures" needs a second injected
+// failure after a fresh read, which the simulation's API server cannot produce: skipped.
+#[test]
+fn store_daemon_set_status_rows() {
+    let rows = [
+        ("succeed immediately", false, false, 1, None),
+        ("succeed after one update failure", true, false, 2, None),
+        (
+            "fail after one update failure and one get failure",
+            false,
+            true,
+            1,
+            Some(crate::api::errors::Reason::NotFound),
+        ),
+    ];
+    for (name, stale, deleted, updates, err) in rows {
+        let (mut sim, ds) = handler_world(&["foo"], false);
+        let mut ds = ds[0].clone();
+        if stale {
+            let mut newer = ds.clone();
+            newer.metadata.labels.insert("touched".into(), "yes".into());
+            let Object::DaemonSet(n) = sim.api.update(Object::DaemonSet(newer)).unwrap() else {
+                unreachable!()
+            };
+            assert_ne!(n.metadata.resource_version, ds.metadata.resource_version);
+        }
+        if deleted {
+            sim.api
+                .delete("DaemonSet", "default", "foo", &DeleteOptions::default())
+                .unwrap();
+        }
+        ds.status.observed_generation = 0;
+        let gates = FeatureGates::default();
+        let mut q = crate::queue::WorkQueue::new();
+        let mut world = World::default();
+        let mut actions = vec![];
+        let mut ctx = crate::controllers::Ctx {
+            api: &mut sim.api,
+            gates: &gates,
+            queue: &mut q,
+            world: &mut world,
+            actions: &mut actions,
+            component: "daemonset-controller",
+        };
+        let res = store_daemon_set_status(&mut ctx, &ds, [2; 7], true);
+        assert_eq!(res.as_ref().err().map(|e| e.reason.clone()), err, "{name}");
+        let calls = actions.iter().filter(|a| a.verb == "update-status").count();
+        assert_eq!(calls, updates, "{name}");
+        if err.is_none() {
+            let st = sim
+                .api
+                .store
+                .get::<DaemonSet>("default", "foo")
+                .unwrap()
+                .status
+                .clone();
+            assert_eq!(
+                (
+                    st.desired_number_scheduled,
+                    st.number_unavailable,
+                    st.observed_generation
+                ),
+                (2, 2, 1),
+                "{name}"
+            );
+        }
+    }
+}
