@@ -2070,3 +2070,145 @@ fn rollback_table() {
         );
     }
 }
+
+// Port of TestStatefulSetControl_getSetRevisions (4 rows over the 5 retention policies):
+// (name, existing revisions, set, expected count, expected current, expected update).
+#[test]
+fn get_set_revisions_rows() {
+    use super::stateful_set_control::{get_stateful_set_revisions, list_revisions};
+    use crate::controllers::history::{create_controller_revision, equal_revision};
+    for policy in retention_policies() {
+        let mut set = with_policy(new_stateful_set(3), policy);
+        set.status.collision_count = Some(0);
+        let rev0 = new_revision(&set, 1, 0);
+        let mut set1 = set.clone();
+        set1.spec.template_mut().spec_mut().containers[0].image = "foo".into();
+        set1.status.current_revision = rev0.metadata.name.clone();
+        let rev1 = new_revision(&set1, 2, 0);
+        let mut set2 = set1.clone();
+        set2.spec
+            .template_mut()
+            .metadata
+            .labels
+            .insert("new".into(), "label".into());
+        set2.status.current_revision = rev0.metadata.name.clone();
+        let rev2 = new_revision(&set2, 3, 0);
+        let mut rev1_renumbered = rev1.clone();
+        rev1_renumbered.revision = 4;
+        type Row<'a> = (
+            &'a str,
+            Vec<&'a ControllerRevision>,
+            &'a StatefulSet,
+            usize,
+            &'a ControllerRevision,
+            &'a ControllerRevision,
+        );
+        let rows: Vec<Row> = vec![
+            ("creates initial revision", vec![], &set, 1, &rev0, &rev0),
+            (
+                "creates revision on update",
+                vec![&rev0],
+                &set1,
+                2,
+                &rev0,
+                &rev1,
+            ),
+            (
+                "must not recreate a new revision of same set",
+                vec![&rev0, &rev1],
+                &set1,
+                2,
+                &rev0,
+                &rev1,
+            ),
+            (
+                "must rollback to a previous revision",
+                vec![&rev0, &rev1, &rev2],
+                &set1,
+                3,
+                &rev0,
+                &rev1_renumbered,
+            ),
+        ];
+        for (name, existing, test_set, count, want_current, want_update) in rows {
+            let mut sim = Simulation::new(1, Time::from_unix_secs(T0), gates(), World::default());
+            let gates = gates();
+            let mut q = crate::queue::WorkQueue::new();
+            let mut world = World::default();
+            let mut actions = vec![];
+            let mut ctx = crate::controllers::Ctx {
+                api: &mut sim.api,
+                gates: &gates,
+                queue: &mut q,
+                world: &mut world,
+                actions: &mut actions,
+                component: "statefulset-controller",
+            };
+            let mut cc = 0;
+            for r in existing {
+                create_controller_revision(&mut ctx, &test_set.metadata, r, &mut cc).unwrap();
+            }
+            let selector = crate::controllers::controller_utils::label_selector_as_selector(
+                test_set.spec.selector.as_ref(),
+            )
+            .unwrap();
+            let mut revisions = list_revisions(&ctx, test_set, &selector);
+            crate::controllers::history::sort_controller_revisions(&mut revisions);
+            let (current, update, _) =
+                get_stateful_set_revisions(&mut ctx, test_set, &revisions).unwrap();
+            let after = list_revisions(&ctx, test_set, &selector);
+            assert_eq!(after.len(), count, "{name} {policy:?}");
+            assert!(
+                equal_revision(&current, want_current),
+                "{name} {policy:?}: current"
+            );
+            assert!(
+                equal_revision(&update, want_update),
+                "{name} {policy:?}: update"
+            );
+            assert_eq!(
+                current.revision, want_current.revision,
+                "{name} {policy:?}: current revision number"
+            );
+            assert_eq!(
+                update.revision, want_update.revision,
+                "{name} {policy:?}: update revision number"
+            );
+        }
+    }
+}
+
+// Port of TestStatefulSetAvailability: with minReadySeconds 3600, a pod ready for 120 minutes
+// is available, one ready for 30 minutes is not.
+#[test]
+fn availability_rows() {
+    let rows = [
+        (
+            "replicas running for required time, when minReadySeconds is enabled",
+            120,
+            1,
+        ),
+        (
+            "replicas not running for required time, when minReadySeconds is enabled",
+            30,
+            0,
+        ),
+    ];
+    for (name, ready_minutes, want) in rows {
+        let mut set = new_stateful_set(1);
+        set.spec.min_ready_seconds = 3600;
+        let mut h = Harness::new(set);
+        h.run_and_ready(0);
+        // setPodAvailable: Ready since now - readyDuration.
+        let mut p = h.pod(0).unwrap();
+        let since = h.sim.now() - Duration::from_mins(ready_minutes);
+        for c in &mut p.status.conditions {
+            if c.type_ == "Ready" {
+                c.last_transition_time = Some(since);
+            }
+        }
+        h.sim.api.update_status(Object::Pod(p)).unwrap();
+        h.settle();
+        assert_eq!(h.set().status.available_replicas, want, "{name}");
+    }
+}
