@@ -2212,3 +2212,140 @@ fn availability_rows() {
         assert_eq!(h.set().status.available_replicas, want, "{name}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// minReadySeconds in updates and scale-down (stateful_set_control_test.go)
+// ---------------------------------------------------------------------------------------------
+
+impl Harness {
+    /// Every pod Running and Ready since `ago` before now (`setPodAvailable`-style).
+    fn ready_since(&mut self, ago: Duration) {
+        let since = self.sim.now() - ago;
+        for mut p in self.pods() {
+            p.status.phase = "Running".into();
+            p.set_condition("Ready", "True", "", "", since);
+            for c in &mut p.status.conditions {
+                if c.type_ == "Ready" {
+                    c.last_transition_time = Some(since);
+                }
+            }
+            self.sim.api.update_status(Object::Pod(p)).unwrap();
+        }
+        self.settle();
+    }
+}
+
+/// A set brought up without minReadySeconds, which is then set (a spec change outside the
+/// template: no new revision), with every pod ready since `ago`: upstream adds such pods to the
+/// informer directly.
+fn min_ready_harness(set: StatefulSet, min_ready: i32, ago: Duration) -> Harness {
+    let mut h = Harness::new(set);
+    h.bring_up();
+    h.update_set(|s| s.spec.min_ready_seconds = min_ready);
+    h.ready_since(ago);
+    h
+}
+
+// Port of TestStatefulSetRollingUpdateRespectsMinReadySeconds: pods ready for 10 s of a
+// required 30 are unavailable and the rolling update waits; ready for 60 s, both are available.
+#[test]
+fn rolling_update_respects_min_ready_seconds() {
+    let mut h = min_ready_harness(new_stateful_set(2), 30, Duration::from_secs(10));
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "updated-image".into());
+    assert_eq!(h.set().status.available_replicas, 0);
+    assert!(
+        h.pods().iter().all(|p| !is_terminating(p)),
+        "update blocked"
+    );
+    h.ready_since(Duration::from_secs(60));
+    assert_eq!(h.set().status.available_replicas, 2);
+}
+
+// Port of TestStatefulSetScaleDownRespectsMinReadySeconds: scaling 3 → 1 waits while the pods
+// have not been available for minReadySeconds.
+#[test]
+fn scale_down_respects_min_ready_seconds() {
+    let mut h = min_ready_harness(new_stateful_set(3), 30, Duration::from_secs(10));
+    h.update_set(|s| s.spec.replicas = Some(1));
+    assert_eq!(h.set().status.available_replicas, 0);
+    assert_eq!(h.pods().len(), 3);
+    assert!(
+        h.pods().iter().all(|p| !is_terminating(p)),
+        "scale down blocked"
+    );
+}
+
+// Port of TestStatefulSetOnDeleteStrategyIgnoresMinReadySeconds: with OnDelete the update
+// revision is computed regardless; availability still counts minReadySeconds.
+#[test]
+fn on_delete_ignores_min_ready_seconds() {
+    let mut set = new_stateful_set(2);
+    set.spec.update_strategy = crate::api::StatefulSetUpdateStrategy {
+        type_: "OnDelete".into(),
+        rolling_update: None,
+    };
+    let mut h = min_ready_harness(set, 30, Duration::from_secs(10));
+    let before = h.set().status.update_revision;
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "updated-image".into());
+    let s = h.set();
+    assert_eq!(s.status.available_replicas, 0);
+    assert!(!s.status.update_revision.is_empty());
+    assert_ne!(s.status.update_revision, before);
+}
+
+// Port of TestStatefulSetZeroMinReadySeconds: without minReadySeconds, pods ready right now are
+// available.
+#[test]
+fn zero_min_ready_seconds() {
+    let mut h = min_ready_harness(new_stateful_set(2), 0, Duration::ZERO);
+    h.settle();
+    assert_eq!(h.set().status.available_replicas, 2);
+}
+
+// Port of TestStatefulSetPartitionRollingUpdateWithMinReadySeconds: with partition 2 the update
+// of pods 2 and 3 waits for availability; all 4 pods stay.
+#[test]
+fn partition_rolling_update_with_min_ready_seconds() {
+    let mut set = new_stateful_set(4);
+    set.spec.update_strategy.rolling_update = Some(crate::api::RollingUpdateStatefulSetStrategy {
+        partition: Some(2),
+        max_unavailable: None,
+    });
+    let mut h = min_ready_harness(set, 30, Duration::from_secs(10));
+    h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "updated-image".into());
+    assert_eq!(h.set().status.available_replicas, 0);
+    assert_eq!(h.pods().len(), 4);
+    assert!(
+        h.pods().iter().all(|p| !is_terminating(p)),
+        "update blocked"
+    );
+}
+
+// Port of TestParallelScale (4 rows): a Parallel set scales between the sizes without time
+// passing (slow-start batches within one instant); upstream's parallel-request count has no
+// counterpart (the simulation is sequential).
+#[test]
+fn parallel_scale_rows() {
+    let rows = [
+        ("scale up from 3 to 30", 3, 30),
+        ("scale down from 10 to 1", 10, 1),
+        ("scale down to 0", 501, 0),
+        ("scale up from 0", 0, 1000),
+    ];
+    for (desc, from, to) in rows {
+        let mut set = burst(new_stateful_set(from));
+        set.spec.volume_claim_templates[0].metadata.labels =
+            [("test".to_string(), "test".to_string())].into();
+        let mut h = Harness::new(set);
+        assert_eq!(h.pods().len(), from as usize, "{desc}");
+        assert_eq!(h.set().status.replicas, from, "{desc}");
+        h.update_set(|s| s.spec.replicas = Some(to));
+        let t0 = h.sim.now();
+        for p in h.pods().into_iter().filter(is_terminating) {
+            h.finish_termination(get_ordinal(&p));
+        }
+        assert_eq!(h.sim.now(), t0, "{desc}: no time passed");
+        assert_eq!(h.pods().len(), to as usize, "{desc}");
+        assert_eq!(h.set().status.replicas, to, "{desc}");
+    }
+}
