@@ -2349,3 +2349,135 @@ fn parallel_scale_rows() {
         assert_eq!(h.set().status.replicas, to, "{desc}");
     }
 }
+
+impl Harness {
+    fn set_running(&mut self, ord: i32) {
+        let p = self.pod(ord).unwrap();
+        if p.spec.node_name.is_empty() {
+            self.sim
+                .api
+                .bind("default", &p.metadata.name, &p.metadata.uid, "node-1")
+                .unwrap();
+        }
+        self.set_phase(ord, "Running");
+    }
+
+    fn live_ordinals(&self) -> Vec<i32> {
+        let mut v: Vec<i32> = self
+            .pods()
+            .iter()
+            .filter(|p| !is_terminating(p))
+            .map(get_ordinal)
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn terminating_ordinals(&self) -> Vec<i32> {
+        let mut v: Vec<i32> = self
+            .pods()
+            .iter()
+            .filter(|p| is_terminating(p))
+            .map(get_ordinal)
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+// Port of TestStatefulSetControlRollingUpdateWithMaxUnavailable (OrderedReady and Parallel,
+// MaxUnavailableStatefulSet on): 6 pods, partition 3, maxUnavailable 2. The update deletes pods
+// 5 and 4 together; OrderedReady recreates them one at a time, Parallel together; once pod 4
+// is ready (and 5 ready for OrderedReady, merely running for Parallel) pod 3 is deleted and
+// recreated; when 3, 4 and 5 are ready nothing else moves (the partition protects 0-2).
+#[test]
+fn rolling_update_with_max_unavailable() {
+    for parallel in [false, true] {
+        let mut g = FeatureGates::default();
+        g.set("MaxUnavailableStatefulSet", true);
+        let mut set = new_stateful_set(6);
+        if parallel {
+            set = burst(set);
+        }
+        set.spec.update_strategy.rolling_update =
+            Some(crate::api::RollingUpdateStatefulSetStrategy {
+                partition: Some(3),
+                max_unavailable: Some(IntOrString::Int(2)),
+            });
+        let mut h = Harness::with_gates(set, g);
+        h.bring_up();
+        h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "foo".into());
+        // "since maxUnavailable is 2, update pods 4 and 5": the remaining pods are 0-3.
+        assert_eq!(h.terminating_ordinals(), [4, 5], "parallel={parallel}");
+        assert_eq!(h.live_ordinals(), [0, 1, 2, 3]);
+        h.finish_termination(5);
+        h.finish_termination(4);
+        if parallel {
+            assert_eq!(h.live_ordinals(), [0, 1, 2, 3, 4, 5], "both recreated");
+            // Pod 4 ready, 5 only running: pod 3 goes (one unavailable so far).
+            h.set_running(5);
+            h.run_and_ready(4);
+        } else {
+            assert_eq!(h.live_ordinals(), [0, 1, 2, 3, 4], "one at a time");
+            h.run_and_ready(4);
+            assert_eq!(h.live_ordinals(), [0, 1, 2, 3, 4, 5]);
+            h.run_and_ready(5);
+        }
+        assert_eq!(h.terminating_ordinals(), [3], "parallel={parallel}");
+        assert_eq!(h.live_ordinals(), [0, 1, 2, 4, 5]);
+        h.finish_termination(3);
+        assert_eq!(h.live_ordinals(), [0, 1, 2, 3, 4, 5], "pod 3 recreated");
+        // Pods 3, 4 and 5 ready: nothing else is updated.
+        let before: Vec<String> = h.pods().iter().map(|p| p.metadata.uid.clone()).collect();
+        h.run_and_ready(3);
+        if parallel {
+            h.run_and_ready(5);
+        }
+        assert!(h.terminating_ordinals().is_empty());
+        let after: Vec<String> = h.pods().iter().map(|p| p.metadata.uid.clone()).collect();
+        assert_eq!(before, after, "parallel={parallel}");
+        assert_eq!(
+            images(&h),
+            ["nginx", "nginx", "nginx", "foo", "foo", "foo"],
+            "parallel={parallel}"
+        );
+    }
+}
+
+// Port of TestStatefulSetControl/RecreatesPVCForPendingPod (Monotonic and Burst): the claims of
+// a Pending pod that went missing are created again.
+#[test]
+fn recreates_claims_for_pending_pod() {
+    for set in [new_stateful_set(3), burst(new_stateful_set(3))] {
+        let mut h = Harness::new(set);
+        assert_invariants(&h);
+        let s = h.set();
+        let p0 = h.pod(0).unwrap();
+        for (_, c) in get_persistent_volume_claims(&s, &p0) {
+            h.sim
+                .api
+                .delete(
+                    "PersistentVolumeClaim",
+                    "default",
+                    &c.metadata.name,
+                    &DeleteOptions::default(),
+                )
+                .unwrap();
+        }
+        assert!(h
+            .sim
+            .api
+            .store
+            .get::<PersistentVolumeClaim>("default", "datadir-foo-0")
+            .is_none());
+        // pods[0].Status.Phase = Pending, then a sync.
+        h.set_phase(0, "Pending");
+        assert_invariants(&h);
+        assert!(h
+            .sim
+            .api
+            .store
+            .get::<PersistentVolumeClaim>("default", "datadir-foo-0")
+            .is_some());
+    }
+}
