@@ -2710,3 +2710,249 @@ fn store_daemon_set_status_rows() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// update_test.go, sync by sync
+// ---------------------------------------------------------------------------------------------
+
+impl OneSync {
+    /// `markPodsReady` / `setPodReadiness`: up to `count` live pods for which `pick` holds and
+    /// whose readiness differs get Ready=`ready`, transition now.
+    fn set_readiness(&mut self, ready: bool, count: usize, pick: impl Fn(&Pod) -> bool) {
+        let now = self.h.sim.now();
+        let mut left = count;
+        for mut p in self.h.live_pods() {
+            if left == 0 {
+                break;
+            }
+            if crate::controllers::controller_utils::is_pod_ready(&p) == ready || !pick(&p) {
+                continue;
+            }
+            p.status.conditions.retain(|c| c.type_ != "Ready");
+            p.status.conditions.push(crate::api::PodCondition {
+                type_: "Ready".into(),
+                status: if ready { "True" } else { "False" }.into(),
+                last_transition_time: Some(now),
+                ..Default::default()
+            });
+            self.h.sim.api.update_status(Object::Pod(p)).unwrap();
+            left -= 1;
+        }
+        assert_eq!(left, 0, "could not mark {count} pods ready={ready}");
+    }
+
+    fn mark_all_ready(&mut self) {
+        let unready = self
+            .h
+            .live_pods()
+            .iter()
+            .filter(|p| !crate::controllers::controller_utils::is_pod_ready(p))
+            .count();
+        self.set_readiness(true, unready, |_| true);
+    }
+
+    /// `manager.dsStore.Update(ds)`: the change is written, not yet synced.
+    fn update(&mut self, f: impl FnOnce(&mut DaemonSet)) {
+        let mut d = self.h.ds(&self.ds.metadata.name);
+        f(&mut d);
+        d.metadata.resource_version.clear();
+        let Object::DaemonSet(d) = self.h.sim.api.update(Object::DaemonSet(d)).unwrap() else {
+            unreachable!()
+        };
+        self.ds = d;
+    }
+
+    /// [`OneSync::sync`], forcing a sync when no event queued one (upstream calls the sync
+    /// handler directly).
+    fn sync_now(&mut self) -> Counts {
+        // Queue the key through a write of the unchanged DaemonSet, which the controller
+        // watches.
+        let d = self.h.ds(&self.ds.metadata.name);
+        self.h.sim.api.store.put(Object::DaemonSet(d));
+        self.sync()
+    }
+
+    fn current_hash(&self) -> String {
+        crate::controllers::deployment::util::compute_hash(
+            &self.h.ds(&self.ds.metadata.name).spec.template,
+            self.h.ds(&self.ds.metadata.name).status.collision_count,
+        )
+    }
+}
+
+fn rolling(max_unavailable: i32) -> crate::api::DaemonSetUpdateStrategy {
+    serde_json::from_value(
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": max_unavailable}}),
+    )
+    .unwrap()
+}
+
+fn surge(max_surge: i32) -> crate::api::DaemonSetUpdateStrategy {
+    serde_json::from_value(
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": max_surge}}),
+    )
+    .unwrap()
+}
+
+fn on_delete_ds() -> DaemonSet {
+    ds_with(&update_strategies()[0], |_| {})
+}
+
+// Port of TestDaemonSetUpdatesPods (update_test.go), sync by sync: maxUnavailable 2 over 5
+// nodes deletes 2, creates 2, deletes 2, creates 2, deletes 1, creates 1.
+#[test]
+fn updates_pods_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = rolling(2);
+    });
+    for want in [(0, 2, 0), (2, 0, 0)] {
+        assert_eq!(s.sync_now(), want);
+    }
+    s.mark_all_ready();
+    for want in [(0, 2, 0), (2, 0, 0)] {
+        assert_eq!(s.sync_now(), want);
+    }
+    s.mark_all_ready();
+    for want in [(0, 1, 0), (1, 0, 0)] {
+        assert_eq!(s.sync_now(), want);
+    }
+    s.mark_all_ready();
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Note on the surge ports: upstream's fake pod control records a deletion as observed while
+// the sync is still running, so a sync whose manage loop deletes pods goes on with the rolling
+// update at once. The real controller (and this one) waits for the deletions to be observed
+// (SatisfiedExpectations): where upstream expects (c, d) from one such sync, the ports expect
+// (0, d) and then (c, 0) from the next.
+
+// Port of TestDaemonSetUpdatesPodsWithMaxSurge: maxSurge 2 over 5 nodes (upstream's
+// (2, 2) and (1, 2) syncs split as the note above explains).
+#[test]
+fn updates_pods_with_max_surge_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = surge(2);
+    });
+    assert_eq!(s.sync_now(), (2, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    s.mark_all_ready();
+    assert_eq!(s.sync_now(), (0, 2, 0), "upstream (2, 2)");
+    assert_eq!(s.sync_now(), (2, 0, 0), "upstream (2, 2)");
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    s.mark_all_ready();
+    assert_eq!(s.sync_now(), (0, 2, 0), "upstream (1, 2)");
+    assert_eq!(s.sync_now(), (1, 0, 0), "upstream (1, 2)");
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    s.mark_all_ready();
+    assert_eq!(s.sync_now(), (0, 1, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestDaemonSetUpdatesWhenNewPosIsNotReady: with maxUnavailable 3, three old pods go,
+// three new ones come, and nothing more while they are not ready.
+#[test]
+fn updates_when_new_pods_are_not_ready_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = rolling(3);
+    });
+    assert_eq!(s.sync_now(), (0, 3, 0));
+    assert_eq!(s.sync_now(), (3, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestDaemonSetUpdatesAllOldPodsNotReady: unavailable old pods all go at once.
+#[test]
+fn updates_all_old_pods_not_ready_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = rolling(3);
+    });
+    assert_eq!(s.sync_now(), (0, 5, 0));
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestDaemonSetUpdatesNoTemplateChanged: a strategy change alone replaces nothing.
+#[test]
+fn updates_no_template_changed_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.update(|d| d.spec.update_strategy = rolling(3));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestDaemonSetUpdatesAllOldPodsNotReadyMaxSurge: maxSurge 3 with unready old pods,
+// then minReadySeconds 15 and a second template, on upstream's fake clock (100 … 350 s).
+#[test]
+fn updates_all_old_pods_not_ready_max_surge_sync_by_sync() {
+    let mut s = OneSync::new_at(nodes(5), on_delete_ds(), 0);
+    let clock = |s: &mut OneSync, t: i64| s.h.sim.api.now = Time::from_unix_secs(t);
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = surge(3);
+    });
+    // All old pods are unavailable, so they are surged.
+    clock(&mut s, 100);
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    // Waiting for pods to go ready, old pods are deleted.
+    clock(&mut s, 200);
+    assert_eq!(s.sync_now(), (0, 5, 0));
+    s.set_readiness(true, 5, |_| true);
+    s.update(|d| {
+        d.spec.min_ready_seconds = 15;
+        d.spec.template_mut().spec_mut().containers[0].image = "foo3/bar3".into();
+    });
+    clock(&mut s, 300);
+    assert_eq!(s.sync_now(), (3, 0, 0));
+    let hash = s.current_hash();
+    let current_nodes: std::collections::BTreeSet<String> =
+        s.h.live_pods()
+            .iter()
+            .filter(|p| p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) == Some(&hash))
+            .map(|p| get_target_node_name(p).unwrap())
+            .collect();
+    // Two updated pods ready at 300; one old pod on a node without an updated pod unready.
+    let h2 = hash.clone();
+    s.set_readiness(true, 2, move |p| {
+        p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) == Some(&h2)
+    });
+    let h3 = hash.clone();
+    s.set_readiness(false, 1, move |p| {
+        p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) != Some(&h3)
+            && !current_nodes.contains(&get_target_node_name(p).unwrap())
+    });
+    // The new pods still wait for minReadySeconds: one pod replaces the unready old one.
+    clock(&mut s, 310);
+    assert_eq!(s.sync_now(), (1, 0, 0));
+    // Now available: the old pods next to them go.
+    clock(&mut s, 320);
+    // Upstream's one sync (1, 3, 0) is two here: the manage loop deletes the three old pods,
+    // and the rolling update runs only once those deletions are observed (see the
+    // note above updates_pods_with_max_surge_sync_by_sync).
+    assert_eq!(s.sync_now(), (0, 3, 0));
+    assert_eq!(s.sync_now(), (1, 0, 0));
+    let h4 = hash.clone();
+    s.set_readiness(true, 3, move |p| {
+        p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) == Some(&h4)
+    });
+    clock(&mut s, 340);
+    assert_eq!(s.sync_now(), (0, 2, 0));
+    // Complete.
+    clock(&mut s, 350);
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
