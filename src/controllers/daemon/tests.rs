@@ -2956,3 +2956,184 @@ fn updates_all_old_pods_not_ready_max_surge_sync_by_sync() {
     clock(&mut s, 350);
     assert_eq!(s.sync_now(), (0, 0, 0));
 }
+
+// Port of TestGetUnavailableNumbers with upstream's rows: (name, nodes, strategy, pods per node
+// (ready; one pod terminating in the last row), want (maxSurge, maxUnavailable), empty nodes).
+#[test]
+fn get_unavailable_numbers_upstream_rows() {
+    let unavail = |v: &str| -> crate::api::DaemonSetUpdateStrategy {
+        serde_json::from_value(json!({"type": "RollingUpdate",
+            "rollingUpdate": {"maxUnavailable": int_or_percent(v), "maxSurge": 0}}))
+        .unwrap()
+    };
+    let surge_of = |v: &str| -> crate::api::DaemonSetUpdateStrategy {
+        serde_json::from_value(json!({"type": "RollingUpdate",
+            "rollingUpdate": {"maxUnavailable": 0, "maxSurge": int_or_percent(v)}}))
+        .unwrap()
+    };
+    type Row = (
+        &'static str,
+        usize,
+        crate::api::DaemonSetUpdateStrategy,
+        Vec<&'static str>,
+        (i32, i32),
+        usize,
+    );
+    let rows: Vec<Row> = vec![
+        ("No nodes", 0, unavail("0"), vec![], (0, 0), 0),
+        (
+            "Two nodes with ready pods",
+            2,
+            unavail("1"),
+            vec!["node-0", "node-1"],
+            (0, 1),
+            0,
+        ),
+        (
+            "Two nodes, one node without pods",
+            2,
+            unavail("0"),
+            vec!["node-0"],
+            (0, 1),
+            1,
+        ),
+        (
+            "Two nodes, one node without pods, surge",
+            2,
+            surge_of("0"),
+            vec!["node-0"],
+            (0, 1),
+            1,
+        ),
+        (
+            "Two nodes with pods, MaxUnavailable in percents",
+            2,
+            unavail("50%"),
+            vec!["node-0", "node-1"],
+            (0, 1),
+            0,
+        ),
+        (
+            "Two nodes with pods, MaxUnavailable in percents, surge",
+            2,
+            surge_of("50%"),
+            vec!["node-0", "node-1"],
+            (1, 0),
+            0,
+        ),
+        (
+            "Two nodes with pods, MaxUnavailable is 100%, surge",
+            2,
+            surge_of("100%"),
+            vec!["node-0", "node-1"],
+            (2, 0),
+            0,
+        ),
+        (
+            "Two nodes with pods, MaxUnavailable in percents, pod terminating",
+            3,
+            unavail("50%"),
+            vec!["node-0", "node-1"],
+            (0, 2),
+            1,
+        ),
+    ];
+    for (name, n, strategy, pods_on, want, empty) in rows {
+        let mut ds = new_daemon_set("x");
+        ds.spec.update_strategy = strategy;
+        let mut map: BTreeMap<String, Vec<Pod>> = BTreeMap::new();
+        for (i, node) in pods_on.iter().enumerate() {
+            let mut p = new_pod(&ds, node);
+            p.metadata.name = format!("pod-{i}");
+            p.set_condition("Ready", "True", "", "", Time::from_unix_secs(T0));
+            if name.ends_with("pod terminating") && i == 1 {
+                p.metadata.deletion_timestamp = Some(Time::from_unix_secs(T0));
+            }
+            map.insert(node.to_string(), vec![p]);
+        }
+        let (surge, unavailable, _) =
+            DaemonSetsController::updated_desired_node_counts(&ds, &nodes(n), &mut map).unwrap();
+        assert_eq!((surge, unavailable), want, "{name}");
+        assert_eq!(
+            map.values().filter(|p| p.is_empty()).count(),
+            empty,
+            "{name}"
+        );
+    }
+}
+
+// Port of TestControlledHistories: an orphan revision in the DaemonSet's namespace is adopted
+// along with the owned one; an orphan in another namespace is not.
+#[test]
+fn controlled_histories_rows() {
+    for other_namespace in [false, true] {
+        let (mut sim, ds) = handler_world(&["ds1"], false);
+        let ds1 = ds[0].clone();
+        let rev = |name: &str, ns: &str, owned: bool| {
+            let mut r = ControllerRevision::default();
+            r.metadata.name = name.into();
+            r.metadata.namespace = ns.into();
+            r.metadata.labels = ds1.spec.template.metadata.labels.clone();
+            if owned {
+                r.metadata.owner_references =
+                    vec![crate::controllers::controller_utils::new_controller_ref(
+                        &ds1.metadata,
+                        "apps/v1",
+                        "DaemonSet",
+                    )];
+            }
+            r.data = Some(json!({}));
+            r.revision = 1;
+            r
+        };
+        let want: Vec<&str> = if other_namespace {
+            sim.api
+                .create(Object::ControllerRevision(rev(
+                    "ds1-x3",
+                    "default-other",
+                    false,
+                )))
+                .unwrap();
+            vec![]
+        } else {
+            sim.api
+                .create(Object::ControllerRevision(rev("ds1-x1", "default", true)))
+                .unwrap();
+            sim.api
+                .create(Object::ControllerRevision(rev("ds1-x2", "default", false)))
+                .unwrap();
+            vec!["ds1-x1", "ds1-x2"]
+        };
+        let c = DaemonSetsController::new();
+        let gates = FeatureGates::default();
+        let mut q = crate::queue::WorkQueue::new();
+        let mut world = World::default();
+        let mut actions = vec![];
+        let mut ctx = crate::controllers::Ctx {
+            api: &mut sim.api,
+            gates: &gates,
+            queue: &mut q,
+            world: &mut world,
+            actions: &mut actions,
+            component: "daemonset-controller",
+        };
+        let got = c.controlled_histories(&mut ctx, &ds1).unwrap();
+        let mut names: Vec<&str> = got.iter().map(|r| r.metadata.name.as_str()).collect();
+        names.sort();
+        assert_eq!(names, want, "other namespace: {other_namespace}");
+        // The returned list holds the revisions as listed (upstream compares them with the
+        // originals); the adoption shows in the store.
+        for name in &want {
+            let r = sim
+                .api
+                .store
+                .get::<ControllerRevision>("default", name)
+                .unwrap();
+            assert_eq!(
+                r.metadata.controller_ref().map(|c| c.uid.as_str()),
+                Some(ds1.metadata.uid.as_str()),
+                "{name} adopted"
+            );
+        }
+    }
+}
