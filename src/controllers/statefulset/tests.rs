@@ -2481,3 +2481,210 @@ fn recreates_claims_for_pending_pod() {
             .is_some());
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// stateful_set_test.go: informer handlers and controller-level syncs
+// ---------------------------------------------------------------------------------------------
+
+/// Sets `names` created through the API (so they have uids); `third_selector` replaces the
+/// selector (and template labels) of the third.
+fn sets_in_store(
+    names: &[&str],
+    third_selector: Option<(&str, &str)>,
+) -> (Simulation, Vec<StatefulSet>) {
+    let mut sim = Simulation::new(1, Time::from_unix_secs(T0), gates(), World::default());
+    let mut out = vec![];
+    for (i, n) in names.iter().enumerate() {
+        let mut s = new_stateful_set(3);
+        s.metadata.name = n.to_string();
+        s.metadata.uid.clear();
+        if let (2, Some((k, v))) = (i, third_selector) {
+            let l: std::collections::BTreeMap<String, String> =
+                [(k.to_string(), v.to_string())].into();
+            s.spec.selector.as_mut().unwrap().match_labels = Some(l.clone());
+            s.spec.template_mut().metadata.labels = l;
+        }
+        let Object::StatefulSet(s) = sim.api.create(Object::StatefulSet(s)).unwrap() else {
+            unreachable!()
+        };
+        out.push(s);
+    }
+    (sim, out)
+}
+
+fn drain(q: &mut crate::queue::WorkQueue) -> Vec<String> {
+    let mut v = vec![];
+    while let Some(k) = q.pop() {
+        v.push(k);
+    }
+    v.sort();
+    v
+}
+
+fn bumped(p: &Pod) -> Pod {
+    let mut p = p.clone();
+    let rv: i64 = p.metadata.resource_version.parse().unwrap_or(0);
+    p.metadata.resource_version = (rv + 1).to_string();
+    p
+}
+
+// Port of TestStatefulSetControllerAddPod, ...AddPodOrphan, ...AddPodNoSet, ...UpdatePod,
+// ...UpdatePodWithNoSet, ...UpdatePodWithSameVersion, ...UpdatePodOrphanWithNewLabels,
+// ...UpdatePodChangeControllerRef, ...UpdatePodRelease, ...DeletePod and ...DeletePodOrphan
+// (the tombstone variant has no counterpart: the simulation's watch never loses a delete).
+#[test]
+fn pod_handlers_queue_the_right_sets() {
+    let now = Time::from_unix_secs(T0);
+    let (sim, sets) = sets_in_store(&["foo", "foo2", "foo3"], Some(("foo3", "bar")));
+    let store = &sim.api.store;
+    let mut c = StatefulSetController::new();
+    let mut q = crate::queue::WorkQueue::new();
+    let mut pod1 = new_pod(&sets[0], 0);
+    pod1.metadata.resource_version = "1".into();
+    let mut pod2 = new_pod(&sets[1], 0);
+    pod2.metadata.resource_version = "1".into();
+
+    // AddPod.
+    c.add_pod(store, &mut q, &pod1);
+    assert_eq!(drain(&mut q), ["default/foo"]);
+    c.add_pod(store, &mut q, &pod2);
+    assert_eq!(drain(&mut q), ["default/foo2"]);
+    // AddPodOrphan: the two sets selecting foo=bar.
+    let mut orphan = pod1.clone();
+    orphan.metadata.owner_references.clear();
+    c.add_pod(store, &mut q, &orphan);
+    assert_eq!(drain(&mut q), ["default/foo", "default/foo2"]);
+    // AddPodNoSet / UpdatePodWithNoSet: a pod whose set is not in the store.
+    let (empty, _) = sets_in_store(&[], None);
+    c.add_pod(&empty.api.store, &mut q, &pod1);
+    assert!(q.is_empty());
+    c.update_pod(&empty.api.store, &mut q, &pod1, &bumped(&pod1), now);
+    assert!(q.is_empty());
+
+    // UpdatePod.
+    c.update_pod(store, &mut q, &pod1, &bumped(&pod1), now);
+    assert_eq!(drain(&mut q), ["default/foo"]);
+    c.update_pod(store, &mut q, &pod2, &bumped(&pod2), now);
+    assert_eq!(drain(&mut q), ["default/foo2"]);
+    // UpdatePodWithSameVersion.
+    c.update_pod(store, &mut q, &pod1, &pod1, now);
+    assert!(q.is_empty());
+    // UpdatePodOrphanWithNewLabels.
+    let mut clone = orphan.clone();
+    clone.metadata.labels = [("foo2".to_string(), "bar2".to_string())].into();
+    c.update_pod(store, &mut q, &bumped(&clone), &orphan, now);
+    assert_eq!(drain(&mut q), ["default/foo", "default/foo2"]);
+    // UpdatePodChangeControllerRef.
+    let mut clone = pod1.clone();
+    clone.metadata.owner_references = pod2.metadata.owner_references.clone();
+    c.update_pod(store, &mut q, &bumped(&clone), &pod1, now);
+    assert_eq!(drain(&mut q), ["default/foo", "default/foo2"]);
+    // UpdatePodRelease.
+    let mut clone = bumped(&pod1);
+    clone.metadata.owner_references.clear();
+    c.update_pod(store, &mut q, &pod1, &clone, now);
+    assert_eq!(drain(&mut q), ["default/foo", "default/foo2"]);
+
+    // DeletePod.
+    c.delete_pod(store, &mut q, &pod1);
+    assert_eq!(drain(&mut q), ["default/foo"]);
+    c.delete_pod(store, &mut q, &pod2);
+    assert_eq!(drain(&mut q), ["default/foo2"]);
+    // DeletePodOrphan.
+    c.delete_pod(store, &mut q, &orphan);
+    assert!(q.is_empty());
+}
+
+// Port of TestStatefulSetControllerCreates and TestStatefulSetControllerDeletes.
+#[test]
+fn controller_creates_and_deletes() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    assert_eq!(h.set().status.replicas, 3);
+    h.update_set(|s| s.spec.replicas = Some(0));
+    for o in [2, 1, 0] {
+        h.finish_termination(o);
+    }
+    assert_eq!(h.set().status.replicas, 0);
+}
+
+// Port of TestStatefulSetControllerRespectsTermination: terminating pods beyond the replicas are
+// left alone (no new deletion, no replacement) until they are gone.
+#[test]
+fn controller_respects_termination() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    let set = h.set();
+    for o in [3, 4] {
+        // addTerminatingPod: a Running, Ready pod being deleted.
+        let mut p = new_pod(&set, o);
+        p.metadata.finalizers = vec!["example.com/hold".into()];
+        p.status.phase = "Running".into();
+        let Object::Pod(p) = h.sim.api.create(Object::Pod(p)).unwrap() else {
+            unreachable!()
+        };
+        h.sim
+            .api
+            .delete(
+                "Pod",
+                "default",
+                &p.metadata.name,
+                &DeleteOptions::default(),
+            )
+            .unwrap();
+    }
+    h.settle();
+    assert_eq!(
+        h.pods().len(),
+        5,
+        "StatefulSet does not respect termination"
+    );
+    assert_eq!(h.terminating_ordinals(), [3, 4]);
+    for o in [3, 4] {
+        let mut p = h.pod(o).unwrap();
+        p.metadata.finalizers.clear();
+        p.metadata.resource_version.clear();
+        h.sim.api.update(Object::Pod(p)).unwrap();
+    }
+    h.settle();
+    assert_eq!(h.names(), ["foo-0", "foo-1", "foo-2"]);
+    h.update_set(|s| s.spec.replicas = Some(0));
+    for o in [2, 1, 0] {
+        h.finish_termination(o);
+    }
+    assert_eq!(h.set().status.replicas, 0);
+}
+
+// Port of TestStatefulSetControllerBlocksScaling: while pod 0 is terminating, scaling 3 → 5
+// creates nothing; once it is gone, it is recreated first.
+#[test]
+fn controller_blocks_scaling() {
+    let mut h = Harness::new(new_stateful_set(3));
+    h.bring_up();
+    h.delete_pod(0);
+    assert!(is_terminating(&h.pod(0).unwrap()));
+    h.update_set(|s| s.spec.replicas = Some(5));
+    assert_eq!(h.pods().len(), 3, "StatefulSet does not block scaling");
+    h.finish_termination(0);
+    assert_eq!(
+        h.names(),
+        ["foo-0", "foo-1", "foo-2"],
+        "StatefulSet resumes when the terminated pod is removed"
+    );
+}
+
+// Port of TestStatefulSetControllerDeletionTimestamp: a set being deleted creates no pods.
+#[test]
+fn controller_deletion_timestamp() {
+    let mut sim = Simulation::new(1, Time::from_unix_secs(T0), gates(), World::default());
+    sim.add_loop(Box::new(StatefulSetController::new()));
+    let mut set = new_stateful_set(3);
+    set.metadata.uid.clear();
+    set.metadata.finalizers = vec!["example.com/hold".into()];
+    sim.api.create(Object::StatefulSet(set)).unwrap();
+    sim.api
+        .delete("StatefulSet", "default", "foo", &DeleteOptions::default())
+        .unwrap();
+    sim.settle().unwrap();
+    assert_eq!(sim.api.store.list::<Pod>(Some("default")).count(), 0);
+}
