@@ -2688,3 +2688,158 @@ fn controller_deletion_timestamp() {
     sim.settle().unwrap();
     assert_eq!(sim.api.store.list::<Pod>(Some("default")).count(), 0);
 }
+
+// Port of TestStatefulSetControllerGetStatefulSetsForPod: both sets selecting foo=bar claim the
+// pod.
+#[test]
+fn get_stateful_sets_for_pod_finds_both() {
+    let (sim, sets) = sets_in_store(&["foo", "foo2"], None);
+    let pod = new_pod(&sets[0], 0);
+    assert_eq!(
+        super::stateful_set::get_stateful_sets_for_pod(&sim.api.store, &pod).len(),
+        2
+    );
+}
+
+fn create_pod_as(h: &mut Harness, mut p: Pod) {
+    p.metadata.resource_version.clear();
+    h.sim.api.create(Object::Pod(p)).unwrap();
+}
+
+fn controller_uid(h: &Harness, name: &str) -> Option<String> {
+    h.sim
+        .api
+        .store
+        .get::<Pod>("default", name)
+        .and_then(|p| p.metadata.controller_ref().map(|r| r.uid.clone()))
+}
+
+// Port of TestGetPodsForStatefulSetAdopt: an orphan with the set's labels and a member name is
+// adopted; one with other labels or a foreign name is not.
+#[test]
+fn get_pods_for_stateful_set_adopt() {
+    let mut h = Harness::new(new_stateful_set(5));
+    let set = h.set();
+    create_pod_as(&mut h, new_pod(&set, 1));
+    let mut pod2 = new_pod(&set, 2);
+    pod2.metadata.owner_references.clear();
+    create_pod_as(&mut h, pod2);
+    let mut pod3 = new_pod(&set, 3);
+    pod3.metadata.owner_references.clear();
+    pod3.metadata.labels.clear();
+    create_pod_as(&mut h, pod3);
+    let mut pod4 = new_pod(&set, 4);
+    pod4.metadata.owner_references.clear();
+    pod4.metadata.name = format!("x{}", pod4.metadata.name);
+    create_pod_as(&mut h, pod4);
+    h.settle();
+    let uid = Some(set.metadata.uid.clone());
+    assert_eq!(controller_uid(&h, "foo-1"), uid);
+    assert_eq!(controller_uid(&h, "foo-2"), uid, "pod2 adopted");
+    assert_eq!(controller_uid(&h, "foo-3"), None, "pod3 ignored (labels)");
+    assert_eq!(controller_uid(&h, "xfoo-4"), None, "pod4 ignored (name)");
+}
+
+// Port of TestGetPodsForStatefulSetRelease: owned pods with a foreign name or without the
+// labels are released; an orphan without the labels is ignored.
+#[test]
+fn get_pods_for_stateful_set_release() {
+    let mut h = Harness::new(new_stateful_set(3));
+    let set = h.set();
+    create_pod_as(&mut h, new_pod(&set, 1));
+    let mut pod2 = new_pod(&set, 2);
+    pod2.metadata.name = format!("x{}", pod2.metadata.name);
+    create_pod_as(&mut h, pod2);
+    let mut pod3 = new_pod(&set, 3);
+    pod3.metadata.labels.clear();
+    create_pod_as(&mut h, pod3);
+    let mut pod4 = new_pod(&set, 4);
+    pod4.metadata.owner_references.clear();
+    pod4.metadata.labels.clear();
+    create_pod_as(&mut h, pod4);
+    h.settle();
+    let uid = Some(set.metadata.uid.clone());
+    assert_eq!(controller_uid(&h, "foo-1"), uid);
+    assert_eq!(controller_uid(&h, "xfoo-2"), None, "pod2 released (name)");
+    assert_eq!(controller_uid(&h, "foo-3"), None, "pod3 released (labels)");
+    assert_eq!(controller_uid(&h, "foo-4"), None, "pod4 ignored");
+}
+
+// Port of TestAdoptOrphanRevisions: a matching revision without a controller is adopted.
+#[test]
+fn adopt_orphan_revisions() {
+    let mut h = Harness::new(new_stateful_set(3));
+    let mut set = h.set();
+    set.spec
+        .template_mut()
+        .metadata
+        .annotations
+        .insert("ss1".into(), "ss1".into());
+    let mut rev2 = new_revision(&set, 2, 0);
+    rev2.metadata.owner_references.clear();
+    let name = rev2.metadata.name.clone();
+    h.sim.api.create(Object::ControllerRevision(rev2)).unwrap();
+    // Any event of the set's pods brings a sync.
+    h.set_phase(0, "Pending");
+    let r = h
+        .sim
+        .api
+        .store
+        .get::<ControllerRevision>("default", &name)
+        .unwrap();
+    assert_eq!(
+        r.metadata.controller_ref().map(|c| c.uid.as_str()),
+        Some(set.metadata.uid.as_str()),
+        "adoptOrphanRevisions() did not adopt the orphan revision"
+    );
+}
+
+// Port of TestStaleOwnerRefOnScaleup (whenScaled Delete, with whenDeleted Retain and Delete):
+// after 3 → 2 the condemned claim carries only the pod's reference; made stale, it blocks the
+// scale back to 3 (the claim is left as it is) until it is deleted.
+#[test]
+fn stale_owner_ref_on_scale_up() {
+    for policy in [("Delete", "Retain"), ("Delete", "Delete")] {
+        let mut h = Harness::new(with_policy(new_stateful_set(3), Some(policy)));
+        h.bring_up();
+        assert_eq!(h.set().status.replicas, 3);
+        h.update_set(|s| s.spec.replicas = Some(2));
+        h.finish_termination(2);
+        assert_eq!(h.set().status.replicas, 2, "{policy:?}");
+        let claim = |h: &Harness| {
+            h.sim
+                .api
+                .store
+                .get::<PersistentVolumeClaim>("default", "datadir-foo-2")
+                .cloned()
+                .expect("pvc datadir-foo-2")
+        };
+        let mut c = claim(&h);
+        assert_eq!(c.metadata.owner_references.len(), 1, "{policy:?}");
+        assert_eq!(c.metadata.owner_references[0].name, "foo-2");
+        c.metadata.owner_references[0].uid = "stale".into();
+        c.metadata.resource_version.clear();
+        h.sim.api.update(Object::PersistentVolumeClaim(c)).unwrap();
+        h.settle();
+        h.update_set(|s| s.spec.replicas = Some(3));
+        for _ in 0..10 {
+            h.settle();
+        }
+        assert_eq!(h.set().status.replicas, 2, "{policy:?}: stays at two");
+        let c = claim(&h);
+        assert_eq!(c.metadata.owner_references.len(), 1);
+        assert_eq!(c.metadata.owner_references[0].uid, "stale");
+        h.sim
+            .api
+            .delete(
+                "PersistentVolumeClaim",
+                "default",
+                "datadir-foo-2",
+                &DeleteOptions::default(),
+            )
+            .unwrap();
+        h.settle();
+        h.bring_up();
+        assert_eq!(h.set().status.replicas, 3, "{policy:?}: back up");
+    }
+}
