@@ -3137,3 +3137,12 @@ fn controlled_histories_rows() {
         }
     }
 }
+
+// Not ported from daemon_controller_test.go / update_test.go:
+// - TestSimpleDaemonSetPodCreateErrors, TestSimpleDaemonSetUpdatesStatusError and the
+//   "fail after two update failures" row of TestStoreDaemonSetStatus: they inject API errors.
+// - TestDontDoAnythingIfBeingDeletedRace, TestDeleteFinalStateUnknown,
+//   TestExpectationsOnRecreate: informer/API disagreement, tombstones and queue internals do
+//   not exist in the simulation.
+// - TestShouldIgnoreNodeUpdate: shouldIgnoreNodeUpdate is inlined in update_node; its three
+//   rows are the enqueue rows of update_node_rows.
