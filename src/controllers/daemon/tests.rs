@@ -1285,3 +1285,1864 @@ fn plan_without_surge_respects_max_unavailable() {
     assert_eq!(plan.pods_to_delete, ["node-3-old", "node-0-old"]);
     assert!(plan.nodes_to_create.is_empty());
 }
+
+// ---------------------------------------------------------------------------------------------
+// expectSyncDaemonSets ports: one sync of a freshly created DaemonSet over given nodes and pods
+// ---------------------------------------------------------------------------------------------
+
+const SIMPLE_LABEL_2: &[(&str, &str)] = &[("name", "simple-daemon"), ("type", "test")];
+const SIMPLE_NODE_LABEL: &[(&str, &str)] = &[("color", "blue"), ("speed", "fast")];
+const SIMPLE_NODE_LABEL_2: &[(&str, &str)] = &[("color", "red"), ("speed", "fast")];
+
+fn labels(l: &[(&str, &str)]) -> BTreeMap<String, String> {
+    l.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// `addNodes(store, start, n, label)`.
+fn add_nodes(nodes: &mut Vec<Node>, start: usize, n: usize, label: &[(&str, &str)]) {
+    for i in start..start + n {
+        nodes.push(new_node(&format!("node-{i}"), label));
+    }
+}
+
+/// `updateStrategies()`: OnDelete, then RollingUpdate with maxUnavailable 1.
+fn update_strategies() -> Vec<crate::api::DaemonSetUpdateStrategy> {
+    vec![
+        serde_json::from_value(json!({"type": "OnDelete"})).unwrap(),
+        serde_json::from_value(
+            json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}}),
+        )
+        .unwrap(),
+    ]
+}
+
+/// Upstream's test controller with stores filled by hand: the nodes are there, the DaemonSet
+/// is created but not yet synced, pods are added with `newPod` (the DaemonSet's template, its
+/// current hash label and a controller reference).
+struct OneSync {
+    h: Harness,
+    ds: DaemonSet,
+}
+
+/// (creates, deletes, events) of one sync. Events are those of the controller's own recorder:
+/// upstream's fake pod control records no SuccessfulCreate/SuccessfulDelete.
+type Counts = (usize, usize, usize);
+
+impl OneSync {
+    fn new(nodes: Vec<Node>, ds: DaemonSet) -> Self {
+        let mut h = Harness::new(nodes);
+        h.settle();
+        let o = h.sim.api.create(Object::DaemonSet(ds)).unwrap();
+        let Object::DaemonSet(ds) = o else {
+            unreachable!()
+        };
+        OneSync { h, ds }
+    }
+
+    /// `newPod(node + "-", node, label, ds)` (`ds` None: a pod of no DaemonSet, plain spec).
+    fn pod(&self, node: &str, label: &[(&str, &str)], owned: bool) -> Pod {
+        let mut p = Pod::default();
+        p.metadata.namespace = "default".into();
+        p.metadata.generate_name = format!("{node}-");
+        p.metadata.labels = labels(label);
+        if owned {
+            let hash = crate::controllers::deployment::util::compute_hash(
+                &self.ds.spec.template,
+                self.ds.status.collision_count,
+            );
+            p.metadata
+                .labels
+                .insert(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY.into(), hash);
+            p.spec = self.ds.spec.template.spec.clone();
+            p.metadata.owner_references =
+                vec![crate::controllers::controller_utils::new_controller_ref(
+                    &self.ds.metadata,
+                    "apps/v1",
+                    "DaemonSet",
+                )];
+        } else {
+            p.spec_mut().containers = vec![crate::api::Container {
+                name: "c".into(),
+                image: "foo/bar".into(),
+                ..Default::default()
+            }];
+        }
+        p.spec_mut().node_name = node.into();
+        p
+    }
+
+    fn add(&mut self, pod: Pod) -> String {
+        let o = self.h.sim.api.create(Object::Pod(pod)).unwrap();
+        o.meta().name.clone()
+    }
+
+    /// `addPods(store, node, label, ds, n)`.
+    fn add_pods(&mut self, node: &str, label: &[(&str, &str)], n: usize) {
+        for _ in 0..n {
+            let p = self.pod(node, label, true);
+            self.add(p);
+        }
+    }
+
+    /// `addFailedPods`.
+    fn add_failed_pods(&mut self, node: &str, label: &[(&str, &str)], n: usize) {
+        for _ in 0..n {
+            let p = self.pod(node, label, true);
+            let name = self.add(p);
+            let mut p = self
+                .h
+                .sim
+                .api
+                .store
+                .get::<Pod>("default", &name)
+                .cloned()
+                .unwrap();
+            p.status.phase = "Failed".into();
+            self.h.sim.api.update_status(Object::Pod(p)).unwrap();
+        }
+    }
+
+    /// `expectSyncDaemonSets`: runs the DaemonSet's next sync and counts what it did.
+    fn sync(&mut self) -> Counts {
+        let a0 = self.h.sim.actions.len();
+        let e0 = self.h.sim.api.events.len();
+        let s0 = self.h.sim.syncs;
+        assert!(self.h.sim.step().unwrap(), "a sync ran");
+        assert_eq!(self.h.sim.syncs, s0 + 1);
+        let count = |verb: &str| {
+            self.h.sim.actions[a0..]
+                .iter()
+                .filter(|a| a.verb == verb && a.kind == "Pod")
+                .count()
+        };
+        let events = self.h.sim.api.events[e0..]
+            .iter()
+            .filter(|e| e.reason != "SuccessfulCreate" && e.reason != "SuccessfulDelete")
+            .count();
+        (count("create"), count("delete"), events)
+    }
+
+    fn status(&self) -> crate::api::DaemonSetStatus {
+        self.h.ds(&self.ds.metadata.name).status
+    }
+}
+
+/// `newDaemonSet("foo")` with the given strategy and template changes.
+fn ds_with(
+    strategy: &crate::api::DaemonSetUpdateStrategy,
+    f: impl FnOnce(&mut crate::api::PodSpec),
+) -> DaemonSet {
+    let mut ds = new_daemon_set("foo");
+    ds.spec.update_strategy = strategy.clone();
+    f(ds.spec.template_mut().spec_mut());
+    ds
+}
+
+fn node_with(name: &str, f: impl FnOnce(&mut Node)) -> Node {
+    let mut n = new_node(name, &[]);
+    f(&mut n);
+    n
+}
+
+fn cond(type_: &str, status: &str) -> crate::api::NodeCondition {
+    crate::api::NodeCondition {
+        type_: type_.into(),
+        status: status.into(),
+        ..Default::default()
+    }
+}
+
+fn allocatable(memory: &str, cpu: &str) -> BTreeMap<String, crate::api::Quantity> {
+    serde_json::from_value(json!({"memory": memory, "cpu": cpu, "pods": "100"})).unwrap()
+}
+
+/// `resourcePodSpec` requests without upstream's `pods: 100`, which API validation refuses for
+/// a container (upstream's fake client does not validate).
+fn resource_spec(spec: &mut crate::api::PodSpec, memory: &str, cpu: &str) {
+    spec.containers[0].resources =
+        Some(serde_json::from_value(json!({"requests": {"memory": memory, "cpu": cpu}})).unwrap());
+}
+
+fn host_port(spec: &mut crate::api::PodSpec, port: i32) {
+    spec.containers[0].ports =
+        vec![serde_json::from_value(json!({"hostPort": port, "containerPort": port})).unwrap()];
+}
+
+// Port of the single-sync tests of daemon_controller_test.go that need only nodes, a
+// DaemonSet and no pods, each over updateStrategies(): (test, nodes, template change,
+// expected (creates, deletes, events)).
+#[test]
+fn one_sync_launch_rows() {
+    type Row = (
+        &'static str,
+        Vec<Node>,
+        fn(&mut crate::api::PodSpec),
+        Counts,
+    );
+    let mut five = vec![];
+    add_nodes(&mut five, 0, 5, &[]);
+    let mut four_and_three = vec![];
+    add_nodes(&mut four_and_three, 0, 4, &[]);
+    add_nodes(&mut four_and_three, 4, 3, SIMPLE_NODE_LABEL);
+    let no_schedule = vec![taint("dedicated", "user1", "NoSchedule")];
+    let rows: Vec<Row> = vec![
+        (
+            "TestSimpleDaemonSetLaunchesPods",
+            five.clone(),
+            |_| {},
+            (5, 0, 0),
+        ),
+        ("TestNoNodesDoesNothing", vec![], |_| {}, (0, 0, 0)),
+        (
+            "TestOneNodeDaemonLaunchesPod",
+            vec![new_node("only-node", &[])],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestNotReadyNodeDaemonDoesLaunchPod",
+            vec![node_with("not-ready", |n| {
+                n.status.conditions = vec![cond("Ready", "False")]
+            })],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestNetworkUnavailableNodeDaemonLaunchesPod",
+            vec![node_with("network-unavailable", |n| {
+                n.status.conditions = vec![cond("NetworkUnavailable", "True")]
+            })],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestSelectorDaemonLaunchesPods",
+            four_and_three.clone(),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
+            (3, 0, 0),
+        ),
+        (
+            "TestBadSelectorDaemonDoesNothing",
+            four_and_three.clone(),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL_2),
+            (0, 0, 0),
+        ),
+        (
+            "TestNameDaemonSetLaunchesPods",
+            five.clone(),
+            |s| s.node_name = "node-0".into(),
+            (1, 0, 0),
+        ),
+        (
+            "TestBadNameDaemonSetDoesNothing",
+            five.clone(),
+            |s| s.node_name = "node-10".into(),
+            (0, 0, 0),
+        ),
+        (
+            "TestNameAndSelectorDaemonSetLaunchesPods",
+            four_and_three.clone(),
+            |s| {
+                s.node_selector = labels(SIMPLE_NODE_LABEL);
+                s.node_name = "node-6".into();
+            },
+            (1, 0, 0),
+        ),
+        (
+            "TestInconsistentNameSelectorDaemonSetDoesNothing",
+            four_and_three.clone(),
+            |s| {
+                s.node_selector = labels(SIMPLE_NODE_LABEL);
+                s.node_name = "node-0".into();
+            },
+            (0, 0, 0),
+        ),
+        (
+            "TestNodeAffinityDaemonLaunchesPods",
+            four_and_three.clone(),
+            |s| s.affinity = Some(required(vec![term(&[], &[("color", "In", &["blue"])])])),
+            (3, 0, 0),
+        ),
+        (
+            "TestTaintedNodeDaemonDoesNotLaunchIntolerantPod",
+            vec![node_with("tainted", |n| {
+                n.spec.taints = no_schedule.clone()
+            })],
+            |_| {},
+            (0, 0, 0),
+        ),
+        (
+            "TestTaintedNodeDaemonLaunchesToleratePod",
+            vec![node_with("tainted", |n| {
+                n.spec.taints = no_schedule.clone()
+            })],
+            |s| {
+                s.tolerations = vec![Toleration {
+                    key: "dedicated".into(),
+                    value: "user1".into(),
+                    effect: "NoSchedule".into(),
+                    ..Default::default()
+                }]
+            },
+            (1, 0, 0),
+        ),
+        (
+            "TestNotReadyNodeDaemonLaunchesPod",
+            vec![node_with("tainted", |n| {
+                n.spec.taints = vec![taint("node.kubernetes.io/not-ready", "", "NoExecute")];
+                n.status.conditions = vec![cond("Ready", "False")];
+            })],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestUnreachableNodeDaemonLaunchesPod",
+            vec![node_with("tainted", |n| {
+                n.spec.taints = vec![taint("node.kubernetes.io/unreachable", "", "NoExecute")];
+                n.status.conditions = vec![cond("Ready", "Unknown")];
+            })],
+            |_| {},
+            (1, 0, 0),
+        ),
+        (
+            "TestNodeDaemonLaunchesToleratePod",
+            vec![new_node("node-0", &[])],
+            |s| {
+                s.tolerations = vec![Toleration {
+                    key: "dedicated".into(),
+                    value: "user1".into(),
+                    effect: "NoSchedule".into(),
+                    ..Default::default()
+                }]
+            },
+            (1, 0, 0),
+        ),
+    ];
+    for (test, nodes, f, want) in rows {
+        for strategy in update_strategies() {
+            let mut s = OneSync::new(nodes.clone(), ds_with(&strategy, f));
+            assert_eq!(s.sync(), want, "{test} {}", strategy.type_);
+            // validateSyncDaemonSets: every created pod has a controller reference.
+            for p in s.h.pods() {
+                let r = p.metadata.controller_ref().unwrap();
+                assert_eq!(
+                    (r.api_version.as_str(), r.kind.as_str()),
+                    ("apps/v1", "DaemonSet")
+                );
+            }
+        }
+    }
+}
+
+// Port of TestSimpleDaemonSetUpdatesStatusAfterLaunchingPods: the sync that creates the pods
+// already writes CurrentNumberScheduled.
+#[test]
+fn status_written_by_the_launching_sync() {
+    for strategy in update_strategies() {
+        let mut s = OneSync::new(nodes(5), ds_with(&strategy, |_| {}));
+        assert_eq!(s.sync(), (5, 0, 0));
+        assert_eq!(s.status().current_number_scheduled, 5);
+    }
+}
+
+// Port of TestTaintPressureNodeDaemonLaunchesPod: a system-critical DaemonSet (kube-system,
+// priority 2000000000) launches on a node with disk, memory and PID pressure taints.
+#[test]
+fn taint_pressure_node_launches_critical_pod() {
+    for strategy in update_strategies() {
+        let node = node_with("resources-pressure", |n| {
+            n.status.conditions = vec![
+                cond("DiskPressure", "True"),
+                cond("MemoryPressure", "True"),
+                cond("PIDPressure", "True"),
+            ];
+            n.spec.taints = vec![
+                taint("node.kubernetes.io/disk-pressure", "", "NoSchedule"),
+                taint("node.kubernetes.io/memory-pressure", "", "NoSchedule"),
+                taint("node.kubernetes.io/pid-pressure", "", "NoSchedule"),
+            ];
+        });
+        let mut ds = ds_with(&strategy, |s| s.priority = Some(2_000_000_000));
+        ds.metadata.name = "critical".into();
+        ds.metadata.namespace = "kube-system".into();
+        let mut s = OneSync::new(vec![node], ds);
+        assert_eq!(s.sync(), (1, 0, 0), "{}", strategy.type_);
+    }
+}
+
+// Port of TestInsufficientCapacityNodeDaemonDoesNotUnscheduleRunningPod and
+// TestInsufficientCapacityNodeSufficientCapacityWithNodeLabelDaemonLaunchPod: resources are
+// the scheduler's business; the controller launches regardless and records no event.
+#[test]
+fn insufficient_capacity_is_not_the_controllers_business() {
+    for strategy in update_strategies() {
+        let node = node_with("too-much-mem", |n| {
+            n.status.allocatable = allocatable("100M", "200m")
+        });
+        let ds = ds_with(&strategy, |s| {
+            resource_spec(s, "75M", "75m");
+            s.node_name = "too-much-mem".into();
+        });
+        let mut s = OneSync::new(vec![node], ds);
+        let mut other = s.pod("too-much-mem", &[], false);
+        resource_spec(other.spec_mut(), "75M", "75m");
+        s.add(other);
+        assert_eq!(s.sync(), (1, 0, 0), "{}", strategy.type_);
+    }
+    let n1 = node_with("not-enough-resource", |n| {
+        n.status.allocatable = allocatable("10M", "20m")
+    });
+    let mut n2 = new_node("enough-resource", SIMPLE_NODE_LABEL);
+    n2.status.allocatable = allocatable("100M", "200m");
+    let ds = ds_with(&update_strategies()[0], |s| {
+        resource_spec(s, "50M", "75m");
+        s.node_selector = labels(SIMPLE_NODE_LABEL);
+    });
+    let mut s = OneSync::new(vec![n1, n2], ds);
+    assert_eq!(s.sync(), (1, 0, 0));
+}
+
+// Port of TestDontDoAnythingIfBeingDeleted: a DaemonSet being deleted (held by a finalizer)
+// creates nothing. (TestDontDoAnythingIfBeingDeletedRace, where the informer and the API
+// disagree, has no counterpart: the simulation's store is the API's.)
+#[test]
+fn nothing_happens_while_being_deleted() {
+    for strategy in update_strategies() {
+        let node = node_with("not-too-much-mem", |n| {
+            n.status.allocatable = allocatable("200M", "200m")
+        });
+        let mut ds = ds_with(&strategy, |s| resource_spec(s, "75M", "75m"));
+        ds.metadata.finalizers = vec!["example.com/hold".into()];
+        let mut s = OneSync::new(vec![node], ds);
+        let other = s.pod("not-too-much-mem", &[], false);
+        s.add(other);
+        s.h.sim
+            .api
+            .delete("DaemonSet", "default", "foo", &DeleteOptions::default())
+            .unwrap();
+        assert!(s.h.ds("foo").metadata.deletion_timestamp.is_some());
+        assert_eq!(s.sync(), (0, 0, 0), "{}", strategy.type_);
+    }
+}
+
+// Port of TestPortConflictWithSameDaemonPodDoesNotDeletePod and
+// TestNoPortConflictNodeDaemonLaunchesPod.
+#[test]
+fn host_ports() {
+    for strategy in update_strategies() {
+        let ds = ds_with(&strategy, |s| {
+            host_port(s, 666);
+            s.node_name = "port-conflict".into();
+        });
+        let mut s = OneSync::new(vec![new_node("port-conflict", &[])], ds);
+        s.add_pods("port-conflict", SIMPLE_LABEL, 1);
+        assert_eq!(s.sync(), (0, 0, 0), "{}", strategy.type_);
+
+        let ds = ds_with(&strategy, |s| {
+            host_port(s, 6662);
+            s.node_name = "no-port-conflict".into();
+        });
+        let mut s = OneSync::new(vec![new_node("no-port-conflict", &[])], ds);
+        let mut other = s.pod("no-port-conflict", &[], false);
+        host_port(other.spec_mut(), 6661);
+        s.add(other);
+        assert_eq!(s.sync(), (1, 0, 0), "{}", strategy.type_);
+    }
+}
+
+// Port of TestPodIsNotDeletedByDaemonsetWithEmptyLabelSelector: an empty selector (invalid, so
+// written to the store directly, as upstream's informer holds it) makes the controller skip the
+// DaemonSet with one SelectingAll event, deleting nothing.
+#[test]
+fn empty_selector_does_nothing() {
+    for strategy in update_strategies() {
+        let ds = ds_with(&strategy, |s| s.node_selector = labels(&[("foo", "bar")]));
+        let mut s = OneSync::new(vec![new_node("node1", &[])], ds);
+        let mut ds = s.h.ds("foo");
+        ds.spec.selector = Some(Default::default());
+        s.h.sim.api.store.put(Object::DaemonSet(ds));
+        let mut other = s.pod("node1", &[("bang", "boom")], false);
+        other.metadata.generate_name.clear();
+        other.metadata.name = "bystander".into();
+        s.add(other);
+        assert_eq!(s.sync(), (0, 0, 1), "{}", strategy.type_);
+        assert_eq!(s.h.events(SELECTING_ALL_REASON).len(), 1);
+        assert!(s
+            .h
+            .sim
+            .api
+            .store
+            .get::<Pod>("default", "bystander")
+            .is_some_and(|p| p.metadata.deletion_timestamp.is_none()));
+    }
+}
+
+// Port of TestDealsWithExistingPods, TestSelectorDaemonDeletesUnselectedPods and
+// TestSelectorDaemonDealsWithExistingPods: (test, nodes, node selector?, pods (node, label,
+// count), expected counts). Pods labelled simpleDaemonSetLabel2 do not match the selector:
+// released, not deleted.
+#[test]
+fn existing_pods_rows() {
+    type Row = (
+        &'static str,
+        Vec<Node>,
+        bool,
+        Vec<(&'static str, &'static [(&'static str, &'static str)], usize)>,
+        Counts,
+    );
+    let mut five = vec![];
+    add_nodes(&mut five, 0, 5, &[]);
+    let mut ten = vec![];
+    add_nodes(&mut ten, 0, 5, &[]);
+    add_nodes(&mut ten, 5, 5, SIMPLE_NODE_LABEL);
+    let rows: Vec<Row> = vec![
+        (
+            "TestDealsWithExistingPods",
+            five,
+            false,
+            vec![
+                ("node-1", SIMPLE_LABEL, 1),
+                ("node-2", SIMPLE_LABEL, 2),
+                ("node-3", SIMPLE_LABEL, 5),
+                ("node-4", SIMPLE_LABEL_2, 2),
+            ],
+            (2, 5, 0),
+        ),
+        (
+            "TestSelectorDaemonDeletesUnselectedPods",
+            ten.clone(),
+            true,
+            vec![
+                ("node-0", SIMPLE_LABEL_2, 2),
+                ("node-1", SIMPLE_LABEL, 3),
+                ("node-1", SIMPLE_LABEL_2, 1),
+                ("node-4", SIMPLE_LABEL, 1),
+            ],
+            (5, 4, 0),
+        ),
+        (
+            "TestSelectorDaemonDealsWithExistingPods",
+            ten,
+            true,
+            vec![
+                ("node-0", SIMPLE_LABEL, 1),
+                ("node-1", SIMPLE_LABEL, 3),
+                ("node-1", SIMPLE_LABEL_2, 2),
+                ("node-2", SIMPLE_LABEL, 4),
+                ("node-6", SIMPLE_LABEL, 13),
+                ("node-7", SIMPLE_LABEL_2, 4),
+                ("node-9", SIMPLE_LABEL, 1),
+                ("node-9", SIMPLE_LABEL_2, 1),
+            ],
+            (3, 20, 0),
+        ),
+    ];
+    for (test, nodes, selector, pods, want) in rows {
+        for strategy in update_strategies() {
+            let ds = ds_with(&strategy, |s| {
+                if selector {
+                    s.node_selector = labels(SIMPLE_NODE_LABEL);
+                }
+            });
+            let mut s = OneSync::new(nodes.clone(), ds);
+            for (node, label, n) in &pods {
+                s.add_pods(node, label, *n);
+            }
+            assert_eq!(s.sync(), want, "{test} {}", strategy.type_);
+        }
+    }
+}
+
+// Port of TestNumberReadyStatus and TestObservedGeneration.
+#[test]
+fn number_ready_and_observed_generation() {
+    for strategy in update_strategies() {
+        let mut ns = vec![];
+        add_nodes(&mut ns, 0, 2, SIMPLE_NODE_LABEL);
+        let mut s = OneSync::new(ns, ds_with(&strategy, |_| {}));
+        s.add_pods("node-0", SIMPLE_LABEL, 1);
+        s.add_pods("node-1", SIMPLE_LABEL, 1);
+        assert_eq!(s.sync(), (0, 0, 0));
+        assert_eq!(s.status().number_ready, 0);
+        assert_eq!(s.status().observed_generation, s.ds.metadata.generation);
+        for p in s.h.pods() {
+            let mut p = p;
+            let now = s.h.sim.now();
+            p.set_condition("Ready", "True", "", "", now);
+            s.h.sim.api.update_status(Object::Pod(p)).unwrap();
+        }
+        assert_eq!(s.sync(), (0, 0, 0));
+        assert_eq!(s.status().number_ready, 2, "{}", strategy.type_);
+    }
+}
+
+// Port of TestDaemonKillFailedPods: (numFailedPods, numNormalPods, expected creates, deletes,
+// events, test).
+#[test]
+fn kill_failed_pods_rows() {
+    let rows = [
+        (0, 1, 0, 0, 0, "normal (do nothing)"),
+        (0, 0, 1, 0, 0, "no pods (create 1)"),
+        (
+            1,
+            0,
+            0,
+            1,
+            1,
+            "1 failed pod (kill 1), 0 normal pod (create 0; will create in the next sync)",
+        ),
+        (
+            1,
+            3,
+            0,
+            3,
+            1,
+            "1 failed pod (kill 1), 3 normal pods (kill 2)",
+        ),
+    ];
+    for (failed, normal, creates, deletes, events, test) in rows {
+        for strategy in update_strategies() {
+            let mut s = OneSync::new(nodes(1), ds_with(&strategy, |_| {}));
+            s.add_failed_pods("node-0", SIMPLE_LABEL, failed);
+            s.add_pods("node-0", SIMPLE_LABEL, normal);
+            assert_eq!(
+                s.sync(),
+                (creates, deletes, events),
+                "{test} {}",
+                strategy.type_
+            );
+        }
+    }
+}
+
+// Port of TestNoScheduleTaintedDoesntEvicitRunningIntolerantPod,
+// TestNoExecuteTaintedDoesEvicitRunningIntolerantPod and TestDaemonSetRespectsTermination.
+#[test]
+fn running_pods_on_tainted_nodes_and_terminating_pods() {
+    for strategy in update_strategies() {
+        for (effect, want) in [("NoSchedule", (0, 0, 0)), ("NoExecute", (0, 1, 0))] {
+            let node = node_with("tainted", |n| {
+                n.spec.taints = vec![taint("dedicated", "user1", effect)]
+            });
+            let mut ds = ds_with(&strategy, |_| {});
+            ds.metadata.name = "intolerant".into();
+            let mut s = OneSync::new(vec![node], ds);
+            s.add_pods("tainted", SIMPLE_LABEL, 1);
+            assert_eq!(s.sync(), want, "{effect} {}", strategy.type_);
+        }
+        // A terminating daemon pod on the node: nothing is created next to it.
+        let mut ns = vec![];
+        add_nodes(&mut ns, 0, 1, SIMPLE_NODE_LABEL);
+        let mut s = OneSync::new(ns, ds_with(&strategy, |_| {}));
+        s.add_pods("node-0", SIMPLE_LABEL, 1);
+        let name = s.h.pods()[0].metadata.name.clone();
+        s.h.sim
+            .api
+            .delete("Pod", "default", &name, &DeleteOptions::default())
+            .unwrap();
+        assert!(s.h.pods()[0].metadata.deletion_timestamp.is_some());
+        assert_eq!(s.sync(), (0, 0, 0), "{}", strategy.type_);
+    }
+}
+
+// Port of TestUpdateNode: which node updates wake the DaemonSet. Rows: (test, old node, new
+// node, template change, expected creates of the first sync, should enqueue).
+#[test]
+fn update_node_rows() {
+    type Row = (
+        &'static str,
+        Node,
+        Node,
+        fn(&mut crate::api::PodSpec),
+        usize,
+        bool,
+    );
+    let rows: Vec<Row> = vec![
+        (
+            "Nothing changed, should not enqueue",
+            new_node("node1", &[]),
+            new_node("node1", &[]),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
+            0,
+            false,
+        ),
+        (
+            "Node labels changed",
+            new_node("node1", &[]),
+            new_node("node1", SIMPLE_NODE_LABEL),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
+            0,
+            true,
+        ),
+        (
+            "Node taints changed",
+            node_with("node1", |n| {
+                n.spec.taints = vec![taint("dedicated", "user1", "NoSchedule")]
+            }),
+            new_node("node1", &[]),
+            |_| {},
+            0,
+            true,
+        ),
+        (
+            "Node Allocatable changed",
+            new_node("node1", &[]),
+            node_with("node1", |n| {
+                n.status.allocatable = allocatable("200M", "200m")
+            }),
+            |s| resource_spec(s, "200M", "200m"),
+            1,
+            false,
+        ),
+    ];
+    for (test, old, new, f, creates, enqueue) in rows {
+        for strategy in update_strategies() {
+            let mut ds = ds_with(&strategy, f);
+            ds.metadata.name = "ds".into();
+            let mut s = OneSync::new(vec![old.clone()], ds);
+            assert_eq!(s.sync(), (creates, 0, 0), "{test}");
+            s.h.settle();
+            let mut n = s.h.sim.api.store.get::<Node>("", "node1").cloned().unwrap();
+            n.metadata.labels = new.metadata.labels.clone();
+            n.spec = new.spec.clone();
+            n.metadata.resource_version.clear();
+            s.h.sim.api.update(Object::Node(n.clone())).unwrap();
+            n.status = new.status.clone();
+            s.h.sim.api.update_status(Object::Node(n)).unwrap();
+            let s0 = s.h.sim.syncs;
+            s.h.settle();
+            assert_eq!(s.h.sim.syncs > s0, enqueue, "{test} {}", strategy.type_);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Informer handlers (addNode, addPod, updatePod, deletePod): which DaemonSets get queued
+// ---------------------------------------------------------------------------------------------
+
+/// A store holding DaemonSets `names` (created through the API, so they have uids); the last
+/// one selects `simpleDaemonSetLabel2` when `third_selects_label2`.
+fn handler_world(names: &[&str], third_selects_label2: bool) -> (Simulation, Vec<DaemonSet>) {
+    let mut sim = Simulation::new(
+        1,
+        Time::from_unix_secs(T0),
+        FeatureGates::default(),
+        World::default(),
+    );
+    let mut out = vec![];
+    for (i, n) in names.iter().enumerate() {
+        let mut ds = new_daemon_set(n);
+        if third_selects_label2 && i == 2 {
+            let l = labels(SIMPLE_LABEL_2);
+            ds.spec.selector.as_mut().unwrap().match_labels = Some(l.clone());
+            ds.spec.template_mut().metadata.labels = l;
+        }
+        let Object::DaemonSet(ds) = sim.api.create(Object::DaemonSet(ds)).unwrap() else {
+            unreachable!()
+        };
+        out.push(ds);
+    }
+    (sim, out)
+}
+
+/// `newPod(name, node, label, ds)` for the handler tests (not stored).
+fn handler_pod(name: &str, label: &[(&str, &str)], owner: Option<&DaemonSet>) -> Pod {
+    let mut p = Pod::default();
+    p.metadata.namespace = "default".into();
+    p.metadata.name = name.into();
+    p.metadata.labels = labels(label);
+    p.metadata.resource_version = "1".into();
+    p.spec_mut().node_name = "node-0".into();
+    if let Some(ds) = owner {
+        p.metadata.owner_references =
+            vec![crate::controllers::controller_utils::new_controller_ref(
+                &ds.metadata,
+                "apps/v1",
+                "DaemonSet",
+            )];
+    }
+    p
+}
+
+/// `getQueuedKeys`: the queue drained, sorted.
+fn queued_keys(q: &mut crate::queue::WorkQueue) -> Vec<String> {
+    let mut keys = vec![];
+    while let Some(k) = q.pop() {
+        keys.push(k);
+    }
+    keys.sort();
+    keys
+}
+
+fn bump(p: &Pod) -> Pod {
+    let mut p = p.clone();
+    let rv: i64 = p.metadata.resource_version.parse().unwrap_or(0);
+    p.metadata.resource_version = (rv + 1).to_string();
+    p
+}
+
+// Port of TestAddNode.
+#[test]
+fn add_node_queues_matching_sets() {
+    let mut sim = Simulation::new(
+        1,
+        Time::from_unix_secs(T0),
+        FeatureGates::default(),
+        World::default(),
+    );
+    let mut ds = new_daemon_set("ds");
+    ds.spec.template_mut().spec_mut().node_selector = labels(SIMPLE_NODE_LABEL);
+    sim.api.create(Object::DaemonSet(ds)).unwrap();
+    let mut c = DaemonSetsController::new();
+    let mut q = crate::queue::WorkQueue::new();
+    c.add_node(&sim.api.store, &mut q, &new_node("node1", &[]));
+    assert_eq!(q.len(), 0);
+    c.add_node(
+        &sim.api.store,
+        &mut q,
+        &new_node("node2", SIMPLE_NODE_LABEL),
+    );
+    assert_eq!(queued_keys(&mut q), ["default/ds"]);
+}
+
+// Port of TestAddPod, TestAddPodOrphan, TestUpdatePod, TestUpdatePodOrphanSameLabels,
+// TestUpdatePodOrphanWithNewLabels, TestUpdatePodChangeControllerRef,
+// TestUpdatePodControllerRefRemoved, TestDeletePod and TestDeletePodOrphan (each upstream
+// loops over both update strategies, which the handlers do not look at).
+#[test]
+fn pod_handlers_queue_the_right_sets() {
+    let (sim, ds) = handler_world(&["foo1", "foo2", "foo3"], true);
+    let store = &sim.api.store;
+    let mut c = DaemonSetsController::new();
+    let mut q = crate::queue::WorkQueue::new();
+
+    // TestAddPod: an owned pod queues its owner only.
+    let pod1 = handler_pod("pod1-a", SIMPLE_LABEL, Some(&ds[0]));
+    c.add_pod(store, &mut q, &pod1);
+    assert_eq!(queued_keys(&mut q), ["default/foo1"]);
+    let pod2 = handler_pod("pod2-a", SIMPLE_LABEL, Some(&ds[1]));
+    c.add_pod(store, &mut q, &pod2);
+    assert_eq!(queued_keys(&mut q), ["default/foo2"]);
+
+    // TestAddPodOrphan: an orphan queues every set whose selector matches it.
+    let orphan = handler_pod("pod1-b", SIMPLE_LABEL, None);
+    c.add_pod(store, &mut q, &orphan);
+    assert_eq!(queued_keys(&mut q), ["default/foo1", "default/foo2"]);
+
+    // TestUpdatePod.
+    c.update_pod(store, &mut q, &pod1, &bump(&pod1), Time::from_unix_secs(T0));
+    assert_eq!(queued_keys(&mut q), ["default/foo1"]);
+    c.update_pod(store, &mut q, &pod2, &bump(&pod2), Time::from_unix_secs(T0));
+    assert_eq!(queued_keys(&mut q), ["default/foo2"]);
+
+    // TestUpdatePodOrphanSameLabels.
+    c.update_pod(
+        store,
+        &mut q,
+        &orphan,
+        &bump(&orphan),
+        Time::from_unix_secs(T0),
+    );
+    assert_eq!(q.len(), 0);
+
+    // TestUpdatePodOrphanWithNewLabels.
+    let mut prev = orphan.clone();
+    prev.metadata.labels = labels(&[("foo2", "bar2")]);
+    c.update_pod(
+        store,
+        &mut q,
+        &prev,
+        &bump(&orphan),
+        Time::from_unix_secs(T0),
+    );
+    assert_eq!(queued_keys(&mut q), ["default/foo1", "default/foo2"]);
+
+    // TestUpdatePodChangeControllerRef: both the old and the new owner.
+    let mut prev = pod1.clone();
+    prev.metadata.owner_references = handler_pod("x", &[], Some(&ds[1]))
+        .metadata
+        .owner_references;
+    c.update_pod(store, &mut q, &prev, &bump(&pod1), Time::from_unix_secs(T0));
+    assert_eq!(queued_keys(&mut q), ["default/foo1", "default/foo2"]);
+
+    // TestUpdatePodControllerRefRemoved: the old owner and the sets that may adopt it.
+    let mut cur = bump(&pod1);
+    cur.metadata.owner_references.clear();
+    c.update_pod(store, &mut q, &pod1, &cur, Time::from_unix_secs(T0));
+    assert_eq!(queued_keys(&mut q), ["default/foo1", "default/foo2"]);
+
+    // TestDeletePod.
+    c.delete_pod(store, &mut q, &pod1);
+    assert_eq!(queued_keys(&mut q), ["default/foo1"]);
+    c.delete_pod(store, &mut q, &pod2);
+    assert_eq!(queued_keys(&mut q), ["default/foo2"]);
+
+    // TestDeletePodOrphan.
+    c.delete_pod(store, &mut q, &orphan);
+    assert_eq!(q.len(), 0);
+}
+
+// Port of TestDeleteNoDaemonPod: deleting a pod that is not a daemon pod (no controller, a
+// controller reference resolving to nothing, or never scheduled) queues nothing. Each row's
+// first sync creates the node's daemon pod (1, 0, 0).
+#[test]
+fn delete_no_daemon_pod_rows() {
+    // (test, existing pods have a bare controller ref, deleted pod name, deleted pod node)
+    let rows = [
+        (
+            "Deleted non-daemon pods to release resources",
+            false,
+            "pod_0",
+            "node1",
+        ),
+        (
+            "Deleted non-daemon pods (with controller) to release resources",
+            true,
+            "pod_0",
+            "node1",
+        ),
+        ("Deleted no scheduled pods", true, "pod_5", ""),
+    ];
+    let bare_ref = crate::api::OwnerReference {
+        controller: Some(true),
+        ..Default::default()
+    };
+    for (test, with_ref, deleted, deleted_node) in rows {
+        for strategy in update_strategies() {
+            let node = node_with("node1", |n| {
+                n.status.allocatable = allocatable("200M", "200m")
+            });
+            let mut ds = ds_with(&strategy, |s| resource_spec(s, "50M", "50m"));
+            ds.metadata.name = "ds".into();
+            let mut s = OneSync::new(vec![node], ds);
+            for i in 0..4 {
+                let mut p = s.pod("node1", &[], false);
+                p.metadata.generate_name.clear();
+                p.metadata.name = format!("pod-{i}");
+                resource_spec(p.spec_mut(), "50M", "50m");
+                s.add(p);
+            }
+            assert_eq!(s.sync(), (1, 0, 0), "{test}");
+            let mut p = s.pod(deleted_node, &[], false);
+            p.metadata.name = deleted.into();
+            resource_spec(p.spec_mut(), "50M", "50m");
+            if with_ref {
+                p.metadata.owner_references = vec![bare_ref.clone()];
+            }
+            let mut c = DaemonSetsController::new();
+            let mut q = crate::queue::WorkQueue::new();
+            c.delete_pod(&s.h.sim.api.store, &mut q, &p);
+            assert_eq!(q.len(), 0, "{test} {}", strategy.type_);
+        }
+    }
+}
+
+// Port of TestDeleteUnscheduledPodForNotExistingNode: of the daemon pods of missing nodes,
+// only the unscheduled one (pinned by affinity to node-2) is deleted by the controller; the
+// one bound to node-1 is the pod GC's business.
+#[test]
+fn delete_unscheduled_pod_for_not_existing_node() {
+    for strategy in update_strategies() {
+        let mut s = OneSync::new(nodes(1), ds_with(&strategy, |_| {}));
+        s.add_pods("node-0", SIMPLE_LABEL, 1);
+        s.add_pods("node-1", SIMPLE_LABEL, 1);
+        let mut p = s.pod("", SIMPLE_LABEL, true);
+        p.metadata.generate_name = "pod1-node-3-".into();
+        p.spec_mut().affinity = Some(Affinity {
+            node_affinity: Some(NodeAffinity {
+                required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                    node_selector_terms: vec![term(&[("metadata.name", "In", &["node-2"])], &[])],
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        });
+        let victim = s.add(p);
+        assert_eq!(s.sync(), (0, 1, 0), "{}", strategy.type_);
+        let deleted: Vec<&str> =
+            s.h.sim
+                .actions
+                .iter()
+                .filter(|a| a.verb == "delete")
+                .map(|a| a.name.as_str())
+                .collect();
+        assert_eq!(deleted, [victim.as_str()]);
+    }
+}
+
+// Port of TestGetNodesToDaemonPods: owned and adoptable orphan pods matching the selector are
+// grouped by node; non-matching, foreign and (unless asked for) deleted terminal pods are not.
+#[test]
+fn get_nodes_to_daemon_pods_rows() {
+    for include_deleted_terminal in [false, true] {
+        let (mut sim, ds) = handler_world(&["foo", "foo2"], false);
+        for n in nodes(2) {
+            sim.api.create(Object::Node(n)).unwrap();
+        }
+        // (generateName, node, label, owner index, phase, being deleted, wanted)
+        type PodRow = (
+            &'static str,
+            &'static str,
+            &'static [(&'static str, &'static str)],
+            Option<usize>,
+            &'static str,
+            bool,
+            bool,
+        );
+        let pods: Vec<PodRow> = vec![
+            (
+                "matching-owned-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                Some(0),
+                "",
+                false,
+                true,
+            ),
+            (
+                "matching-orphan-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                None,
+                "",
+                false,
+                true,
+            ),
+            (
+                "matching-owned-1-",
+                "node-1",
+                SIMPLE_LABEL,
+                Some(0),
+                "",
+                false,
+                true,
+            ),
+            (
+                "matching-orphan-1-",
+                "node-1",
+                SIMPLE_LABEL,
+                None,
+                "",
+                false,
+                true,
+            ),
+            (
+                "matching-owned-succeeded-pod-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                Some(0),
+                "Succeeded",
+                false,
+                true,
+            ),
+            (
+                "matching-owned-failed-pod-1-",
+                "node-1",
+                SIMPLE_LABEL,
+                Some(0),
+                "Failed",
+                false,
+                true,
+            ),
+            (
+                "non-matching-owned-0-",
+                "node-0",
+                SIMPLE_LABEL_2,
+                Some(0),
+                "",
+                false,
+                false,
+            ),
+            (
+                "non-matching-orphan-1-",
+                "node-1",
+                SIMPLE_LABEL_2,
+                None,
+                "",
+                false,
+                false,
+            ),
+            (
+                "matching-owned-by-other-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                Some(1),
+                "",
+                false,
+                false,
+            ),
+            (
+                "matching-owned-succeeded-deleted-pod-0-",
+                "node-0",
+                SIMPLE_LABEL,
+                Some(0),
+                "Succeeded",
+                true,
+                include_deleted_terminal,
+            ),
+            (
+                "matching-owned-failed-deleted-pod-1-",
+                "node-1",
+                SIMPLE_LABEL,
+                Some(0),
+                "Failed",
+                true,
+                include_deleted_terminal,
+            ),
+        ];
+        let mut wanted = std::collections::BTreeSet::new();
+        for (gen, node, label, owner, phase, deleting, want) in pods {
+            let mut p = handler_pod("", label, owner.map(|i| &ds[i]));
+            p.metadata.name.clear();
+            p.metadata.resource_version.clear();
+            p.metadata.generate_name = gen.into();
+            p.spec_mut().node_name = node.into();
+            p.spec_mut().containers = vec![crate::api::Container {
+                name: "c".into(),
+                image: "foo/bar".into(),
+                ..Default::default()
+            }];
+            if deleting {
+                p.metadata.finalizers = vec!["example.com/hold".into()];
+            }
+            let Object::Pod(mut p) = sim.api.create(Object::Pod(p)).unwrap() else {
+                unreachable!()
+            };
+            let name = p.metadata.name.clone();
+            if !phase.is_empty() {
+                p.status.phase = phase.into();
+                sim.api.update_status(Object::Pod(p)).unwrap();
+            }
+            if deleting {
+                sim.api
+                    .delete("Pod", "default", &name, &DeleteOptions::default())
+                    .unwrap();
+            }
+            if want {
+                wanted.insert(name);
+            }
+        }
+        let c = DaemonSetsController::new();
+        let gates = FeatureGates::default();
+        let mut q = crate::queue::WorkQueue::new();
+        let mut world = World::default();
+        let mut actions = vec![];
+        let mut ctx = crate::controllers::Ctx {
+            api: &mut sim.api,
+            gates: &gates,
+            queue: &mut q,
+            world: &mut world,
+            actions: &mut actions,
+            component: "daemonset-controller",
+        };
+        let got = c
+            .get_nodes_to_daemon_pods(&mut ctx, &ds[0], include_deleted_terminal)
+            .unwrap();
+        let mut got_names = std::collections::BTreeSet::new();
+        for (node, pods) in got {
+            for p in pods {
+                assert_eq!(
+                    p.spec.node_name, node,
+                    "{} grouped under {node}",
+                    p.metadata.name
+                );
+                got_names.insert(p.metadata.name);
+            }
+        }
+        assert_eq!(
+            got_names, wanted,
+            "includeDeletedTerminal={include_deleted_terminal}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Surge (maxSurge 1, maxUnavailable 0) single syncs, with upstream's creation times
+// ---------------------------------------------------------------------------------------------
+
+/// `newUpdateSurge(1)`.
+fn surge_strategy() -> crate::api::DaemonSetUpdateStrategy {
+    serde_json::from_value(
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}}),
+    )
+    .unwrap()
+}
+
+impl OneSync {
+    /// [`OneSync::new`] with the clock at `now` (Unix seconds), upstream's fake clock.
+    fn new_at(nodes: Vec<Node>, ds: DaemonSet, now: i64) -> Self {
+        let mut sim = Simulation::new(
+            1,
+            Time::from_unix_secs(now),
+            FeatureGates::default(),
+            World::default(),
+        );
+        for n in nodes {
+            sim.api.load(Object::Node(n)).unwrap();
+        }
+        sim.add_loop(Box::new(DaemonSetsController::new()));
+        let mut h = Harness { sim };
+        h.settle();
+        let Object::DaemonSet(ds) = h.sim.api.create(Object::DaemonSet(ds)).unwrap() else {
+            unreachable!()
+        };
+        OneSync { h, ds }
+    }
+
+    /// A daemon pod created at `created` (Unix seconds), with the current hash label or none
+    /// (an old pod), and a Ready condition (`Some(ltt)`: Ready=True, transition at that time;
+    /// `ltt` 0 for upstream's zero time) or none. Returns its name.
+    fn add_timed(
+        &mut self,
+        gen: &str,
+        node: &str,
+        current: bool,
+        created: i64,
+        ready: Option<(bool, i64)>,
+    ) -> String {
+        let mut p = self.pod(node, SIMPLE_LABEL, true);
+        p.metadata.generate_name = gen.into();
+        if !current {
+            p.metadata
+                .labels
+                .remove(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY);
+        }
+        p.metadata.creation_timestamp = Some(Time::from_unix_secs(created));
+        if let Some((status, ltt)) = ready {
+            p.status.conditions = vec![crate::api::PodCondition {
+                type_: "Ready".into(),
+                status: if status { "True" } else { "False" }.into(),
+                last_transition_time: (ltt != 0).then(|| Time::from_unix_secs(ltt)),
+                ..Default::default()
+            }];
+        }
+        let o = self.h.sim.api.load(Object::Pod(p)).unwrap();
+        o.meta().name.clone()
+    }
+
+    fn deleted_names(&self) -> std::collections::BTreeSet<String> {
+        self.h
+            .sim
+            .actions
+            .iter()
+            .filter(|a| a.verb == "delete" && a.kind == "Pod")
+            .map(|a| a.name.clone())
+            .collect()
+    }
+}
+
+// Port of TestSurgeDealsWithExistingPods.
+#[test]
+fn surge_deals_with_existing_pods() {
+    let ds = ds_with(&surge_strategy(), |_| {});
+    let mut s = OneSync::new(nodes(5), ds);
+    s.add_pods("node-1", SIMPLE_LABEL, 1);
+    s.add_pods("node-2", SIMPLE_LABEL, 2);
+    s.add_pods("node-3", SIMPLE_LABEL, 5);
+    s.add_pods("node-4", SIMPLE_LABEL_2, 2);
+    assert_eq!(s.sync(), (2, 5, 0));
+}
+
+// Port of TestSurgePreservesReadyOldPods and TestSurgeDeletesUnreadyOldPods: on node-1 the
+// current pod (not ready) stays next to the oldest ready old pod; a younger old pod, and an
+// unready old one, are deleted. Nodes 0, 3 and 4 get pods.
+#[test]
+fn surge_keeps_the_oldest_ready_old_pod() {
+    // TestSurgePreservesReadyOldPods.
+    let ds = ds_with(&surge_strategy(), |_| {});
+    let mut s = OneSync::new_at(nodes(5), ds, 1_000);
+    s.add_timed("node-1-", "node-1", true, 100, None);
+    s.add_timed("node-1-old-", "node-1", false, 50, Some((true, 0)));
+    let old_ready = s.add_timed("node-1-delete-", "node-1", false, 60, Some((true, 0)));
+    s.add_pods("node-2", SIMPLE_LABEL, 1);
+    assert_eq!(s.sync(), (3, 1, 0));
+    assert_eq!(s.deleted_names(), [old_ready].into());
+
+    // TestSurgeDeletesUnreadyOldPods.
+    let ds = ds_with(&surge_strategy(), |_| {});
+    let mut s = OneSync::new_at(nodes(5), ds, 1_000);
+    s.add_timed("node-1-", "node-1", true, 100, None);
+    let old_unready = s.add_timed("node-1-old-unready-", "node-1", false, 50, Some((false, 0)));
+    let old_ready = s.add_timed("node-1-delete-", "node-1", false, 60, Some((true, 0)));
+    s.add_pods("node-2", SIMPLE_LABEL, 1);
+    assert_eq!(s.sync(), (3, 2, 0));
+    assert_eq!(s.deleted_names(), [old_ready, old_unready].into());
+}
+
+// Port of TestSurgeCreatesNewPodWhenAtMaxSurgeAndOldPodDeleted: the surge budget is used by
+// node-0's new pod, yet node-4, whose only (old) pod is being deleted, gets a new one.
+#[test]
+fn surge_creates_for_a_node_whose_old_pod_is_being_deleted() {
+    let ds = ds_with(&surge_strategy(), |_| {});
+    let mut s = OneSync::new_at(nodes(5), ds, 1_000);
+    s.add_timed("node-0-", "node-0", true, 100, Some((false, 0)));
+    s.add_timed("node-0-old-ready-", "node-0", false, 50, Some((true, 0)));
+    for i in 1..5 {
+        let node = format!("node-{i}");
+        let name = s.add_timed(
+            &format!("{node}-preserve-"),
+            &node,
+            false,
+            1,
+            Some((true, 0)),
+        );
+        if i == 4 {
+            // DeletionTimestamp set with a 30 s grace period: a bound pod deleted gracefully.
+            let mut p =
+                s.h.sim
+                    .api
+                    .store
+                    .get::<Pod>("default", &name)
+                    .cloned()
+                    .unwrap();
+            p.metadata.finalizers = vec!["example.com/hold".into()];
+            p.metadata.resource_version.clear();
+            s.h.sim.api.update(Object::Pod(p)).unwrap();
+            s.h.sim
+                .api
+                .delete("Pod", "default", &name, &DeleteOptions::default())
+                .unwrap();
+        }
+    }
+    assert_eq!(s.sync(), (1, 0, 0));
+    let created: Vec<String> =
+        s.h.live_pods()
+            .into_iter()
+            .filter(|p| p.metadata.creation_timestamp == Some(Time::from_unix_secs(1_000)))
+            .map(|p| get_target_node_name(&p).unwrap())
+            .collect();
+    assert_eq!(created, ["node-4"]);
+}
+
+// Port of TestSurgePreservesOldReadyWithUnsatisfiedMinReady and
+// TestSurgeDeletesOldReadyWithUnsatisfiedMinReady: minReadySeconds 15, node-1's new pod ready
+// since 50. At 60 it is not yet available, so the oldest ready old pod stays (only the excess
+// one goes); at 70 it is, and both old pods go.
+#[test]
+fn surge_with_min_ready_seconds() {
+    for (now, deletes_old_ready) in [(60, false), (70, true)] {
+        let mut ds = ds_with(&surge_strategy(), |_| {});
+        ds.spec.min_ready_seconds = 15;
+        let mut s = OneSync::new_at(nodes(5), ds, now);
+        s.add_timed("node-1-", "node-1", true, 100, Some((true, 50)));
+        let old_ready = s.add_timed("node-1-old-ready-", "node-1", false, 50, Some((true, 0)));
+        let excess = s.add_timed("node-1-delete-", "node-1", false, 60, Some((true, 0)));
+        s.add_pods("node-2", SIMPLE_LABEL, 1);
+        let mut want_deleted = std::collections::BTreeSet::from([excess]);
+        if deletes_old_ready {
+            want_deleted.insert(old_ready);
+        }
+        assert_eq!(s.sync(), (3, want_deleted.len(), 0), "now={now}");
+        assert_eq!(s.deleted_names(), want_deleted, "now={now}");
+    }
+}
+
+// Port of TestStoreDaemonSetStatus: (name, make the passed copy stale, delete the DaemonSet
+// first, expected update calls, expected error). The stale copy makes the first write
+// conflict, standing in for upstream's injected update error; a deleted DaemonSet makes the
+// write and the fresh read fail. "fail after two update failures" needs a second injected
+// failure after a fresh read, which the simulation's API server cannot produce: skipped.
+#[test]
+fn store_daemon_set_status_rows() {
+    let rows = [
+        ("succeed immediately", false, false, 1, None),
+        ("succeed after one update failure", true, false, 2, None),
+        (
+            "fail after one update failure and one get failure",
+            false,
+            true,
+            1,
+            Some(crate::api::errors::Reason::NotFound),
+        ),
+    ];
+    for (name, stale, deleted, updates, err) in rows {
+        let (mut sim, ds) = handler_world(&["foo"], false);
+        let mut ds = ds[0].clone();
+        if stale {
+            let mut newer = ds.clone();
+            newer.metadata.labels.insert("touched".into(), "yes".into());
+            let Object::DaemonSet(n) = sim.api.update(Object::DaemonSet(newer)).unwrap() else {
+                unreachable!()
+            };
+            assert_ne!(n.metadata.resource_version, ds.metadata.resource_version);
+        }
+        if deleted {
+            sim.api
+                .delete("DaemonSet", "default", "foo", &DeleteOptions::default())
+                .unwrap();
+        }
+        ds.status.observed_generation = 0;
+        let gates = FeatureGates::default();
+        let mut q = crate::queue::WorkQueue::new();
+        let mut world = World::default();
+        let mut actions = vec![];
+        let mut ctx = crate::controllers::Ctx {
+            api: &mut sim.api,
+            gates: &gates,
+            queue: &mut q,
+            world: &mut world,
+            actions: &mut actions,
+            component: "daemonset-controller",
+        };
+        let res = store_daemon_set_status(&mut ctx, &ds, [2; 7], true);
+        assert_eq!(res.as_ref().err().map(|e| e.reason.clone()), err, "{name}");
+        let calls = actions.iter().filter(|a| a.verb == "update-status").count();
+        assert_eq!(calls, updates, "{name}");
+        if err.is_none() {
+            let st = sim
+                .api
+                .store
+                .get::<DaemonSet>("default", "foo")
+                .unwrap()
+                .status
+                .clone();
+            assert_eq!(
+                (
+                    st.desired_number_scheduled,
+                    st.number_unavailable,
+                    st.observed_generation
+                ),
+                (2, 2, 1),
+                "{name}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// update_test.go, sync by sync
+// ---------------------------------------------------------------------------------------------
+
+impl OneSync {
+    /// `markPodsReady` / `setPodReadiness`: up to `count` live pods for which `pick` holds and
+    /// whose readiness differs get Ready=`ready`, transition now.
+    fn set_readiness(&mut self, ready: bool, count: usize, pick: impl Fn(&Pod) -> bool) {
+        let now = self.h.sim.now();
+        let mut left = count;
+        for mut p in self.h.live_pods() {
+            if left == 0 {
+                break;
+            }
+            if crate::controllers::controller_utils::is_pod_ready(&p) == ready || !pick(&p) {
+                continue;
+            }
+            p.status.conditions.retain(|c| c.type_ != "Ready");
+            p.status.conditions.push(crate::api::PodCondition {
+                type_: "Ready".into(),
+                status: if ready { "True" } else { "False" }.into(),
+                last_transition_time: Some(now),
+                ..Default::default()
+            });
+            self.h.sim.api.update_status(Object::Pod(p)).unwrap();
+            left -= 1;
+        }
+        assert_eq!(left, 0, "could not mark {count} pods ready={ready}");
+    }
+
+    fn mark_all_ready(&mut self) {
+        let unready = self
+            .h
+            .live_pods()
+            .iter()
+            .filter(|p| !crate::controllers::controller_utils::is_pod_ready(p))
+            .count();
+        self.set_readiness(true, unready, |_| true);
+    }
+
+    /// `manager.dsStore.Update(ds)`: the change is written, not yet synced.
+    fn update(&mut self, f: impl FnOnce(&mut DaemonSet)) {
+        let mut d = self.h.ds(&self.ds.metadata.name);
+        f(&mut d);
+        d.metadata.resource_version.clear();
+        let Object::DaemonSet(d) = self.h.sim.api.update(Object::DaemonSet(d)).unwrap() else {
+            unreachable!()
+        };
+        self.ds = d;
+    }
+
+    /// [`OneSync::sync`], forcing a sync when no event queued one (upstream calls the sync
+    /// handler directly).
+    fn sync_now(&mut self) -> Counts {
+        // Queue the key through a write of the unchanged DaemonSet, which the controller
+        // watches.
+        let d = self.h.ds(&self.ds.metadata.name);
+        self.h.sim.api.store.put(Object::DaemonSet(d));
+        self.sync()
+    }
+
+    fn current_hash(&self) -> String {
+        crate::controllers::deployment::util::compute_hash(
+            &self.h.ds(&self.ds.metadata.name).spec.template,
+            self.h.ds(&self.ds.metadata.name).status.collision_count,
+        )
+    }
+}
+
+fn rolling(max_unavailable: i32) -> crate::api::DaemonSetUpdateStrategy {
+    serde_json::from_value(
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": max_unavailable}}),
+    )
+    .unwrap()
+}
+
+fn surge(max_surge: i32) -> crate::api::DaemonSetUpdateStrategy {
+    serde_json::from_value(
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": max_surge}}),
+    )
+    .unwrap()
+}
+
+fn on_delete_ds() -> DaemonSet {
+    ds_with(&update_strategies()[0], |_| {})
+}
+
+// Port of TestDaemonSetUpdatesPods (update_test.go), sync by sync: maxUnavailable 2 over 5
+// nodes deletes 2, creates 2, deletes 2, creates 2, deletes 1, creates 1.
+#[test]
+fn updates_pods_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = rolling(2);
+    });
+    for want in [(0, 2, 0), (2, 0, 0)] {
+        assert_eq!(s.sync_now(), want);
+    }
+    s.mark_all_ready();
+    for want in [(0, 2, 0), (2, 0, 0)] {
+        assert_eq!(s.sync_now(), want);
+    }
+    s.mark_all_ready();
+    for want in [(0, 1, 0), (1, 0, 0)] {
+        assert_eq!(s.sync_now(), want);
+    }
+    s.mark_all_ready();
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Note on the surge ports: upstream's fake pod control records a deletion as observed while
+// the sync is still running, so a sync whose manage loop deletes pods goes on with the rolling
+// update at once. The real controller (and this one) waits for the deletions to be observed
+// (SatisfiedExpectations): where upstream expects (c, d) from one such sync, the ports expect
+// (0, d) and then (c, 0) from the next.
+
+// Port of TestDaemonSetUpdatesPodsWithMaxSurge: maxSurge 2 over 5 nodes (upstream's
+// (2, 2) and (1, 2) syncs split as the note above explains).
+#[test]
+fn updates_pods_with_max_surge_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = surge(2);
+    });
+    assert_eq!(s.sync_now(), (2, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    s.mark_all_ready();
+    assert_eq!(s.sync_now(), (0, 2, 0), "upstream (2, 2)");
+    assert_eq!(s.sync_now(), (2, 0, 0), "upstream (2, 2)");
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    s.mark_all_ready();
+    assert_eq!(s.sync_now(), (0, 2, 0), "upstream (1, 2)");
+    assert_eq!(s.sync_now(), (1, 0, 0), "upstream (1, 2)");
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    s.mark_all_ready();
+    assert_eq!(s.sync_now(), (0, 1, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestDaemonSetUpdatesWhenNewPosIsNotReady: with maxUnavailable 3, three old pods go,
+// three new ones come, and nothing more while they are not ready.
+#[test]
+fn updates_when_new_pods_are_not_ready_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = rolling(3);
+    });
+    assert_eq!(s.sync_now(), (0, 3, 0));
+    assert_eq!(s.sync_now(), (3, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestDaemonSetUpdatesAllOldPodsNotReady: unavailable old pods all go at once.
+#[test]
+fn updates_all_old_pods_not_ready_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = rolling(3);
+    });
+    assert_eq!(s.sync_now(), (0, 5, 0));
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestDaemonSetUpdatesNoTemplateChanged: a strategy change alone replaces nothing.
+#[test]
+fn updates_no_template_changed_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.update(|d| d.spec.update_strategy = rolling(3));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestDaemonSetUpdatesAllOldPodsNotReadyMaxSurge: maxSurge 3 with unready old pods,
+// then minReadySeconds 15 and a second template, on upstream's fake clock (100 … 350 s).
+#[test]
+fn updates_all_old_pods_not_ready_max_surge_sync_by_sync() {
+    let mut s = OneSync::new_at(nodes(5), on_delete_ds(), 0);
+    let clock = |s: &mut OneSync, t: i64| s.h.sim.api.now = Time::from_unix_secs(t);
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.update(|d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo2/bar2".into();
+        d.spec.update_strategy = surge(3);
+    });
+    // All old pods are unavailable, so they are surged.
+    clock(&mut s, 100);
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    // Waiting for pods to go ready, old pods are deleted.
+    clock(&mut s, 200);
+    assert_eq!(s.sync_now(), (0, 5, 0));
+    s.set_readiness(true, 5, |_| true);
+    s.update(|d| {
+        d.spec.min_ready_seconds = 15;
+        d.spec.template_mut().spec_mut().containers[0].image = "foo3/bar3".into();
+    });
+    clock(&mut s, 300);
+    assert_eq!(s.sync_now(), (3, 0, 0));
+    let hash = s.current_hash();
+    let current_nodes: std::collections::BTreeSet<String> =
+        s.h.live_pods()
+            .iter()
+            .filter(|p| p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) == Some(&hash))
+            .map(|p| get_target_node_name(p).unwrap())
+            .collect();
+    // Two updated pods ready at 300; one old pod on a node without an updated pod unready.
+    let h2 = hash.clone();
+    s.set_readiness(true, 2, move |p| {
+        p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) == Some(&h2)
+    });
+    let h3 = hash.clone();
+    s.set_readiness(false, 1, move |p| {
+        p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) != Some(&h3)
+            && !current_nodes.contains(&get_target_node_name(p).unwrap())
+    });
+    // The new pods still wait for minReadySeconds: one pod replaces the unready old one.
+    clock(&mut s, 310);
+    assert_eq!(s.sync_now(), (1, 0, 0));
+    // Now available: the old pods next to them go.
+    clock(&mut s, 320);
+    // Upstream's one sync (1, 3, 0) is two here: the manage loop deletes the three old pods,
+    // and the rolling update runs only once those deletions are observed (see the
+    // note above updates_pods_with_max_surge_sync_by_sync).
+    assert_eq!(s.sync_now(), (0, 3, 0));
+    assert_eq!(s.sync_now(), (1, 0, 0));
+    let h4 = hash.clone();
+    s.set_readiness(true, 3, move |p| {
+        p.metadata.labels.get(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY) == Some(&h4)
+    });
+    clock(&mut s, 340);
+    assert_eq!(s.sync_now(), (0, 2, 0));
+    // Complete.
+    clock(&mut s, 350);
+    assert_eq!(s.sync_now(), (0, 0, 0));
+}
+
+// Port of TestGetUnavailableNumbers with upstream's rows: (name, nodes, strategy, pods per node
+// (ready; one pod terminating in the last row), want (maxSurge, maxUnavailable), empty nodes).
+#[test]
+fn get_unavailable_numbers_upstream_rows() {
+    let unavail = |v: &str| -> crate::api::DaemonSetUpdateStrategy {
+        serde_json::from_value(json!({"type": "RollingUpdate",
+            "rollingUpdate": {"maxUnavailable": int_or_percent(v), "maxSurge": 0}}))
+        .unwrap()
+    };
+    let surge_of = |v: &str| -> crate::api::DaemonSetUpdateStrategy {
+        serde_json::from_value(json!({"type": "RollingUpdate",
+            "rollingUpdate": {"maxUnavailable": 0, "maxSurge": int_or_percent(v)}}))
+        .unwrap()
+    };
+    type Row = (
+        &'static str,
+        usize,
+        crate::api::DaemonSetUpdateStrategy,
+        Vec<&'static str>,
+        (i32, i32),
+        usize,
+    );
+    let rows: Vec<Row> = vec![
+        ("No nodes", 0, unavail("0"), vec![], (0, 0), 0),
+        (
+            "Two nodes with ready pods",
+            2,
+            unavail("1"),
+            vec!["node-0", "node-1"],
+            (0, 1),
+            0,
+        ),
+        (
+            "Two nodes, one node without pods",
+            2,
+            unavail("0"),
+            vec!["node-0"],
+            (0, 1),
+            1,
+        ),
+        (
+            "Two nodes, one node without pods, surge",
+            2,
+            surge_of("0"),
+            vec!["node-0"],
+            (0, 1),
+            1,
+        ),
+        (
+            "Two nodes with pods, MaxUnavailable in percents",
+            2,
+            unavail("50%"),
+            vec!["node-0", "node-1"],
+            (0, 1),
+            0,
+        ),
+        (
+            "Two nodes with pods, MaxUnavailable in percents, surge",
+            2,
+            surge_of("50%"),
+            vec!["node-0", "node-1"],
+            (1, 0),
+            0,
+        ),
+        (
+            "Two nodes with pods, MaxUnavailable is 100%, surge",
+            2,
+            surge_of("100%"),
+            vec!["node-0", "node-1"],
+            (2, 0),
+            0,
+        ),
+        (
+            "Two nodes with pods, MaxUnavailable in percents, pod terminating",
+            3,
+            unavail("50%"),
+            vec!["node-0", "node-1"],
+            (0, 2),
+            1,
+        ),
+    ];
+    for (name, n, strategy, pods_on, want, empty) in rows {
+        let mut ds = new_daemon_set("x");
+        ds.spec.update_strategy = strategy;
+        let mut map: BTreeMap<String, Vec<Pod>> = BTreeMap::new();
+        for (i, node) in pods_on.iter().enumerate() {
+            let mut p = new_pod(&ds, node);
+            p.metadata.name = format!("pod-{i}");
+            p.set_condition("Ready", "True", "", "", Time::from_unix_secs(T0));
+            if name.ends_with("pod terminating") && i == 1 {
+                p.metadata.deletion_timestamp = Some(Time::from_unix_secs(T0));
+            }
+            map.insert(node.to_string(), vec![p]);
+        }
+        let (surge, unavailable, _) =
+            DaemonSetsController::updated_desired_node_counts(&ds, &nodes(n), &mut map).unwrap();
+        assert_eq!((surge, unavailable), want, "{name}");
+        assert_eq!(
+            map.values().filter(|p| p.is_empty()).count(),
+            empty,
+            "{name}"
+        );
+    }
+}
+
+// Port of TestControlledHistories: an orphan revision in the DaemonSet's namespace is adopted
+// along with the owned one; an orphan in another namespace is not.
+#[test]
+fn controlled_histories_rows() {
+    for other_namespace in [false, true] {
+        let (mut sim, ds) = handler_world(&["ds1"], false);
+        let ds1 = ds[0].clone();
+        let rev = |name: &str, ns: &str, owned: bool| {
+            let mut r = ControllerRevision::default();
+            r.metadata.name = name.into();
+            r.metadata.namespace = ns.into();
+            r.metadata.labels = ds1.spec.template.metadata.labels.clone();
+            if owned {
+                r.metadata.owner_references =
+                    vec![crate::controllers::controller_utils::new_controller_ref(
+                        &ds1.metadata,
+                        "apps/v1",
+                        "DaemonSet",
+                    )];
+            }
+            r.data = Some(json!({}));
+            r.revision = 1;
+            r
+        };
+        let want: Vec<&str> = if other_namespace {
+            sim.api
+                .create(Object::ControllerRevision(rev(
+                    "ds1-x3",
+                    "default-other",
+                    false,
+                )))
+                .unwrap();
+            vec![]
+        } else {
+            sim.api
+                .create(Object::ControllerRevision(rev("ds1-x1", "default", true)))
+                .unwrap();
+            sim.api
+                .create(Object::ControllerRevision(rev("ds1-x2", "default", false)))
+                .unwrap();
+            vec!["ds1-x1", "ds1-x2"]
+        };
+        let c = DaemonSetsController::new();
+        let gates = FeatureGates::default();
+        let mut q = crate::queue::WorkQueue::new();
+        let mut world = World::default();
+        let mut actions = vec![];
+        let mut ctx = crate::controllers::Ctx {
+            api: &mut sim.api,
+            gates: &gates,
+            queue: &mut q,
+            world: &mut world,
+            actions: &mut actions,
+            component: "daemonset-controller",
+        };
+        let got = c.controlled_histories(&mut ctx, &ds1).unwrap();
+        let mut names: Vec<&str> = got.iter().map(|r| r.metadata.name.as_str()).collect();
+        names.sort();
+        assert_eq!(names, want, "other namespace: {other_namespace}");
+        // The returned list holds the revisions as listed (upstream compares them with the
+        // originals); the adoption shows in the store.
+        for name in &want {
+            let r = sim
+                .api
+                .store
+                .get::<ControllerRevision>("default", name)
+                .unwrap();
+            assert_eq!(
+                r.metadata.controller_ref().map(|c| c.uid.as_str()),
+                Some(ds1.metadata.uid.as_str()),
+                "{name} adopted"
+            );
+        }
+    }
+}
+
+// Not ported from daemon_controller_test.go / update_test.go:
+// - TestSimpleDaemonSetPodCreateErrors, TestSimpleDaemonSetUpdatesStatusError and the
+//   "fail after two update failures" row of TestStoreDaemonSetStatus: they inject API errors.
+// - TestDontDoAnythingIfBeingDeletedRace, TestDeleteFinalStateUnknown,
+//   TestExpectationsOnRecreate: informer/API disagreement, tombstones and queue internals do
+//   not exist in the simulation.
+// - TestShouldIgnoreNodeUpdate: shouldIgnoreNodeUpdate is inlined in update_node; its three
+//   rows are the enqueue rows of update_node_rows.
