@@ -38,6 +38,9 @@ pub struct PodValidationOptions {
     pub allow_invalid_pod_deletion_cost: bool,
     /// The PodSpec belongs to a Pod, not to a template.
     pub resource_is_pod: bool,
+    /// The old object already had a value in required node affinity that is not a valid label
+    /// value (`AllowInvalidLabelValueInRequiredNodeAffinity`, updates only).
+    pub allow_invalid_label_value_in_required_node_affinity: bool,
 }
 
 fn extra_str(m: &Map<String, Value>, k: &str) -> Option<String> {
@@ -268,8 +271,13 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
     errs
 }
 
-/// `ValidateNodeSelectorRequirement`.
-fn validate_node_selector_requirement(r: &NodeSelectorRequirement, path: &str) -> Vec<FieldError> {
+/// `ValidateNodeSelectorRequirement`: the operator/values rules, the key as a label name and,
+/// unless the old object already broke that rule, every value as a label value.
+fn validate_node_selector_requirement(
+    r: &NodeSelectorRequirement,
+    allow_invalid_label_value: bool,
+    path: &str,
+) -> Vec<FieldError> {
     let mut errs = vec![];
     match r.operator.as_str() {
         "In" | "NotIn" => {
@@ -303,7 +311,36 @@ fn validate_node_selector_requirement(r: &NodeSelectorRequirement, path: &str) -
         )),
     }
     errs.extend(validate_label_name(&r.key, &child(path, "key")));
+    if !allow_invalid_label_value {
+        let values = child(path, "values");
+        for (i, v) in r.values.iter().enumerate() {
+            for m in is_valid_label_value(v) {
+                errs.push(FieldError::invalid(idx(&values, i), v.as_str(), m));
+            }
+        }
+    }
     errs
+}
+
+/// Whether a required node affinity term holds a value that is not a valid label value
+/// (`hasInvalidLabelValueInRequiredNodeAffinity`, which sets
+/// [`PodValidationOptions::allow_invalid_label_value_in_required_node_affinity`] on update).
+pub fn has_invalid_label_value_in_required_node_affinity(spec: &PodSpec) -> bool {
+    spec.affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|n| {
+            n.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+        .is_some_and(|ns| {
+            ns.node_selector_terms.iter().any(|t| {
+                t.match_expressions
+                    .iter()
+                    .flat_map(|r| r.values.iter())
+                    .any(|v| !is_valid_label_value(v).is_empty())
+            })
+        })
 }
 
 /// `ValidateNodeFieldSelectorRequirement` (only `metadata.name` is selectable).
@@ -348,7 +385,11 @@ fn validate_node_field_selector_requirement(
 }
 
 /// `ValidateNodeSelector` (required node affinity).
-pub fn validate_node_selector(ns: &NodeSelector, path: &str) -> Vec<FieldError> {
+pub fn validate_node_selector(
+    ns: &NodeSelector,
+    allow_invalid_label_value: bool,
+    path: &str,
+) -> Vec<FieldError> {
     let terms = child(path, "nodeSelectorTerms");
     if ns.node_selector_terms.is_empty() {
         return vec![FieldError::required(
@@ -362,6 +403,7 @@ pub fn validate_node_selector(ns: &NodeSelector, path: &str) -> Vec<FieldError> 
         for (j, r) in t.match_expressions.iter().enumerate() {
             errs.extend(validate_node_selector_requirement(
                 r,
+                allow_invalid_label_value,
                 &idx(&child(&tp, "matchExpressions"), j),
             ));
         }
@@ -817,6 +859,7 @@ pub fn validate_pod_spec(
     {
         errs.extend(validate_node_selector(
             required,
+            opts.allow_invalid_label_value_in_required_node_affinity,
             &child(
                 &child(&child(path, "affinity"), "nodeAffinity"),
                 "requiredDuringSchedulingIgnoredDuringExecution",
@@ -946,8 +989,8 @@ fn has_scheduling_gates(spec: &PodSpec) -> bool {
 /// `ValidatePodCreate`.
 pub fn validate_pod_create(pod: &Pod) -> Vec<FieldError> {
     let opts = PodValidationOptions {
-        allow_invalid_pod_deletion_cost: false,
         resource_is_pod: true,
+        ..Default::default()
     };
     let mut errs = validate_pod_metadata_and_spec(pod, opts);
     if pod
@@ -1102,6 +1145,8 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
             .get(POD_DELETION_COST)
             .is_some_and(|v| !deletion_cost_valid(v)),
         resource_is_pod: true,
+        allow_invalid_label_value_in_required_node_affinity:
+            has_invalid_label_value_in_required_node_affinity(&old.spec),
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     let spec_unchanged = Arc::ptr_eq(&new.spec, &old.spec) || new.spec == old.spec;
