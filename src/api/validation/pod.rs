@@ -1,6 +1,6 @@
 //! Pod, PodSpec, PodTemplateSpec and container validation (`pkg/apis/core/validation`), for the
 //! fields kubeplay models. Fields kept verbatim in `extra` maps are checked where their rule is
-//! simple (`dnsPolicy`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
+//! simple (`dnsPolicy` and its `dnsConfig` for `None`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
 //! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
 //! `priorityClassName`); volumes, env, security contexts and probe bodies are not validated.
 
@@ -843,6 +843,28 @@ pub fn validate_pod_spec(
             other,
             &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"],
         )),
+    }
+    // validatePodDNSConfig, the DNSNone rule (the dnsConfig body is otherwise kept verbatim).
+    if extra_str(&spec.extra, "dnsPolicy").as_deref() == Some("None") {
+        let dns_config = child(path, "dnsConfig");
+        match spec.extra.get("dnsConfig").filter(|v| !v.is_null()) {
+            None => errs.push(FieldError::required(
+                dns_config,
+                "must provide `dnsConfig` when `dnsPolicy` is None",
+            )),
+            Some(c) => {
+                let nameservers = c
+                    .get("nameservers")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                if nameservers == 0 {
+                    errs.push(FieldError::required(
+                        child(&dns_config, "nameservers"),
+                        "must provide at least one DNS nameserver when `dnsPolicy` is None",
+                    ));
+                }
+            }
+        }
     }
     errs.extend(validate_labels(
         &spec.node_selector,
