@@ -171,20 +171,28 @@ fn now() -> Option<Time> {
 //   securityContext rules are not validated (securityContext is kept verbatim).
 // - "removed nodeName from pod spec": kubeplay has no pods/binding subresource, so setting
 //   nodeName on an unbound pod is its binding and is accepted (asserted separately below).
-// - The node-affinity mutation rows for gated pods ("addition to nodeAffinity is allowed for
-//   gated pods", "... nodeAffinity deletion/modification ... not allowed", "nodeSelectorTerms
-//   addition on gated pod should fail", "new node affinity is nil", the
-//   preferredDuringScheduling rows, "empty NodeSelectorTerm ... cannot become populated",
-//   "nil affinity can be mutated for gated pods", "old RequiredDuringScheduling... is non-nil,
-//   new ... is nil, pod is gated", "old pod spec has scheduling gate, new pod spec does not, and
-//   node affinity addition occurs"): kubeplay does not implement validateNodeSelectorMutation;
-//   any affinity change is refused with the generic Forbidden error.
+// - The second, identical "preferredDuringSchedulingIgnoredDuringExecution can have removals for
+//   gated pods" row (listed twice upstream; ported once).
 #[test]
 fn validate_pod_update_table() {
     let ads = |v: i64| move |p: &mut Pod| p.spec_mut().active_deadline_seconds = Some(v);
     let gated_required = |values: &'static [&'static str]| {
         move |p: &mut Pod| {
             p.spec_mut().affinity = Some(required_affinity(vec![term(vec![expr("expr", values)])]));
+            gate(p, &["baz"]);
+        }
+    };
+    let preferred_gated = |terms: serde_json::Value| {
+        move |p: &mut Pod| {
+            let mut na = NodeAffinity::default();
+            na.extra.insert(
+                "preferredDuringSchedulingIgnoredDuringExecution".into(),
+                terms,
+            );
+            p.spec_mut().affinity = Some(Affinity {
+                node_affinity: Some(na),
+                ..Default::default()
+            });
             gate(p, &["baz"]);
         }
     };
@@ -897,6 +905,175 @@ fn validate_pod_update_table() {
             "spec.nodeSelector: Invalid value:",
         ),
         (
+            "addition to nodeAffinity is allowed for gated pods",
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![expr("expr", &["foo"]), expr("expr2", &["foo2"])],
+                    match_fields: vec![expr("metadata.name", &["foo"])],
+                }]));
+                gate(p, &["baz"]);
+            }),
+            make_pod("foo", gated_required(&["foo"])),
+            "",
+        ),
+        (
+            "old RequiredDuringSchedulingIgnoredDuringExecution is non-nil, new RequiredDuringSchedulingIgnoredDuringExecution is nil, pod is gated",
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(Affinity {
+                    node_affinity: Some(NodeAffinity::default()),
+                    ..Default::default()
+                });
+                gate(p, &["baz"]);
+            }),
+            make_pod("foo", gated_required(&["foo"])),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value:",
+        ),
+        (
+            "old pod spec has scheduling gate, new pod spec does not, and node affinity addition occurs",
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![expr("expr", &["foo"]), expr("expr2", &["foo2"])],
+                    match_fields: vec![expr("metadata.name", &["foo"])],
+                }]));
+            }),
+            make_pod("foo", gated_required(&["foo"])),
+            "",
+        ),
+        (
+            "nodeAffinity deletion from MatchExpressions not allowed",
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![],
+                    match_fields: vec![expr("metadata.name", &["foo"])],
+                }]));
+                gate(p, &["baz"]);
+            }),
+            make_pod("foo", gated_required(&["foo"])),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value:",
+        ),
+        (
+            "nodeAffinity deletion from MatchFields not allowed",
+            make_pod("foo", gated_required(&["foo"])),
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![expr("expr", &["foo"])],
+                    match_fields: vec![expr("metadata.name", &["foo"])],
+                }]));
+                gate(p, &["baz"]);
+            }),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value:",
+        ),
+        (
+            "nodeAffinity modification of item in MatchExpressions not allowed",
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![expr("expr", &["bar"])],
+                    match_fields: vec![expr("metadata.name", &["foo"])],
+                }]));
+                gate(p, &["baz"]);
+            }),
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![expr("expr", &["foo"])],
+                    match_fields: vec![expr("metadata.name", &["foo"])],
+                }]));
+                gate(p, &["baz"]);
+            }),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value:",
+        ),
+        (
+            "nodeAffinity modification of item in MatchFields not allowed",
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![expr("expr", &["foo"])],
+                    match_fields: vec![expr("metadata.name", &["bar"])],
+                }]));
+                gate(p, &["baz"]);
+            }),
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![expr("expr", &["foo"])],
+                    match_fields: vec![expr("metadata.name", &["foo"])],
+                }]));
+                gate(p, &["baz"]);
+            }),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value:",
+        ),
+        (
+            "nodeSelectorTerms addition on gated pod should fail",
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![
+                    NodeSelectorTerm {
+                        match_expressions: vec![expr("expr", &["foo"])],
+                        match_fields: vec![expr("metadata.name", &["bar"])],
+                    },
+                    NodeSelectorTerm {
+                        match_expressions: vec![expr("expr", &["foo2"])],
+                        match_fields: vec![expr("metadata.name", &["bar2"])],
+                    },
+                ]));
+                gate(p, &["baz"]);
+            }),
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
+                    match_expressions: vec![expr("expr", &["foo"])],
+                    match_fields: vec![expr("metadata.name", &["foo"])],
+                }]));
+                gate(p, &["baz"]);
+            }),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value:",
+        ),
+        (
+            "preferredDuringSchedulingIgnoredDuringExecution can modified for gated pods",
+            make_pod("foo", preferred_gated(json!([{"weight": 1, "preference": {"matchExpressions": [
+                {"key": "expr", "operator": "In", "values": ["foo2"]}]}}]))),
+            make_pod("foo", preferred_gated(json!([{"weight": 1, "preference": {"matchExpressions": [
+                {"key": "expr", "operator": "In", "values": ["foo"]}]}}]))),
+            "",
+        ),
+        (
+            "preferredDuringSchedulingIgnoredDuringExecution can have additions for gated pods",
+            make_pod("foo", preferred_gated(json!([{"weight": 1, "preference": {
+                "matchExpressions": [
+                    {"key": "expr", "operator": "In", "values": ["foo"]},
+                    {"key": "expr2", "operator": "In", "values": ["foo2"]}],
+                "matchFields": [{"key": "metadata.name", "operator": "In", "values": ["bar"]}]}}]))),
+            make_pod("foo", preferred_gated(json!([{"weight": 1, "preference": {"matchExpressions": [
+                {"key": "expr", "operator": "In", "values": ["foo"]}]}}]))),
+            "",
+        ),
+        (
+            "preferredDuringSchedulingIgnoredDuringExecution can have removals for gated pods",
+            make_pod("foo", |p| gate(p, &["baz"])),
+            make_pod("foo", preferred_gated(json!([{"weight": 1, "preference": {"matchExpressions": [
+                {"key": "expr", "operator": "In", "values": ["foo"]}]}}]))),
+            "",
+        ),
+        (
+            "new node affinity is nil",
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(Affinity::default());
+                gate(p, &["baz"]);
+            }),
+            make_pod("foo", gated_required(&["foo"])),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Invalid value:",
+        ),
+        (
+            "empty NodeSelectorTerm (selects nothing) cannot become populated (selects something)",
+            make_pod("foo", gated_required(&["foo"])),
+            make_pod("foo", |p| {
+                p.spec_mut().affinity = Some(required_affinity(vec![term(vec![])]));
+                gate(p, &["baz"]);
+            }),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]: Invalid value:",
+        ),
+        (
+            "nil affinity can be mutated for gated pods",
+            make_pod("foo", gated_required(&["foo"])),
+            make_pod("foo", |p| gate(p, &["baz"])),
+            "",
+        ),
+        (
             "addition to nodeAffinity is not allowed for non-gated pods",
             make_pod("foo", |p| {
                 p.spec_mut().affinity = Some(required_affinity(vec![NodeSelectorTerm {
@@ -1011,7 +1188,7 @@ fn validate_pod_update_table() {
             assert!(got.contains(want), "{test}: want {want:?} in {got:?}");
         }
     }
-    assert_eq!(n, 78);
+    assert_eq!(n, 92);
 
     // "removed nodeName from pod spec": upstream refuses setting nodeName by update (binding goes
     // through pods/binding); kubeplay's update is its binding, so it is accepted.
