@@ -155,4 +155,6 @@ pub fn validate_prepared_update(new: &Object, old: &Object) -> Vec<FieldError> {
 }
 
 #[cfg(test)]
+mod core_ports_tests;
+#[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! Pod, PodSpec, PodTemplateSpec and container validation (`pkg/apis/core/validation`), for the
 //! fields kubeplay models. Fields kept verbatim in `extra` maps are checked where their rule is
-//! simple (`dnsPolicy`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
+//! simple (`dnsPolicy` and its `dnsConfig` for `None`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
 //! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
 //! `priorityClassName`); volumes, env, security contexts and probe bodies are not validated.
 
@@ -15,8 +15,8 @@ use super::names::{
 use super::quantity::parse_quantity;
 use super::{child, idx, key};
 use crate::api::core::{
-    Container, NodeSelector, NodeSelectorRequirement, Pod, PodSpec, PodTemplateSpec,
-    ResourceRequirements, Toleration,
+    Affinity, Container, NodeAffinity, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm,
+    Pod, PodSpec, PodTemplateSpec, ResourceRequirements, Toleration,
 };
 use crate::api::errors::{go_json, write_go_json_string, FieldError};
 use serde_json::{Map, Value};
@@ -38,6 +38,9 @@ pub struct PodValidationOptions {
     pub allow_invalid_pod_deletion_cost: bool,
     /// The PodSpec belongs to a Pod, not to a template.
     pub resource_is_pod: bool,
+    /// The old object already had a value in required node affinity that is not a valid label
+    /// value (`AllowInvalidLabelValueInRequiredNodeAffinity`, updates only).
+    pub allow_invalid_label_value_in_required_node_affinity: bool,
 }
 
 fn extra_str(m: &Map<String, Value>, k: &str) -> Option<String> {
@@ -268,8 +271,13 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
     errs
 }
 
-/// `ValidateNodeSelectorRequirement`.
-fn validate_node_selector_requirement(r: &NodeSelectorRequirement, path: &str) -> Vec<FieldError> {
+/// `ValidateNodeSelectorRequirement`: the operator/values rules, the key as a label name and,
+/// unless the old object already broke that rule, every value as a label value.
+fn validate_node_selector_requirement(
+    r: &NodeSelectorRequirement,
+    allow_invalid_label_value: bool,
+    path: &str,
+) -> Vec<FieldError> {
     let mut errs = vec![];
     match r.operator.as_str() {
         "In" | "NotIn" => {
@@ -303,7 +311,36 @@ fn validate_node_selector_requirement(r: &NodeSelectorRequirement, path: &str) -
         )),
     }
     errs.extend(validate_label_name(&r.key, &child(path, "key")));
+    if !allow_invalid_label_value {
+        let values = child(path, "values");
+        for (i, v) in r.values.iter().enumerate() {
+            for m in is_valid_label_value(v) {
+                errs.push(FieldError::invalid(idx(&values, i), v.as_str(), m));
+            }
+        }
+    }
     errs
+}
+
+/// Whether a required node affinity term holds a value that is not a valid label value
+/// (`hasInvalidLabelValueInRequiredNodeAffinity`, which sets
+/// [`PodValidationOptions::allow_invalid_label_value_in_required_node_affinity`] on update).
+pub fn has_invalid_label_value_in_required_node_affinity(spec: &PodSpec) -> bool {
+    spec.affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|n| {
+            n.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+        .is_some_and(|ns| {
+            ns.node_selector_terms.iter().any(|t| {
+                t.match_expressions
+                    .iter()
+                    .flat_map(|r| r.values.iter())
+                    .any(|v| !is_valid_label_value(v).is_empty())
+            })
+        })
 }
 
 /// `ValidateNodeFieldSelectorRequirement` (only `metadata.name` is selectable).
@@ -348,7 +385,11 @@ fn validate_node_field_selector_requirement(
 }
 
 /// `ValidateNodeSelector` (required node affinity).
-pub fn validate_node_selector(ns: &NodeSelector, path: &str) -> Vec<FieldError> {
+pub fn validate_node_selector(
+    ns: &NodeSelector,
+    allow_invalid_label_value: bool,
+    path: &str,
+) -> Vec<FieldError> {
     let terms = child(path, "nodeSelectorTerms");
     if ns.node_selector_terms.is_empty() {
         return vec![FieldError::required(
@@ -362,6 +403,7 @@ pub fn validate_node_selector(ns: &NodeSelector, path: &str) -> Vec<FieldError> 
         for (j, r) in t.match_expressions.iter().enumerate() {
             errs.extend(validate_node_selector_requirement(
                 r,
+                allow_invalid_label_value,
                 &idx(&child(&tp, "matchExpressions"), j),
             ));
         }
@@ -802,6 +844,28 @@ pub fn validate_pod_spec(
             &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"],
         )),
     }
+    // validatePodDNSConfig, the DNSNone rule (the dnsConfig body is otherwise kept verbatim).
+    if extra_str(&spec.extra, "dnsPolicy").as_deref() == Some("None") {
+        let dns_config = child(path, "dnsConfig");
+        match spec.extra.get("dnsConfig").filter(|v| !v.is_null()) {
+            None => errs.push(FieldError::required(
+                dns_config,
+                "must provide `dnsConfig` when `dnsPolicy` is None",
+            )),
+            Some(c) => {
+                let nameservers = c
+                    .get("nameservers")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                if nameservers == 0 {
+                    errs.push(FieldError::required(
+                        child(&dns_config, "nameservers"),
+                        "must provide at least one DNS nameserver when `dnsPolicy` is None",
+                    ));
+                }
+            }
+        }
+    }
     errs.extend(validate_labels(
         &spec.node_selector,
         &child(path, "nodeSelector"),
@@ -817,6 +881,7 @@ pub fn validate_pod_spec(
     {
         errs.extend(validate_node_selector(
             required,
+            opts.allow_invalid_label_value_in_required_node_affinity,
             &child(
                 &child(&child(path, "affinity"), "nodeAffinity"),
                 "requiredDuringSchedulingIgnoredDuringExecution",
@@ -946,8 +1011,8 @@ fn has_scheduling_gates(spec: &PodSpec) -> bool {
 /// `ValidatePodCreate`.
 pub fn validate_pod_create(pod: &Pod) -> Vec<FieldError> {
     let opts = PodValidationOptions {
-        allow_invalid_pod_deletion_cost: false,
         resource_is_pod: true,
+        ..Default::default()
     };
     let mut errs = validate_pod_metadata_and_spec(pod, opts);
     if pod
@@ -1088,9 +1153,123 @@ pub fn pod_spec_diff(old: &Value, new: &Value) -> String {
     lines.join("\n")
 }
 
+/// Internal `[]core.NodeSelectorTerm` (or one term) as Go's `json.Marshal` prints it: Go field
+/// names, empty lists as `null`.
+fn node_selector_terms_go_json(terms: &[NodeSelectorTerm]) -> String {
+    fn reqs(rs: &[NodeSelectorRequirement], out: &mut String) {
+        if rs.is_empty() {
+            out.push_str("null");
+            return;
+        }
+        out.push('[');
+        for (i, r) in rs.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"Key\":");
+            write_go_json_string(&r.key, out);
+            out.push_str(",\"Operator\":");
+            write_go_json_string(&r.operator, out);
+            out.push_str(",\"Values\":");
+            if r.values.is_empty() {
+                out.push_str("null");
+            } else {
+                out.push('[');
+                for (j, v) in r.values.iter().enumerate() {
+                    if j > 0 {
+                        out.push(',');
+                    }
+                    write_go_json_string(v, out);
+                }
+                out.push(']');
+            }
+            out.push('}');
+        }
+        out.push(']');
+    }
+    let mut out = String::new();
+    for (i, t) in terms.iter().enumerate() {
+        out.push(if i == 0 { '[' } else { ',' });
+        out.push_str("{\"MatchExpressions\":");
+        reqs(&t.match_expressions, &mut out);
+        out.push_str(",\"MatchFields\":");
+        reqs(&t.match_fields, &mut out);
+        out.push('}');
+    }
+    if terms.is_empty() {
+        out.push_str("null");
+    } else {
+        out.push(']');
+    }
+    out
+}
+
+/// `validateNodeSelectorTermHasOnlyAdditions`: an empty old term stays empty; otherwise the
+/// old matchExpressions and matchFields must be prefixes of the new ones.
+fn node_selector_term_has_only_additions(new: &NodeSelectorTerm, old: &NodeSelectorTerm) -> bool {
+    if old.match_expressions.is_empty()
+        && old.match_fields.is_empty()
+        && (!new.match_expressions.is_empty() || !new.match_fields.is_empty())
+    {
+        return false;
+    }
+    new.match_expressions.starts_with(&old.match_expressions)
+        && new.match_fields.starts_with(&old.match_fields)
+}
+
+/// `validateNodeAffinityMutation`: for a gated pod, the required node selector terms may only
+/// gain requirements (no term added or removed, nothing changed or deleted); anything may be set
+/// when there were no required terms.
+fn validate_node_affinity_mutation(
+    path: &str,
+    new: Option<&NodeAffinity>,
+    old: Option<&NodeAffinity>,
+) -> Vec<FieldError> {
+    let Some(old_ns) = old.and_then(|n| {
+        n.required_during_scheduling_ignored_during_execution
+            .as_ref()
+    }) else {
+        return vec![];
+    };
+    let old_terms = &old_ns.node_selector_terms;
+    let new_terms: &[NodeSelectorTerm] = new
+        .and_then(|n| {
+            n.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+        .map_or(&[], |ns| ns.node_selector_terms.as_slice());
+    let terms_path = child(
+        &child(path, "requiredDuringSchedulingIgnoredDuringExecution"),
+        "nodeSelectorTerms",
+    );
+    if !old_terms.is_empty() && old_terms.len() != new_terms.len() {
+        return vec![FieldError::invalid(
+            terms_path.as_str(),
+            serde_json::to_value(new_terms).unwrap_or_default(),
+            "no additions/deletions to non-empty NodeSelectorTerms list are allowed",
+        )
+        .with_value_text(node_selector_terms_go_json(new_terms))];
+    }
+    let mut errs = vec![];
+    for (i, (o, n)) in old_terms.iter().zip(new_terms).enumerate() {
+        if !node_selector_term_has_only_additions(n, o) {
+            let one = node_selector_terms_go_json(std::slice::from_ref(n));
+            errs.push(
+                FieldError::invalid(
+                    idx(&terms_path, i),
+                    serde_json::to_value(n).unwrap_or_default(),
+                    "only additions are allowed (no mutations or deletions)",
+                )
+                .with_value_text(&one[1..one.len() - 1]),
+            );
+        }
+    }
+    errs
+}
+
 /// `ValidatePodUpdate`: the new pod must be valid, and only images, a shortened
 /// activeDeadlineSeconds, added tolerations, removed scheduling gates (and, while gated, added
-/// nodeSelector terms) may change.
+/// nodeSelector entries and added required node affinity requirements) may change.
 ///
 /// kubeplay has no `pods/binding` subresource: setting `spec.nodeName` on an unbound pod is
 /// accepted here as the binding (upstream's update would refuse it); changing it afterwards is not.
@@ -1102,6 +1281,8 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
             .get(POD_DELETION_COST)
             .is_some_and(|v| !deletion_cost_valid(v)),
         resource_is_pod: true,
+        allow_invalid_label_value_in_required_node_affinity:
+            has_invalid_label_value_in_required_node_affinity(&old.spec),
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     let spec_unchanged = Arc::ptr_eq(&new.spec, &old.spec) || new.spec == old.spec;
@@ -1328,6 +1509,44 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
             ));
         }
         munged.node_selector = old.spec.node_selector.clone();
+    }
+    if has_scheduling_gates(&old.spec) {
+        // Validate node affinity mutations, then munge the node affinity back to the old one.
+        let old_na = old
+            .spec
+            .affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref());
+        let munged_na = munged
+            .affinity
+            .as_ref()
+            .and_then(|a| a.node_affinity.as_ref());
+        if old_na != munged_na {
+            errs.extend(validate_node_affinity_mutation(
+                "spec.affinity.nodeAffinity",
+                munged_na,
+                old_na,
+            ));
+            let old_na = old_na.cloned();
+            let has_pod_affinity = |a: &Affinity| {
+                ["podAffinity", "podAntiAffinity"]
+                    .iter()
+                    .any(|k| a.extra.get(*k).is_some_and(|v| !v.is_null()))
+            };
+            match munged.affinity.as_mut() {
+                None if old_na.is_none() => {}
+                None => {
+                    munged.affinity = Some(Affinity {
+                        node_affinity: old_na,
+                        ..Default::default()
+                    });
+                }
+                Some(a) if old.spec.affinity.is_none() && !has_pod_affinity(a) => {
+                    munged.affinity = None;
+                }
+                Some(a) => a.node_affinity = old_na,
+            }
+        }
     }
     let munged_v = serde_json::to_value(&munged).unwrap_or_default();
     if munged_v != old_v {
