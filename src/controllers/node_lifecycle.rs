@@ -718,3 +718,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "node_lifecycle_tests.rs"]
+mod upstream_tests;
