@@ -394,6 +394,13 @@ impl NodeLifecycleController {
         }
         let node = ctx.store().get::<Node>("", name).cloned().unwrap_or(node);
         let current = ready_status(&node);
+        // tryUpdateNodeHealth: a node that never posted a Ready condition is observed as
+        // Unknown (a fake condition), so the pass that writes its Unknown conditions already
+        // queues it for the unreachable NoExecute taint.
+        let observed = match (observed, &current) {
+            (None, Some(_)) => Some("Unknown".to_string()),
+            (o, _) => o,
+        };
         // processTaintBaseEviction, on the condition observed at the start of the pass.
         match observed.as_deref() {
             Some("False") => {

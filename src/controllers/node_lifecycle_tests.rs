@@ -801,3 +801,33 @@ fn swap_unreachable_not_ready_taints() {
     );
     assert!(!has(&h, "node0", UNREACHABLE_NO_EXECUTE));
 }
+
+// From tryUpdateNodeHealth (pkg/controller/nodelifecycle/node_lifecycle_controller.go), with
+// TestMonitorNodeHealthUpdateStatus's first row: a node that never posted status is observed
+// with a fake Unknown Ready condition, so the pass that writes its Unknown conditions also
+// queues it for the unreachable NoExecute taint (processTaintBaseEviction on the observed
+// condition). node1 keeps the zone out of full disruption.
+#[test]
+fn never_posted_node_is_tainted_in_the_pass_that_marks_it_unknown() {
+    let fake_now = "2015-01-01T12:00:00Z";
+    let old = "2012-01-01T00:00:00Z";
+    let mut h = Harness::new(fake_now);
+    h.load_all(vec![
+        node("node0", old, json!({}), vec![]),
+        node("node1", old, json!({}), vec![ready("True", fake_now)]),
+    ]);
+    h.fail("node0");
+    h.run_until_secs(49);
+    assert!(h.taints("node0").is_empty());
+    h.run_until_secs(50);
+    assert_eq!(
+        h.node("node0").condition("Ready").unwrap().status,
+        "Unknown"
+    );
+    assert!(
+        has(&h, "node0", UNREACHABLE_NO_EXECUTE),
+        "{:?}",
+        h.taints("node0")
+    );
+    assert!(h.taints("node1").is_empty());
+}
