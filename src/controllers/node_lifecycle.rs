@@ -132,6 +132,11 @@ fn is_condition_taint_key(k: &str) -> bool {
     )
 }
 
+/// `isNodeExcludedFromDisruptionChecks`: the node carries the exclude-disruption label.
+pub fn is_node_excluded_from_disruption_checks(n: &Node) -> bool {
+    n.metadata.labels.contains_key(LABEL_EXCLUDE_DISRUPTION)
+}
+
 fn has_taint(n: &Node, key: &str, effect: &str) -> bool {
     n.spec
         .taints
@@ -516,7 +521,7 @@ impl NodeLifecycleController {
         let now = ctx.now();
         let mut zones: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
         for n in ctx.store().list::<Node>(None) {
-            if n.metadata.labels.contains_key(LABEL_EXCLUDE_DISRUPTION) {
+            if is_node_excluded_from_disruption_checks(n) {
                 continue;
             }
             zones.entry(zone_key(n)).or_default().push(ready_status(n));

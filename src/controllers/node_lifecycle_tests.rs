@@ -831,3 +831,181 @@ fn never_posted_node_is_tainted_in_the_pass_that_marks_it_unknown() {
     );
     assert!(h.taints("node1").is_empty());
 }
+
+// Port of Test_isNodeExcludedFromDisruptionChecks
+// (pkg/controller/nodelifecycle/node_lifecycle_controller_test.go).
+#[test]
+fn is_node_excluded_from_disruption_checks_rows() {
+    let mut plain = Node::default();
+    plain.status.conditions.push(NodeCondition {
+        type_: "Test".into(),
+        ..Default::default()
+    });
+    let mut master = plain.clone();
+    master.metadata.name = "master-abc".into();
+    let mut labelled = plain.clone();
+    labelled
+        .metadata
+        .labels
+        .insert(LABEL_EXCLUDE_DISRUPTION.into(), String::new());
+    for (n, want) in [(plain, false), (master, false), (labelled, true)] {
+        assert_eq!(is_node_excluded_from_disruption_checks(&n), want, "{n:?}");
+    }
+}
+
+// Port of TestMonitorNodeHealthMarkPodsNotReadyRetry
+// (pkg/controller/nodelifecycle/node_lifecycle_controller_test.go), row "successful pod status
+// update, no retry required": node0 stops posting (Ready=True, heartbeat at timeNow), its pod
+// is marked NotReady once, and the node's later NotReady status causes no second update. The
+// rows "unsuccessful pod status update, retry required" and "unsuccessful pod list, retry
+// required" inject client errors (a failing update reactor, a failing pod lister); the
+// simulated API server has no error injection, so they are not ported.
+#[test]
+fn monitor_node_health_mark_pods_not_ready_retry() {
+    let time_now = "2015-01-01T12:00:00Z";
+    let mut h = Harness::new(time_now);
+    h.load_all(vec![
+        node("node0", time_now, json!({}), vec![ready("True", time_now)]),
+        new_pod("pod0", "node0"),
+    ]);
+    h.fail("node0");
+    h.run_until_secs(60);
+    assert_eq!(h.status_updates("Pod"), 1);
+    // The kubelet posts NotReady (timePlusTwoMinutes is 12:00:02).
+    h.sim.world.nodes_down.remove("node0");
+    h.set_conditions("node0", vec![ready("False", "2015-01-01T12:00:02Z")]);
+    h.run_until_secs(120);
+    assert_eq!(h.status_updates("Pod"), 1);
+}
+
+// Port of TestMonitorNodeHealthUpdateNodeAndPodStatusWithLease
+// (pkg/controller/nodelifecycle/node_lifecycle_controller_test.go). Leases are not simulated: a
+// node whose lease is renewed, or whose kubelet posts fresh status, is a node that is up; a
+// node whose lease is missing or expired and whose status is stale is a node marked down at
+// fakeNow. Rows: (description, created recently, posted conditions (Ready, DiskPressure), down,
+// seconds run, expect Unknown status posted, expect pod status update). Upstream's rows without
+// timeToPass look at fakeNow only; "created long time ago ... lease is missing" expects the
+// update at fakeNow (its startup grace long over), here at the end of our 50 s grace period,
+// so that row runs 60 s.
+#[test]
+fn monitor_node_health_update_node_and_pod_status_with_lease() {
+    let fake_now = "2015-01-01T12:00:00Z";
+    let created_long_ago = "2012-01-01T00:00:00Z";
+    let ready_true = || ready("True", fake_now);
+    let disk = || {
+        json!({"type": "DiskPressure", "status": "False",
+        "lastHeartbeatTime": fake_now, "lastTransitionTime": fake_now})
+    };
+    type Row = (&'static str, bool, Vec<Value>, bool, i64, bool, bool);
+    let rows: Vec<Row> = vec![
+        (
+            "Node created recently, without status. Node lease is missing.",
+            true,
+            vec![],
+            true,
+            0,
+            false,
+            false,
+        ),
+        (
+            "Node created recently, without status. Node lease is renewed recently.",
+            true,
+            vec![],
+            false,
+            0,
+            false,
+            false,
+        ),
+        (
+            "Node created long time ago, without status. Node lease is missing.",
+            false,
+            vec![],
+            true,
+            60,
+            true,
+            false,
+        ),
+        (
+            "Node created long time ago, without status. Node lease is renewed recently.",
+            false,
+            vec![],
+            false,
+            3600,
+            false,
+            false,
+        ),
+        (
+            "Node created long time ago, without status. Node lease is expired.",
+            false,
+            vec![],
+            true,
+            3600,
+            true,
+            false,
+        ),
+        (
+            "Node created long time ago, with status updated by kubelet exceeds grace period. Node lease is renewed.",
+            false,
+            vec![ready_true(), disk()],
+            false,
+            3600,
+            false,
+            false,
+        ),
+        (
+            "Node created long time ago, with status updated by kubelet recently. Node lease is expired.",
+            false,
+            vec![ready_true(), disk()],
+            false,
+            3600,
+            false,
+            false,
+        ),
+        (
+            "Node created long time ago, with status updated by kubelet exceeds grace period. Node lease is also expired.",
+            false,
+            vec![ready_true()],
+            true,
+            3600,
+            true,
+            true,
+        ),
+    ];
+    for (desc, recent, conds, down, secs, want_unknown, want_pod) in rows {
+        let created = if recent { fake_now } else { created_long_ago };
+        let mut h = Harness::new(fake_now);
+        let mut n = node("node0", created, json!({}), conds);
+        n["status"]["capacity"] = json!({"cpu": "10", "memory": "10G"});
+        h.load_all(vec![n, new_pod("pod0", "node0")]);
+        let before = h.node("node0").status;
+        if down {
+            h.fail("node0");
+        }
+        h.run_until_secs(secs);
+        let after = h.node("node0").status;
+        if want_unknown {
+            let noticed = h.at(50);
+            let want: Vec<NodeCondition> =
+                ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"]
+                    .iter()
+                    .map(|t| match before.conditions.iter().find(|c| c.type_ == *t) {
+                        Some(c) => NodeCondition {
+                            status: "Unknown".into(),
+                            reason: "NodeStatusUnknown".into(),
+                            message: "Kubelet stopped posting node status.".into(),
+                            last_transition_time: Some(noticed),
+                            ..c.clone()
+                        },
+                        None => never_updated(t, ts(created), noticed),
+                    })
+                    .collect();
+            assert_eq!(after.conditions, want, "{desc}");
+            assert_eq!(after.capacity, before.capacity, "{desc}");
+            assert_eq!(h.status_updates("Node"), 1, "{desc}");
+        } else {
+            assert_eq!(after, before, "{desc}");
+            assert_eq!(h.status_updates("Node"), 0, "{desc}");
+        }
+        assert_eq!(h.status_updates("Pod") > 0, want_pod, "{desc}");
+    }
+}
