@@ -43,6 +43,12 @@ pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 pub const TAINT_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
 pub const LABEL_EXCLUDE_DISRUPTION: &str = "node.kubernetes.io/exclude-disruption";
 
+/// `labelReconcileInfo`: (stable label, beta label kept equal to it; `ensureSecondaryExists`).
+const LABEL_RECONCILE_INFO: [(&str, &str); 2] = [
+    ("kubernetes.io/os", "beta.kubernetes.io/os"),
+    ("kubernetes.io/arch", "beta.kubernetes.io/arch"),
+];
+
 /// `ZoneState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ZoneState {
@@ -292,6 +298,30 @@ impl NodeLifecycleController {
             return Ok(());
         }
         Self::swap_taints(ctx, name, &add, &remove)?;
+        Ok(())
+    }
+
+    /// `reconcileNodeLabels` (run after doNoScheduleTaintingPass by the node processing
+    /// worker): the beta OS and arch labels follow the stable ones, and are added when missing.
+    fn reconcile_node_labels(ctx: &mut Ctx, name: &str) -> Result<(), ApiError> {
+        let Some(n) = ctx.store().get::<Node>("", name).cloned() else {
+            return Ok(());
+        };
+        let mut labels = n.metadata.labels.clone();
+        for (primary, secondary) in LABEL_RECONCILE_INFO {
+            let Some(v) = labels.get(primary).cloned() else {
+                continue;
+            };
+            if labels.get(secondary) != Some(&v) {
+                labels.insert(secondary.to_string(), v);
+            }
+        }
+        if labels == n.metadata.labels {
+            return Ok(());
+        }
+        let mut n = n;
+        n.metadata.labels = labels;
+        ctx.update(n.into_object())?;
         Ok(())
     }
 
@@ -624,7 +654,8 @@ impl Controller for NodeLifecycleController {
         if let Some(n) = key.strip_prefix("monitor:") {
             self.monitor(ctx, n)
         } else if let Some(n) = key.strip_prefix("noschedule:") {
-            Self::no_schedule_pass(ctx, n)
+            Self::no_schedule_pass(ctx, n)?;
+            Self::reconcile_node_labels(ctx, n)
         } else if key == DISRUPTION_KEY {
             self.handle_disruption(ctx)
         } else if key == "taint-pass" {

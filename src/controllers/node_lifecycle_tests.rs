@@ -1009,3 +1009,50 @@ fn monitor_node_health_update_node_and_pod_status_with_lease() {
         assert_eq!(h.status_updates("Pod") > 0, want_pod, "{desc}");
     }
 }
+
+// Port of TestReconcileNodeLabels
+// (pkg/controller/nodelifecycle/node_lifecycle_controller_test.go): after each update of
+// node0 (labels replaced), the node processing pass leaves exactly the expected labels.
+#[test]
+fn reconcile_node_labels() {
+    let rows = [
+        ("No-op if node has no labels", json!({}), json!({})),
+        (
+            "No-op if no target labels present",
+            json!({"topology.kubernetes.io/region": "region1"}),
+            json!({"topology.kubernetes.io/region": "region1"}),
+        ),
+        (
+            "Create OS/arch beta labels when they don't exist",
+            json!({"kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64"}),
+            json!({"beta.kubernetes.io/os": "linux", "beta.kubernetes.io/arch": "amd64",
+                   "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64"}),
+        ),
+        (
+            "Reconcile OS/arch beta labels to match stable labels",
+            json!({"beta.kubernetes.io/os": "windows", "beta.kubernetes.io/arch": "arm",
+                   "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64"}),
+            json!({"beta.kubernetes.io/os": "linux", "beta.kubernetes.io/arch": "amd64",
+                   "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64"}),
+        ),
+    ];
+    let t = "2015-01-01T12:00:00Z";
+    let mut h = Harness::new("2017-01-01T12:00:00Z");
+    h.load_all(vec![
+        node(
+            "node0",
+            "2012-01-01T00:00:00Z",
+            zone_labels("region1", "zone1"),
+            vec![ready("True", t)],
+        ),
+        new_pod("pod0", "node0"),
+    ]);
+    for (name, labels, want) in rows {
+        let mut n = h.node("node0");
+        n.metadata.labels = serde_json::from_value(labels).unwrap();
+        h.sim.api.update(n.into_object()).unwrap();
+        h.sim.settle().unwrap();
+        let want: BTreeMap<String, String> = serde_json::from_value(want).unwrap();
+        assert_eq!(h.node("node0").metadata.labels, want, "{name}");
+    }
+}
