@@ -6,6 +6,18 @@
 //! node marked down in the World (`TimelineAction::NodeFail`), and its grace period counts from
 //! that moment. Upstream's tests use an eviction QPS of 100000; ours is the default 0.1 node/s
 //! per zone (burst 1), so a second node of a zone is tainted 10 s after the first.
+//!
+//! Not ported:
+//! - TestPodStatusChange: its check is the pod status written by `controllerutil.DeletePods`,
+//!   which the test itself calls from the tainter's `Try` (the pre-taint-manager eviction path);
+//!   here pods on tainted nodes are evicted by the taint eviction controller.
+//! - TestApplyNoExecuteTaintsToUnreachableNode: the stored copy of the test file calls the
+//!   controller constructor with one argument fewer than its other tests, and expects the
+//!   unreachable NoExecute taint in the very pass that turns Ready=True into Unknown; upstream's
+//!   monitorNodeHealth (every stored version) hands the *observed* (pre-update, True) condition
+//!   to processTaintBaseEviction, so that taint comes one pass later, as it does here.
+//! - TestMonitorNodeHealthMarkPodsNotReadyRetry's two retry rows: they inject client errors,
+//!   which the simulated API server cannot.
 
 use super::*;
 use crate::features::FeatureGates;
@@ -1054,5 +1066,63 @@ fn reconcile_node_labels() {
         h.sim.settle().unwrap();
         let want: BTreeMap<String, String> = serde_json::from_value(want).unwrap();
         assert_eq!(h.node("node0").metadata.labels, want, "{name}");
+    }
+}
+
+// Port of TestTryUpdateNodeHealth
+// (pkg/controller/nodelifecycle/node_lifecycle_controller_test.go). Upstream checks that the
+// Ready condition tryUpdateNodeHealth returns is the one it saved in nodeHealthMap; there is no
+// such cache here (the stored node is the only copy), so each row checks the Ready status the
+// pass leaves on the node. A probe timestamp of fakeNow is a node that is up; "after grace
+// period" (probe a year old) is a node marked down, looked at once its grace period is over.
+// Rows: (name, Ready status or none, after grace period, expected Ready status or none).
+#[test]
+fn try_update_node_health() {
+    let fake_now = "2017-01-01T12:00:00Z";
+    let fake_old = "2016-01-01T12:00:00Z";
+    let rows = [
+        ("Status true", Some("True"), false, Some("True")),
+        ("Status false", Some("False"), false, Some("False")),
+        ("Status unknown", Some("Unknown"), false, Some("Unknown")),
+        ("Status nil", None, false, None),
+        (
+            "Status true - after grace period",
+            Some("True"),
+            true,
+            Some("Unknown"),
+        ),
+        (
+            "Status false - after grace period",
+            Some("False"),
+            true,
+            Some("Unknown"),
+        ),
+        (
+            "Status unknown - after grace period",
+            Some("Unknown"),
+            true,
+            Some("Unknown"),
+        ),
+        (
+            "Status nil - after grace period",
+            None,
+            true,
+            Some("Unknown"),
+        ),
+    ];
+    for (name, status, after_grace, want) in rows {
+        let at = if after_grace { fake_old } else { fake_now };
+        let conds = status.map(|s| vec![ready(s, at)]).unwrap_or_default();
+        let mut h = Harness::new(fake_now);
+        h.load_all(vec![
+            node("node0", at, json!({}), conds),
+            new_pod("pod0", "node0"),
+        ]);
+        if after_grace {
+            h.fail("node0");
+            h.run_until_secs(50);
+        }
+        let got = h.node("node0").condition("Ready").map(|c| c.status.clone());
+        assert_eq!(got.as_deref(), want, "{name}");
     }
 }
