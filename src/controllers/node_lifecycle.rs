@@ -594,6 +594,10 @@ impl NodeLifecycleController {
         if all_was_full {
             for n in &nodes() {
                 self.probe_reset.insert(n.metadata.name.clone(), now);
+                // Upstream's next 5 s monitor pass looks at every node again and queues the
+                // ones still not Ready for tainting (entering full disruption dropped them from
+                // the queues); here passes run on change, so schedule that pass.
+                ctx.requeue_after(&format!("monitor:{}", n.metadata.name), NODE_MONITOR_PERIOD);
             }
             for (z, st) in &new_states {
                 let size = zones[z].len();

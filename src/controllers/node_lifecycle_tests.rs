@@ -1126,3 +1126,159 @@ fn try_update_node_health() {
         assert_eq!(got.as_deref(), want, "{name}");
     }
 }
+
+// Port of TestMonitorNodeHealthEvictPodsWithDisruption (older versions of
+// pkg/controller/nodelifecycle/node_lifecycle_controller_test.go; its zone-state expectations
+// are also checked in `node_lifecycle::tests::zone_states`). With taint-based eviction the
+// "pods evicted" check is node0 getting the unreachable NoExecute taint (the taint eviction
+// controller then evicts). Rows: (description, nodes as (name, region, zone, Ready, excluded),
+// new Ready per node, initial states, following states, expect eviction). The "-master" row
+// marks node-master with the exclude-disruption label, which replaced the name-based exclusion
+// of that version. The partially disrupted row's eviction relies on the test overriding
+// enterPartialDisruptionFunc to 100000 QPS; with the default ReducedQPSFunc a zone of 5 nodes
+// (at most largeClusterThreshold) is not tainted at all, so only its zone states are checked.
+#[test]
+fn monitor_node_health_evict_pods_with_disruption() {
+    use ZoneState::*;
+    const H: &str = "True";
+    const U: &str = "Unknown";
+    type NodeRow = (&'static str, &'static str, &'static str, &'static str, bool);
+    type Row = (
+        &'static str,
+        Vec<NodeRow>,
+        Vec<&'static str>,
+        Vec<(String, ZoneState)>,
+        Vec<(String, ZoneState)>,
+        Option<bool>,
+    );
+    let rows: Vec<Row> = vec![
+        (
+            "Network Disruption: Only zone is down - eviction shouldn't take place.",
+            vec![
+                ("node0", "region1", "zone1", U, false),
+                ("node1", "region1", "zone1", U, false),
+            ],
+            vec![U, U],
+            vec![(zone("region1", "zone1"), FullDisruption)],
+            vec![(zone("region1", "zone1"), FullDisruption)],
+            Some(false),
+        ),
+        (
+            "Network Disruption: Both zones down - eviction shouldn't take place.",
+            vec![
+                ("node0", "region1", "zone1", U, false),
+                ("node1", "region2", "zone2", U, false),
+            ],
+            vec![U, U],
+            vec![
+                (zone("region1", "zone1"), FullDisruption),
+                (zone("region2", "zone2"), FullDisruption),
+            ],
+            vec![
+                (zone("region1", "zone1"), FullDisruption),
+                (zone("region2", "zone2"), FullDisruption),
+            ],
+            Some(false),
+        ),
+        (
+            "Network Disruption: One zone is down - eviction should take place.",
+            vec![
+                ("node0", "region1", "zone1", U, false),
+                ("node1", "region1", "zone2", H, false),
+            ],
+            vec![U, H],
+            vec![
+                (zone("region1", "zone1"), FullDisruption),
+                (zone("region1", "zone2"), Normal),
+            ],
+            vec![
+                (zone("region1", "zone1"), FullDisruption),
+                (zone("region1", "zone2"), Normal),
+            ],
+            Some(true),
+        ),
+        (
+            "NetworkDisruption: eviction should stop, only -master Node is healthy",
+            vec![
+                ("node0", "region1", "zone1", U, false),
+                ("node-master", "region1", "zone1", H, true),
+            ],
+            vec![U, H],
+            vec![(zone("region1", "zone1"), FullDisruption)],
+            vec![(zone("region1", "zone1"), FullDisruption)],
+            Some(false),
+        ),
+        (
+            "Initially both zones down, one comes back - eviction should take place",
+            vec![
+                ("node0", "region1", "zone1", U, false),
+                ("node1", "region1", "zone2", U, false),
+            ],
+            vec![U, H],
+            vec![
+                (zone("region1", "zone1"), FullDisruption),
+                (zone("region1", "zone2"), FullDisruption),
+            ],
+            vec![
+                (zone("region1", "zone1"), FullDisruption),
+                (zone("region1", "zone2"), Normal),
+            ],
+            Some(true),
+        ),
+        (
+            "Zone is partially disrupted - eviction should take place.",
+            vec![
+                ("node0", "region1", "zone1", U, false),
+                ("node1", "region1", "zone1", U, false),
+                ("node2", "region1", "zone1", U, false),
+                ("node3", "region1", "zone1", H, false),
+                ("node4", "region1", "zone1", H, false),
+            ],
+            vec![U, U, U, H, H],
+            vec![(zone("region1", "zone1"), PartialDisruption)],
+            vec![(zone("region1", "zone1"), PartialDisruption)],
+            None,
+        ),
+    ];
+    let fake_now = "2015-01-01T12:00:00Z";
+    for (desc, nodes, updated, initial, following, evict) in rows {
+        let mut h = Harness::new(fake_now);
+        let mut objs = vec![new_pod("pod0", "node0")];
+        for (n, r, z, status, excluded) in &nodes {
+            let mut labels = zone_labels(r, z);
+            if *excluded {
+                labels[LABEL_EXCLUDE_DISRUPTION] = json!("");
+            }
+            objs.push(node(
+                n,
+                "2012-01-01T00:00:00Z",
+                labels,
+                vec![ready(status, fake_now)],
+            ));
+        }
+        h.load_all(objs);
+        let want: BTreeMap<String, ZoneState> = initial.into_iter().collect();
+        assert_eq!(h.zone_states(), want, "{desc}: initial");
+        for ((n, ..), status) in nodes.iter().zip(&updated) {
+            let heartbeat = if *status == H {
+                "2015-01-01T13:00:00Z"
+            } else {
+                fake_now
+            };
+            let c = json!({"type": "Ready", "status": status,
+                "lastHeartbeatTime": heartbeat, "lastTransitionTime": fake_now});
+            h.set_conditions(n, vec![c]);
+        }
+        h.run_until_secs(3600);
+        let want: BTreeMap<String, ZoneState> = following.into_iter().collect();
+        assert_eq!(h.zone_states(), want, "{desc}: following");
+        if let Some(evict) = evict {
+            assert_eq!(
+                has(&h, "node0", UNREACHABLE_NO_EXECUTE),
+                evict,
+                "{desc}: {:?}",
+                h.taints("node0")
+            );
+        }
+    }
+}
