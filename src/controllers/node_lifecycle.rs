@@ -161,7 +161,12 @@ struct Tainter {
     interval: Option<i64>,
     /// When the bucket next holds a token.
     next_token: Time,
+    /// The `UniqueQueue`: nodes waiting, in the order added (a node may appear twice, as
+    /// upstream's heap allows after `SetRemove`).
     queue: Vec<String>,
+    /// Its set: nodes added and not removed. Processing a node leaves it here, so marking a
+    /// tainted node again does not queue it again (`TestAddAfterTry`).
+    set: BTreeSet<String>,
 }
 
 impl Tainter {
@@ -170,7 +175,33 @@ impl Tainter {
             interval: (qps > 0.0).then(|| (1000.0 / qps).round() as i64),
             next_token: now,
             queue: vec![],
+            set: BTreeSet::new(),
         }
+    }
+    /// `UniqueQueue.Add`: queued unless already in the set.
+    fn add(&mut self, name: &str) -> bool {
+        if !self.set.insert(name.to_string()) {
+            return false;
+        }
+        self.queue.push(name.to_string());
+        true
+    }
+    /// `UniqueQueue.Remove`: out of the queue and the set; whether it was in the set.
+    fn remove(&mut self, name: &str) -> bool {
+        self.queue.retain(|n| n != name);
+        self.set.remove(name)
+    }
+    /// The next node to process if the limiter allows (`Try`'s loop): out of the queue, still
+    /// in the set.
+    fn next_ready(&mut self, now: Time) -> Option<String> {
+        if self.queue.is_empty() || !self.try_accept(now) {
+            return None;
+        }
+        Some(self.queue.remove(0))
+    }
+    /// `UniqueQueue.SetRemove`: out of the set only.
+    fn set_remove(&mut self, name: &str) {
+        self.set.remove(name);
     }
     fn try_accept(&mut self, now: Time) -> bool {
         match self.interval {
@@ -266,9 +297,7 @@ impl NodeLifecycleController {
         let zone = zone_key(node);
         let now = ctx.now();
         let t = self.tainter(&zone, now);
-        let had = t.queue.contains(&node.metadata.name);
-        t.queue.retain(|n| *n != node.metadata.name);
-        Ok(had)
+        Ok(t.remove(&node.metadata.name))
     }
 
     /// `doNoScheduleTaintingPass`.
@@ -407,7 +436,7 @@ impl NodeLifecycleController {
                 );
             }
             for t in self.tainters.values_mut() {
-                t.queue.retain(|n| n != name);
+                t.remove(name);
             }
             ctx.queue.add(DISRUPTION_KEY);
             return Ok(());
@@ -490,11 +519,9 @@ impl NodeLifecycleController {
         let has = has_taint(node, taint, "NoExecute");
         let t = self.tainter(&zone_key(node), now);
         if !has {
-            t.queue.retain(|n| *n != name);
+            t.set_remove(&name);
         }
-        if !t.queue.contains(&name) {
-            t.queue.push(name);
-        }
+        t.add(&name);
     }
 
     /// `doNoExecuteTaintingPass`: taints queued nodes as each zone's limiter allows.
@@ -505,16 +532,12 @@ impl NodeLifecycleController {
         for z in zones {
             loop {
                 let t = self.tainters.get_mut(&z).expect("zone");
-                let Some(name) = t.queue.first().cloned() else {
-                    break;
-                };
-                if !t.try_accept(now) {
-                    if t.interval.is_some() {
+                let Some(name) = t.next_ready(now) else {
+                    if !t.queue.is_empty() && t.interval.is_some() {
                         retry = Some(retry.map_or(t.next_token, |r: Time| r.min(t.next_token)));
                     }
                     break;
-                }
-                t.queue.remove(0);
+                };
                 let Some(n) = ctx.store().get::<Node>("", &name).cloned() else {
                     continue;
                 };
@@ -730,6 +753,87 @@ mod tests {
             SECONDARY_NODE_EVICTION_RATE
         );
         assert_eq!(zone_qps(ZoneState::FullDisruption, 3), NODE_EVICTION_RATE);
+    }
+
+    /// `flowcontrol.NewFakeAlwaysRateLimiter()`: a token at every instant.
+    fn always() -> Tainter {
+        Tainter::new(f64::INFINITY, Time(0))
+    }
+
+    fn added(names: &[&str]) -> Tainter {
+        let mut t = always();
+        for n in names {
+            assert!(t.add(n));
+        }
+        t
+    }
+
+    fn set_of(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    // Port of TestAddNode (pkg/controller/nodelifecycle/scheduler/rate_limited_queue_test.go).
+    #[test]
+    fn rate_limited_queue_add_node() {
+        let t = added(&["first", "second", "third"]);
+        assert_eq!(t.queue, ["first", "second", "third"]);
+        assert_eq!(t.set, set_of(&["first", "second", "third"]));
+    }
+
+    // Port of TestDelNode (rate_limited_queue_test.go): removing the first, middle or last.
+    #[test]
+    fn rate_limited_queue_del_node() {
+        for (gone, left) in [
+            ("first", ["second", "third"]),
+            ("second", ["first", "third"]),
+            ("third", ["first", "second"]),
+        ] {
+            let mut t = added(&["first", "second", "third"]);
+            assert!(t.remove(gone));
+            assert_eq!(t.queue, left, "{gone}");
+            assert_eq!(t.set, set_of(&left), "{gone}");
+        }
+    }
+
+    // Port of TestTry and TestAddAfterTry (rate_limited_queue_test.go): every queued node is
+    // processed; a processed node stays in the set, so adding it again queues nothing until it
+    // is removed explicitly.
+    #[test]
+    fn rate_limited_queue_try_and_add_after_try() {
+        let mut t = added(&["first", "second", "third"]);
+        t.remove("second");
+        let mut processed = BTreeSet::new();
+        while let Some(n) = t.next_ready(Time(0)) {
+            processed.insert(n);
+        }
+        assert_eq!(processed, set_of(&["first", "third"]));
+        assert!(!t.add("first"));
+        assert_eq!(
+            t.next_ready(Time(0)),
+            None,
+            "We shouldn't process the same value if the explicit remove wasn't called."
+        );
+        assert!(t.remove("first"));
+        assert!(t.add("first"));
+        assert_eq!(t.next_ready(Time(0)).as_deref(), Some("first"));
+    }
+
+    // Port of TestSwapLimiter (rate_limited_queue_test.go): QPS 0 never accepts; 5.5 QPS is a
+    // token every 182 ms (burst 1). Beyond upstream's QPS checks: the new bucket starts drained
+    // because the old (never) limiter had no token (SwapLimiter's burst-1 rule).
+    #[test]
+    fn rate_limited_queue_swap_limiter() {
+        let mut t = always();
+        assert!(t.try_accept(Time(0)));
+        t.swap(0.0, Time(0));
+        assert_eq!(t.interval, None);
+        assert!(!t.try_accept(Time(1_000_000)));
+        t.swap(5.5, Time(1_000_000));
+        assert_eq!(t.interval, Some(182));
+        assert!(!t.try_accept(Time(1_000_181)));
+        assert!(t.try_accept(Time(1_000_182)));
+        assert!(!t.try_accept(Time(1_000_363)));
+        assert!(t.try_accept(Time(1_000_364)));
     }
 
     #[test]
