@@ -9,8 +9,10 @@
 //! node monitor period (5 s) later — the monitor pass that observes `Unknown` — the
 //! `node.kubernetes.io/unreachable:NoExecute` taint through the zone's rate-limited tainter
 //! (0.1 node/s, burst 1; 0 in a partially disrupted small zone; all NoExecute taints removed and
-//! evictions stopped when every zone is fully disrupted). When the kubelet posts `Ready=True`
-//! again the taints are removed.
+//! evictions stopped when every zone is fully disrupted; when some zone recovers, every node is
+//! looked at again one monitor period later and the ones still not Ready are queued again).
+//! When the kubelet posts `Ready=True` again the taints are removed. A node's processing pass
+//! also keeps the beta OS/arch labels equal to the stable ones (`reconcileNodeLabels`).
 //!
 //! Modelling choices: health is evaluated per node when something can change (a node event, the
 //! end of a grace period, the next 5 s monitor pass after a Ready transition) rather than by a
