@@ -9,8 +9,10 @@
 //! node monitor period (5 s) later — the monitor pass that observes `Unknown` — the
 //! `node.kubernetes.io/unreachable:NoExecute` taint through the zone's rate-limited tainter
 //! (0.1 node/s, burst 1; 0 in a partially disrupted small zone; all NoExecute taints removed and
-//! evictions stopped when every zone is fully disrupted). When the kubelet posts `Ready=True`
-//! again the taints are removed.
+//! evictions stopped when every zone is fully disrupted; when some zone recovers, every node is
+//! looked at again one monitor period later and the ones still not Ready are queued again).
+//! When the kubelet posts `Ready=True` again the taints are removed. A node's processing pass
+//! also keeps the beta OS/arch labels equal to the stable ones (`reconcileNodeLabels`).
 //!
 //! Modelling choices: health is evaluated per node when something can change (a node event, the
 //! end of a grace period, the next 5 s monitor pass after a Ready transition) rather than by a
@@ -42,6 +44,12 @@ pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";
 pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
 pub const TAINT_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
 pub const LABEL_EXCLUDE_DISRUPTION: &str = "node.kubernetes.io/exclude-disruption";
+
+/// `labelReconcileInfo`: (stable label, beta label kept equal to it; `ensureSecondaryExists`).
+const LABEL_RECONCILE_INFO: [(&str, &str); 2] = [
+    ("kubernetes.io/os", "beta.kubernetes.io/os"),
+    ("kubernetes.io/arch", "beta.kubernetes.io/arch"),
+];
 
 /// `ZoneState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +140,11 @@ fn is_condition_taint_key(k: &str) -> bool {
     )
 }
 
+/// `isNodeExcludedFromDisruptionChecks`: the node carries the exclude-disruption label.
+pub fn is_node_excluded_from_disruption_checks(n: &Node) -> bool {
+    n.metadata.labels.contains_key(LABEL_EXCLUDE_DISRUPTION)
+}
+
 fn has_taint(n: &Node, key: &str, effect: &str) -> bool {
     n.spec
         .taints
@@ -150,7 +163,12 @@ struct Tainter {
     interval: Option<i64>,
     /// When the bucket next holds a token.
     next_token: Time,
+    /// The `UniqueQueue`: nodes waiting, in the order added (a node may appear twice, as
+    /// upstream's heap allows after `SetRemove`).
     queue: Vec<String>,
+    /// Its set: nodes added and not removed. Processing a node leaves it here, so marking a
+    /// tainted node again does not queue it again (`TestAddAfterTry`).
+    set: BTreeSet<String>,
 }
 
 impl Tainter {
@@ -159,7 +177,33 @@ impl Tainter {
             interval: (qps > 0.0).then(|| (1000.0 / qps).round() as i64),
             next_token: now,
             queue: vec![],
+            set: BTreeSet::new(),
         }
+    }
+    /// `UniqueQueue.Add`: queued unless already in the set.
+    fn add(&mut self, name: &str) -> bool {
+        if !self.set.insert(name.to_string()) {
+            return false;
+        }
+        self.queue.push(name.to_string());
+        true
+    }
+    /// `UniqueQueue.Remove`: out of the queue and the set; whether it was in the set.
+    fn remove(&mut self, name: &str) -> bool {
+        self.queue.retain(|n| n != name);
+        self.set.remove(name)
+    }
+    /// The next node to process if the limiter allows (`Try`'s loop): out of the queue, still
+    /// in the set.
+    fn next_ready(&mut self, now: Time) -> Option<String> {
+        if self.queue.is_empty() || !self.try_accept(now) {
+            return None;
+        }
+        Some(self.queue.remove(0))
+    }
+    /// `UniqueQueue.SetRemove`: out of the set only.
+    fn set_remove(&mut self, name: &str) {
+        self.set.remove(name);
     }
     fn try_accept(&mut self, now: Time) -> bool {
         match self.interval {
@@ -255,9 +299,7 @@ impl NodeLifecycleController {
         let zone = zone_key(node);
         let now = ctx.now();
         let t = self.tainter(&zone, now);
-        let had = t.queue.contains(&node.metadata.name);
-        t.queue.retain(|n| *n != node.metadata.name);
-        Ok(had)
+        Ok(t.remove(&node.metadata.name))
     }
 
     /// `doNoScheduleTaintingPass`.
@@ -287,6 +329,30 @@ impl NodeLifecycleController {
             return Ok(());
         }
         Self::swap_taints(ctx, name, &add, &remove)?;
+        Ok(())
+    }
+
+    /// `reconcileNodeLabels` (run after doNoScheduleTaintingPass by the node processing
+    /// worker): the beta OS and arch labels follow the stable ones, and are added when missing.
+    fn reconcile_node_labels(ctx: &mut Ctx, name: &str) -> Result<(), ApiError> {
+        let Some(n) = ctx.store().get::<Node>("", name).cloned() else {
+            return Ok(());
+        };
+        let mut labels = n.metadata.labels.clone();
+        for (primary, secondary) in LABEL_RECONCILE_INFO {
+            let Some(v) = labels.get(primary).cloned() else {
+                continue;
+            };
+            if labels.get(secondary) != Some(&v) {
+                labels.insert(secondary.to_string(), v);
+            }
+        }
+        if labels == n.metadata.labels {
+            return Ok(());
+        }
+        let mut n = n;
+        n.metadata.labels = labels;
+        ctx.update(n.into_object())?;
         Ok(())
     }
 
@@ -372,7 +438,7 @@ impl NodeLifecycleController {
                 );
             }
             for t in self.tainters.values_mut() {
-                t.queue.retain(|n| n != name);
+                t.remove(name);
             }
             ctx.queue.add(DISRUPTION_KEY);
             return Ok(());
@@ -394,6 +460,13 @@ impl NodeLifecycleController {
         }
         let node = ctx.store().get::<Node>("", name).cloned().unwrap_or(node);
         let current = ready_status(&node);
+        // tryUpdateNodeHealth: a node that never posted a Ready condition is observed as
+        // Unknown (a fake condition), so the pass that writes its Unknown conditions already
+        // queues it for the unreachable NoExecute taint.
+        let observed = match (observed, &current) {
+            (None, Some(_)) => Some("Unknown".to_string()),
+            (o, _) => o,
+        };
         // processTaintBaseEviction, on the condition observed at the start of the pass.
         match observed.as_deref() {
             Some("False") => {
@@ -448,11 +521,9 @@ impl NodeLifecycleController {
         let has = has_taint(node, taint, "NoExecute");
         let t = self.tainter(&zone_key(node), now);
         if !has {
-            t.queue.retain(|n| *n != name);
+            t.set_remove(&name);
         }
-        if !t.queue.contains(&name) {
-            t.queue.push(name);
-        }
+        t.add(&name);
     }
 
     /// `doNoExecuteTaintingPass`: taints queued nodes as each zone's limiter allows.
@@ -463,16 +534,12 @@ impl NodeLifecycleController {
         for z in zones {
             loop {
                 let t = self.tainters.get_mut(&z).expect("zone");
-                let Some(name) = t.queue.first().cloned() else {
-                    break;
-                };
-                if !t.try_accept(now) {
-                    if t.interval.is_some() {
+                let Some(name) = t.next_ready(now) else {
+                    if !t.queue.is_empty() && t.interval.is_some() {
                         retry = Some(retry.map_or(t.next_token, |r: Time| r.min(t.next_token)));
                     }
                     break;
-                }
-                t.queue.remove(0);
+                };
                 let Some(n) = ctx.store().get::<Node>("", &name).cloned() else {
                     continue;
                 };
@@ -509,7 +576,7 @@ impl NodeLifecycleController {
         let now = ctx.now();
         let mut zones: BTreeMap<String, Vec<Option<String>>> = BTreeMap::new();
         for n in ctx.store().list::<Node>(None) {
-            if n.metadata.labels.contains_key(LABEL_EXCLUDE_DISRUPTION) {
+            if is_node_excluded_from_disruption_checks(n) {
                 continue;
             }
             zones.entry(zone_key(n)).or_default().push(ready_status(n));
@@ -552,6 +619,10 @@ impl NodeLifecycleController {
         if all_was_full {
             for n in &nodes() {
                 self.probe_reset.insert(n.metadata.name.clone(), now);
+                // Upstream's next 5 s monitor pass looks at every node again and queues the
+                // ones still not Ready for tainting (entering full disruption dropped them from
+                // the queues); here passes run on change, so schedule that pass.
+                ctx.requeue_after(&format!("monitor:{}", n.metadata.name), NODE_MONITOR_PERIOD);
             }
             for (z, st) in &new_states {
                 let size = zones[z].len();
@@ -612,7 +683,8 @@ impl Controller for NodeLifecycleController {
         if let Some(n) = key.strip_prefix("monitor:") {
             self.monitor(ctx, n)
         } else if let Some(n) = key.strip_prefix("noschedule:") {
-            Self::no_schedule_pass(ctx, n)
+            Self::no_schedule_pass(ctx, n)?;
+            Self::reconcile_node_labels(ctx, n)
         } else if key == DISRUPTION_KEY {
             self.handle_disruption(ctx)
         } else if key == "taint-pass" {
@@ -685,6 +757,87 @@ mod tests {
         assert_eq!(zone_qps(ZoneState::FullDisruption, 3), NODE_EVICTION_RATE);
     }
 
+    /// `flowcontrol.NewFakeAlwaysRateLimiter()`: a token at every instant.
+    fn always() -> Tainter {
+        Tainter::new(f64::INFINITY, Time(0))
+    }
+
+    fn added(names: &[&str]) -> Tainter {
+        let mut t = always();
+        for n in names {
+            assert!(t.add(n));
+        }
+        t
+    }
+
+    fn set_of(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    // Port of TestAddNode (pkg/controller/nodelifecycle/scheduler/rate_limited_queue_test.go).
+    #[test]
+    fn rate_limited_queue_add_node() {
+        let t = added(&["first", "second", "third"]);
+        assert_eq!(t.queue, ["first", "second", "third"]);
+        assert_eq!(t.set, set_of(&["first", "second", "third"]));
+    }
+
+    // Port of TestDelNode (rate_limited_queue_test.go): removing the first, middle or last.
+    #[test]
+    fn rate_limited_queue_del_node() {
+        for (gone, left) in [
+            ("first", ["second", "third"]),
+            ("second", ["first", "third"]),
+            ("third", ["first", "second"]),
+        ] {
+            let mut t = added(&["first", "second", "third"]);
+            assert!(t.remove(gone));
+            assert_eq!(t.queue, left, "{gone}");
+            assert_eq!(t.set, set_of(&left), "{gone}");
+        }
+    }
+
+    // Port of TestTry and TestAddAfterTry (rate_limited_queue_test.go): every queued node is
+    // processed; a processed node stays in the set, so adding it again queues nothing until it
+    // is removed explicitly.
+    #[test]
+    fn rate_limited_queue_try_and_add_after_try() {
+        let mut t = added(&["first", "second", "third"]);
+        t.remove("second");
+        let mut processed = BTreeSet::new();
+        while let Some(n) = t.next_ready(Time(0)) {
+            processed.insert(n);
+        }
+        assert_eq!(processed, set_of(&["first", "third"]));
+        assert!(!t.add("first"));
+        assert_eq!(
+            t.next_ready(Time(0)),
+            None,
+            "We shouldn't process the same value if the explicit remove wasn't called."
+        );
+        assert!(t.remove("first"));
+        assert!(t.add("first"));
+        assert_eq!(t.next_ready(Time(0)).as_deref(), Some("first"));
+    }
+
+    // Port of TestSwapLimiter (rate_limited_queue_test.go): QPS 0 never accepts; 5.5 QPS is a
+    // token every 182 ms (burst 1). Beyond upstream's QPS checks: the new bucket starts drained
+    // because the old (never) limiter had no token (SwapLimiter's burst-1 rule).
+    #[test]
+    fn rate_limited_queue_swap_limiter() {
+        let mut t = always();
+        assert!(t.try_accept(Time(0)));
+        t.swap(0.0, Time(0));
+        assert_eq!(t.interval, None);
+        assert!(!t.try_accept(Time(1_000_000)));
+        t.swap(5.5, Time(1_000_000));
+        assert_eq!(t.interval, Some(182));
+        assert!(!t.try_accept(Time(1_000_181)));
+        assert!(t.try_accept(Time(1_000_182)));
+        assert!(!t.try_accept(Time(1_000_363)));
+        assert!(t.try_accept(Time(1_000_364)));
+    }
+
     #[test]
     fn token_bucket_burst_one() {
         let mut t = Tainter::new(NODE_EVICTION_RATE, Time(0));
@@ -718,3 +871,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "node_lifecycle_tests.rs"]
+mod upstream_tests;
