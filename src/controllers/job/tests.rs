@@ -892,6 +892,7 @@ fn ensure_job_condition_status_rules() {
     assert_eq!(list[0].status, "False");
 }
 
+mod handlers;
 mod lookups;
 mod tables;
 
