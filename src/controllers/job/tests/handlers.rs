@@ -377,3 +377,112 @@ fn watch_orphan_pods() {
         );
     }
 }
+
+// Port of TestFinalizersRemovedExpectations (pkg/controller/job/job_controller_test.go), from the
+// successful sync on. Upstream's first sync, whose pod control fails so that no expectations are
+// recorded, needs an injected client error and is not ported. Upstream's fake pod control does
+// not touch the pods, and the test then changes them itself; here the sync's own writes are
+// dropped (the Job's stored status is put back to what upstream's informer cache holds) and the
+// same four changes are delivered to the watch.
+#[test]
+fn finalizers_removed_expectations() {
+    let mut f = Fixture::new(false, false, false);
+    let job = f.job(2, 2, 6, false);
+    f.load_job(job);
+    let job = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
+    for phase in ["Succeeded", "Succeeded", "Failed", "Failed"] {
+        f.pod(&job, phase, false, false, None);
+    }
+    let pods: Vec<Pod> = f.api.store.list::<Pod>(Some("default")).cloned().collect();
+    let uids: BTreeSet<String> = pods.iter().map(|p| p.metadata.uid.clone()).collect();
+    let key = "default/foobar";
+    let mut ctl = JobController::new();
+    let mut ctx = f.ctx();
+    ctl.sync_job(key, &mut ctx).expect("sync");
+    assert_eq!(
+        ctl.finalizer_expectations.get_expected_uids(key),
+        uids,
+        "expectations for removed finalizers after syncJob"
+    );
+    // Upstream's status handler does not reach the informer: its cache keeps the unfinished Job
+    // the event handlers resolve the pods to.
+    f.api.store.put(job.into_object());
+    f.api.store.take_changes();
+    let now = f.api.now;
+    // Finalizer removed.
+    let mut p0 = pods[0].clone();
+    p0.metadata.finalizers.clear();
+    bump_resource_version(&mut p0);
+    // Finalizer removed and deletion timestamp set.
+    let mut p1 = pods[1].clone();
+    p1.metadata.finalizers.clear();
+    p1.metadata.deletion_timestamp = Some(now);
+    bump_resource_version(&mut p1);
+    // Finalizer preserved, deletion timestamp set.
+    let mut p2 = pods[2].clone();
+    p2.metadata.deletion_timestamp = Some(now);
+    bump_resource_version(&mut p2);
+    let changes = [
+        pod_change(Some(&pods[0]), Some(&p0)),
+        pod_change(Some(&pods[1]), Some(&p1)),
+        pod_change(Some(&pods[2]), Some(&p2)),
+        // Deleted while it had the finalizer.
+        pod_change(Some(&pods[3]), None),
+    ];
+    for c in &changes {
+        ctl.watch(c, &f.api.store, &mut f.queue, now);
+    }
+    let want: BTreeSet<String> = [pods[2].metadata.uid.clone()].into();
+    assert_eq!(ctl.finalizer_expectations.get_expected_uids(key), want);
+}
+
+// Port of TestFinalizerCleanup (pkg/controller/job/job_controller_test.go): the Job creates its
+// pod; once the Job is marked Complete (a status update) the pod's tracking finalizer is removed
+// (through the orphan queue). The informers and workers are replaced by delivering the API
+// server's changes to `watch` and syncing every key that falls due.
+#[test]
+fn finalizer_cleanup() {
+    let mut f = Fixture::new(false, false, false);
+    let mut ctl = JobController::new();
+    let job = f.job(1, 1, 1, false);
+    f.load_job(job);
+    let pump = |f: &mut Fixture, ctl: &mut JobController| {
+        for _ in 0..10 {
+            for c in f.api.store.take_changes() {
+                ctl.watch(&c, &f.api.store, &mut f.queue, f.api.now);
+            }
+            f.api.now = f.api.now + SYNC_JOB_BATCH_PERIOD;
+            f.queue.promote_due(f.api.now);
+            let keys: Vec<String> = std::iter::from_fn(|| f.queue.pop()).collect();
+            if keys.is_empty() {
+                break;
+            }
+            for k in keys {
+                let mut ctx = f.ctx();
+                let _ = ctl.sync(&k, &mut ctx);
+            }
+        }
+    };
+    pump(&mut f, &mut ctl);
+    let pods: Vec<String> = f
+        .api
+        .store
+        .list::<Pod>(Some("default"))
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    assert_eq!(pods.len(), 1, "the Job's pod is created");
+    assert!(has_finalizer(&f, &pods[0]));
+    // Mark the Job as complete.
+    let mut job = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
+    job.status
+        .conditions
+        .push(new_condition("Complete", "True", "", "", f.api.now));
+    f.api
+        .update_status(job.into_object())
+        .expect("updating job status");
+    pump(&mut f, &mut ctl);
+    assert!(
+        !has_finalizer(&f, &pods[0]),
+        "the pod's finalizer is removed for a finished Job"
+    );
+}
