@@ -379,3 +379,87 @@ fn indexes_format() {
         "cannot convert string to integer for index: \"a\""
     );
 }
+
+// Port of TestValidateJobUpdateStatus (pkg/apis/batch/validation/validation_test.go), the rows
+// with zero JobStatusValidationOptions (the options-gated rules are not modelled). The API
+// server's status check (`validate_status`) runs upstream's `validateJobStatus`; errors are
+// compared by type and field, as upstream ignores value and detail.
+#[test]
+fn validate_job_update_status() {
+    use crate::api::batch::{JobStatus, UncountedTerminatedPods};
+    use crate::api::errors::FieldErrorType;
+    use crate::api::validation::status::validate_status;
+    let status = |active, succeeded, failed, ready, terminating| JobStatus {
+        active,
+        succeeded,
+        failed,
+        ready,
+        terminating,
+        ..Default::default()
+    };
+    let uids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    type Want = Vec<(FieldErrorType, &'static str)>;
+    let rows: Vec<(&str, JobStatus, Want)> = vec![
+        ("valid", status(2, 3, 4, Some(1), Some(4)), vec![]),
+        (
+            "nil ready and terminating",
+            status(2, 3, 4, None, None),
+            vec![],
+        ),
+        (
+            "negative counts",
+            status(-1, -2, -3, Some(-1), Some(-2)),
+            vec![
+                (FieldErrorType::Invalid, "status.active"),
+                (FieldErrorType::Invalid, "status.succeeded"),
+                (FieldErrorType::Invalid, "status.failed"),
+                (FieldErrorType::Invalid, "status.ready"),
+                (FieldErrorType::Invalid, "status.terminating"),
+            ],
+        ),
+        (
+            "empty and duplicated uncounted pods",
+            JobStatus {
+                uncounted_terminated_pods: Some(UncountedTerminatedPods {
+                    succeeded: uids(&["a", "b", "c", "a", ""]),
+                    failed: uids(&["c", "d", "e", "d", ""]),
+                }),
+                ..Default::default()
+            },
+            vec![
+                (
+                    FieldErrorType::Duplicate,
+                    "status.uncountedTerminatedPods.succeeded[3]",
+                ),
+                (
+                    FieldErrorType::Invalid,
+                    "status.uncountedTerminatedPods.succeeded[4]",
+                ),
+                (
+                    FieldErrorType::Duplicate,
+                    "status.uncountedTerminatedPods.failed[0]",
+                ),
+                (
+                    FieldErrorType::Duplicate,
+                    "status.uncountedTerminatedPods.failed[3]",
+                ),
+                (
+                    FieldErrorType::Invalid,
+                    "status.uncountedTerminatedPods.failed[4]",
+                ),
+            ],
+        ),
+    ];
+    for (name, st, want) in rows {
+        let mut j = valid_job();
+        j.metadata.name = "abc".into();
+        j.status = st;
+        let got: Vec<(FieldErrorType, String)> = validate_status(&Object::Job(j))
+            .into_iter()
+            .map(|e| (e.type_, e.field))
+            .collect();
+        let want: Vec<(FieldErrorType, String)> =
+            want.into_iter().map(|(t, f)| (t, f.to_string())).collect();
+        assert_eq!(got, want, "{name}");
+    }
+}
