@@ -463,3 +463,315 @@ fn validate_job_update_status() {
         assert_eq!(got, want, "{name}");
     }
 }
+
+/// A change applied to [`valid_cron_job`] by a table row.
+type Mutate = Box<dyn Fn(&mut CronJob)>;
+
+// Port of TestValidateCronJob (pkg/apis/batch/validation/validation_test.go), the whole table:
+// each success case passes create and a no-op update; each error case fails create with its
+// field first and a message containing upstream's text, and (except the 52-character name
+// limit) fails an update from the same CronJob without a timeZone the same way.
+#[test]
+fn validate_cron_job_table() {
+    let template_with_host_net = |c: &mut CronJob| {
+        let s = c.spec.job_template.spec.template_mut().spec_mut();
+        // hostNetwork is carried verbatim (v1's spec.hostNetwork).
+        s.extra.insert("hostNetwork".into(), true.into());
+        s.containers[0].ports = vec![crate::api::ContainerPort {
+            container_port: 12345,
+            protocol: Some("TCP".into()),
+            ..Default::default()
+        }];
+    };
+    let success: Vec<(&str, Mutate)> = vec![
+        ("basic scheduled job", Box::new(|_| {})),
+        ("hostnet job", Box::new(template_with_host_net)),
+        (
+            "non-standard scheduled",
+            Box::new(|c| c.spec.schedule = "@hourly".into()),
+        ),
+        (
+            "correct timeZone value",
+            Box::new(|c| {
+                c.spec.schedule = "0 * * * *".into();
+                c.spec.time_zone = Some("Europe/Rome".into());
+            }),
+        ),
+    ];
+    for (name, f) in success {
+        let mut c = valid_cron_job();
+        f(&mut c);
+        assert!(
+            validate_cron_job_create(&c).is_empty(),
+            "{name}: {:?}",
+            texts(&validate_cron_job_create(&c))
+        );
+        assert!(
+            validate_cron_job_update(&c, &c).is_empty(),
+            "{name}: update"
+        );
+    }
+    let tz = |z: &'static str| -> Mutate {
+        Box::new(move |c| {
+            c.spec.schedule = "0 * * * *".into();
+            c.spec.time_zone = Some(z.into());
+        })
+    };
+    let errors: Vec<(&str, Mutate)> = vec![
+        (
+            "spec.schedule: Invalid value",
+            Box::new(|c| c.spec.schedule = "error".into()),
+        ),
+        (
+            "spec.schedule: Required value",
+            Box::new(|c| c.spec.schedule = String::new()),
+        ),
+        (
+            "spec.timeZone: timeZone must be nil or non-empty string",
+            tz(""),
+        ),
+        (
+            "spec.timeZone: timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones",
+            tz("LOCAL"),
+        ),
+        (
+            "spec.timeZone: Invalid value: \" Europe/Rome\": unknown time zone  Europe/Rome",
+            tz(" Europe/Rome"),
+        ),
+        (
+            "spec.timeZone: Invalid value: \"Europe/InvalidRome\": unknown time zone Europe/InvalidRome",
+            tz("Europe/InvalidRome"),
+        ),
+        (
+            "spec.timeZone: Invalid value: \" \": unknown time zone  ",
+            tz(" "),
+        ),
+        (
+            "spec.timeZone: Invalid value: \"Europe/Rome \": unknown time zone Europe/Rome ",
+            tz("Europe/Rome "),
+        ),
+        (
+            "spec.startingDeadlineSeconds:must be greater than or equal to 0",
+            Box::new(|c| c.spec.starting_deadline_seconds = Some(-1)),
+        ),
+        (
+            "spec.successfulJobsHistoryLimit: must be greater than or equal to 0",
+            Box::new(|c| c.spec.successful_jobs_history_limit = Some(-1)),
+        ),
+        (
+            "spec.failedJobsHistoryLimit: must be greater than or equal to 0",
+            Box::new(|c| c.spec.failed_jobs_history_limit = Some(-1)),
+        ),
+        (
+            "spec.concurrencyPolicy: Required value",
+            Box::new(|c| c.spec.concurrency_policy = String::new()),
+        ),
+        (
+            "spec.jobTemplate.spec.parallelism:must be greater than or equal to 0",
+            Box::new(|c| c.spec.job_template.spec.parallelism = Some(-1)),
+        ),
+        (
+            "spec.jobTemplate.spec.completions:must be greater than or equal to 0",
+            Box::new(|c| c.spec.job_template.spec.completions = Some(-1)),
+        ),
+        (
+            "spec.jobTemplate.spec.activeDeadlineSeconds:must be greater than or equal to 0",
+            Box::new(|c| c.spec.job_template.spec.active_deadline_seconds = Some(-1)),
+        ),
+        (
+            "spec.jobTemplate.spec.selector: Invalid value: {\"matchLabels\":{\"a\":\"b\"}}: `selector` will be auto-generated",
+            Box::new(|c| {
+                let l: crate::api::Labels = [("a".to_string(), "b".to_string())].into();
+                c.spec.job_template.spec.selector = Some(crate::api::LabelSelector::from_labels(&l));
+            }),
+        ),
+        (
+            "metadata.name: must be no more than 52 characters",
+            Box::new(|c| {
+                c.metadata.name = "10000000002000000000300000000040000000005000000000123".into()
+            }),
+        ),
+        (
+            "spec.jobTemplate.spec.manualSelector: Unsupported value",
+            Box::new(|c| c.spec.job_template.spec.manual_selector = Some(true)),
+        ),
+        (
+            "spec.jobTemplate.spec.template.spec.restartPolicy: Required value",
+            Box::new(|c| {
+                c.spec.job_template.spec.template_mut().spec_mut().restart_policy = "Always".into()
+            }),
+        ),
+        (
+            "spec.jobTemplate.spec.template.spec.restartPolicy: Unsupported value",
+            Box::new(|c| {
+                c.spec.job_template.spec.template_mut().spec_mut().restart_policy = "Invalid".into()
+            }),
+        ),
+        (
+            "spec.jobTemplate.spec.ttlSecondsAfterFinished:must be greater than or equal to 0",
+            Box::new(|c| c.spec.job_template.spec.ttl_seconds_after_finished = Some(-1)),
+        ),
+    ];
+    for (k, f) in errors {
+        let mut c = valid_cron_job();
+        f(&mut c);
+        let mut parts = k.split(':');
+        let (field, msg) = (parts.next().unwrap(), parts.next().unwrap());
+        let errs = validate_cron_job_create(&c);
+        assert!(!errs.is_empty(), "expected failure for {k}");
+        assert!(
+            errs[0].field == field && errs[0].to_string().contains(msg),
+            "unexpected error: {}, expected: {k}",
+            errs[0]
+        );
+        let mut old = c.clone();
+        old.spec.time_zone = None;
+        let mut new = c.clone();
+        new.metadata.resource_version = "2".into();
+        let errs = validate_cron_job_update(&new, &old);
+        if errs.is_empty() {
+            assert_eq!(
+                k, "metadata.name: must be no more than 52 characters",
+                "expected update failure for {k}"
+            );
+            continue;
+        }
+        assert!(
+            errs[0].field == field && errs[0].to_string().contains(msg),
+            "update: unexpected error: {}, expected: {k}",
+            errs[0]
+        );
+    }
+}
+
+// Port of TestValidateCronJobScheduleTZ (pkg/apis/batch/validation/validation_test.go).
+#[test]
+fn validate_cron_job_schedule_tz() {
+    let valid = "0 * * * *";
+    let invalid = "TZ=UTC 0 * * * *";
+    let cj = |schedule: &str| {
+        let mut c = valid_cron_job();
+        c.spec.schedule = schedule.into();
+        c
+    };
+    // (name, schedule, create error, update, update error)
+    let rows: Vec<(&str, &str, &str, Mutate, &str)> = vec![
+        (
+            "update removing TZ should work",
+            invalid,
+            "cannot use TZ or CRON_TZ in schedule",
+            Box::new(move |c| c.spec.schedule = valid.into()),
+            "",
+        ),
+        (
+            "update not modifying TZ should work",
+            invalid,
+            "cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
+            Box::new(move |c| c.spec.schedule = invalid.into()),
+            "",
+        ),
+        (
+            "update not modifying TZ but adding .spec.timeZone should fail",
+            invalid,
+            "cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
+            Box::new(|c| c.spec.time_zone = Some("UTC".into())),
+            "cannot use both timeZone field and TZ or CRON_TZ in schedule",
+        ),
+        (
+            "update adding TZ should fail",
+            valid,
+            "",
+            Box::new(move |c| c.spec.schedule = invalid.into()),
+            "cannot use TZ or CRON_TZ in schedule",
+        ),
+    ];
+    for (name, schedule, create_err, update, update_err) in rows {
+        let c = cj(schedule);
+        let errs = validate_cron_job_create(&c);
+        match errs.first() {
+            Some(e) => assert!(
+                !create_err.is_empty() && e.to_string().contains(create_err),
+                "{name}: create: {e}"
+            ),
+            None => assert!(create_err.is_empty(), "{name}: no create error"),
+        }
+        let old = c.clone();
+        let mut new = c.clone();
+        new.metadata.resource_version = "2".into();
+        update(&mut new);
+        let errs = validate_cron_job_update(&new, &old);
+        match errs.first() {
+            Some(e) => assert!(
+                !update_err.is_empty() && e.to_string().contains(update_err),
+                "{name}: update: {e}"
+            ),
+            None => assert!(update_err.is_empty(), "{name}: no update error"),
+        }
+    }
+}
+
+// Port of TestValidateCronJobSpec (pkg/apis/batch/validation/validation_test.go): the time zone
+// is validated only when it changed.
+#[test]
+fn validate_cron_job_spec_time_zone_changes() {
+    let spec = |tz: Option<&str>| {
+        let mut c = valid_cron_job();
+        c.spec.schedule = "0 * * * *".into();
+        c.spec.time_zone = tz.map(String::from);
+        c.spec
+    };
+    let rows: Vec<(&str, Option<&str>, Option<&str>, bool)> = vec![
+        (
+            "no validation because timeZone is nil for old and new",
+            None,
+            None,
+            false,
+        ),
+        (
+            "check validation because timeZone is different for new",
+            None,
+            Some("America/New_York"),
+            false,
+        ),
+        (
+            "check validation because timeZone is different for new and invalid",
+            None,
+            Some("broken"),
+            true,
+        ),
+        (
+            "old timeZone and new timeZone are valid",
+            Some("America/New_York"),
+            Some("America/Chicago"),
+            false,
+        ),
+        (
+            "old timeZone is valid, but new timeZone is invalid",
+            Some("America/New_York"),
+            Some("broken"),
+            true,
+        ),
+        (
+            "old timeZone and new timeZone are invalid, but unchanged",
+            Some("broken"),
+            Some("broken"),
+            false,
+        ),
+        (
+            "old timeZone and new timeZone are invalid, but different",
+            Some("broken"),
+            Some("still broken"),
+            true,
+        ),
+        (
+            "old timeZone is invalid, but new timeZone is valid",
+            Some("broken"),
+            Some("America/New_York"),
+            false,
+        ),
+    ];
+    for (name, old, new, expect_err) in rows {
+        let errs = validate_cron_job_spec(&spec(new), Some(&spec(old)));
+        assert_eq!(!errs.is_empty(), expect_err, "{name}: {:?}", texts(&errs));
+    }
+}
