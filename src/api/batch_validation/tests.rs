@@ -1251,3 +1251,472 @@ fn validate_job_generated_selector_errors() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+fn node_affinity(value: &str) -> crate::api::Affinity {
+    serde_json::from_value(serde_json::json!({"nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{
+            "matchExpressions": [{"key": "foo", "operator": "In", "values": ["bar", value]}]}]}}}))
+    .unwrap()
+}
+
+// Port of TestValidateJobUpdate (pkg/apis/batch/validation/validation_test.go): upstream's
+// ValidateJobUpdate is ValidateObjectMetaUpdate plus ValidateJobSpecUpdate with the row's
+// JobValidationOptions; errors are compared by type and field (upstream ignores value and
+// detail). The old Job is the defaulted generated-selector Job of these tests.
+#[test]
+fn validate_job_update_table() {
+    use crate::api::errors::FieldErrorType as T;
+    let elastic = JobValidationOptions {
+        allow_elastic_indexed_jobs: true,
+        ..Default::default()
+    };
+    let mutable = JobValidationOptions {
+        allow_mutable_scheduling_directives: true,
+        ..Default::default()
+    };
+    let none = JobValidationOptions::default();
+    let indexed = |completions: i32, parallelism: Option<i32>| {
+        move |j: &mut Job| {
+            j.spec.completion_mode = Some("Indexed".into());
+            j.spec.completions = Some(completions);
+            j.spec.parallelism = parallelism;
+        }
+    };
+    let per_index = |limit: i32, max_failed: Option<i32>| {
+        move |j: &mut Job| {
+            never(j);
+            j.spec.completion_mode = Some("Indexed".into());
+            j.spec.completions = Some(3);
+            j.spec.backoff_limit_per_index = Some(limit);
+            j.spec.max_failed_indexes = max_failed;
+        }
+    };
+    let ignore_disruption = || conditions_rule("Ignore", &[("DisruptionTarget", "True")]);
+    let tolerations: Vec<crate::api::Toleration> = serde_json::from_value(serde_json::json!([
+        {"key": "foo", "operator": "Equal", "value": "bar", "effect": "PreferNoSchedule"}
+    ]))
+    .unwrap();
+    type Setup = Box<dyn Fn(&mut Job)>;
+    type WantErr = Option<(T, &'static str)>;
+    // (name, old setup, update, options, expected error)
+    let rows: Vec<(&str, Setup, Setup, JobValidationOptions, WantErr)> =
+        vec![
+        (
+            "mutable fields",
+            Box::new(|j| {
+                j.spec.parallelism = Some(5);
+                j.spec.active_deadline_seconds = Some(2);
+                j.spec.ttl_seconds_after_finished = Some(1);
+            }),
+            Box::new(|j| {
+                j.spec.parallelism = Some(2);
+                j.spec.active_deadline_seconds = Some(3);
+                j.spec.ttl_seconds_after_finished = Some(2);
+                j.spec.manual_selector = Some(true);
+            }),
+            none,
+            None,
+        ),
+        (
+            "invalid attempt to set managedBy field",
+            Box::new(|_| {}),
+            Box::new(|j| j.spec.managed_by = Some("example.com/custom-controller".into())),
+            none,
+            Some((T::Invalid, "spec.managedBy")),
+        ),
+        (
+            "invalid update of the managedBy field",
+            Box::new(|j| j.spec.managed_by = Some("example.com/custom-controller1".into())),
+            Box::new(|j| j.spec.managed_by = Some("example.com/custom-controller2".into())),
+            none,
+            Some((T::Invalid, "spec.managedBy")),
+        ),
+        (
+            "immutable completions for non-indexed jobs",
+            Box::new(|_| {}),
+            Box::new(|j| j.spec.completions = Some(1)),
+            none,
+            Some((T::Invalid, "spec.completions")),
+        ),
+        (
+            "immutable completions for indexed job when AllowElasticIndexedJobs is false",
+            Box::new(|_| {}),
+            Box::new(|j| j.spec.completions = Some(1)),
+            none,
+            Some((T::Invalid, "spec.completions")),
+        ),
+        (
+            "immutable selector",
+            Box::new(|j| {
+                j.spec
+                    .template_mut()
+                    .metadata
+                    .labels
+                    .insert("foo".into(), "bar".into());
+            }),
+            Box::new(|j| {
+                let mut l = j.spec.selector.clone().unwrap().match_labels.unwrap_or_default();
+                l.insert("foo".into(), "bar".into());
+                j.spec.selector = Some(crate::api::LabelSelector::from_labels(&l));
+            }),
+            none,
+            Some((T::Invalid, "spec.selector")),
+        ),
+        (
+            "add success policy",
+            Box::new(move |j| {
+                never(j);
+                indexed(5, j.spec.parallelism)(j);
+            }),
+            Box::new(|j| {
+                j.spec.success_policy = Some(SuccessPolicy {
+                    rules: vec![sp_rule(None, Some(2))],
+                })
+            }),
+            none,
+            Some((T::Invalid, "spec.successPolicy")),
+        ),
+        (
+            "update success policy",
+            sp(vec![sp_rule(Some("1-3"), None)]),
+            Box::new(|j| {
+                j.spec
+                    .success_policy
+                    .as_mut()
+                    .unwrap()
+                    .rules
+                    .push(sp_rule(None, Some(3)))
+            }),
+            none,
+            Some((T::Invalid, "spec.successPolicy")),
+        ),
+        (
+            "remove success policy",
+            sp(vec![sp_rule(Some("1-3"), None)]),
+            Box::new(|j| j.spec.success_policy = None),
+            none,
+            Some((T::Invalid, "spec.successPolicy")),
+        ),
+        (
+            "add pod failure policy",
+            Box::new(never),
+            pfp(vec![ignore_disruption()]),
+            none,
+            Some((T::Invalid, "spec.podFailurePolicy")),
+        ),
+        (
+            "update pod failure policy",
+            pfp(vec![ignore_disruption()]),
+            Box::new(|j| {
+                j.spec
+                    .pod_failure_policy
+                    .as_mut()
+                    .unwrap()
+                    .rules
+                    .push(conditions_rule("Count", &[("DisruptionTarget", "True")]))
+            }),
+            none,
+            Some((T::Invalid, "spec.podFailurePolicy")),
+        ),
+        (
+            "remove pod failure policy",
+            pfp(vec![ignore_disruption()]),
+            Box::new(|j| j.spec.pod_failure_policy = None),
+            none,
+            Some((T::Invalid, "spec.podFailurePolicy")),
+        ),
+        (
+            "set backoff limit per index",
+            Box::new(move |j| {
+                per_index(1, None)(j);
+                j.spec.backoff_limit_per_index = None;
+            }),
+            Box::new(|j| j.spec.backoff_limit_per_index = Some(1)),
+            none,
+            Some((T::Invalid, "spec.backoffLimitPerIndex")),
+        ),
+        (
+            "unset backoff limit per index",
+            Box::new(per_index(1, None)),
+            Box::new(|j| j.spec.backoff_limit_per_index = None),
+            none,
+            Some((T::Invalid, "spec.backoffLimitPerIndex")),
+        ),
+        (
+            "update backoff limit per index",
+            Box::new(per_index(1, None)),
+            Box::new(|j| j.spec.backoff_limit_per_index = Some(2)),
+            none,
+            Some((T::Invalid, "spec.backoffLimitPerIndex")),
+        ),
+        (
+            "set max failed indexes",
+            Box::new(per_index(1, None)),
+            Box::new(|j| j.spec.max_failed_indexes = Some(1)),
+            none,
+            None,
+        ),
+        (
+            "unset max failed indexes",
+            Box::new(per_index(1, Some(1))),
+            Box::new(|j| j.spec.max_failed_indexes = None),
+            none,
+            None,
+        ),
+        (
+            "update max failed indexes",
+            Box::new(per_index(1, Some(1))),
+            Box::new(|j| j.spec.max_failed_indexes = Some(2)),
+            none,
+            None,
+        ),
+        (
+            "immutable pod template",
+            Box::new(move |j| indexed(3, j.spec.parallelism)(j)),
+            Box::new(|j| {
+                j.spec
+                    .template_mut()
+                    .spec_mut()
+                    .extra
+                    .insert("dnsPolicy".into(), "ClusterFirstWithHostNet".into());
+            }),
+            none,
+            Some((T::Invalid, "spec.template")),
+        ),
+        (
+            "immutable completion mode",
+            Box::new(move |j| indexed(2, j.spec.parallelism)(j)),
+            Box::new(|j| j.spec.completion_mode = Some("NonIndexed".into())),
+            none,
+            Some((T::Invalid, "spec.completionMode")),
+        ),
+        (
+            "immutable completions for non-indexed job when AllowElasticIndexedJobs is true",
+            Box::new(|j| {
+                j.spec.completion_mode = Some("NonIndexed".into());
+                j.spec.completions = Some(2);
+            }),
+            Box::new(|j| j.spec.completions = Some(4)),
+            elastic,
+            Some((T::Invalid, "spec.completions")),
+        ),
+        (
+            "immutable node affinity",
+            Box::new(|_| {}),
+            Box::new(|j| j.spec.template_mut().spec_mut().affinity = Some(node_affinity("value2"))),
+            none,
+            Some((T::Invalid, "spec.template")),
+        ),
+        (
+            "add node affinity",
+            Box::new(|_| {}),
+            Box::new(|j| j.spec.template_mut().spec_mut().affinity = Some(node_affinity("value2"))),
+            mutable,
+            None,
+        ),
+        (
+            "update node affinity",
+            Box::new(|j| j.spec.template_mut().spec_mut().affinity = Some(node_affinity("value"))),
+            Box::new(|j| j.spec.template_mut().spec_mut().affinity = Some(node_affinity("value2"))),
+            mutable,
+            None,
+        ),
+        (
+            "remove node affinity",
+            Box::new(|j| j.spec.template_mut().spec_mut().affinity = Some(node_affinity("value"))),
+            Box::new(|j| {
+                j.spec
+                    .template_mut()
+                    .spec_mut()
+                    .affinity
+                    .as_mut()
+                    .unwrap()
+                    .node_affinity = None
+            }),
+            mutable,
+            None,
+        ),
+        (
+            "remove affinity",
+            Box::new(|j| j.spec.template_mut().spec_mut().affinity = Some(node_affinity("value"))),
+            Box::new(|j| j.spec.template_mut().spec_mut().affinity = None),
+            mutable,
+            None,
+        ),
+        (
+            "immutable tolerations",
+            Box::new(|_| {}),
+            {
+                let t = tolerations.clone();
+                Box::new(move |j| j.spec.template_mut().spec_mut().tolerations = t.clone())
+            },
+            none,
+            Some((T::Invalid, "spec.template")),
+        ),
+        (
+            "mutable tolerations",
+            Box::new(|_| {}),
+            {
+                let t = tolerations.clone();
+                Box::new(move |j| j.spec.template_mut().spec_mut().tolerations = t.clone())
+            },
+            mutable,
+            None,
+        ),
+        (
+            "immutable node selector",
+            Box::new(|_| {}),
+            Box::new(|j| {
+                j.spec.template_mut().spec_mut().node_selector =
+                    [("foo".to_string(), "bar".to_string())].into()
+            }),
+            none,
+            Some((T::Invalid, "spec.template")),
+        ),
+        (
+            "mutable node selector",
+            Box::new(|_| {}),
+            Box::new(|j| {
+                j.spec.template_mut().spec_mut().node_selector =
+                    [("foo".to_string(), "bar".to_string())].into()
+            }),
+            mutable,
+            None,
+        ),
+        (
+            "immutable annotations",
+            Box::new(|_| {}),
+            Box::new(|j| {
+                j.spec.template_mut().metadata.annotations =
+                    [("foo".to_string(), "baz".to_string())].into()
+            }),
+            none,
+            Some((T::Invalid, "spec.template")),
+        ),
+        (
+            "mutable annotations",
+            Box::new(|_| {}),
+            Box::new(|j| {
+                j.spec.template_mut().metadata.annotations =
+                    [("foo".to_string(), "baz".to_string())].into()
+            }),
+            mutable,
+            None,
+        ),
+        (
+            "immutable labels",
+            Box::new(|_| {}),
+            Box::new(|j| {
+                j.spec
+                    .template_mut()
+                    .metadata
+                    .labels
+                    .insert("bar".into(), "baz".into());
+            }),
+            none,
+            Some((T::Invalid, "spec.template")),
+        ),
+        (
+            "mutable labels",
+            Box::new(|_| {}),
+            Box::new(|j| {
+                j.spec
+                    .template_mut()
+                    .metadata
+                    .labels
+                    .insert("bar".into(), "baz".into());
+            }),
+            mutable,
+            None,
+        ),
+        (
+            "immutable schedulingGates",
+            Box::new(|_| {}),
+            Box::new(|j| {
+                j.spec.template_mut().spec_mut().extra.insert(
+                    "schedulingGates".into(),
+                    serde_json::json!([{"name": "gate"}]),
+                );
+            }),
+            none,
+            Some((T::Invalid, "spec.template")),
+        ),
+        (
+            "mutable schedulingGates",
+            Box::new(|_| {}),
+            Box::new(|j| {
+                j.spec.template_mut().spec_mut().extra.insert(
+                    "schedulingGates".into(),
+                    serde_json::json!([{"name": "gate"}]),
+                );
+            }),
+            mutable,
+            None,
+        ),
+        (
+            "update completions and parallelism to same value is valid",
+            Box::new(indexed(1, Some(1))),
+            Box::new(indexed(2, Some(2))),
+            elastic,
+            None,
+        ),
+        (
+            "previous parallelism != previous completions, new parallelism == new completions",
+            Box::new(indexed(1, Some(2))),
+            Box::new(indexed(3, Some(3))),
+            elastic,
+            None,
+        ),
+        (
+            "indexed job updating completions and parallelism to different values is invalid",
+            Box::new(indexed(1, Some(1))),
+            Box::new(indexed(2, Some(3))),
+            elastic,
+            Some((T::Invalid, "spec.completions")),
+        ),
+        (
+            "indexed job with completions set updated to nil does not panic",
+            Box::new(indexed(1, Some(1))),
+            Box::new(|j| {
+                j.spec.completions = None;
+                j.spec.parallelism = Some(3);
+            }),
+            elastic,
+            Some((T::Required, "spec.completions")),
+        ),
+        (
+            "indexed job with completions unchanged, parallelism reduced to less than completions",
+            Box::new(indexed(2, Some(2))),
+            Box::new(indexed(2, Some(1))),
+            elastic,
+            None,
+        ),
+        (
+            "indexed job with completions unchanged, parallelism increased higher than completions",
+            Box::new(indexed(2, Some(2))),
+            Box::new(indexed(2, Some(3))),
+            elastic,
+            None,
+        ),
+    ];
+    let mut failures = vec![];
+    for (name, setup, update, opts, want) in rows {
+        let mut old = valid_job();
+        old.metadata.name = "abc".into();
+        // Upstream's Jobs are not defaulted: no completions, parallelism or podReplacementPolicy.
+        old.spec.completions = None;
+        old.spec.parallelism = None;
+        old.spec.pod_replacement_policy = None;
+        setup(&mut old);
+        let mut new = old.clone();
+        update(&mut new);
+        let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+        errs.extend(validate_job_spec_update(&new.spec, &old.spec, opts));
+        let got: Vec<(T, String)> = errs.into_iter().map(|e| (e.type_, e.field)).collect();
+        let want: Vec<(T, String)> = want.into_iter().map(|(t, f)| (t, f.to_string())).collect();
+        if got != want {
+            failures.push(format!("{name}: got {got:?}, want {want:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
