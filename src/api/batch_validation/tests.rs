@@ -1720,3 +1720,203 @@ fn validate_job_update_table() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+// Port of the success table of TestValidateJob (pkg/apis/batch/validation/validation_test.go)
+// and its first error rows (managedBy, successPolicy without Indexed mode). The base is the
+// defaulted generated-selector Job with an init container "def" (upstream's template), without
+// the defaulted podReplacementPolicy (upstream's Jobs are not defaulted).
+#[test]
+fn validate_job_success_table_and_managed_by() {
+    let prefixed = JobValidationOptions {
+        require_prefixed_labels: true,
+        ..Default::default()
+    };
+    let legacy = JobValidationOptions::default();
+    let base = || {
+        let mut j = valid_job();
+        j.spec.pod_replacement_policy = None;
+        j.spec.template_mut().spec_mut().init_containers = vec![Container {
+            name: "def".into(),
+            image: "image".into(),
+            ..Default::default()
+        }];
+        crate::api::defaults::default_pod_spec(j.spec.template_mut().spec_mut());
+        j
+    };
+    let success: Vec<(&str, JobMutate, JobValidationOptions)> = vec![
+        (
+            "valid success policy",
+            Box::new(|j| {
+                never(j);
+                j.spec.completion_mode = Some("Indexed".into());
+                j.spec.completions = Some(10);
+                j.spec.success_policy = Some(SuccessPolicy {
+                    rules: vec![sp_rule(Some("0,2,4"), Some(1)), sp_rule(Some("1,3,5-9"), None)],
+                });
+            }),
+            prefixed,
+        ),
+        (
+            "valid pod failure policy",
+            pfp(vec![
+                conditions_rule("Ignore", &[("DisruptionTarget", "True")]),
+                conditions_rule("FailJob", &[("CustomConditionType", "False")]),
+                exit_codes_rule("Count", Some("abc"), "In", &[1, 2, 3]),
+                exit_codes_rule("Ignore", Some("def"), "In", &[4]),
+                exit_codes_rule("FailJob", None, "NotIn", &[5, 6, 7]),
+            ]),
+            prefixed,
+        ),
+        (
+            "valid pod failure policy with FailIndex",
+            {
+                let set = pfp(vec![exit_codes_rule("FailIndex", None, "In", &[10])]);
+                Box::new(move |j| {
+                    set(j);
+                    j.spec.completion_mode = Some("Indexed".into());
+                    j.spec.completions = Some(2);
+                    j.spec.backoff_limit_per_index = Some(1);
+                    j.spec.manual_selector = Some(true);
+                })
+            },
+            legacy,
+        ),
+        (
+            "valid manual selector",
+            {
+                let set = manual(&[("a", "b")], "OnFailure");
+                Box::new(move |j| {
+                    set(j);
+                    j.metadata
+                        .annotations
+                        .insert("foo".into(), "bar".into());
+                })
+            },
+            prefixed,
+        ),
+        ("valid generated selector", Box::new(|_| {}), prefixed),
+        (
+            "valid pod replacement",
+            Box::new(|j| j.spec.pod_replacement_policy = Some("TerminatingOrFailed".into())),
+            prefixed,
+        ),
+        (
+            "valid pod replacement with failed",
+            Box::new(|j| j.spec.pod_replacement_policy = Some("Failed".into())),
+            prefixed,
+        ),
+        (
+            "valid hostnet",
+            Box::new(|j| {
+                let s = j.spec.template_mut().spec_mut();
+                s.extra.insert("hostNetwork".into(), true.into());
+                s.containers[0].ports = vec![crate::api::ContainerPort {
+                    container_port: 12345,
+                    protocol: Some("TCP".into()),
+                    ..Default::default()
+                }];
+            }),
+            prefixed,
+        ),
+        (
+            "valid NonIndexed completion mode",
+            Box::new(|j| j.spec.completion_mode = Some("NonIndexed".into())),
+            prefixed,
+        ),
+        (
+            "valid Indexed completion mode",
+            Box::new(|j| {
+                j.spec.completion_mode = Some("Indexed".into());
+                j.spec.completions = Some(2);
+                j.spec.parallelism = Some(100_000);
+            }),
+            prefixed,
+        ),
+        (
+            "valid parallelism and maxFailedIndexes for high completions when backoffLimitPerIndex is used",
+            Box::new(|j| {
+                j.spec.completion_mode = Some("Indexed".into());
+                j.spec.completions = Some(100_000);
+                j.spec.parallelism = Some(100_000);
+                j.spec.max_failed_indexes = Some(100_000);
+                j.spec.backoff_limit_per_index = Some(1);
+            }),
+            prefixed,
+        ),
+        (
+            "valid parallelism and maxFailedIndexes for unlimited completions when backoffLimitPerIndex is used",
+            Box::new(|j| {
+                j.spec.completion_mode = Some("Indexed".into());
+                j.spec.completions = Some(1_000_000_000);
+                j.spec.parallelism = Some(10_000);
+                j.spec.max_failed_indexes = Some(10_000);
+                j.spec.backoff_limit_per_index = Some(1);
+            }),
+            prefixed,
+        ),
+        ("valid job tracking annotation", Box::new(|_| {}), prefixed),
+        ("valid batch labels", Box::new(|_| {}), prefixed),
+        (
+            "do not allow new batch labels",
+            Box::new(|j| {
+                let sel: crate::api::Labels =
+                    [("controller-uid".to_string(), "1a2b3c".to_string())].into();
+                j.spec.manual_selector = None;
+                j.spec.selector = Some(crate::api::LabelSelector::from_labels(&sel));
+                j.spec.template_mut().metadata.labels = [
+                    ("controller-uid".to_string(), "1a2b3c".to_string()),
+                    ("job-name".to_string(), "myjob".to_string()),
+                ]
+                .into();
+            }),
+            legacy,
+        ),
+        (
+            "valid managedBy field",
+            Box::new(|j| j.spec.managed_by = Some("example.com/foo".into())),
+            prefixed,
+        ),
+    ];
+    let mut failures = vec![];
+    for (name, f, opts) in success {
+        let mut j = base();
+        f(&mut j);
+        let errs = validate_job(&j, opts);
+        if !errs.is_empty() {
+            failures.push(format!("{name}: unexpected errors {:?}", texts(&errs)));
+        }
+    }
+    let errors: Vec<(&str, JobMutate)> = vec![
+        (
+            "spec.managedBy: Too long: may not be longer than 63",
+            Box::new(|j| j.spec.managed_by = Some(format!("example.com/{}", "x".repeat(60)))),
+        ),
+        (
+            "spec.managedBy: Invalid value: \"invalid custom controller name\": must be a domain-prefixed path (such as \"acme.io/foo\")",
+            Box::new(|j| j.spec.managed_by = Some("invalid custom controller name".into())),
+        ),
+        // Upstream prints the bad value with %#v
+        // (`batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{}}`); see the JSON note above.
+        (
+            "spec.successPolicy: Invalid value: {\"rules\":[]}: requires indexed completion mode",
+            Box::new(|j| {
+                never(j);
+                j.spec.success_policy = Some(SuccessPolicy { rules: vec![] });
+            }),
+        ),
+    ];
+    for (k, f) in errors {
+        let mut j = base();
+        f(&mut j);
+        let errs = validate_job(&j, prefixed);
+        let (field, msg) = k.split_once(':').unwrap();
+        match errs.first() {
+            None => failures.push(format!("expected failure for {k}")),
+            Some(e) if e.field != field || !e.to_string().contains(msg) => {
+                failures.push(format!("unexpected error: {e}, expected: {k}"))
+            }
+            Some(_) => {}
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
