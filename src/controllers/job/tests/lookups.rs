@@ -324,3 +324,72 @@ fn get_pod_creation_info_for_independent_indexes_table() {
         assert_eq!(got_remaining, want_remaining, "{name}: remaining time");
     }
 }
+
+// Port of TestSyncJobWhenManagedBy (pkg/controller/job/job_controller_test.go): a Job managed by
+// another controller is left alone while JobManagedBy is on; otherwise it is synced (two pods
+// created, counters rebuilt). JobPodReplacementPolicy keeps its default (on): terminating is 0.
+#[test]
+fn sync_job_when_managed_by() {
+    // (name, JobManagedBy gate, spec.managedBy, status unchanged)
+    let rows: Vec<(&str, bool, Option<&str>, bool)> = vec![
+        (
+            "job with custom value of managedBy; feature enabled; the status is unchanged",
+            true,
+            Some("custom-managed-by"),
+            true,
+        ),
+        (
+            "job with well known value of the managedBy; feature enabled; the status is updated",
+            true,
+            Some(JOB_CONTROLLER_NAME),
+            false,
+        ),
+        (
+            "job with custom value of managedBy; feature disabled; the status is updated",
+            false,
+            Some("custom-managed-by"),
+            false,
+        ),
+        (
+            "job without the managedBy; feature enabled; the status is updated",
+            true,
+            None,
+            false,
+        ),
+    ];
+    for (name, gate, managed_by, unchanged) in rows {
+        let mut f = Fixture::new(true, true, gate);
+        let mut job = f.job(2, 2, 6, false);
+        job.spec.managed_by = managed_by.map(String::from);
+        let start = f.api.now;
+        job.status.active = 1;
+        job.status.ready = Some(1);
+        job.status.start_time = Some(start);
+        // Upstream adds the Job to the informer's indexer, unvalidated ("custom-managed-by" is
+        // not a domain-prefixed path).
+        job.metadata.resource_version = "1".into();
+        f.api.store.put(job.into_object());
+        let before = f.job_status();
+        let mut ctl = JobController::new();
+        let mut ctx = f.ctx();
+        ctl.sync_job("default/foobar", &mut ctx)
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let s = f.job_status();
+        if unchanged {
+            assert_eq!(s, before, "{name}");
+            assert_eq!(f.count("create", "Pod"), 0, "{name}");
+            continue;
+        }
+        assert_eq!(s.active, 2, "{name}: active");
+        assert_eq!(s.ready, Some(0), "{name}: ready");
+        assert_eq!(s.start_time, Some(start), "{name}: startTime");
+        assert_eq!(s.terminating, Some(0), "{name}: terminating");
+        assert_eq!(
+            s.uncounted_terminated_pods.unwrap_or_default(),
+            crate::api::batch::UncountedTerminatedPods::default(),
+            "{name}: uncountedTerminatedPods"
+        );
+        assert!(s.conditions.is_empty(), "{name}: conditions");
+        assert_eq!(f.count("create", "Pod"), 2, "{name}: creations");
+    }
+}
