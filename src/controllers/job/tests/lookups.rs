@@ -393,3 +393,154 @@ fn sync_job_when_managed_by() {
         assert_eq!(f.count("create", "Pod"), 2, "{name}: creations");
     }
 }
+
+// Port of TestGetNewFinshedPods (pkg/controller/job/job_controller_test.go; upstream's spelling):
+// the pods that finished and are not counted yet (in status, in uncountedTerminatedPods or
+// among the expected finalizer removals), added to the counted and uncounted totals.
+#[test]
+fn get_new_finished_pods_table() {
+    // (uid, phase, tracking finalizer, deleting)
+    type P = (&'static str, &'static str, bool, bool);
+    struct R {
+        succeeded: i32,
+        failed: i32,
+        uncounted: (Vec<&'static str>, Vec<&'static str>),
+        expected_rm: Vec<&'static str>,
+        pods: Vec<P>,
+        want_succeeded: i32,
+        want_failed: i32,
+    }
+    let rows = vec![
+        (
+            "some counted",
+            R {
+                succeeded: 2,
+                failed: 1,
+                uncounted: (vec![], vec![]),
+                expected_rm: vec![],
+                pods: vec![
+                    ("a", "Succeeded", false, false),
+                    ("b", "Succeeded", true, false),
+                    ("c", "Succeeded", true, false),
+                    ("d", "Failed", false, false),
+                    ("e", "Failed", true, false),
+                    ("f", "Running", false, false),
+                ],
+                want_succeeded: 4,
+                want_failed: 2,
+            },
+        ),
+        (
+            "some uncounted",
+            R {
+                succeeded: 1,
+                failed: 1,
+                uncounted: (vec!["a", "c"], vec!["e", "f"]),
+                expected_rm: vec![],
+                pods: vec![
+                    ("a", "Succeeded", false, false),
+                    ("b", "Succeeded", false, false),
+                    ("c", "Succeeded", true, false),
+                    ("d", "Succeeded", true, false),
+                    ("e", "Failed", false, false),
+                    ("f", "Failed", true, false),
+                    ("g", "Failed", true, false),
+                ],
+                want_succeeded: 4,
+                want_failed: 4,
+            },
+        ),
+        (
+            "with expected removed finalizers",
+            R {
+                succeeded: 2,
+                failed: 2,
+                uncounted: (vec!["a"], vec!["d"]),
+                expected_rm: vec!["b", "f"],
+                pods: vec![
+                    ("a", "Succeeded", false, false),
+                    ("b", "Succeeded", true, false),
+                    ("c", "Succeeded", true, false),
+                    ("d", "Failed", false, false),
+                    ("e", "Failed", true, false),
+                    ("f", "Failed", true, false),
+                    ("g", "Failed", true, false),
+                ],
+                want_succeeded: 4,
+                want_failed: 5,
+            },
+        ),
+        (
+            "deleted pods",
+            R {
+                succeeded: 1,
+                failed: 1,
+                uncounted: (vec![], vec![]),
+                expected_rm: vec![],
+                pods: vec![
+                    ("a", "Succeeded", true, true),
+                    ("b", "Failed", true, true),
+                    ("c", "Running", true, true),
+                    ("d", "Pending", true, true),
+                    ("e", "Running", false, true),
+                    ("f", "Pending", false, true),
+                ],
+                want_succeeded: 2,
+                want_failed: 4,
+            },
+        ),
+    ];
+    // The Job has no podReplacementPolicy or podFailurePolicy, so a terminating pod with the
+    // finalizer that did not succeed counts as failed (isPodFailed).
+    let f = Fixture::new(true, true, true);
+    let g = JobGates::from_gates(&f.gates);
+    let set = |v: &[&str]| -> BTreeSet<String> { v.iter().map(|s| s.to_string()).collect() };
+    for (name, r) in rows {
+        let mut job = Job::default();
+        job.status.succeeded = r.succeeded;
+        job.status.failed = r.failed;
+        let pods: Vec<SharedPod> = r
+            .pods
+            .iter()
+            .map(|(uid, phase, fin, deleting)| {
+                let mut p = Pod::default();
+                p.metadata.uid = uid.to_string();
+                p.status.phase = phase.to_string();
+                if *fin {
+                    p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+                }
+                if *deleting {
+                    p.metadata.deletion_timestamp = Some(f.api.now);
+                }
+                SharedPod::owned(p)
+            })
+            .collect();
+        let jc = SyncJobCtx {
+            job,
+            pods,
+            finished_condition: None,
+            active_pods: vec![],
+            succeeded: 0,
+            failed: 0,
+            prev_succeeded_indexes: OrderedIntervals::default(),
+            succeeded_indexes: OrderedIntervals::default(),
+            failed_indexes: None,
+            new_backoff_record: BackoffRecord {
+                key: String::new(),
+                failures_after_last_success: 0,
+                last_failure_time: None,
+            },
+            expected_rm_finalizers: set(&r.expected_rm),
+            uncounted_succeeded: set(&r.uncounted.0),
+            uncounted_failed: set(&r.uncounted.1),
+            pods_with_delayed_deletion_per_index: BTreeMap::new(),
+            terminating: None,
+            ready: 0,
+        };
+        let (succ, fail) = get_new_finished_pods(&jc, &g);
+        let succeeded = succ.len() as i32 + r.succeeded + jc.uncounted_succeeded.len() as i32;
+        let failed = fail.len() as i32 + r.failed + jc.uncounted_failed.len() as i32;
+        assert_eq!(succeeded, r.want_succeeded, "{name}: succeeded");
+        assert_eq!(failed, r.want_failed, "{name}: failed");
+    }
+}
