@@ -486,3 +486,48 @@ fn finalizer_cleanup() {
         "the pod's finalizer is removed for a finished Job"
     );
 }
+
+// Port of TestWatchJobs and TestWatchPods (pkg/controller/job/job_controller_test.go): a Job
+// added through the watch reaches the sync with its own key; a pod event of the Job's pod reaches
+// the sync with the Job's key. The informer and worker goroutines are replaced by delivering the
+// API server's changes to `watch` and popping the queue.
+#[test]
+fn watch_jobs_and_pods() {
+    // TestWatchJobs.
+    let mut f = Fixture::new(false, false, false);
+    f.api.store.take_changes();
+    let mut j = f.job(2, 2, 6, false);
+    j.metadata.name = "foo".into();
+    j.metadata.namespace = "bar".into();
+    f.api.load(j.into_object()).expect("job loads");
+    let mut ctl = JobController::new();
+    for c in f.api.store.take_changes() {
+        ctl.watch(&c, &f.api.store, &mut f.queue, f.api.now);
+    }
+    f.queue.promote_due(f.api.now + SYNC_JOB_BATCH_PERIOD);
+    let keys: Vec<String> = std::iter::from_fn(|| f.queue.pop()).collect();
+    assert_eq!(keys, ["bar/foo"], "TestWatchJobs");
+    assert!(f.api.store.get::<Job>("bar", "foo").is_some());
+
+    // TestWatchPods: a failed pod of the Job.
+    let mut f = Fixture::new(false, false, false);
+    let job = put_job(&mut f, "foobar", None);
+    f.api.store.take_changes();
+    let mut pod = new_pod("pod-a", &job);
+    pod.metadata.resource_version.clear();
+    pod.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+    pod.spec_mut().containers = vec![Container {
+        name: "c".into(),
+        image: "foo/bar".into(),
+        ..Default::default()
+    }];
+    pod.status.phase = "Failed".into();
+    f.api.load(pod.into_object()).expect("pod loads");
+    let mut ctl = JobController::new();
+    for c in f.api.store.take_changes() {
+        ctl.watch(&c, &f.api.store, &mut f.queue, f.api.now);
+    }
+    f.queue.promote_due(f.api.now + SYNC_JOB_BATCH_PERIOD);
+    let keys: Vec<String> = std::iter::from_fn(|| f.queue.pop()).collect();
+    assert_eq!(keys, ["default/foobar"], "TestWatchPods");
+}
