@@ -1920,3 +1920,73 @@ fn validate_job_success_table_and_managed_by() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+// Port of TestValidateIndexesString (pkg/apis/batch/validation/validation_test.go): the total and
+// the exact error of validateIndexesFormat.
+#[test]
+fn validate_indexes_string() {
+    let rows: Vec<(&str, &str, i32, Result<i32, &str>)> = vec![
+        ("empty is valid", "", 6, Ok(0)),
+        ("single number is valid", "1", 6, Ok(1)),
+        ("single interval is valid", "1-3", 6, Ok(3)),
+        ("mixed intervals valid", "0,1-3,5,7-10", 12, Ok(9)),
+        (
+            "invalid due to extra space",
+            "0,1-3, 5",
+            6,
+            Err("cannot convert string to integer for index: \" 5\""),
+        ),
+        (
+            "invalid due to too large index",
+            "0,1-3,5",
+            5,
+            Err("too large index: \"5\""),
+        ),
+        (
+            "invalid due to non-increasing order of intervals",
+            "1-3,0,5",
+            6,
+            Err("non-increasing order, previous: 3, current: 0"),
+        ),
+        (
+            "invalid due to non-increasing order between intervals",
+            "0,0,5",
+            6,
+            Err("non-increasing order, previous: 0, current: 0"),
+        ),
+        (
+            "invalid due to non-increasing order within interval",
+            "0,1-1,5",
+            6,
+            Err("non-increasing order, previous: 1, current: 1"),
+        ),
+        (
+            "invalid due to starting with '-'",
+            "-1,0",
+            6,
+            Err("cannot convert string to integer for index: \"\""),
+        ),
+        (
+            "invalid due to ending with '-'",
+            "0,1-",
+            6,
+            Err("cannot convert string to integer for index: \"\""),
+        ),
+        (
+            "invalid due to repeated '-'",
+            "0,1--3",
+            6,
+            Err("the fragment \"1--3\" violates the requirement that an index interval can have at most two parts separated by '-'"),
+        ),
+        (
+            "invalid due to repeated ','",
+            "0,,1,3",
+            6,
+            Err("cannot convert string to integer for index: \"\""),
+        ),
+    ];
+    for (name, s, completions, want) in rows {
+        let got = validate_indexes_format(s, completions);
+        assert_eq!(got, want.map_err(String::from), "{name}");
+    }
+}
