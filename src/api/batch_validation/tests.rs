@@ -1990,3 +1990,19 @@ fn validate_indexes_string() {
         assert_eq!(got, want.map_err(String::from), "{name}");
     }
 }
+
+// Port of TestTimeZones (pkg/apis/batch/validation/validation_test.go): every time zone valid as
+// of the go1.19 release (upstream's list, kept in go1_19_time_zones.txt) passes validateTimeZone.
+#[test]
+fn time_zones() {
+    let zones = include_str!("go1_19_time_zones.txt");
+    let failed: Vec<String> = zones
+        .split_whitespace()
+        .filter_map(|tz| {
+            let errs = validate_time_zone(Some(tz), "spec.timeZone");
+            (!errs.is_empty()).then(|| format!("{tz} failed: {:?}", texts(&errs)))
+        })
+        .collect();
+    assert_eq!(zones.split_whitespace().count(), 595);
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
