@@ -1,9 +1,9 @@
 //! Status validation on `PUT .../status` (`ValidateStatusUpdate` of the workload strategies).
 //!
 //! Ports of `ValidateReplicaSetStatus`, `ValidateDeploymentStatus`, `ValidateStatefulSetStatus`
-//! and `validateDaemonSetStatus` (pkg/apis/apps/validation/validation.go) and the counter part of
-//! `validateJobStatus` (pkg/apis/batch/validation/validation.go). A controller whose status
-//! update breaks them gets Invalid back and retries, as upstream.
+//! and `validateDaemonSetStatus` (pkg/apis/apps/validation/validation.go) and the counter and
+//! uncountedTerminatedPods part of `validateJobStatus` (pkg/apis/batch/validation/validation.go).
+//! A controller whose status update breaks them gets Invalid back and retries, as upstream.
 
 use crate::api::errors::FieldError;
 use crate::api::Object;
@@ -199,11 +199,25 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
             nonneg(&mut e, s.active.into(), "status.active");
             nonneg(&mut e, s.succeeded.into(), "status.succeeded");
             nonneg(&mut e, s.failed.into(), "status.failed");
+            if let Some(r) = s.ready {
+                nonneg(&mut e, r.into(), "status.ready");
+            }
             if let Some(t) = s.terminating {
                 nonneg(&mut e, t.into(), "status.terminating");
             }
-            if let Some(r) = s.ready {
-                nonneg(&mut e, r.into(), "status.ready");
+            if let Some(u) = &s.uncounted_terminated_pods {
+                // A UID may appear once across both lists, and never empty.
+                let mut seen = std::collections::HashSet::new();
+                for (list, name) in [(&u.succeeded, "succeeded"), (&u.failed, "failed")] {
+                    for (i, k) in list.iter().enumerate() {
+                        let p = format!("status.uncountedTerminatedPods.{name}[{i}]");
+                        if k.is_empty() {
+                            e.push(FieldError::invalid(p, k.as_str(), "must not be empty"));
+                        } else if !seen.insert(k.as_str()) {
+                            e.push(FieldError::duplicate(p, k.as_str()));
+                        }
+                    }
+                }
             }
         }
         _ => {}

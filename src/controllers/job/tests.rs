@@ -892,6 +892,8 @@ fn ensure_job_condition_status_rules() {
     assert_eq!(list[0].status, "False");
 }
 
+mod handlers;
+mod lookups;
 mod tables;
 
 // Port of TestEnsureJobConditions (pkg/controller/job/job_controller_test.go): a condition is
