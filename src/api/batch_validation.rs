@@ -270,10 +270,9 @@ fn validate_job_spec_inner(spec: &JobSpec, path: &str) -> Vec<FieldError> {
     if let Some(m) = &spec.managed_by {
         errs.extend(is_domain_prefixed_path(&p("managedBy"), m));
         if m.len() > MAX_MANAGED_BY_LENGTH {
-            errs.push(FieldError::too_long_max_length(
-                p("managedBy"),
-                MAX_MANAGED_BY_LENGTH,
-            ));
+            // Upstream calls field.TooLongMaxLength, which since apimachinery 1.32 is a
+            // deprecated alias of field.TooLong: "may not be more than 63 bytes".
+            errs.push(FieldError::too_long(p("managedBy"), MAX_MANAGED_BY_LENGTH));
         }
     }
     if let Some(mode) = &spec.completion_mode {

@@ -12,9 +12,6 @@ pub enum FieldErrorType {
     Forbidden,
     Duplicate,
     TooLong(usize),
-    /// `field.TooLongMaxLength`: the older "may not be longer than N" wording some validators
-    /// (a Job's spec.managedBy) still use.
-    TooLongMaxLength(usize),
     TooMany(usize),
     NotFound,
     Internal,
@@ -217,16 +214,6 @@ impl FieldError {
             value_text: None,
         }
     }
-    /// `field.TooLongMaxLength`.
-    pub fn too_long_max_length(field: impl Into<String>, max: usize) -> Self {
-        FieldError {
-            field: field.into(),
-            type_: FieldErrorType::TooLongMaxLength(max),
-            value: None,
-            detail: String::new(),
-            value_text: None,
-        }
-    }
     pub fn too_many(field: impl Into<String>, actual: usize, max: usize) -> Self {
         FieldError {
             field: field.into(),
@@ -321,9 +308,6 @@ impl fmt::Display for FieldError {
                 "{}: Too long: may not be more than {max} bytes",
                 self.field
             )?,
-            FieldErrorType::TooLongMaxLength(max) => {
-                write!(f, "{}: Too long: may not be longer than {max}", self.field)?
-            }
             FieldErrorType::TooMany(max) => write!(
                 f,
                 "{}: Too many: {}: must have at most {max} items",

@@ -1888,7 +1888,7 @@ fn validate_job_success_table_and_managed_by() {
     }
     let errors: Vec<(&str, JobMutate)> = vec![
         (
-            "spec.managedBy: Too long: may not be longer than 63",
+            "spec.managedBy: Too long: may not be more than 63 bytes",
             Box::new(|j| j.spec.managed_by = Some(format!("example.com/{}", "x".repeat(60)))),
         ),
         (
