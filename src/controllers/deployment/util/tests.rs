@@ -1135,6 +1135,25 @@ fn test_pod_template_spec_hash() {
     assert_eq!(safe_encode_string("0"), "4");
 }
 
+/// Port of TestComputeHash (pkg/controller/controller_utils_test.go; earlier
+/// TestGetPodTemplateSpecHash in deployment/util/pod_util_test.go): for an empty template, the
+/// collision count changes the hash, including nil against the largest count.
+#[test]
+fn test_compute_hash() {
+    let template = crate::api::PodTemplateSpec::default();
+    // (name, collisionCount, otherCollisionCount)
+    for (name, count, other) in [
+        ("simple", Some(1), Some(2)),
+        ("using math.MaxInt64", None, Some(i32::MAX)),
+    ] {
+        assert_ne!(
+            compute_hash(&template, count),
+            compute_hash(&template, other),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn replica_set_names() {
     assert_eq!(generate_replica_set_name("web", "5d9c7b"), "web-5d9c7b");
