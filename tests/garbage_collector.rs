@@ -957,6 +957,21 @@ fn assert_state(h: &mut Harness, step: &str, s: State) {
         s.pending_attempt_to_delete,
         "{step}: pending attemptToDelete"
     );
+
+    // No scenario expects attemptToOrphan work (upstream's pendingAttemptToOrphan is empty).
+    let orphans: Vec<String> = h
+        .keys()
+        .into_iter()
+        .filter(|k| matches!(parse_key(k), Some(QueuedItem::AttemptToOrphan { .. })))
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "{step}: pending attemptToOrphan {orphans:?}"
+    );
+
+    // verifyGraphInvariants, which upstream runs after every step.
+    let broken = h.gc.verify_graph_invariants();
+    assert!(broken.is_empty(), "{step}: graph invariants: {broken:?}");
 }
 
 fn id(api: &str, kind: &str, ns: &str, name: &str, uid: &str) -> ObjectReference {
