@@ -359,9 +359,9 @@ mod tests {
         assert_eq!(n.len(), 223 + 5);
     }
 
-    // Port of TestRealHistory_CreateControllerRevision's hashing rule and TestHashing
-    // (pkg/controller/history/controller_history_test.go): the hash depends on the data and the
-    // collision count, and equal data hashes equally.
+    // The hashing rule TestRealHistory_CreateControllerRevision relies on (its table is ported
+    // below): the hash depends on the data and the collision count, and equal data hashes
+    // equally.
     #[test]
     fn hash_depends_on_data_and_collision_count() {
         let a = rev("a", 1, 0, json!({"spec": {"template": {"x": 1}}}));
@@ -388,7 +388,8 @@ mod tests {
         assert!(h.bytes().all(|c| crate::rng::NAME_ALPHABET.contains(&c)));
     }
 
-    // Port of TestSortControllerRevisions (controller_history_test.go).
+    // byRevision's tie-breaks (creation timestamp, then name), which TestSortControllerRevisions
+    // (ported below) cannot observe: its revisions all share one name.
     #[test]
     fn sorting_by_revision_then_creation_then_name() {
         let mut revs = vec![
@@ -405,7 +406,8 @@ mod tests {
         assert_eq!(next_revision(&[]), 1);
     }
 
-    // Port of TestEqualRevision / TestFindEqualRevisions (controller_history_test.go).
+    // EqualRevision: equal data, and the integer-hash short cut (controller_history_test.go has
+    // no TestEqualRevision; TestFindEqualRevisions is ported below).
     #[test]
     fn equality_is_by_data() {
         let a = rev("a", 1, 0, json!({"k": "v"}));
