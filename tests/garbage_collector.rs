@@ -758,6 +758,16 @@ impl Harness {
         self.collect_events();
     }
 
+    /// `insertEvent(makeAddEvent(...))` then `processPendingGraphChanges(1)`: the add is
+    /// processed ahead of the queued virtual events (the informer path drains those first).
+    fn insert_add_event_and_process(&mut self, id: &ObjectReference, owners: &[&ObjectReference]) {
+        let owners: Vec<ObjectReference> = owners.iter().map(|o| (*o).clone()).collect();
+        let c = Change::of(None, Some(object_for(id, &owners)));
+        self.gc
+            .process_graph_changes(GraphEvent::from_change(&c), &mut self.queue, start());
+        self.collect_events();
+    }
+
     /// `processEvent(makeDeleteEvent(...))`.
     fn delete_event(&mut self, id: &ObjectReference, owners: &[&ObjectReference]) {
         let owners: Vec<ObjectReference> = owners.iter().map(|o| (*o).clone()).collect();
@@ -947,6 +957,21 @@ fn assert_state(h: &mut Harness, step: &str, s: State) {
         s.pending_attempt_to_delete,
         "{step}: pending attemptToDelete"
     );
+
+    // No scenario expects attemptToOrphan work (upstream's pendingAttemptToOrphan is empty).
+    let orphans: Vec<String> = h
+        .keys()
+        .into_iter()
+        .filter(|k| matches!(parse_key(k), Some(QueuedItem::AttemptToOrphan { .. })))
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "{step}: pending attemptToOrphan {orphans:?}"
+    );
+
+    // verifyGraphInvariants, which upstream runs after every step.
+    let broken = h.gc.verify_graph_invariants();
+    assert!(broken.is_empty(), "{step}: graph invariants: {broken:?}");
 }
 
 fn id(api: &str, kind: &str, ns: &str, name: &str, uid: &str) -> ObjectReference {
@@ -1568,6 +1593,759 @@ fn conflicting_data_cluster_scoped_bad_child_namespaced_good_child_missing_paren
         },
     );
     h.delete_event(&i.pod2ns1, &[&i.pod1ns1]);
+    assert_state(
+        &mut h,
+        "steady state",
+        State {
+            graph_nodes: vec![n(&i.node1, &[&i.pod1nonamespace]), v(&i.pod1nonamespace)],
+            absent_owner_cache: vec![i.pod1ns1.clone()],
+            ..Default::default()
+        },
+    );
+}
+
+// The Deployment / Secret stand-ins of the scenarios below (as in the ports above): an apps/v1
+// ReplicaSet for deployment1apps, the unserved extensions/v1beta1 for deployment1extensions, and
+// a v1 ReplicationController reference carrying the ReplicaSet's uid for the bad Secret
+// reference.
+fn rs_apps() -> ObjectReference {
+    id(
+        "apps/v1",
+        "ReplicaSet",
+        "ns1",
+        "deployment1",
+        "deploymentuid1",
+    )
+}
+fn rs_ext() -> ObjectReference {
+    id(
+        "extensions/v1beta1",
+        "ReplicaSet",
+        "ns1",
+        "deployment1",
+        "deploymentuid1",
+    )
+}
+fn bad_secret_ref() -> ObjectReference {
+    id(
+        "v1",
+        "ReplicationController",
+        "ns1",
+        "secretname",
+        "deploymentuid1",
+    )
+}
+const GET_POD1: &str = "get /v1, Resource=pods ns=ns1 name=podname1";
+const GET_POD2: &str = "get /v1, Resource=pods ns=ns1 name=podname2";
+const GET_RS1: &str = "get apps/v1, Resource=replicasets ns=ns1 name=deployment1";
+const GET_BAD_REF: &str = "get /v1, Resource=replicationcontrollers ns=ns1 name=secretname";
+
+// TestConflictingData "good child -> existing owner with non-preferred accessible API version"
+// is not ported: it needs one kind served at two versions (rbac v1 and v1beta1 Roles), and
+// kubeplay's API server serves each kind at a single version.
+
+// Port of TestConflictingData "child -> existing owner with inaccessible API version (child
+// first)".
+#[test]
+fn conflicting_data_child_to_existing_owner_with_inaccessible_api_version_child_first() {
+    let i = ids();
+    let (apps, ext) = (rs_apps(), rs_ext());
+    let mut h = Harness::new(GarbageCollector::new());
+    h.create(&apps, &[]);
+    h.create(&i.pod1ns1, &[&ext]);
+    h.add_event(&i.pod1ns1, &[&ext]);
+    assert_state(
+        &mut h,
+        "observe child",
+        State {
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext]), v(&ext)],
+            pending_attempt_to_delete: vec![(ext.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "virtual parent requeued on the REST mapping error",
+        State {
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext]), v(&ext)],
+            pending_attempt_to_delete: vec![(ext.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.add_event(&apps, &[]);
+    assert_state(
+        &mut h,
+        "observe parent via apps/v1",
+        State {
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext]), n(&apps, &[])],
+            pending_attempt_to_delete: vec![(ext.clone(), true), (i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "stale virtual item dropped",
+        State {
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext]), n(&apps, &[])],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "mismatched child requeued on the REST mapping error",
+        State {
+            client_actions: vec![GET_POD1],
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext]), n(&apps, &[])],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.remove(&apps);
+    h.delete_event(&apps, &[]);
+    assert_state(
+        &mut h,
+        "observe delete via apps/v1",
+        State {
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "child still requeued",
+        State {
+            client_actions: vec![GET_POD1],
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+}
+
+// Port of TestConflictingData "child -> existing owner with inaccessible API version (owner
+// first)".
+#[test]
+fn conflicting_data_child_to_existing_owner_with_inaccessible_api_version_owner_first() {
+    let i = ids();
+    let (apps, ext) = (rs_apps(), rs_ext());
+    let mut h = Harness::new(GarbageCollector::new());
+    h.create(&apps, &[]);
+    h.create(&i.pod1ns1, &[&ext]);
+    h.add_event(&apps, &[]);
+    assert_state(
+        &mut h,
+        "observe parent via apps/v1",
+        State {
+            graph_nodes: vec![n(&apps, &[])],
+            ..Default::default()
+        },
+    );
+    h.add_event(&i.pod1ns1, &[&ext]);
+    assert_state(
+        &mut h,
+        "observe child",
+        State {
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext]), n(&apps, &[])],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "mismatched child requeued on the REST mapping error",
+        State {
+            client_actions: vec![GET_POD1],
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext]), n(&apps, &[])],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.remove(&apps);
+    h.delete_event(&apps, &[]);
+    assert_state(
+        &mut h,
+        "observe delete via apps/v1",
+        State {
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "child with an unresolvable reference stays queued",
+        State {
+            client_actions: vec![GET_POD1],
+            graph_nodes: vec![n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+}
+
+// Port of TestConflictingData "child -> non-existent owner with inaccessible API version
+// (accessible parent apiVersion first)".
+#[test]
+fn conflicting_data_child_to_nonexistent_owner_accessible_api_version_first() {
+    let i = ids();
+    let (apps, ext) = (rs_apps(), rs_ext());
+    let mut h = Harness::new(GarbageCollector::new());
+    h.create(&i.pod1ns1, &[&ext]);
+    h.create(&i.pod2ns1, &[&apps]);
+    h.add_event(&i.pod2ns1, &[&apps]);
+    assert_state(
+        &mut h,
+        "observe child of served version",
+        State {
+            graph_nodes: vec![n(&i.pod2ns1, &[&apps]), v(&apps)],
+            pending_attempt_to_delete: vec![(apps.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.add_event(&i.pod1ns1, &[&ext]);
+    assert_state(
+        &mut h,
+        "observe child of inaccessible version",
+        State {
+            graph_nodes: vec![n(&i.pod2ns1, &[&apps]), v(&apps), n(&i.pod1ns1, &[&ext])],
+            pending_attempt_to_delete: vec![(apps.clone(), true), (i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "virtual parent not found: virtual delete queued",
+        State {
+            client_actions: vec![GET_RS1],
+            pending_graph_changes: vec![apps.clone()],
+            graph_nodes: vec![n(&i.pod2ns1, &[&apps]), v(&apps), n(&i.pod1ns1, &[&ext])],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "child of inaccessible parent requeued",
+        State {
+            client_actions: vec![GET_POD1],
+            pending_graph_changes: vec![apps.clone()],
+            graph_nodes: vec![n(&i.pod2ns1, &[&apps]), v(&apps), n(&i.pod1ns1, &[&ext])],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_pending_graph_changes();
+    assert_state(
+        &mut h,
+        "virtual parent switched to the alternate identity",
+        State {
+            graph_nodes: vec![n(&i.pod2ns1, &[&apps]), v(&ext), n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![
+                (i.pod1ns1.clone(), false),
+                (i.pod2ns1.clone(), false),
+                (ext.clone(), true),
+            ],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "child of inaccessible version requeued to the end",
+        State {
+            client_actions: vec![GET_POD1],
+            graph_nodes: vec![n(&i.pod2ns1, &[&apps]), v(&ext), n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![
+                (i.pod2ns1.clone(), false),
+                (ext.clone(), true),
+                (i.pod1ns1.clone(), false),
+            ],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "child of absent served parent deleted",
+        State {
+            client_actions: vec![GET_POD2, "delete /v1, Resource=pods ns=ns1 name=podname2"],
+            graph_nodes: vec![n(&i.pod2ns1, &[&apps]), v(&ext), n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![(ext.clone(), true), (i.pod1ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "virtual parent of inaccessible version requeued to the end",
+        State {
+            graph_nodes: vec![n(&i.pod2ns1, &[&apps]), v(&ext), n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false), (ext.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.delete_event(&i.pod2ns1, &[]);
+    assert_state(
+        &mut h,
+        "final",
+        State {
+            graph_nodes: vec![v(&ext), n(&i.pod1ns1, &[&ext])],
+            absent_owner_cache: vec![apps.clone()],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), false), (ext.clone(), true)],
+            ..Default::default()
+        },
+    );
+}
+
+// Port of TestConflictingData "bad child -> existing owner with incorrect API version (bad child,
+// good child, good parent, bad parent delete)". Upstream's insertEvent puts the good parent's add
+// event ahead of the queued virtual delete and asserts the queue in between; kubeplay queues only
+// virtual deletes, so the add is processed directly ahead of them (as upstream's
+// processPendingGraphChanges(1) then does) and that intermediate assertion (the add event
+// pending) is not made.
+#[test]
+fn conflicting_data_bad_child_incorrect_api_version_good_parent_before_bad_parent_delete() {
+    let (rs1, bad_ref) = (rs_apps(), bad_secret_ref());
+    let bad_child = id("v1", "Pod", "ns1", "badpod", "badpoduid");
+    let good_child = id("v1", "Pod", "ns1", "goodpod", "goodpoduid");
+    let mut h = Harness::new(GarbageCollector::new());
+    h.create(&rs1, &[]);
+    h.create(&bad_child, &[&bad_ref]);
+    h.create(&good_child, &[&rs1]);
+    h.add_event(&bad_child, &[&bad_ref]);
+    assert_state(
+        &mut h,
+        "observe bad child",
+        State {
+            graph_nodes: vec![n(&bad_child, &[&bad_ref]), v(&bad_ref)],
+            pending_attempt_to_delete: vec![(bad_ref.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.add_event(&good_child, &[&rs1]);
+    assert_state(
+        &mut h,
+        "observe good child",
+        State {
+            graph_nodes: vec![
+                n(&good_child, &[&rs1]),
+                n(&bad_child, &[&bad_ref]),
+                v(&bad_ref),
+            ],
+            pending_attempt_to_delete: vec![(bad_ref.clone(), true), (good_child.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "virtual bad parent not found",
+        State {
+            client_actions: vec![GET_BAD_REF],
+            pending_graph_changes: vec![bad_ref.clone()],
+            graph_nodes: vec![
+                n(&good_child, &[&rs1]),
+                n(&bad_child, &[&bad_ref]),
+                v(&bad_ref),
+            ],
+            pending_attempt_to_delete: vec![(good_child.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "good child remains",
+        State {
+            client_actions: vec!["get /v1, Resource=pods ns=ns1 name=goodpod", GET_RS1],
+            pending_graph_changes: vec![bad_ref.clone()],
+            graph_nodes: vec![
+                n(&good_child, &[&rs1]),
+                n(&bad_child, &[&bad_ref]),
+                v(&bad_ref),
+            ],
+            ..Default::default()
+        },
+    );
+    h.insert_add_event_and_process(&rs1, &[]);
+    assert_state(
+        &mut h,
+        "good parent observed ahead of the virtual delete",
+        State {
+            pending_graph_changes: vec![bad_ref.clone()],
+            graph_nodes: vec![
+                n(&good_child, &[&rs1]),
+                n(&bad_child, &[&bad_ref]),
+                n(&rs1, &[]),
+            ],
+            pending_attempt_to_delete: vec![(bad_child.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_pending_graph_changes();
+    assert_state(
+        &mut h,
+        "virtual delete of the bad coordinates",
+        State {
+            graph_nodes: vec![
+                n(&good_child, &[&rs1]),
+                n(&bad_child, &[&bad_ref]),
+                n(&rs1, &[]),
+            ],
+            absent_owner_cache: vec![bad_ref.clone()],
+            pending_attempt_to_delete: vec![(bad_child.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "bad child deleted",
+        State {
+            client_actions: vec![
+                "get /v1, Resource=pods ns=ns1 name=badpod",
+                "delete /v1, Resource=pods ns=ns1 name=badpod",
+            ],
+            graph_nodes: vec![
+                n(&good_child, &[&rs1]),
+                n(&bad_child, &[&bad_ref]),
+                n(&rs1, &[]),
+            ],
+            absent_owner_cache: vec![bad_ref.clone()],
+            ..Default::default()
+        },
+    );
+    h.delete_event(&bad_child, &[&bad_ref]);
+    assert_state(
+        &mut h,
+        "final",
+        State {
+            graph_nodes: vec![n(&good_child, &[&rs1]), n(&rs1, &[])],
+            absent_owner_cache: vec![bad_ref.clone()],
+            ..Default::default()
+        },
+    );
+}
+
+// Port of TestConflictingData "bad child -> existing owner with incorrect API version (good
+// child, bad child, good parent)".
+#[test]
+fn conflicting_data_bad_child_incorrect_api_version_good_child_first() {
+    let (rs1, bad_ref) = (rs_apps(), bad_secret_ref());
+    let bad_child = id("v1", "Pod", "ns1", "badpod", "badpoduid");
+    let good_child = id("v1", "Pod", "ns1", "goodpod", "goodpoduid");
+    let mut h = Harness::new(GarbageCollector::new());
+    h.create(&rs1, &[]);
+    h.create(&bad_child, &[&bad_ref]);
+    h.create(&good_child, &[&rs1]);
+    h.add_event(&good_child, &[&rs1]);
+    assert_state(
+        &mut h,
+        "observe good child",
+        State {
+            graph_nodes: vec![n(&good_child, &[&rs1]), v(&rs1)],
+            pending_attempt_to_delete: vec![(rs1.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.add_event(&bad_child, &[&bad_ref]);
+    assert_state(
+        &mut h,
+        "observe bad child",
+        State {
+            graph_nodes: vec![n(&good_child, &[&rs1]), v(&rs1), n(&bad_child, &[&bad_ref])],
+            pending_attempt_to_delete: vec![(rs1.clone(), true), (bad_child.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "virtual parent found, requeued to the end",
+        State {
+            client_actions: vec![GET_RS1],
+            graph_nodes: vec![n(&good_child, &[&rs1]), v(&rs1), n(&bad_child, &[&bad_ref])],
+            pending_attempt_to_delete: vec![(bad_child.clone(), false), (rs1.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "bad child deleted",
+        State {
+            client_actions: vec![
+                "get /v1, Resource=pods ns=ns1 name=badpod",
+                GET_BAD_REF,
+                "delete /v1, Resource=pods ns=ns1 name=badpod",
+            ],
+            graph_nodes: vec![n(&good_child, &[&rs1]), v(&rs1), n(&bad_child, &[&bad_ref])],
+            absent_owner_cache: vec![bad_ref.clone()],
+            pending_attempt_to_delete: vec![(rs1.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.add_event(&rs1, &[]);
+    assert_state(
+        &mut h,
+        "observe good parent",
+        State {
+            graph_nodes: vec![
+                n(&good_child, &[&rs1]),
+                n(&rs1, &[]),
+                n(&bad_child, &[&bad_ref]),
+            ],
+            absent_owner_cache: vec![bad_ref.clone()],
+            pending_attempt_to_delete: vec![(rs1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.delete_event(&bad_child, &[&bad_ref]);
+    assert_state(
+        &mut h,
+        "observe delete of bad child",
+        State {
+            graph_nodes: vec![n(&good_child, &[&rs1]), n(&rs1, &[])],
+            absent_owner_cache: vec![bad_ref.clone()],
+            pending_attempt_to_delete: vec![(rs1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "final",
+        State {
+            client_actions: vec![GET_RS1],
+            graph_nodes: vec![n(&good_child, &[&rs1]), n(&rs1, &[])],
+            absent_owner_cache: vec![bad_ref.clone()],
+            ..Default::default()
+        },
+    );
+}
+
+// Port of TestConflictingData "cluster-scoped bad child, namespaced good child, late observed
+// parent" (issue 98040).
+#[test]
+fn conflicting_data_cluster_scoped_bad_child_namespaced_good_child_late_observed_parent() {
+    let i = ids();
+    let mut h = Harness::new(GarbageCollector::new());
+    h.create(&i.pod1ns1, &[]);
+    h.create(&i.pod2ns1, &[&i.pod1ns1]);
+    h.create(&i.node1, &[&i.pod1nonamespace]);
+    h.add_event(&i.node1, &[&i.pod1nonamespace]);
+    assert_state(
+        &mut h,
+        "observe bad child",
+        State {
+            graph_nodes: vec![n(&i.node1, &[&i.pod1nonamespace]), v(&i.pod1nonamespace)],
+            pending_attempt_to_delete: vec![(i.pod1nonamespace.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.add_event(&i.pod2ns1, &[&i.pod1ns1]);
+    assert_state(
+        &mut h,
+        "observe good child",
+        State {
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                v(&i.pod1nonamespace),
+            ],
+            pending_attempt_to_delete: vec![
+                (i.pod1nonamespace.clone(), true),
+                (i.pod2ns1.clone(), false),
+            ],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "bad virtual coordinates not requeued",
+        State {
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                v(&i.pod1nonamespace),
+            ],
+            pending_attempt_to_delete: vec![(i.pod2ns1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "good child of existing parent kept",
+        State {
+            client_actions: vec![GET_POD2, GET_POD1],
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                v(&i.pod1nonamespace),
+            ],
+            ..Default::default()
+        },
+    );
+    h.add_event(&i.pod1ns1, &[]);
+    assert_state(
+        &mut h,
+        "late observed parent",
+        State {
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                n(&i.pod1ns1, &[]),
+            ],
+            events: vec![BAD_NS_EVENT_NODE.to_string()],
+            pending_attempt_to_delete: vec![(i.node1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "steady state",
+        State {
+            client_actions: vec!["get /v1, Resource=nodes name=nodename"],
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                n(&i.pod1ns1, &[]),
+            ],
+            ..Default::default()
+        },
+    );
+}
+
+// Port of TestConflictingData "namespaced good child, cluster-scoped bad child, missing parent"
+// (issue 98040).
+#[test]
+fn conflicting_data_namespaced_good_child_cluster_scoped_bad_child_missing_parent() {
+    let i = ids();
+    let mut h = Harness::new(GarbageCollector::new());
+    h.create(&i.pod2ns1, &[&i.pod1ns1]);
+    h.create(&i.node1, &[&i.pod1nonamespace]);
+    h.add_event(&i.pod2ns1, &[&i.pod1ns1]);
+    assert_state(
+        &mut h,
+        "observe good child",
+        State {
+            graph_nodes: vec![n(&i.pod2ns1, &[&i.pod1ns1]), v(&i.pod1ns1)],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.add_event(&i.node1, &[&i.pod1nonamespace]);
+    assert_state(
+        &mut h,
+        "observe bad child",
+        State {
+            graph_nodes: vec![
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                n(&i.node1, &[&i.pod1nonamespace]),
+                v(&i.pod1ns1),
+            ],
+            pending_attempt_to_delete: vec![(i.pod1ns1.clone(), true), (i.node1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "missing virtual parent: virtual delete queued",
+        State {
+            client_actions: vec![GET_POD1],
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                v(&i.pod1ns1),
+            ],
+            pending_graph_changes: vec![i.pod1ns1.clone()],
+            pending_attempt_to_delete: vec![(i.node1.clone(), false)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "bad cluster-scoped child looked up",
+        State {
+            client_actions: vec!["get /v1, Resource=nodes name=nodename"],
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                v(&i.pod1ns1),
+            ],
+            pending_graph_changes: vec![i.pod1ns1.clone()],
+            ..Default::default()
+        },
+    );
+    h.process_pending_graph_changes();
+    assert_state(
+        &mut h,
+        "virtual parent replaced with the alternate coordinates",
+        State {
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                v(&i.pod1nonamespace),
+            ],
+            absent_owner_cache: vec![i.pod1ns1.clone()],
+            pending_attempt_to_delete: vec![
+                (i.pod2ns1.clone(), false),
+                (i.pod1nonamespace.clone(), true),
+            ],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
+    assert_state(
+        &mut h,
+        "good child of missing parent deleted",
+        State {
+            client_actions: vec![GET_POD2, "delete /v1, Resource=pods ns=ns1 name=podname2"],
+            graph_nodes: vec![
+                n(&i.node1, &[&i.pod1nonamespace]),
+                n(&i.pod2ns1, &[&i.pod1ns1]),
+                v(&i.pod1nonamespace),
+            ],
+            absent_owner_cache: vec![i.pod1ns1.clone()],
+            pending_attempt_to_delete: vec![(i.pod1nonamespace.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.delete_event(&i.pod2ns1, &[&i.pod1ns1]);
+    assert_state(
+        &mut h,
+        "observe deletion of good child",
+        State {
+            graph_nodes: vec![n(&i.node1, &[&i.pod1nonamespace]), v(&i.pod1nonamespace)],
+            absent_owner_cache: vec![i.pod1ns1.clone()],
+            pending_attempt_to_delete: vec![(i.pod1nonamespace.clone(), true)],
+            ..Default::default()
+        },
+    );
+    h.process_attempt_to_delete();
     assert_state(
         &mut h,
         "steady state",
