@@ -637,4 +637,120 @@ mod tests {
             time_added: None
         }));
     }
+
+    fn tol(key: &str, op: &str, value: &str, effect: &str, secs: Option<i64>) -> Toleration {
+        Toleration {
+            key: key.into(),
+            operator: op.into(),
+            value: value.into(),
+            effect: effect.into(),
+            toleration_seconds: secs,
+        }
+    }
+
+    fn taint(key: &str, value: &str, effect: &str) -> Taint {
+        Taint {
+            key: key.into(),
+            value: value.into(),
+            effect: effect.into(),
+            time_added: None,
+        }
+    }
+
+    // Port of TestTolerationToleratesTaint (staging/src/k8s.io/api/core/v1/toleration_test.go).
+    // The Lt/Gt rows of newer releases (TaintTolerationComparisonOperators, 1.35) are not in
+    // 1.34 and not modelled.
+    #[test]
+    fn test_toleration_tolerates_taint() {
+        let rows = [
+            (
+                "same key and effect, Exists, taint has no value",
+                tol("foo", "Exists", "", "NoSchedule", None),
+                taint("foo", "", "NoSchedule"),
+                true,
+            ),
+            (
+                "same key and effect, Exists, taint has some value",
+                tol("foo", "Exists", "", "NoSchedule", None),
+                taint("foo", "bar", "NoSchedule"),
+                true,
+            ),
+            (
+                "same effect, empty key and Exists matches all taints",
+                tol("", "Exists", "", "NoSchedule", None),
+                taint("foo", "bar", "NoSchedule"),
+                true,
+            ),
+            (
+                "same key, effect and value, Equal",
+                tol("foo", "Equal", "bar", "NoSchedule", None),
+                taint("foo", "bar", "NoSchedule"),
+                true,
+            ),
+            (
+                "same key and effect, different values, Equal",
+                tol("foo", "Equal", "value1", "NoSchedule", None),
+                taint("foo", "value2", "NoSchedule"),
+                false,
+            ),
+            (
+                "same key and value, different effects, Equal",
+                tol("foo", "Equal", "bar", "NoSchedule", None),
+                taint("foo", "bar", "NoExecute"),
+                false,
+            ),
+        ];
+        for (desc, t, taint, want) in rows {
+            assert_eq!(t.tolerates(&taint), want, "{desc}");
+        }
+    }
+
+    // Port of TestMatchToleration (staging/src/k8s.io/api/core/v1/toleration_test.go):
+    // `Toleration.MatchToleration` is `daemon::util::match_toleration` here.
+    #[test]
+    fn test_match_toleration() {
+        use crate::controllers::daemon::util::match_toleration;
+        let base = tol("foo", "Exists", "bar", "NoSchedule", None);
+        let rows = [
+            (
+                "same key, operator, value, effect",
+                base.clone(),
+                base.clone(),
+                true,
+            ),
+            (
+                "different key",
+                base.clone(),
+                tol("different-key", "Exists", "bar", "NoSchedule", None),
+                false,
+            ),
+            (
+                "different operator",
+                base.clone(),
+                tol("foo", "different-operator", "bar", "NoSchedule", None),
+                false,
+            ),
+            (
+                "different value",
+                base.clone(),
+                tol("foo", "Exists", "different-value", "NoSchedule", None),
+                false,
+            ),
+            (
+                "different effect",
+                base.clone(),
+                tol("foo", "Exists", "bar", "PreferNoSchedule", None),
+                false,
+            ),
+            (
+                "different tolerationSeconds still match",
+                tol("foo", "Exists", "bar", "NoSchedule", Some(5)),
+                tol("foo", "Exists", "bar", "NoSchedule", Some(3)),
+                true,
+            ),
+        ];
+        for (desc, a, b, want) in rows {
+            assert_eq!(match_toleration(&a, &b), want, "{desc}");
+        }
+    }
 }
