@@ -154,16 +154,19 @@ pub fn is_valid_label_value(v: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
-/// `matchFields`: only `metadata.name` with In/NotIn (exactly one value for In, as validation
-/// requires), matched against the node name.
+/// `matchFields`: only `metadata.name` with In/NotIn, matched against the node name.
+/// `nodeSelectorRequirementsAsFieldSelector` takes exactly one value for In and NotIn (a
+/// one-term field selector); any other count is a parse error and the term matches nothing.
 fn field_requirement_matches(r: &NodeSelectorRequirement, node: &Node) -> bool {
     if r.key != "metadata.name" {
         return false;
     }
-    let mut fields = Labels::new();
-    fields.insert("metadata.name".into(), node.metadata.name.clone());
+    let [value] = r.values.as_slice() else {
+        return false;
+    };
     match r.operator.as_str() {
-        "In" | "NotIn" => node_selector_requirement_matches(r, &fields),
+        "In" => node.metadata.name == *value,
+        "NotIn" => node.metadata.name != *value,
         _ => false,
     }
 }
@@ -2474,5 +2477,110 @@ mod tests {
         // Under 100 nodes every node is examined and the start never moves.
         let small = store_with_nodes(40);
         assert_eq!(schedule_pod_from(&pod, &small, 0).1, 40);
+    }
+
+    // Port of TestMatchNodeSelectorTerms
+    // (staging/src/k8s.io/component-helpers/scheduling/corev1/helpers_test.go; the older
+    // pkg/apis/core/v1/helper/helpers_test.go table has the same rows with label/field sets).
+    // Rows: (name, terms, node name, node labels, want). Upstream's "nil terms" row also has a
+    // nil node; here it is an empty selector against an empty node.
+    #[test]
+    fn test_match_node_selector_terms() {
+        let label_in = || req("label_1", "In", &["label_1_val"]);
+        let name_in = || req("metadata.name", "In", &["host_1"]);
+        type Row = (
+            &'static str,
+            Vec<NodeSelectorTerm>,
+            &'static str,
+            Vec<(&'static str, &'static str)>,
+            bool,
+        );
+        let rows: Vec<Row> = vec![
+            ("nil terms", vec![], "", vec![], false),
+            (
+                "node label matches matchExpressions terms",
+                vec![term(vec![label_in()], vec![])],
+                "",
+                vec![("label_1", "label_1_val")],
+                true,
+            ),
+            (
+                "node field matches matchFields terms",
+                vec![term(vec![], vec![name_in()])],
+                "host_1",
+                vec![],
+                true,
+            ),
+            (
+                "invalid node field requirement",
+                vec![term(
+                    vec![],
+                    vec![req("metadata.name", "In", &["host_1", "host_2"])],
+                )],
+                "host_1",
+                vec![],
+                false,
+            ),
+            (
+                "fieldSelectorTerm with node labels",
+                vec![term(vec![], vec![name_in()])],
+                "not_host_1",
+                vec![("metadata.name", "host_1")],
+                false,
+            ),
+            (
+                "labelSelectorTerm with node fields",
+                vec![term(vec![req("metadata.name", "In", &["host_1"])], vec![])],
+                "host_1",
+                vec![],
+                false,
+            ),
+            (
+                "labelSelectorTerm and fieldSelectorTerm was set, but only node fields",
+                vec![term(vec![label_in()], vec![name_in()])],
+                "host_1",
+                vec![],
+                false,
+            ),
+            (
+                "labelSelectorTerm and fieldSelectorTerm was set, both node fields and labels (both matched)",
+                vec![term(vec![label_in()], vec![name_in()])],
+                "host_1",
+                vec![("label_1", "label_1_val")],
+                true,
+            ),
+            (
+                "labelSelectorTerm and fieldSelectorTerm was set, both node fields and labels (one mismatched)",
+                vec![term(vec![label_in()], vec![name_in()])],
+                "host_1",
+                vec![("label_1", "label_1_val-failed")],
+                false,
+            ),
+            (
+                "multi-selector was set, both node fields and labels (one mismatched)",
+                vec![
+                    term(vec![label_in()], vec![]),
+                    term(vec![], vec![name_in()]),
+                ],
+                "host_1",
+                vec![("label_1", "label_1_val-failed")],
+                true,
+            ),
+        ];
+        for (name, terms, node_name, labels, want) in rows {
+            let mut node = Node::default();
+            node.metadata.name = node_name.into();
+            for (k, v) in labels {
+                node.metadata.labels.insert(k.into(), v.into());
+            }
+            let sel = NodeSelector {
+                node_selector_terms: terms,
+            };
+            let before = sel.clone();
+            assert_eq!(node_selector_matches(&sel, &node), want, "{name}");
+            // TestMatchNodeSelectorTermsStateless: matching leaves the selector untouched
+            // (trivially so here, as it is borrowed immutably).
+            assert_eq!(sel, before, "{name}");
+        }
     }
 }
