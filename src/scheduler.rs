@@ -2583,4 +2583,90 @@ mod tests {
             assert_eq!(sel, before, "{name}");
         }
     }
+
+    // Port of TestPodPriority (staging/src/k8s.io/component-helpers/scheduling/corev1/helpers_test.go).
+    #[test]
+    fn test_pod_priority() {
+        let mut pod = Pod::default();
+        assert_eq!(
+            pod_priority(&pod),
+            0,
+            "no priority resolves to static default 0"
+        );
+        pod.spec_mut().priority = Some(20);
+        assert_eq!(
+            pod_priority(&pod),
+            20,
+            "pod with priority resolves correctly"
+        );
+    }
+
+    // Port of TestFindMatchingUntoleratedTaint
+    // (staging/src/k8s.io/component-helpers/scheduling/corev1/helpers_test.go). Upstream's nil
+    // filter (every taint applies) is `|_| true` here.
+    #[test]
+    fn test_find_matching_untolerated_taint() {
+        let exists = |key: &str, effect: &str| Toleration {
+            key: key.into(),
+            operator: "Exists".into(),
+            effect: effect.into(),
+            ..Default::default()
+        };
+        type Filter = fn(&Taint) -> bool;
+        let all: Filter = |_| true;
+        let none: Filter = |_| false;
+        let no_execute: Filter = |t| t.effect == "NoExecute";
+        type Row = (&'static str, Vec<Toleration>, Vec<Taint>, Filter, bool);
+        let rows: Vec<Row> = vec![
+            (
+                "empty tolerations tolerate empty taints",
+                vec![],
+                vec![],
+                all,
+                true,
+            ),
+            (
+                "non-empty tolerations tolerate empty taints",
+                vec![exists("foo", "NoSchedule")],
+                vec![],
+                all,
+                true,
+            ),
+            (
+                "tolerations match all taints",
+                vec![exists("foo", "NoSchedule")],
+                vec![taint("foo", "", "NoSchedule")],
+                all,
+                true,
+            ),
+            (
+                "tolerations don't match taints, but no taints apply to the filter",
+                vec![exists("foo", "NoSchedule")],
+                vec![taint("bar", "", "NoSchedule")],
+                none,
+                true,
+            ),
+            (
+                "no filterFunc: all taints apply, tolerations don't match, untolerated",
+                vec![exists("foo", "NoSchedule")],
+                vec![taint("bar", "", "NoSchedule")],
+                all,
+                false,
+            ),
+            (
+                "tolerations match the taints the filter applies to",
+                vec![exists("foo", "NoExecute")],
+                vec![
+                    taint("foo", "", "NoExecute"),
+                    taint("bar", "", "NoSchedule"),
+                ],
+                no_execute,
+                true,
+            ),
+        ];
+        for (desc, tolerations, taints, filter, tolerated) in rows {
+            let untolerated = find_matching_untolerated_taint(&taints, &tolerations, filter);
+            assert_eq!(untolerated.is_none(), tolerated, "{desc}");
+        }
+    }
 }
