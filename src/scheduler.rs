@@ -2669,4 +2669,248 @@ mod tests {
             assert_eq!(untolerated.is_none(), tolerated, "{desc}");
         }
     }
+
+    // Port of TestPodMatchesNodeSelectorAndAffinityTerms
+    // (staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity_test.go):
+    // `GetRequiredNodeAffinity(pod).Match(node)` is `pod_matches_node_affinity`. Rows:
+    // (name, pod, node name, node labels, want).
+    #[test]
+    fn test_pod_matches_node_selector_and_affinity_terms() {
+        let expr = |exprs: Vec<NodeSelectorRequirement>| term(exprs, vec![]);
+        let name_in = |v: &str| term(vec![], vec![req("metadata.name", "In", &[v])]);
+        let affinity_only = |terms: Vec<NodeSelectorTerm>| pod_with(&[], Some(terms));
+        let mut nil_required = Pod::default();
+        nil_required.spec_mut().affinity = Some(Affinity {
+            node_affinity: Some(NodeAffinity::default()),
+            ..Default::default()
+        });
+        type Row = (
+            &'static str,
+            Pod,
+            &'static str,
+            Vec<(&'static str, &'static str)>,
+            bool,
+        );
+        let rows: Vec<Row> = vec![
+            ("no selector", Pod::default(), "", vec![], true),
+            (
+                "missing labels",
+                pod_with(&[("foo", "bar")], None),
+                "",
+                vec![],
+                false,
+            ),
+            (
+                "same labels",
+                pod_with(&[("foo", "bar")], None),
+                "",
+                vec![("foo", "bar")],
+                true,
+            ),
+            (
+                "node labels are superset",
+                pod_with(&[("foo", "bar")], None),
+                "",
+                vec![("foo", "bar"), ("baz", "blah")],
+                true,
+            ),
+            (
+                "node labels are subset",
+                pod_with(&[("foo", "bar"), ("baz", "blah")], None),
+                "",
+                vec![("foo", "bar")],
+                false,
+            ),
+            (
+                "matchExpressions In matches",
+                affinity_only(vec![expr(vec![req("foo", "In", &["bar", "value2"])])]),
+                "",
+                vec![("foo", "bar")],
+                true,
+            ),
+            (
+                "matchExpressions Gt matches",
+                affinity_only(vec![expr(vec![req("kernel-version", "Gt", &["0204"])])]),
+                "",
+                vec![("kernel-version", "0206")],
+                true,
+            ),
+            (
+                "matchExpressions NotIn matches",
+                affinity_only(vec![expr(vec![req("mem-type", "NotIn", &["DDR", "DDR2"])])]),
+                "",
+                vec![("mem-type", "DDR3")],
+                true,
+            ),
+            (
+                "matchExpressions Exists matches",
+                affinity_only(vec![expr(vec![req("GPU", "Exists", &[])])]),
+                "",
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                true,
+            ),
+            (
+                "affinity that doesn't match node's labels",
+                affinity_only(vec![expr(vec![req("foo", "In", &["value1", "value2"])])]),
+                "",
+                vec![("foo", "bar")],
+                false,
+            ),
+            (
+                "nil []NodeSelectorTerm in affinity",
+                affinity_only(vec![]),
+                "",
+                vec![("foo", "bar")],
+                false,
+            ),
+            // Upstream's "empty []NodeSelectorTerm" row is the same as the nil one here.
+            (
+                "empty []NodeSelectorTerm in affinity",
+                affinity_only(Vec::new()),
+                "",
+                vec![("foo", "bar")],
+                false,
+            ),
+            (
+                "empty MatchExpressions matches no objects",
+                affinity_only(vec![expr(vec![])]),
+                "",
+                vec![("foo", "bar")],
+                false,
+            ),
+            (
+                "no Affinity",
+                Pod::default(),
+                "",
+                vec![("foo", "bar")],
+                true,
+            ),
+            (
+                "Affinity but nil NodeSelector",
+                nil_required,
+                "",
+                vec![("foo", "bar")],
+                true,
+            ),
+            (
+                "multiple matchExpressions ANDed that match",
+                affinity_only(vec![expr(vec![
+                    req("GPU", "Exists", &[]),
+                    req("GPU", "NotIn", &["AMD", "INTER"]),
+                ])]),
+                "",
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                true,
+            ),
+            (
+                "multiple matchExpressions ANDed that don't match",
+                affinity_only(vec![expr(vec![
+                    req("GPU", "Exists", &[]),
+                    req("GPU", "In", &["AMD", "INTER"]),
+                ])]),
+                "",
+                vec![("GPU", "NVIDIA-GRID-K1")],
+                false,
+            ),
+            (
+                "multiple NodeSelectorTerms ORed",
+                affinity_only(vec![
+                    expr(vec![req("foo", "In", &["bar", "value2"])]),
+                    expr(vec![req("diffkey", "In", &["wrong", "value2"])]),
+                ]),
+                "",
+                vec![("foo", "bar")],
+                true,
+            ),
+            (
+                "Affinity and PodSpec.NodeSelector both satisfied",
+                pod_with(
+                    &[("foo", "bar")],
+                    Some(vec![expr(vec![req("foo", "Exists", &[])])]),
+                ),
+                "",
+                vec![("foo", "bar")],
+                true,
+            ),
+            (
+                "Affinity matches but PodSpec.NodeSelector does not",
+                pod_with(
+                    &[("foo", "bar")],
+                    Some(vec![expr(vec![req("foo", "Exists", &[])])]),
+                ),
+                "",
+                vec![("foo", "barrrrrr")],
+                false,
+            ),
+            (
+                "invalid value in Affinity term",
+                affinity_only(vec![expr(vec![req(
+                    "foo",
+                    "NotIn",
+                    &["invalid value: ___@#$%^"],
+                )])]),
+                "",
+                vec![("foo", "bar")],
+                false,
+            ),
+            (
+                "matchFields In matches",
+                affinity_only(vec![name_in("node_1")]),
+                "node_1",
+                vec![],
+                true,
+            ),
+            (
+                "matchFields In does not match",
+                affinity_only(vec![name_in("node_1")]),
+                "node_2",
+                vec![],
+                false,
+            ),
+            (
+                "two terms: matchFields does not match, but matchExpressions matches",
+                affinity_only(vec![
+                    name_in("node_1"),
+                    expr(vec![req("foo", "In", &["bar"])]),
+                ]),
+                "node_2",
+                vec![("foo", "bar")],
+                true,
+            ),
+            (
+                "one term: matchFields does not match, but matchExpressions matches",
+                affinity_only(vec![term(
+                    vec![req("foo", "In", &["bar"])],
+                    vec![req("metadata.name", "In", &["node_1"])],
+                )]),
+                "node_2",
+                vec![("foo", "bar")],
+                false,
+            ),
+            (
+                "one term: both matchFields and matchExpressions match",
+                affinity_only(vec![term(
+                    vec![req("foo", "In", &["bar"])],
+                    vec![req("metadata.name", "In", &["node_1"])],
+                )]),
+                "node_1",
+                vec![("foo", "bar")],
+                true,
+            ),
+            (
+                "two terms: both matchFields and matchExpressions do not match",
+                affinity_only(vec![
+                    name_in("node_1"),
+                    expr(vec![req("foo", "In", &["not-match-to-bar"])]),
+                ]),
+                "node_2",
+                vec![("foo", "bar")],
+                false,
+            ),
+        ];
+        for (name, pod, node_name, labels, want) in rows {
+            let node = node_with(node_name, &labels);
+            assert_eq!(pod_matches_node_affinity(&pod, &node), want, "{name}");
+        }
+    }
 }
