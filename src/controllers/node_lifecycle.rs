@@ -74,17 +74,19 @@ pub fn compute_zone_state(ready: &[Option<&str>]) -> (usize, ZoneState) {
     }
 }
 
-/// `nodetopology.GetZoneKey`: `region:\0:zone`, or "" without either label.
+/// `nodetopology.GetZoneKey`: `region:\0:zone`, or "" without either label. The deprecated
+/// `failure-domain.beta.kubernetes.io` labels take precedence when present (even if empty);
+/// the GA `topology.kubernetes.io` ones are the fallback.
 pub fn zone_key(n: &Node) -> String {
     let l = &n.metadata.labels;
     let region = l
-        .get("topology.kubernetes.io/region")
-        .or_else(|| l.get("failure-domain.beta.kubernetes.io/region"))
+        .get("failure-domain.beta.kubernetes.io/region")
+        .or_else(|| l.get("topology.kubernetes.io/region"))
         .cloned()
         .unwrap_or_default();
     let zone = l
-        .get("topology.kubernetes.io/zone")
-        .or_else(|| l.get("failure-domain.beta.kubernetes.io/zone"))
+        .get("failure-domain.beta.kubernetes.io/zone")
+        .or_else(|| l.get("topology.kubernetes.io/zone"))
         .cloned()
         .unwrap_or_default();
     if region.is_empty() && zone.is_empty() {
@@ -846,6 +848,60 @@ mod tests {
         assert!(t.try_accept(Time(10_000)));
         t.swap(0.0, Time(10_000));
         assert!(!t.try_accept(Time(1_000_000)));
+    }
+
+    // Port of Test_GetZoneKey (staging/src/k8s.io/component-helpers/node/topology/helpers_test.go).
+    #[test]
+    fn test_get_zone_key() {
+        const BETA_ZONE: &str = "failure-domain.beta.kubernetes.io/zone";
+        const BETA_REGION: &str = "failure-domain.beta.kubernetes.io/region";
+        const GA_ZONE: &str = "topology.kubernetes.io/zone";
+        const GA_REGION: &str = "topology.kubernetes.io/region";
+        type Row = (
+            &'static str,
+            Vec<(&'static str, &'static str)>,
+            &'static str,
+        );
+        let rows: [Row; 5] = [
+            ("has no zone or region keys", vec![], ""),
+            (
+                "has beta zone and region keys",
+                vec![(BETA_ZONE, "zone1"), (BETA_REGION, "region1")],
+                "region1:\x00:zone1",
+            ),
+            (
+                "has GA zone and region keys",
+                vec![(GA_ZONE, "zone1"), (GA_REGION, "region1")],
+                "region1:\x00:zone1",
+            ),
+            (
+                "has both beta and GA zone and region keys",
+                vec![
+                    (GA_ZONE, "zone1"),
+                    (GA_REGION, "region1"),
+                    (BETA_ZONE, "zone1"),
+                    (BETA_REGION, "region1"),
+                ],
+                "region1:\x00:zone1",
+            ),
+            (
+                "has both beta and GA zone and region keys, beta labels take precedent",
+                vec![
+                    (GA_ZONE, "zone1"),
+                    (GA_REGION, "region1"),
+                    (BETA_ZONE, "zone2"),
+                    (BETA_REGION, "region2"),
+                ],
+                "region2:\x00:zone2",
+            ),
+        ];
+        for (name, labels, want) in rows {
+            let mut n = Node::default();
+            for (k, v) in labels {
+                n.metadata.labels.insert(k.into(), v.into());
+            }
+            assert_eq!(zone_key(&n), want, "{name}");
+        }
     }
 
     #[test]
