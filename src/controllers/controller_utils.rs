@@ -1489,6 +1489,55 @@ mod tests {
         assert_eq!(pod_ready_time(&p), Time::ZERO);
     }
 
+    /// `newPod(now, ready, beforeSec)` of pkg/api/v1/pod/util_test.go: a Ready condition (True
+    /// or False) that transitioned `before_sec` seconds before `now`.
+    fn util_new_pod(now: Time, ready: bool, before_sec: i64) -> Pod {
+        let mut p = Pod::default();
+        p.status.conditions = vec![PodCondition {
+            type_: "Ready".into(),
+            status: if ready { "True" } else { "False" }.into(),
+            last_transition_time: Some(now - Duration::from_secs(before_sec)),
+            ..Default::default()
+        }];
+        p
+    }
+
+    // Port of TestIsPodAvailable (pkg/api/v1/pod/util_test.go). Rows: (ready, beforeSec,
+    // minReadySeconds, expected).
+    #[test]
+    fn test_is_pod_available() {
+        let now = t("2025-01-01T00:00:00Z");
+        let rows = [
+            (false, 0, 0, false),
+            (true, 0, 1, false),
+            (true, 0, 0, true),
+            (true, 51, 50, true),
+        ];
+        for (i, (ready, before, min_ready, want)) in rows.into_iter().enumerate() {
+            let pod = util_new_pod(now, ready, before);
+            assert_eq!(is_pod_available(&pod, min_ready, now), want, "tc #{i}");
+        }
+    }
+
+    // Port of TestIsPodTerminal (pkg/api/v1/pod/util_test.go).
+    #[test]
+    fn test_is_pod_terminal() {
+        let now = t("2025-01-01T00:00:00Z");
+        let rows = [
+            ("Failed", true),
+            ("Succeeded", true),
+            ("Unknown", false),
+            ("Pending", false),
+            ("Running", false),
+            ("", false),
+        ];
+        for (phase, want) in rows {
+            let mut pod = util_new_pod(now, true, 0);
+            pod.status.phase = phase.into();
+            assert_eq!(is_pod_terminal(&pod), want, "{phase:?}");
+        }
+    }
+
     // Port of TestControllerExpectations (pkg/controller/controller_utils_test.go). Upstream uses
     // a fake 30 s TTL store; kubeplay expires on the virtual clock after ExpectationsTimeout.
     #[test]
