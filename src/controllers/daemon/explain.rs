@@ -336,4 +336,18 @@ mod tests {
         assert_eq!(pinned.nodes[1].reason, "the template's nodeName is a");
         assert!(pinned.nodes[0].should_run);
     }
+
+    // Port of TestTaintToString (staging/src/k8s.io/api/core/v1/taint_test.go): the explain
+    // output prints taints the way `Taint.ToString` does.
+    #[test]
+    fn test_taint_to_string() {
+        let t = |key: &str, value: &str| Taint {
+            key: key.into(),
+            value: value.into(),
+            effect: "NoSchedule".into(),
+            time_added: None,
+        };
+        assert_eq!(taint_string(&t("foo", "bar")), "foo=bar:NoSchedule");
+        assert_eq!(taint_string(&t("foo", "")), "foo:NoSchedule");
+    }
 }
