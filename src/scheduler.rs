@@ -2913,4 +2913,45 @@ mod tests {
             assert_eq!(pod_matches_node_affinity(&pod, &node), want, "{name}");
         }
     }
+
+    // Port of TestNodeSelectorMatch
+    // (staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity_test.go).
+    // Not ported: "nil node" (no nil node here) and "invalid field selector and label selector",
+    // which checks NewNodeSelector's parse errors; our matcher has no error path (an invalid
+    // requirement simply matches nothing).
+    #[test]
+    fn test_node_selector_match() {
+        let label_in = || req("label_1", "In", &["label_1_val"]);
+        let name_in = || req("metadata.name", "In", &["host_1"]);
+        type Row = (&'static str, Vec<NodeSelectorTerm>, Node, bool);
+        let rows: Vec<Row> = vec![
+            (
+                "node matches field selector, but not labels",
+                vec![term(vec![label_in()], vec![name_in()])],
+                node_with("host_1", &[]),
+                false,
+            ),
+            (
+                "node matches field selector and label selector",
+                vec![term(vec![label_in()], vec![name_in()])],
+                node_with("host_1", &[("label_1", "label_1_val")]),
+                true,
+            ),
+            (
+                "second term matches",
+                vec![
+                    term(vec![label_in()], vec![]),
+                    term(vec![], vec![name_in()]),
+                ],
+                node_with("host_1", &[]),
+                true,
+            ),
+        ];
+        for (name, terms, node, want) in rows {
+            let sel = NodeSelector {
+                node_selector_terms: terms,
+            };
+            assert_eq!(node_selector_matches(&sel, &node), want, "{name}");
+        }
+    }
 }
