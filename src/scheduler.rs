@@ -2476,3 +2476,8 @@ mod tests {
         assert_eq!(schedule_pod_from(&pod, &small, 0).1, 40);
     }
 }
+
+/// Ports of kube-scheduler plugin score tables (kept apart from the filter tests above).
+#[cfg(test)]
+#[path = "scheduler_score_tests.rs"]
+mod score_tests;
