@@ -1041,3 +1041,65 @@ fn pod_topology_spread_score() {
         assert_eq!(got, Some(c.want), "{}", c.name);
     }
 }
+
+// Port of TestFitScore (pkg/scheduler/framework/plugins/noderesources/fit_test.go): the
+// LeastAllocated rows with the default resources. kubeplay runs only the default profile, so
+// the RequestedToCapacityRatio and MostAllocated rows (6) and the two DRA extended-resource
+// rows are left out: 3 of 11 rows. kubeplay computes requests the same way with or without
+// PreScore, so "…LeastAllocated if PreScore is not called" checks the same function.
+#[test]
+fn fit_score_least_allocated() {
+    let cap = |name: &str, cpu: &str, mem: &str| node_cap(name, &[("cpu", cpu), ("memory", mem)]);
+    let req: &[&[(&str, &str)]] = &[&[("cpu", "1000"), ("memory", "2000")]];
+    // `st.MakePod().Node("node1").Req(r).SidecarReq(r)`: a restartable init container too.
+    let mut with_sidecar = pod_on("node1", req);
+    with_sidecar.spec_mut().init_containers.push(Container {
+        name: "sidecar".into(),
+        restart_policy: Some("Always".into()),
+        resources: Some(ResourceRequirements {
+            requests: [
+                ("cpu".to_string(), Quantity("1000".into())),
+                ("memory".to_string(), Quantity("2000".into())),
+            ]
+            .into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    });
+    type Case = (&'static str, Vec<Node>, Vec<Pod>, Vec<i64>);
+    let existing = || {
+        vec![
+            pod_on("node1", &[&[("cpu", "2000"), ("memory", "4000")]]),
+            pod_on("node2", &[&[("cpu", "1000"), ("memory", "2000")]]),
+        ]
+    };
+    let cases: Vec<Case> = vec![
+        (
+            "test case for ScoringStrategy LeastAllocated",
+            vec![cap("node1", "4000", "10000"), cap("node2", "6000", "10000")],
+            existing(),
+            vec![32, 63],
+        ),
+        (
+            "test case for ScoringStrategy LeastAllocated if PreScore is not called",
+            vec![cap("node1", "4000", "10000"), cap("node2", "6000", "10000")],
+            existing(),
+            vec![32, 63],
+        ),
+        (
+            "test case for ScoringStrategy LeastAllocated with sidecar container",
+            vec![cap("node1", "4000", "10000"), cap("node2", "4000", "10000")],
+            vec![with_sidecar, pod_on("node2", req)],
+            vec![32, 55],
+        ),
+    ];
+    let pod = pod_req(req);
+    for (name, nodes, pods, want) in cases {
+        let infos = snapshot(&nodes, &pods);
+        let got: Vec<i64> = infos
+            .iter()
+            .map(|ni| least_allocated_score(&pod, ni))
+            .collect();
+        assert_eq!(got, want, "{name}");
+    }
+}
