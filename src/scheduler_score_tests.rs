@@ -1598,3 +1598,152 @@ fn restartable_init_containers() {
         check_fit(name, &node, &[], &pod, want);
     }
 }
+
+/// `labels.Selector.String()` of an equality-only selector: `k=v` joined by commas, by key.
+fn selector_string(sel: &Selector) -> String {
+    let Selector::Requirements(reqs) = sel else {
+        return "<nothing>".into();
+    };
+    let mut parts: Vec<(String, String)> = reqs
+        .iter()
+        .map(|r| match r {
+            crate::api::Requirement::In(k, vs) if vs.len() == 1 => {
+                (k.clone(), format!("{k}={}", vs[0]))
+            }
+            other => panic!("not an equality requirement: {other:?}"),
+        })
+        .collect();
+    parts.sort();
+    parts
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn object_from(v: serde_json::Value) -> Object {
+    let kind = v["kind"].as_str().unwrap().to_string();
+    match kind.as_str() {
+        "Service" => Object::Service(serde_json::from_value(v).unwrap()),
+        "ReplicaSet" => Object::ReplicaSet(serde_json::from_value(v).unwrap()),
+        "ReplicationController" => {
+            Object::ReplicationController(serde_json::from_value(v).unwrap())
+        }
+        "StatefulSet" => Object::StatefulSet(serde_json::from_value(v).unwrap()),
+        k => panic!("{k}"),
+    }
+}
+
+// Port of TestDefaultSelector (pkg/scheduler/framework/plugins/helper/spread_test.go): the
+// Service selector merged with the controller's. As upstream, the fake listers keep what
+// earlier rows added.
+#[test]
+fn default_selector_table() {
+    let ns = "test";
+    let svc = serde_json::json!({"apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "test-service", "namespace": ns},
+        "spec": {"selector": {"podLabelKey": "podLabelVal"}}});
+    let rs = serde_json::json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": "test-replicaset", "namespace": ns},
+        "spec": {"selector": {"matchLabels": {"replicaSetLabelKey": "replicaSetLabelVal"}}}});
+    let rc = serde_json::json!({"apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "test-replicationcontroller", "namespace": ns},
+        "spec": {"selector": {"replicationLabelKey": "replicationLabelVal"}}});
+    let sts = serde_json::json!({"apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "test-statefulset", "namespace": ns},
+        "spec": {"selector": {"matchLabels": {"statefulSetLabelKey": "statefulSetLabelVal"}}}});
+    let pod = |owner: Option<(&str, &str, &str)>| {
+        let mut p = Pod::default();
+        p.metadata.name = "test-pod".into();
+        p.metadata.namespace = ns.into();
+        p.metadata.labels = [("podLabelKey".to_string(), "podLabelVal".to_string())].into();
+        if let Some((api_version, kind, name)) = owner {
+            p.metadata.owner_references = vec![crate::api::OwnerReference {
+                api_version: api_version.into(),
+                kind: kind.into(),
+                name: name.into(),
+                uid: String::new(),
+                controller: Some(true),
+                block_owner_deletion: None,
+            }];
+        }
+        p
+    };
+    let cases = [
+        ("DefaultSelector for default case", pod(None), vec![], ""),
+        (
+            "DefaultSelector for no OwnerReference pod case",
+            pod(None),
+            vec![svc.clone()],
+            "podLabelKey=podLabelVal",
+        ),
+        (
+            "DefaultSelector for ReplicaSet OwnerReference pod case",
+            pod(Some(("apps/v1", "ReplicaSet", "test-replicaset"))),
+            vec![svc.clone(), rs],
+            "podLabelKey=podLabelVal,replicaSetLabelKey=replicaSetLabelVal",
+        ),
+        (
+            "DefaultSelector for ReplicationController OwnerReference pod case",
+            pod(Some((
+                "v1",
+                "ReplicationController",
+                "test-replicationcontroller",
+            ))),
+            vec![svc.clone(), rc],
+            "podLabelKey=podLabelVal,replicationLabelKey=replicationLabelVal",
+        ),
+        (
+            "DefaultSelector for StatefulSet OwnerReference pod case",
+            pod(Some(("apps/v1", "StatefulSet", "test-statefulset"))),
+            vec![svc, sts],
+            "podLabelKey=podLabelVal,statefulSetLabelKey=statefulSetLabelVal",
+        ),
+    ];
+    let mut store = Store::new();
+    for (name, pod, add, want) in cases {
+        for o in add {
+            store.put(object_from(o));
+        }
+        assert_eq!(
+            selector_string(&default_selector(&pod, &store)),
+            want,
+            "{name}"
+        );
+    }
+}
+
+// Port of TestGetPodServices (pkg/scheduler/framework/plugins/helper/spread_test.go), through
+// default_selector (kubeplay has no separate GetPodServices): pod-i is selected by service-i
+// alone, pods 3 and 4 by none.
+#[test]
+fn get_pod_services() {
+    let mut store = Store::new();
+    for i in 0..3 {
+        store.put(object_from(
+            serde_json::json!({"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": format!("service-{i}"), "namespace": "test"},
+            "spec": {"selector": {"app": format!("test-{i}")}}}),
+        ));
+    }
+    for i in 0..5 {
+        let mut p = Pod::default();
+        p.metadata.name = format!("test-pod-{i}");
+        p.metadata.namespace = "test".into();
+        p.metadata.labels = [
+            ("app".to_string(), format!("test-{i}")),
+            ("label".to_string(), format!("label-{i}")),
+        ]
+        .into();
+        let want = if i < 3 {
+            format!("app=test-{i}")
+        } else {
+            String::new()
+        };
+        assert_eq!(
+            selector_string(&default_selector(&p, &store)),
+            want,
+            "GetPodServices for pod-{i}"
+        );
+    }
+}
