@@ -1537,12 +1537,23 @@ fn preempt<'a>(
     PreemptResult::Candidate(node, victims)
 }
 
-/// `calculateBackoffDuration`: 1 s doubling per attempt, capped at 10 s.
+/// `calculateBackoffDuration` with the default durations: 1 s doubling per attempt, capped at
+/// 10 s.
 pub fn backoff_duration(attempts: u32) -> Duration {
-    let mut d = POD_INITIAL_BACKOFF;
+    backoff_duration_with(POD_INITIAL_BACKOFF, POD_MAX_BACKOFF, attempts)
+}
+
+/// `backoffQueue.calculateBackoffDuration`: no back-off before the first attempt, then
+/// `initial` doubling per attempt, capped at `max` (compared by subtraction, so it never
+/// overflows).
+pub fn backoff_duration_with(initial: Duration, max: Duration, attempts: u32) -> Duration {
+    if attempts == 0 {
+        return Duration::ZERO;
+    }
+    let mut d = initial;
     for _ in 1..attempts {
-        if d.0 > POD_MAX_BACKOFF.0 - d.0 {
-            return POD_MAX_BACKOFF;
+        if d.0 > max.0 - d.0 {
+            return max;
         }
         d = Duration(d.0 * 2);
     }

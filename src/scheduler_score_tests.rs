@@ -1747,3 +1747,30 @@ fn get_pod_services() {
         );
     }
 }
+
+// Port of TestBackoffQueue_calculateBackoffDuration (pkg/scheduler/backend/queue/backoff_queue_test.go):
+// upstream's durations are nanoseconds, kubeplay's milliseconds; the arithmetic is on the
+// counts alike.
+#[test]
+fn backoff_queue_calculate_backoff_duration() {
+    let d = Duration::from_millis;
+    let cases = [
+        ("no backoff", d(1), d(32), 0, d(0)),
+        ("normal", d(1), d(32), 16, d(32)),
+        (
+            "overflow_32bit",
+            d(1),
+            d(i32::MAX as i64),
+            32,
+            d(i32::MAX as i64),
+        ),
+        ("overflow_64bit", d(1), d(i64::MAX), 64, d(i64::MAX)),
+    ];
+    for (name, initial, max, attempts, want) in cases {
+        assert_eq!(
+            backoff_duration_with(initial, max, attempts),
+            want,
+            "{name}"
+        );
+    }
+}
