@@ -1774,3 +1774,66 @@ fn backoff_queue_calculate_backoff_duration() {
         );
     }
 }
+
+// Port of TestFitError_Error (pkg/scheduler/framework/types_test.go): 6 of 8 rows. The two
+// "nodes failed Prefilter plugin…" rows are left out: kubeplay's plugins never reject in
+// PreFilter, so fit_error_message has no PreFilterMsg.
+#[test]
+fn fit_error_error() {
+    let st = |r: &str| Status::new(Code::Unschedulable, "X", vec![r.to_string()]);
+    let f1 = "Node(s) failed Filter plugin FalseFilter-1";
+    let f2 = "Node(s) failed Filter plugin FalseFilter-2";
+    let post = "Error running PostFilter plugin FailedPostFilter";
+    let cases = [
+        (
+            "nodes failed one Filter plugin with an empty PostFilterMsg",
+            3,
+            vec![st(f1), st(f1), st(f1)],
+            "",
+            "0/3 nodes are available: 3 Node(s) failed Filter plugin FalseFilter-1.",
+        ),
+        (
+            "nodes failed one Filter plugin with a non-empty PostFilterMsg",
+            3,
+            vec![st(f1), st(f1), st(f1)],
+            post,
+            "0/3 nodes are available: 3 Node(s) failed Filter plugin FalseFilter-1. Error running PostFilter plugin FailedPostFilter",
+        ),
+        (
+            "nodes failed two Filter plugins with an empty PostFilterMsg",
+            3,
+            vec![st(f1), st(f1), st(f2)],
+            "",
+            "0/3 nodes are available: 1 Node(s) failed Filter plugin FalseFilter-2, 2 Node(s) failed Filter plugin FalseFilter-1.",
+        ),
+        (
+            "nodes failed two Filter plugins with a non-empty PostFilterMsg",
+            3,
+            vec![st(f1), st(f1), st(f2)],
+            post,
+            "0/3 nodes are available: 1 Node(s) failed Filter plugin FalseFilter-2, 2 Node(s) failed Filter plugin FalseFilter-1. Error running PostFilter plugin FailedPostFilter",
+        ),
+        (
+            "failed to Permit on node",
+            1,
+            vec![st("Node failed Permit plugin Permit-1")],
+            "",
+            "0/1 nodes are available: 1 Node failed Permit plugin Permit-1.",
+        ),
+        (
+            "failed to Reserve on node",
+            1,
+            vec![st("Node failed Reserve plugin Reserve-1")],
+            "",
+            "0/1 nodes are available: 1 Node failed Reserve plugin Reserve-1.",
+        ),
+    ];
+    for (name, num_all_nodes, statuses, post_filter, want) in cases {
+        let refs: Vec<&Status> = statuses.iter().collect();
+        assert_eq!(
+            fit_error_message(num_all_nodes, &refs, post_filter),
+            want,
+            "{name}"
+        );
+    }
+}
