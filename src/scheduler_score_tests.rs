@@ -1837,3 +1837,73 @@ fn fit_error_error() {
         );
     }
 }
+
+// Port of TestPodInfoCalculateResources (pkg/scheduler/framework/types_test.go): the request
+// and the non-zero request (scoring) of a pod, through pod_requests. 4 of 17 rows: the pod-level
+// resources rows (PodLevelResources) and the DRA node-allocatable claim rows (claims, pod
+// overhead) are left out; "DRA gate disabled, with node allocatable resource claim" is kept, as
+// with the gate off the claim adds nothing (kubeplay never adds claims).
+#[test]
+fn pod_info_calculate_resources() {
+    let mi = 1024 * 1024;
+    let with = |reqs: &[(&str, &str)]| -> Vec<(&'static str, String)> {
+        reqs.iter()
+            .map(|(k, v)| (if *k == "cpu" { "cpu" } else { "memory" }, v.to_string()))
+            .collect()
+    };
+    // (name, per-container requests, (milliCPU, memory), (Non0CPU, Non0Mem))
+    type Case = (
+        &'static str,
+        Vec<Vec<(&'static str, String)>>,
+        (i128, i128),
+        (i128, i128),
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "requestless container",
+            vec![vec![]],
+            (0, 0),
+            (DEFAULT_MILLI_CPU_REQUEST, DEFAULT_MEMORY_REQUEST),
+        ),
+        (
+            "1X container with requests",
+            vec![with(&[("cpu", "500m"), ("memory", "500Mi")])],
+            (500, 500 * mi),
+            (500, 500 * mi),
+        ),
+        (
+            "2X container with requests",
+            vec![
+                with(&[("cpu", "500m"), ("memory", "500Mi")]),
+                with(&[("cpu", "700m"), ("memory", "800Mi")]),
+            ],
+            (1200, 1300 * mi),
+            (1200, 1300 * mi),
+        ),
+        (
+            "DRA gate disabled, with node allocatable resource claim",
+            vec![with(&[("cpu", "500m"), ("memory", "500Mi")])],
+            (500, 500 * mi),
+            (500, 500 * mi),
+        ),
+    ];
+    for (name, containers, want, want_non0) in cases {
+        let mut pod = Pod::default();
+        for (i, reqs) in containers.into_iter().enumerate() {
+            let mut r = ResourceRequirements::default();
+            for (k, v) in reqs {
+                r.requests.insert(k.to_string(), Quantity(v));
+            }
+            pod.spec_mut().containers.push(Container {
+                name: format!("c{i}"),
+                resources: Some(r),
+                ..Default::default()
+            });
+        }
+        let got = pod_requests(&pod, false);
+        let non0 = pod_requests(&pod, true);
+        assert_eq!((got.milli_cpu, got.memory), want, "{name}");
+        assert!(got.scalar.is_empty(), "{name}");
+        assert_eq!((non0.milli_cpu, non0.memory), want_non0, "{name}");
+    }
+}
