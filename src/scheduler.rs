@@ -715,6 +715,36 @@ fn balanced_allocation_score_req(req: &Resources, ni: &NodeInfo) -> Option<i64> 
     Some(((1.0 - std) * MAX_NODE_SCORE as f64) as i64)
 }
 
+/// NodeAffinity PreScore + Score + NormalizeScore: per node the summed weights of the pod's
+/// preferred terms it matches, scaled so the best node gets 100. `None` when the pod has no
+/// preferred terms (PreScore returns Skip).
+pub fn node_affinity_scores<'n>(
+    pod: &Pod,
+    nodes: impl IntoIterator<Item = &'n Node>,
+) -> Option<Vec<i64>> {
+    let terms = preferred_terms(pod);
+    if terms.is_empty() {
+        return None;
+    }
+    let mut scores: Vec<i64> = nodes
+        .into_iter()
+        .map(|node| {
+            terms
+                .iter()
+                .filter(|t| {
+                    // An empty preferred term matches every node.
+                    let empty = t.preference.match_expressions.is_empty()
+                        && t.preference.match_fields.is_empty();
+                    empty || node_selector_term_matches(&t.preference, node)
+                })
+                .map(|t| t.weight)
+                .sum()
+        })
+        .collect();
+    default_normalize_score(MAX_NODE_SCORE, false, &mut scores);
+    Some(scores)
+}
+
 /// TaintToleration Score (before normalization): intolerable PreferNoSchedule taints, counting
 /// only tolerations with effect PreferNoSchedule or empty.
 pub fn count_intolerable_prefer_no_schedule(pod: &Pod, node: &Node) -> i64 {
@@ -1072,21 +1102,8 @@ fn score_nodes_with(
         .collect();
     default_normalize_score(MAX_NODE_SCORE, true, &mut tt);
     // NodeAffinity, weight 2 (skipped without preferred terms).
-    let terms = preferred_terms(pod);
-    let mut na = vec![0i64; n];
-    if !terms.is_empty() {
-        for (i, (node, _)) in feasible.iter().enumerate() {
-            for t in &terms {
-                // An empty preferred term matches every node.
-                let empty = t.preference.match_expressions.is_empty()
-                    && t.preference.match_fields.is_empty();
-                if empty || node_selector_term_matches(&t.preference, node) {
-                    na[i] += t.weight;
-                }
-            }
-        }
-        default_normalize_score(MAX_NODE_SCORE, false, &mut na);
-    }
+    let na = node_affinity_scores(pod, feasible.iter().map(|(node, _)| *node))
+        .unwrap_or_else(|| vec![0; n]);
     // PodTopologySpread, weight 2.
     let (constraints, defaulted) = spread_constraints(pod, store);
     let pts = if counts_from_index {
@@ -1523,12 +1540,23 @@ fn preempt<'a>(
     PreemptResult::Candidate(node, victims)
 }
 
-/// `calculateBackoffDuration`: 1 s doubling per attempt, capped at 10 s.
+/// `calculateBackoffDuration` with the default durations: 1 s doubling per attempt, capped at
+/// 10 s.
 pub fn backoff_duration(attempts: u32) -> Duration {
-    let mut d = POD_INITIAL_BACKOFF;
+    backoff_duration_with(POD_INITIAL_BACKOFF, POD_MAX_BACKOFF, attempts)
+}
+
+/// `backoffQueue.calculateBackoffDuration`: no back-off before the first attempt, then
+/// `initial` doubling per attempt, capped at `max` (compared by subtraction, so it never
+/// overflows).
+pub fn backoff_duration_with(initial: Duration, max: Duration, attempts: u32) -> Duration {
+    if attempts == 0 {
+        return Duration::ZERO;
+    }
+    let mut d = initial;
     for _ in 1..attempts {
-        if d.0 > POD_MAX_BACKOFF.0 - d.0 {
-            return POD_MAX_BACKOFF;
+        if d.0 > max.0 - d.0 {
+            return max;
         }
         d = Duration(d.0 * 2);
     }
@@ -2955,3 +2983,8 @@ mod tests {
         }
     }
 }
+
+/// Ports of kube-scheduler plugin score tables (kept apart from the filter tests above).
+#[cfg(test)]
+#[path = "scheduler_score_tests.rs"]
+mod score_tests;
