@@ -212,13 +212,14 @@ pub fn pod_matches_node_affinity(pod: &Pod, node: &Node) -> bool {
     }
 }
 
-#[derive(Clone, Debug, Deserialize)]
+/// `v1.PreferredSchedulingTerm` (read from the pod's node affinity).
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct PreferredSchedulingTerm {
+pub struct PreferredSchedulingTerm {
     #[serde(default)]
-    weight: i64,
+    pub weight: i64,
     #[serde(default)]
-    preference: NodeSelectorTerm,
+    pub preference: NodeSelectorTerm,
 }
 
 fn preferred_terms(pod: &Pod) -> Vec<PreferredSchedulingTerm> {
@@ -715,6 +716,21 @@ fn balanced_allocation_score_req(req: &Resources, ni: &NodeInfo) -> Option<i64> 
     Some(((1.0 - std) * MAX_NODE_SCORE as f64) as i64)
 }
 
+/// `PreferredSchedulingTerms.Score` (component-helpers nodeaffinity): the sum of the weights of
+/// the preferred terms the node matches. As `NewPreferredSchedulingTerms`, terms of weight 0 and
+/// empty terms are left out (an empty preference matches no node, unlike a required term's).
+pub fn preferred_scheduling_terms_score(terms: &[PreferredSchedulingTerm], node: &Node) -> i64 {
+    terms
+        .iter()
+        .filter(|t| {
+            let empty =
+                t.preference.match_expressions.is_empty() && t.preference.match_fields.is_empty();
+            t.weight != 0 && !empty && node_selector_term_matches(&t.preference, node)
+        })
+        .map(|t| t.weight)
+        .sum()
+}
+
 /// NodeAffinity PreScore + Score + NormalizeScore: per node the summed weights of the pod's
 /// preferred terms it matches, scaled so the best node gets 100. `None` when the pod has no
 /// preferred terms (PreScore returns Skip).
@@ -728,18 +744,7 @@ pub fn node_affinity_scores<'n>(
     }
     let mut scores: Vec<i64> = nodes
         .into_iter()
-        .map(|node| {
-            terms
-                .iter()
-                .filter(|t| {
-                    // An empty preferred term matches every node.
-                    let empty = t.preference.match_expressions.is_empty()
-                        && t.preference.match_fields.is_empty();
-                    empty || node_selector_term_matches(&t.preference, node)
-                })
-                .map(|t| t.weight)
-                .sum()
-        })
+        .map(|node| preferred_scheduling_terms_score(&terms, node))
         .collect();
     default_normalize_score(MAX_NODE_SCORE, false, &mut scores);
     Some(scores)

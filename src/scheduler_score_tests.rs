@@ -1907,3 +1907,61 @@ fn pod_info_calculate_resources() {
         assert_eq!((non0.milli_cpu, non0.memory), want_non0, "{name}");
     }
 }
+
+// Port of TestPreferredSchedulingTermsScore
+// (staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity_test.go),
+// the rows that score: a term of weight 0 is left out (its invalid matchFields never matter),
+// and only the matching terms' weights add up. The "invalid field selector and label selector"
+// row is an error from NewPreferredSchedulingTerms, which validation reports here instead.
+// Plus: an empty preferred term is left out too (isEmptyNodeSelectorTerm), so it does not
+// raise every node's score before normalisation.
+#[test]
+fn test_preferred_scheduling_terms_score() {
+    let req = |key: &str, op: &str, values: &[&str]| NodeSelectorRequirement {
+        key: key.into(),
+        operator: op.into(),
+        values: values.iter().map(|v| v.to_string()).collect(),
+    };
+    let term =
+        |weight: i64, exprs: Vec<NodeSelectorRequirement>, fields: Vec<NodeSelectorRequirement>| {
+            PreferredSchedulingTerm {
+                weight,
+                preference: NodeSelectorTerm {
+                    match_expressions: exprs,
+                    match_fields: fields,
+                },
+            }
+        };
+    let mut node = Node::default();
+    node.metadata.name = "host_1".into();
+
+    let zero_weight = [term(
+        0,
+        vec![],
+        vec![req("metadata.name", "In", &["host_1", "host_2"])],
+    )];
+    assert_eq!(preferred_scheduling_terms_score(&zero_weight, &node), 0);
+
+    node.metadata
+        .labels
+        .insert("label_1".into(), "label_1_val".into());
+    let three = [
+        term(5, vec![], vec![req("metadata.name", "In", &["host_1"])]),
+        term(
+            7,
+            vec![req("unknown_label", "In", &["unknown_label_val"])],
+            vec![],
+        ),
+        term(11, vec![req("label_1", "In", &["label_1_val"])], vec![]),
+    ];
+    assert_eq!(preferred_scheduling_terms_score(&three, &node), 16);
+
+    let with_empty = [
+        term(3, vec![], vec![]),
+        term(11, vec![req("label_1", "In", &["label_1_val"])], vec![]),
+    ];
+    assert_eq!(preferred_scheduling_terms_score(&with_empty, &node), 11);
+    let mut other = Node::default();
+    other.metadata.name = "host_2".into();
+    assert_eq!(preferred_scheduling_terms_score(&with_empty, &other), 0);
+}
