@@ -24,6 +24,8 @@ pub mod scheduler;
 pub mod share;
 pub mod sim;
 pub mod store;
+#[cfg(test)]
+mod test_fixtures;
 pub mod trace;
 /// The JavaScript boundary; compiled only for WebAssembly, so the core never depends on JS.
 #[cfg(target_arch = "wasm32")]

@@ -1873,6 +1873,7 @@ fn prepare_victim(
 mod tests {
     use super::*;
     use crate::api::{Affinity, NodeAffinity, Quantity, ResourceRequirements};
+    use crate::test_fixtures::{taint, tol};
 
     fn req(key: &str, op: &str, values: &[&str]) -> NodeSelectorRequirement {
         NodeSelectorRequirement {
@@ -2163,25 +2164,6 @@ mod tests {
                     "{name}"
                 );
             }
-        }
-    }
-
-    fn taint(key: &str, value: &str, effect: &str) -> Taint {
-        Taint {
-            key: key.into(),
-            value: value.into(),
-            effect: effect.into(),
-            time_added: None,
-        }
-    }
-
-    fn tol(key: &str, op: &str, value: &str, effect: &str) -> Toleration {
-        Toleration {
-            key: key.into(),
-            operator: op.into(),
-            value: value.into(),
-            effect: effect.into(),
-            toleration_seconds: None,
         }
     }
 

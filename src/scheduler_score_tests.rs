@@ -4,25 +4,7 @@
 
 use super::*;
 use crate::api::{Container, Quantity, ResourceRequirements};
-
-fn taint(key: &str, value: &str, effect: &str) -> Taint {
-    Taint {
-        key: key.into(),
-        value: value.into(),
-        effect: effect.into(),
-        time_added: None,
-    }
-}
-
-fn tol(key: &str, op: &str, value: &str, effect: &str) -> Toleration {
-    Toleration {
-        key: key.into(),
-        operator: op.into(),
-        value: value.into(),
-        effect: effect.into(),
-        toleration_seconds: None,
-    }
-}
+use crate::test_fixtures::{taint, tol};
 
 fn named_node(name: &str) -> Node {
     let mut n = Node::default();

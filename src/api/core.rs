@@ -576,6 +576,7 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_fixtures::{taint, tol_secs as tol};
 
     /// Rows from k8s.io/apimachinery/pkg/api/resource TestQuantityParse / MilliValue.
     #[test]
@@ -638,28 +639,9 @@ mod tests {
         }));
     }
 
-    fn tol(key: &str, op: &str, value: &str, effect: &str, secs: Option<i64>) -> Toleration {
-        Toleration {
-            key: key.into(),
-            operator: op.into(),
-            value: value.into(),
-            effect: effect.into(),
-            toleration_seconds: secs,
-        }
-    }
-
-    fn taint(key: &str, value: &str, effect: &str) -> Taint {
-        Taint {
-            key: key.into(),
-            value: value.into(),
-            effect: effect.into(),
-            time_added: None,
-        }
-    }
-
     // Port of TestTolerationToleratesTaint (staging/src/k8s.io/api/core/v1/toleration_test.go).
-    // The Lt/Gt rows of newer releases (TaintTolerationComparisonOperators, 1.35) are not in
-    // 1.34 and not modelled.
+    // The Lt/Gt rows need TaintTolerationComparisonOperators, alpha and off by default in 1.35;
+    // not modelled.
     #[test]
     fn test_toleration_tolerates_taint() {
         let rows = [

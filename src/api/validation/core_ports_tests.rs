@@ -14,6 +14,7 @@ use crate::api::core::{
 };
 use crate::api::errors::FieldError;
 use crate::api::{ObjectMeta, Time};
+use crate::test_fixtures::tol_secs as tol;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -105,16 +106,6 @@ fn with_resources(
 
 fn none() -> BTreeMap<String, Quantity> {
     BTreeMap::new()
-}
-
-fn tol(key: &str, op: &str, value: &str, effect: &str, secs: Option<i64>) -> Toleration {
-    Toleration {
-        key: key.into(),
-        operator: op.into(),
-        value: value.into(),
-        effect: effect.into(),
-        toleration_seconds: secs,
-    }
 }
 
 fn expr(key: &str, values: &[&str]) -> NodeSelectorRequirement {

@@ -192,15 +192,7 @@ mod tests {
     use super::*;
     use crate::api::core::NodeSpec;
     use crate::api::ObjectMeta;
-
-    fn taint(k: &str, v: &str, e: &str) -> Taint {
-        Taint {
-            key: k.into(),
-            value: v.into(),
-            effect: e.into(),
-            time_added: None,
-        }
-    }
+    use crate::test_fixtures::taint;
 
     fn node(taints: Vec<Taint>) -> Node {
         Node {

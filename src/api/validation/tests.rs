@@ -8,7 +8,7 @@ use super::pod::{
 use super::validate_object;
 use crate::api::core::{
     Container, ContainerPort, NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod,
-    PodSpec, PodTemplateSpec, Quantity, ResourceRequirements, Taint, Toleration,
+    PodSpec, PodTemplateSpec, Quantity, ResourceRequirements, Taint,
 };
 use crate::api::errors::FieldError;
 use crate::api::{
@@ -16,6 +16,7 @@ use crate::api::{
     ReplicationController, ReplicationControllerSpec, Time,
 };
 use crate::store::apiserver::ApiServer;
+use crate::test_fixtures::tol_secs as tol;
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -452,16 +453,6 @@ fn resource_rows() {
             want,
             "{name}"
         );
-    }
-}
-
-fn tol(key: &str, op: &str, value: &str, effect: &str, secs: Option<i64>) -> Toleration {
-    Toleration {
-        key: key.into(),
-        operator: op.into(),
-        value: value.into(),
-        effect: effect.into(),
-        toleration_seconds: secs,
     }
 }
 

@@ -13,6 +13,7 @@ use crate::api::{
 use crate::features::FeatureGates;
 use crate::sim::Simulation;
 use crate::store::apiserver::DeleteOptions;
+use crate::test_fixtures::taint;
 use crate::world::World;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -53,15 +54,6 @@ fn new_node(name: &str, labels: &[(&str, &str)]) -> Node {
         ..Default::default()
     }];
     n
-}
-
-fn taint(key: &str, value: &str, effect: &str) -> Taint {
-    Taint {
-        key: key.into(),
-        value: value.into(),
-        effect: effect.into(),
-        time_added: None,
-    }
 }
 
 const SIMPLE_LABEL: &[(&str, &str)] = &[("name", "simple-daemon"), ("type", "production")];
