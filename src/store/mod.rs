@@ -38,6 +38,50 @@ impl ObjectRef {
     }
 }
 
+/// An [`ObjectRef`] seen as its three parts, so the object map can be searched with borrowed
+/// strings (`Store::get` builds no key). Orders exactly as `ObjectRef`'s derived `Ord`.
+trait RefParts {
+    fn parts(&self) -> (&str, &str, &str);
+}
+
+impl RefParts for ObjectRef {
+    fn parts(&self) -> (&str, &str, &str) {
+        (self.kind, &self.namespace, &self.name)
+    }
+}
+
+impl RefParts for (&str, &str, &str) {
+    fn parts(&self) -> (&str, &str, &str) {
+        *self
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn RefParts + 'a> for ObjectRef {
+    fn borrow(&self) -> &(dyn RefParts + 'a) {
+        self
+    }
+}
+
+impl PartialEq for dyn RefParts + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn RefParts + '_ {}
+
+impl PartialOrd for dyn RefParts + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for dyn RefParts + '_ {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.parts().cmp(&other.parts())
+    }
+}
+
 /// What a watch delivers: the object before and after (`None` for add/delete). The objects are
 /// shared with the store (an informer's cache hands out the same pointers), never copied.
 #[derive(Clone, Debug)]
@@ -183,7 +227,7 @@ impl Store {
     pub fn get<T: Resource>(&self, namespace: &str, name: &str) -> Option<&T> {
         let ns = if T::NAMESPACED { namespace } else { "" };
         self.objects
-            .get(&ObjectRef::new(T::KIND, ns, name))
+            .get(&(T::KIND, ns, name) as &dyn RefParts)
             .and_then(|o| T::from_object(o))
     }
 
@@ -191,7 +235,7 @@ impl Store {
     pub fn get_shared<T: Resource>(&self, namespace: &str, name: &str) -> Option<Shared<T>> {
         let ns = if T::NAMESPACED { namespace } else { "" };
         self.objects
-            .get(&ObjectRef::new(T::KIND, ns, name))
+            .get(&(T::KIND, ns, name) as &dyn RefParts)
             .and_then(|o| Shared::new(o.clone()))
     }
 
