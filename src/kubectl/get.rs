@@ -349,6 +349,51 @@ mod tests {
             ),
             "pod/bare"
         );
+        assert_eq!(
+            get(
+                &mut sim,
+                "get pods --field-selector spec.host=node-2 -o name"
+            ),
+            "pod/bare"
+        );
+    }
+
+    #[test]
+    fn events_field_selector() {
+        let yaml = crate::scenario::builtin::BUILTIN
+            .iter()
+            .find(|(n, _)| *n == "nginx-deployment")
+            .map(|(_, y)| *y)
+            .unwrap();
+        let mut sim = crate::scenario::Scenario::parse(yaml)
+            .unwrap()
+            .build()
+            .unwrap();
+        sim.run_for(crate::api::Duration::parse("60s").unwrap())
+            .unwrap();
+        let out = get(
+            &mut sim,
+            "get events --field-selector reason=ScalingReplicaSet -o name",
+        );
+        assert!(!out.is_empty());
+        assert!(
+            out.lines()
+                .all(|l| l.starts_with("event/nginx-deployment.")),
+            "{out}"
+        );
+        let sched = get(
+            &mut sim,
+            "get events --field-selector involvedObject.kind=Pod,reason!=Scheduled -o name",
+        );
+        let all_pod = get(
+            &mut sim,
+            "get events --field-selector involvedObject.kind=Pod -o name",
+        );
+        assert!(sched.lines().count() < all_pod.lines().count());
+        assert_eq!(
+            execute(&mut sim, "get events --field-selector message=x").unwrap_err(),
+            "Error from server (BadRequest): Unable to find \"/v1, Resource=events\" that match label selector \"\", field selector \"message=x\": field label not supported: message"
+        );
     }
 
     #[test]

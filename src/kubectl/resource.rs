@@ -295,14 +295,128 @@ pub struct Info {
     pub items: Vec<Item>,
 }
 
-/// A field selector on the fields the API server supports for the kinds kubeplay stores.
+/// A field selector as the API server takes it for a list: each requirement's label goes
+/// through the kind's field-label conversion (`AddFieldLabelConversionFunc` in
+/// `pkg/apis/<group>/<version>/conversion.go`, or `runtime.DefaultMetaV1FieldSelectorConversion`
+/// for kinds that register none: everything in `apps`, CronJob, PVC, HPA), and objects are
+/// matched on the registry strategy's `ToSelectableFields` set.
 #[derive(Clone, Debug, Default)]
 pub struct FieldSelector {
     terms: Vec<(String, bool, String)>,
 }
 
+/// The labels a kind's field-label conversion accepts besides `metadata.name` (and
+/// `metadata.namespace` for namespaced kinds); `None` for the metadata-only default.
+fn accepted_field_labels(kind: Kind) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        Kind::Obj("Pod") => &[
+            "spec.nodeName",
+            "spec.restartPolicy",
+            "spec.schedulerName",
+            "spec.serviceAccountName",
+            "spec.hostNetwork",
+            "status.phase",
+            "status.podIP",
+            "status.podIPs",
+            "status.nominatedNodeName",
+        ],
+        Kind::Obj("Node") => &["spec.unschedulable"],
+        Kind::Obj("ReplicationController") => &["status.replicas"],
+        Kind::Obj("Service") => &["spec.clusterIP", "spec.type"],
+        Kind::Obj("Job") => &["status.successful"],
+        Kind::Event => &[
+            "involvedObject.kind",
+            "involvedObject.namespace",
+            "involvedObject.name",
+            "involvedObject.uid",
+            "involvedObject.apiVersion",
+            "involvedObject.resourceVersion",
+            "involvedObject.fieldPath",
+            "reason",
+            "reportingComponent",
+            "source",
+            "type",
+        ],
+        _ => return None,
+    })
+}
+
+/// `Scheme.ConvertFieldLabel`: the canonical label, or the conversion func's error.
+///
+/// Concrete example: `kubectl get deploy --field-selector status.replicas=3` is rejected with
+/// `"status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"`
+/// (apps/v1 registers no conversion), while the same label on a ReplicationController is
+/// accepted.
+pub fn convert_field_label(kind: Kind, label: &str) -> Result<String, String> {
+    let Some(extra) = accepted_field_labels(kind) else {
+        return match label {
+            "metadata.name" | "metadata.namespace" => Ok(label.to_string()),
+            _ => Err(format!(
+                "{label:?} is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
+            )),
+        };
+    };
+    // Cluster-scoped kinds (Node) do not take metadata.namespace.
+    let meta = label == "metadata.name" || (label == "metadata.namespace" && kind.namespaced());
+    if meta || extra.contains(&label) {
+        return Ok(label.to_string());
+    }
+    if kind == Kind::Obj("Pod") && label == "spec.host" {
+        // Backwards compatibility with old v1 clients.
+        return Ok("spec.nodeName".to_string());
+    }
+    Err(match kind {
+        Kind::Obj("Job") => format!("field label {label:?} not supported for Job"),
+        _ => format!("field label not supported: {label}"),
+    })
+}
+
+/// A dotted path in an object's JSON, as a selectable-field string (`""` when absent).
+fn json_field(v: &serde_json::Value, path: &str) -> String {
+    let mut cur = v;
+    for part in path.split('.') {
+        match cur.get(part) {
+            Some(next) => cur = next,
+            None => return String::new(),
+        }
+    }
+    match cur {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// One canonical label's value in the kind's `ToSelectableFields` set, read from the object's
+/// JSON. Every label the strategy sets is present even when the field is unset (`false`, `0`);
+/// a label the conversion accepts but the strategy never sets (`status.podIPs`) reads `""`.
+pub fn selectable_field(kind: Kind, v: &serde_json::Value, label: &str) -> String {
+    let or = |s: String, d: &str| if s.is_empty() { d.to_string() } else { s };
+    match (kind, label) {
+        (Kind::Obj("Pod"), "spec.hostNetwork") => or(json_field(v, "spec.hostNetwork"), "false"),
+        (Kind::Obj("Pod"), "status.podIP") => v
+            .pointer("/status/podIPs/0/ip")
+            .and_then(|x| x.as_str())
+            .map(str::to_string)
+            .unwrap_or_else(|| json_field(v, "status.podIP")),
+        (Kind::Obj("Pod"), "status.podIPs") => String::new(),
+        (Kind::Obj("Node"), "spec.unschedulable") => {
+            or(json_field(v, "spec.unschedulable"), "false")
+        }
+        (Kind::Obj("ReplicationController"), "status.replicas") => {
+            or(json_field(v, "status.replicas"), "0")
+        }
+        (Kind::Obj("Job"), "status.successful") => or(json_field(v, "status.succeeded"), "0"),
+        (Kind::Event, "source") => or(
+            json_field(v, "source.component"),
+            &json_field(v, "reportingComponent"),
+        ),
+        _ => json_field(v, label),
+    }
+}
+
 impl FieldSelector {
-    /// Parses `a=b,c!=d`.
+    /// Parses `a=b,c==d,e!=f` (`fields.ParseSelector`) and converts every label for `kind`.
     ///
     /// # Errors
     /// The server's message for an invalid or unsupported selector.
@@ -320,34 +434,46 @@ impl FieldSelector {
                     "invalid selector: '{s}'; can't understand '{part}'"
                 ));
             };
-            let k = k.trim().to_string();
-            let supported = matches!(k.as_str(), "metadata.name" | "metadata.namespace")
-                || (kind == Kind::Obj("Pod")
-                    && matches!(k.as_str(), "spec.nodeName" | "status.phase"))
-                || (kind == Kind::Obj("Node") && k == "spec.unschedulable");
-            if !supported {
-                return Err(format!("field label not supported: {k}"));
-            }
+            let k = convert_field_label(kind, k.trim())?;
             terms.push((k, eq, v.trim().to_string()));
         }
         Ok(FieldSelector { terms })
     }
 
-    fn value_of(o: &Object, field: &str) -> String {
-        match (o, field) {
-            (_, "metadata.name") => o.meta().name.clone(),
-            (_, "metadata.namespace") => o.meta().namespace.clone(),
-            (Object::Pod(p), "spec.nodeName") => p.spec.node_name.clone(),
-            (Object::Pod(p), "status.phase") => p.status.phase.clone(),
-            (Object::Node(n), "spec.unschedulable") => n.spec.unschedulable.to_string(),
-            _ => String::new(),
+    fn meta_value(name: &str, namespace: &str, field: &str) -> Option<String> {
+        match field {
+            "metadata.name" => Some(name.to_string()),
+            "metadata.namespace" => Some(namespace.to_string()),
+            _ => None,
         }
     }
 
+    fn matches_with(
+        &self,
+        kind: Kind,
+        name: &str,
+        namespace: &str,
+        json: impl Fn() -> serde_json::Value,
+    ) -> bool {
+        let mut v: Option<serde_json::Value> = None;
+        self.terms.iter().all(|(k, eq, want)| {
+            let got = Self::meta_value(name, namespace, k)
+                .unwrap_or_else(|| selectable_field(kind, v.get_or_insert_with(&json), k));
+            (got == *want) == *eq
+        })
+    }
+
     pub fn matches(&self, o: &Object) -> bool {
-        self.terms
-            .iter()
-            .all(|(k, eq, v)| (Self::value_of(o, k) == *v) == *eq)
+        let kind = Kind::Obj(o.kind());
+        let m = o.meta();
+        self.matches_with(kind, &m.name, &m.namespace, || {
+            super::output::object_value(o)
+        })
+    }
+
+    /// Whether an Event (as the API serves it) matches.
+    pub fn matches_event(&self, e: &Event) -> bool {
+        self.matches_with(Kind::Event, &e.name, &e.namespace, || e.to_value())
     }
 }
 
@@ -380,13 +506,13 @@ pub fn list(
             .map(|o| Item::Obj(o.clone()))
             .collect()),
         Kind::Event => {
-            if !fsel.terms.is_empty() || !sel.is_empty() {
+            if !sel.is_empty() {
                 // Events carry no labels; a selector other than everything matches nothing.
                 return Ok(vec![]);
             }
             Ok(events::aggregate(&sim.api.events)
                 .into_iter()
-                .filter(|e| ns.is_none_or(|n| e.namespace == n))
+                .filter(|e| ns.is_none_or(|n| e.namespace == n) && fsel.matches_event(e))
                 .map(Item::Event)
                 .collect())
         }
@@ -564,5 +690,99 @@ mod tests {
         assert_eq!(resolve("replicasets.v1.apps"), Ok(Kind::Obj("ReplicaSet")));
         assert!(resolve("rs.batch").is_err());
         assert!(resolve("pods.apps").is_err());
+    }
+
+    // The field-label conversion funcs of pkg/apis/core/v1/conversion.go and
+    // pkg/apis/batch/v1/conversion.go, and runtime.DefaultMetaV1FieldSelectorConversion for kinds
+    // that register none (apps/v1, CronJob, PVC, HPA).
+    #[test]
+    fn field_label_conversion_per_kind() {
+        let pod = Kind::Obj("Pod");
+        assert_eq!(
+            convert_field_label(pod, "spec.host").unwrap(),
+            "spec.nodeName"
+        );
+        for l in ["status.podIPs", "spec.schedulerName", "metadata.namespace"] {
+            assert_eq!(convert_field_label(pod, l).unwrap(), l);
+        }
+        assert_eq!(
+            convert_field_label(pod, "spec.containers").unwrap_err(),
+            "field label not supported: spec.containers"
+        );
+        // Node is cluster-scoped: its func takes metadata.name and spec.unschedulable only.
+        let node = Kind::Obj("Node");
+        assert!(convert_field_label(node, "spec.unschedulable").is_ok());
+        assert_eq!(
+            convert_field_label(node, "metadata.namespace").unwrap_err(),
+            "field label not supported: metadata.namespace"
+        );
+        assert!(convert_field_label(Kind::Obj("ReplicationController"), "status.replicas").is_ok());
+        assert_eq!(
+            convert_field_label(Kind::Obj("ReplicaSet"), "status.replicas").unwrap_err(),
+            r#""status.replicas" is not a known field selector: only "metadata.name", "metadata.namespace""#
+        );
+        assert!(convert_field_label(Kind::Obj("Deployment"), "metadata.namespace").is_ok());
+        assert_eq!(
+            convert_field_label(Kind::Obj("Job"), "status.failed").unwrap_err(),
+            r#"field label "status.failed" not supported for Job"#
+        );
+        assert!(convert_field_label(Kind::Obj("CronJob"), "status.successful").is_err());
+        for l in [
+            "reason",
+            "type",
+            "source",
+            "involvedObject.name",
+            "reportingComponent",
+        ] {
+            assert!(convert_field_label(Kind::Event, l).is_ok(), "{l}");
+        }
+        assert_eq!(
+            convert_field_label(Kind::Event, "message").unwrap_err(),
+            "field label not supported: message"
+        );
+        assert!(FieldSelector::parse("a", pod)
+            .unwrap_err()
+            .starts_with("invalid selector: 'a'; can't understand 'a'"));
+    }
+
+    // ToSelectableFields: every label the strategy sets reads a value even when the field is
+    // unset; status.podIPs is accepted but never set; Job's status.successful reads
+    // status.succeeded; an Event's source falls back to reportingComponent.
+    #[test]
+    fn selectable_field_values() {
+        let pod = serde_json::json!({"metadata": {"name": "p"}, "spec": {},
+            "status": {"podIPs": [{"ip": "10.0.0.7"}], "podIP": "10.0.0.7"}});
+        assert_eq!(
+            selectable_field(Kind::Obj("Pod"), &pod, "spec.hostNetwork"),
+            "false"
+        );
+        assert_eq!(
+            selectable_field(Kind::Obj("Pod"), &pod, "status.podIP"),
+            "10.0.0.7"
+        );
+        assert_eq!(
+            selectable_field(Kind::Obj("Pod"), &pod, "status.podIPs"),
+            ""
+        );
+        let job = serde_json::json!({"status": {"succeeded": 2}});
+        assert_eq!(
+            selectable_field(Kind::Obj("Job"), &job, "status.successful"),
+            "2"
+        );
+        assert_eq!(
+            selectable_field(
+                Kind::Obj("Job"),
+                &serde_json::json!({}),
+                "status.successful"
+            ),
+            "0"
+        );
+        let rc = serde_json::json!({"status": {}});
+        assert_eq!(
+            selectable_field(Kind::Obj("ReplicationController"), &rc, "status.replicas"),
+            "0"
+        );
+        let ev = serde_json::json!({"source": {}, "reportingComponent": "kubelet"});
+        assert_eq!(selectable_field(Kind::Event, &ev, "source"), "kubelet");
     }
 }
