@@ -169,6 +169,24 @@ pub fn filter_node_ports(want: &[HostPort], used: &HostPortInfo) -> Option<Statu
     ))
 }
 
+/// `isSchedulableAfterPodDeleted`: whether deleting `deleted` may make `pod`, rejected by this
+/// plugin, schedulable: the deleted pod was assigned or nominated and held one of the ports
+/// `pod` wants.
+pub fn is_schedulable_after_pod_deleted(pod: &Pod, deleted: &Pod) -> bool {
+    if deleted.spec.node_name.is_empty() && super::nominated_node(deleted).is_none() {
+        return false;
+    }
+    let ports = get_container_ports([deleted]);
+    if ports.is_empty() {
+        return false;
+    }
+    let mut in_use = HostPortInfo::default();
+    for p in &ports {
+        in_use.add(&p.host_ip, &p.protocol, p.host_port);
+    }
+    !fits_ports(&get_container_ports([pod]), &in_use)
+}
+
 #[cfg(test)]
 #[path = "node_ports_tests.rs"]
 mod tests;

@@ -381,3 +381,48 @@ fn host_port_info_check() {
         assert_eq!(h.check_conflict(ip, protocol, port), want, "{name}");
     }
 }
+
+// Port of Test_isSchedulableAfterPodDeleted (node_ports_test.go), the 4 rows with a pod
+// ("backoff-wrong-old-object" passes a non-pod, which cannot happen here).
+#[test]
+fn is_schedulable_after_pod_deleted_rows() {
+    let host_port = |node: &str, port: i32| {
+        let mut p = pod_with_containers(&[vec![{
+            let mut cp = ContainerPort::default();
+            cp.extra.insert("hostPort".into(), port.into());
+            cp
+        }]]);
+        p.spec_mut().node_name = node.into();
+        p
+    };
+    let pod = host_port("", 8080);
+    let cases: Vec<(&str, Pod, bool)> = vec![
+        ("skip-queue-on-unscheduled", Pod::default(), false),
+        (
+            "skip-queue-on-non-hostport",
+            {
+                let mut p = Pod::default();
+                p.spec_mut().node_name = "fake-node".into();
+                p
+            },
+            false,
+        ),
+        (
+            "skip-queue-on-unrelated-hostport",
+            host_port("fake-node", 8081),
+            false,
+        ),
+        (
+            "queue-on-released-hostport",
+            host_port("fake-node", 8080),
+            true,
+        ),
+    ];
+    for (name, deleted, want) in cases {
+        assert_eq!(
+            is_schedulable_after_pod_deleted(&pod, &deleted),
+            want,
+            "{name}"
+        );
+    }
+}
