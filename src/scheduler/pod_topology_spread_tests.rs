@@ -1009,3 +1009,93 @@ fn preemption_resolves_a_spread_violation() {
         other => panic!("{other:?}"),
     }
 }
+
+fn with_host_port(mut p: Pod, port: i64) -> Pod {
+    let mut cp = crate::api::ContainerPort::default();
+    cp.extra.insert("hostPort".into(), port.into());
+    if p.spec.containers.is_empty() {
+        p.spec_mut().containers.push(crate::api::Container {
+            name: "c".into(),
+            ..Default::default()
+        });
+    }
+    p.spec_mut().containers[0].ports.push(cp);
+    p
+}
+
+// The scheduler's cached path (NodeInfo aggregates without pods, spread counts from the label
+// index, used ports in the aggregates) binds exactly where the uncached path does, over
+// generated clusters and pods with DoNotSchedule / ScheduleAnyway constraints, matchLabelKeys,
+// inclusion policies and host ports.
+#[test]
+fn cached_path_matches_uncached_path() {
+    let mut rng = crate::rng::Rng::new(7);
+    let mut binds = 0;
+    for round in 0..300 {
+        let mut store = Store::new();
+        let n_nodes = 2 + rng.below(5) as usize;
+        for i in 0..n_nodes {
+            let mut spec = format!("n{i} node=n{i}");
+            if rng.below(5) > 0 {
+                spec.push_str(&format!(" zone=z{}", rng.below(3)));
+            }
+            if rng.below(4) == 0 {
+                spec.push_str(" taint");
+            }
+            if rng.below(2) == 0 {
+                spec.push_str(" foo");
+            }
+            store.put(Object::Node(with_alloc(node(&spec), "8")));
+        }
+        let n_pods = rng.below(12) as usize;
+        for j in 0..n_pods {
+            let app = ["a", "b"][rng.below(2) as usize];
+            let hash = ["h1", "h2"][rng.below(2) as usize];
+            let mut p = pod(&format!(
+                "e{j}@n{} app={app} pod-template-hash={hash}",
+                rng.below(n_nodes as u64)
+            ));
+            if rng.below(6) == 0 {
+                p.metadata.deletion_timestamp = Some(Time::default());
+            }
+            if rng.below(5) == 0 {
+                p = with_host_port(p, 8080);
+            }
+            store.put(Object::Pod(p));
+        }
+        let key = ["node", "zone"][rng.below(2) as usize];
+        let mut c = hard(1 + rng.below(2) as i32, key, None);
+        c["labelSelector"] = json!({"matchLabels": {"app": "a"}});
+        if rng.below(2) == 0 {
+            c["matchLabelKeys"] = json!(["pod-template-hash"]);
+        }
+        if rng.below(3) == 0 {
+            c["whenUnsatisfiable"] = json!("ScheduleAnyway");
+        }
+        if rng.below(3) == 0 {
+            c["minDomains"] = json!(1 + rng.below(4));
+        }
+        if rng.below(3) == 0 {
+            c["nodeTaintsPolicy"] = json!("Honor");
+        }
+        if rng.below(3) == 0 {
+            c["nodeAffinityPolicy"] = json!("Ignore");
+        }
+        let mut p = incoming("app=a pod-template-hash=h1", vec![c]);
+        if rng.below(3) == 0 {
+            p = with_node_selector(p, "foo");
+        }
+        if rng.below(3) == 0 {
+            p = with_host_port(p, 8080);
+        }
+        let start = rng.below(n_nodes as u64) as usize;
+        let slow = crate::scheduler::schedule_pod_from(&p, &store, start);
+        let mut cache = std::collections::BTreeMap::new();
+        let cached = crate::scheduler::schedule_pod_cached(&p, &store, &mut cache, false, start);
+        assert_eq!(cached, slow, "round {round}");
+        if matches!(slow.0, crate::scheduler::Outcome::Bind(_)) {
+            binds += 1;
+        }
+    }
+    assert!(binds > 50, "{binds}");
+}
