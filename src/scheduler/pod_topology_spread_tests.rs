@@ -1099,3 +1099,148 @@ fn cached_path_matches_uncached_path() {
     }
     assert!(binds > 50, "{binds}");
 }
+
+// Port of the first rows of TestPreFilterState (filtering_test.go): `TpPairToMatchNum` per
+// constraint and the critical paths' match numbers (which of two tied topology values a path
+// names follows Go's map order upstream, so only the numbers are compared).
+#[test]
+fn pre_filter_state_rows() {
+    type Want = Vec<(Vec<(&'static str, i64)>, (i64, i64))>;
+    let five = vec![
+        "p-a1@node-a foo",
+        "p-a2@node-a foo",
+        "p-b1@node-b foo",
+        "p-y1@node-y foo",
+        "p-y2@node-y foo",
+    ];
+    let y4 = [SPREAD_2_1_0_3.to_vec(), vec!["p-y4@node-y foo"]].concat();
+    let aby = vec![
+        "node-a zone=zone1 node=node-a",
+        "node-b zone=zone1 node=node-b",
+        "node-y zone=zone2 node=node-y",
+    ];
+    let zone_node = || {
+        incoming(
+            "foo",
+            vec![hard(1, "zone", Some("foo")), hard(1, "node", Some("foo"))],
+        )
+    };
+    let rows: Vec<(&str, Pod, Vec<&str>, Vec<&str>, Want)> = vec![
+        (
+            "clean cluster with one spreadConstraint",
+            incoming(
+                "foo",
+                vec![with(
+                    hard(5, "zone", None),
+                    "labelSelector",
+                    json!({"matchLabels": {"foo": "bar"}}),
+                )],
+            ),
+            ZONED.to_vec(),
+            vec![],
+            vec![(vec![("zone1", 0), ("zone2", 0)], (0, 0))],
+        ),
+        (
+            "normal case with one spreadConstraint",
+            incoming("foo", vec![hard(1, "zone", Some("foo"))]),
+            ZONED.to_vec(),
+            five.clone(),
+            vec![(vec![("zone1", 3), ("zone2", 2)], (2, 3))],
+        ),
+        (
+            "normal case with null label selector",
+            incoming("foo", vec![hard(1, "zone", None)]),
+            ZONED.to_vec(),
+            five.clone(),
+            vec![(vec![("zone1", 0), ("zone2", 0)], (0, 0))],
+        ),
+        (
+            "normal case with one spreadConstraint, on a 3-zone cluster",
+            incoming("foo", vec![hard(1, "zone", Some("foo"))]),
+            [
+                ZONED.to_vec(),
+                vec![
+                    "node-o zone=zone3 node=node-o",
+                    "node-p zone=zone3 node=node-p",
+                ],
+            ]
+            .concat(),
+            five.clone(),
+            vec![(vec![("zone1", 3), ("zone2", 2), ("zone3", 0)], (0, 2))],
+        ),
+        (
+            "namespace mismatch doesn't count",
+            incoming("foo", vec![hard(1, "zone", Some("foo"))]),
+            ZONED.to_vec(),
+            vec![
+                "p-a1@node-a foo",
+                "ns1/p-a2@node-a foo",
+                "p-b1@node-b foo",
+                "ns2/p-y1@node-y foo",
+                "p-y2@node-y foo",
+            ],
+            vec![(vec![("zone1", 2), ("zone2", 1)], (1, 2))],
+        ),
+        (
+            "normal case with two spreadConstraints",
+            zone_node(),
+            ZONED.to_vec(),
+            y4.clone(),
+            vec![
+                (vec![("zone1", 3), ("zone2", 4)], (3, 4)),
+                (
+                    vec![("node-a", 2), ("node-b", 1), ("node-x", 0), ("node-y", 4)],
+                    (0, 1),
+                ),
+            ],
+        ),
+        (
+            "soft spreadConstraints should be bypassed",
+            incoming(
+                "foo",
+                vec![
+                    with(
+                        hard(1, "zone", Some("foo")),
+                        "whenUnsatisfiable",
+                        json!("ScheduleAnyway"),
+                    ),
+                    hard(1, "zone", Some("foo")),
+                    with(
+                        hard(1, "node", Some("foo")),
+                        "whenUnsatisfiable",
+                        json!("ScheduleAnyway"),
+                    ),
+                    hard(1, "node", Some("foo")),
+                ],
+            ),
+            aby.clone(),
+            y4.clone(),
+            vec![
+                (vec![("zone1", 3), ("zone2", 4)], (3, 4)),
+                (vec![("node-a", 2), ("node-b", 1), ("node-y", 4)], (1, 2)),
+            ],
+        ),
+        (
+            "different labelSelectors - simple version",
+            incoming(
+                "foo bar",
+                vec![hard(1, "zone", Some("foo")), hard(1, "node", Some("bar"))],
+            ),
+            aby.clone(),
+            vec!["p-a@node-a foo", "p-b@node-b bar"],
+            vec![
+                (vec![("zone1", 1), ("zone2", 0)], (0, 1)),
+                (vec![("node-a", 0), ("node-b", 1), ("node-y", 0)], (0, 0)),
+            ],
+        ),
+    ];
+    for (name, p, nodes, pods, want) in rows {
+        let w = world(&nodes, &pods);
+        let s = pre_filter(&w, &p).expect("constraints");
+        assert_eq!(s.constraints.len(), want.len(), "{name}");
+        for (i, (nums, paths)) in want.into_iter().enumerate() {
+            assert_eq!(match_nums(&s, i), nums, "{name} [{i}]");
+            assert_eq!(min_paths(&s, i), paths, "{name} [{i}]");
+        }
+    }
+}
