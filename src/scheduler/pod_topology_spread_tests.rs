@@ -1106,6 +1106,13 @@ fn cached_path_matches_uncached_path() {
 #[test]
 fn pre_filter_state_rows() {
     type Want = Vec<(Vec<(&'static str, i64)>, (i64, i64))>;
+    type StateRow = (
+        &'static str,
+        Pod,
+        Vec<&'static str>,
+        Vec<&'static str>,
+        Want,
+    );
     let five = vec![
         "p-a1@node-a foo",
         "p-a2@node-a foo",
@@ -1125,7 +1132,7 @@ fn pre_filter_state_rows() {
             vec![hard(1, "zone", Some("foo")), hard(1, "node", Some("foo"))],
         )
     };
-    let rows: Vec<(&str, Pod, Vec<&str>, Vec<&str>, Want)> = vec![
+    let rows: Vec<StateRow> = vec![
         (
             "clean cluster with one spreadConstraint",
             incoming(
