@@ -1251,3 +1251,55 @@ fn pre_filter_state_rows() {
         }
     }
 }
+
+// Port of the matchLabelKeys rows of TestPodTopologySpreadFilter
+// (test/integration/scheduler/filters/filters_test.go), through the whole default profile:
+// the pod lands on one of the candidate nodes.
+#[test]
+fn integration_match_label_keys_rows() {
+    let nodes = [
+        "node-0 node=node-0 zone=zone-0",
+        "node-1 node=node-1 zone=zone-0",
+        "node-2 node=node-2 zone=zone-1",
+        "node-3 node=node-3 zone=zone-1",
+    ];
+    let cases: Vec<(&str, Pod, [&str; 3], [&str; 2])> = vec![
+        (
+            "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty, pods spread across zone as 0/1",
+            incoming(
+                "foo bar",
+                vec![with(hard(1, "zone", Some("foo")), "matchLabelKeys", json!(["bar"]))],
+            ),
+            ["p1a@node-0 foo", "p2a@node-1 foo", "p3a@node-2 foo bar"],
+            ["node-0", "node-1"],
+        ),
+        (
+            "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty, pods spread across zone as 2/1",
+            incoming(
+                "foo",
+                vec![with(
+                    with(hard(1, "zone", None), "labelSelector", json!({})),
+                    "matchLabelKeys",
+                    json!(["foo"]),
+                )],
+            ),
+            ["p1a@node-0 foo", "p2a@node-1 foo", "p3a@node-2 foo"],
+            ["node-2", "node-3"],
+        ),
+    ];
+    for (name, p, existing, candidates) in cases {
+        let mut store = Store::new();
+        for n in nodes {
+            store.put(Object::Node(with_alloc(node(n), "4")));
+        }
+        for e in existing {
+            store.put(Object::Pod(pod(e)));
+        }
+        match crate::scheduler::schedule_pod(&p, &store) {
+            crate::scheduler::Outcome::Bind(n) => {
+                assert!(candidates.contains(&n.as_str()), "{name}: {n}")
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
