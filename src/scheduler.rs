@@ -30,8 +30,12 @@ use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::{Change, Store};
+use pod_topology_spread::{NodeInclusionPolicy, PreFilterState};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
+
+pub mod node_ports;
+pub mod pod_topology_spread;
 
 pub const SCHEDULER_NAME: &str = "default-scheduler";
 /// `framework.MaxNodeScore`.
@@ -356,6 +360,9 @@ pub struct NodeInfo<'a> {
     pub pods: Vec<&'a Pod>,
     /// How many pods are counted on the node.
     pub num_pods: usize,
+    /// `UsedPorts`: the host ports of the pods counted on the node (kept in the cached
+    /// aggregates too).
+    pub used_ports: node_ports::HostPortInfo,
 }
 
 impl<'a> NodeInfo<'a> {
@@ -406,6 +413,7 @@ impl<'a> NodeInfo<'a> {
         }
         self.non_zero_requested.milli_cpu += nz.milli_cpu;
         self.non_zero_requested.memory += nz.memory;
+        self.used_ports.add_pod(p);
     }
 
     /// [`NodeInfo::from_store`] without the pods: the aggregates the scheduler caches per node.
@@ -579,16 +587,78 @@ fn filter_node_resources_fit_req(req: &Resources, ni: &NodeInfo) -> Option<Statu
     Some(Status::new(code, "NodeResourcesFit", reasons))
 }
 
-/// `RunFilterPlugins`: the first rejecting plugin, in the default profile's order.
+/// `RunFilterPlugins`: the first rejecting plugin, in the default profile's order, for a pod
+/// without DoNotSchedule topology spread constraints (PodTopologySpread needs the cluster: see
+/// [`run_filters_in`]).
 pub fn run_filters(pod: &Pod, node: &Node, ni: &NodeInfo) -> Option<Status> {
-    run_filters_req(pod, &pod_requests(pod, false), node, ni)
+    run_filters_req(
+        pod,
+        &pod_requests(pod, false),
+        &CycleState::of(pod),
+        node,
+        ni,
+    )
 }
 
-fn run_filters_req(pod: &Pod, req: &Resources, node: &Node, ni: &NodeInfo) -> Option<Status> {
+/// [`run_filters`] with PodTopologySpread's PreFilter state computed over the schedulable
+/// nodes of `store`.
+pub fn run_filters_in(pod: &Pod, store: &Store, node: &Node, ni: &NodeInfo) -> Option<Status> {
+    let cs = if pod_topology_spread::has_topology_spread_constraints(pod) {
+        CycleState::new(pod, store, &schedulable_nodes(store))
+    } else {
+        CycleState::of(pod)
+    };
+    run_filters_req(pod, &pod_requests(pod, false), &cs, node, ni)
+}
+
+/// What the filters precompute once per scheduling cycle (`PreFilter`).
+#[derive(Clone, Debug, Default)]
+pub struct CycleState {
+    /// NodePorts: the pod's host ports.
+    pub host_ports: Vec<node_ports::HostPort>,
+    /// PodTopologySpread: `None` when the pod has no DoNotSchedule constraint (`Skip`).
+    pub spread: Option<PreFilterState>,
+}
+
+impl CycleState {
+    /// The state of the plugins that need only the pod.
+    pub fn of(pod: &Pod) -> Self {
+        CycleState {
+            host_ports: node_ports::get_container_ports([pod]),
+            spread: None,
+        }
+    }
+
+    /// The full state, PodTopologySpread counting over `nodes` (all nodes of the snapshot).
+    pub fn new(pod: &Pod, store: &Store, nodes: &[&Node]) -> Self {
+        CycleState {
+            spread: PreFilterState::from_store(pod, store, nodes),
+            ..CycleState::of(pod)
+        }
+    }
+}
+
+/// The default profile's filters: NodeUnschedulable, (NodeName: kubeplay binds only pods
+/// without `nodeName`), TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit,
+/// PodTopologySpread. Pods in `ni` without `nodeName` are nominated pods, which
+/// PodTopologySpread adds to its state (`AddPod`) for this node.
+fn run_filters_req(
+    pod: &Pod,
+    req: &Resources,
+    cs: &CycleState,
+    node: &Node,
+    ni: &NodeInfo,
+) -> Option<Status> {
     filter_node_unschedulable(pod, node)
         .or_else(|| filter_taint_toleration(pod, node))
         .or_else(|| filter_node_affinity(pod, node))
+        .or_else(|| node_ports::filter_node_ports(&cs.host_ports, &ni.used_ports))
         .or_else(|| filter_node_resources_fit_req(req, ni))
+        .or_else(|| {
+            cs.spread
+                .as_ref()
+                .and_then(|s| s.filter_with_nominated(pod, node, ni.pods.iter().copied()))
+        })
 }
 
 /// The histogram part of `FitError.Error()`: `"<count> <reason>"` entries sorted as strings
@@ -768,27 +838,8 @@ pub fn count_intolerable_prefer_no_schedule(pod: &Pod, node: &Node) -> i64 {
         .count() as i64
 }
 
-/// A soft topology spread constraint: the topology key, maxSkew and the selector of the pods
-/// it counts.
-#[derive(Clone, Debug)]
-pub struct SpreadConstraint {
-    pub topology_key: String,
-    pub max_skew: i32,
-    pub selector: Selector,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TopologySpreadConstraintSpec {
-    #[serde(default)]
-    max_skew: i32,
-    #[serde(default)]
-    topology_key: String,
-    #[serde(default)]
-    when_unsatisfiable: String,
-    #[serde(default)]
-    label_selector: Option<LabelSelector>,
-}
+/// A topology spread constraint with its selector parsed (see [`pod_topology_spread`]).
+pub use pod_topology_spread::TopologySpreadConstraint as SpreadConstraint;
 
 fn json_selector_map(v: &serde_json::Value) -> Labels {
     v.as_object()
@@ -856,27 +907,11 @@ pub fn default_selector(pod: &Pod, store: &Store) -> Selector {
 /// or (none given) the system defaults over [`default_selector`] — empty when the pod has no
 /// Service or controller. The bool tells whether the constraints are the system defaults.
 pub fn spread_constraints(pod: &Pod, store: &Store) -> (Vec<SpreadConstraint>, bool) {
-    let specs: Vec<TopologySpreadConstraintSpec> = pod
-        .spec
-        .extra
-        .get("topologySpreadConstraints")
-        .cloned()
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default();
-    if !specs.is_empty() {
-        let cs = specs
-            .into_iter()
-            .filter(|c| c.when_unsatisfiable == "ScheduleAnyway")
-            .map(|c| SpreadConstraint {
-                topology_key: c.topology_key,
-                max_skew: c.max_skew,
-                selector: c
-                    .label_selector
-                    .as_ref()
-                    .and_then(|s| s.to_selector().ok())
-                    .unwrap_or(Selector::Nothing),
-            })
-            .collect();
+    if pod_topology_spread::has_topology_spread_constraints(pod) {
+        let cs = pod_topology_spread::filter_topology_spread_constraints(
+            pod,
+            pod_topology_spread::SCHEDULE_ANYWAY,
+        );
         return (cs, false);
     }
     let sel = default_selector(pod, store);
@@ -885,16 +920,8 @@ pub fn spread_constraints(pod: &Pod, store: &Store) -> (Vec<SpreadConstraint>, b
     }
     (
         vec![
-            SpreadConstraint {
-                topology_key: LABEL_HOSTNAME.into(),
-                max_skew: 3,
-                selector: sel.clone(),
-            },
-            SpreadConstraint {
-                topology_key: LABEL_ZONE.into(),
-                max_skew: 5,
-                selector: sel,
-            },
+            SpreadConstraint::new(3, LABEL_HOSTNAME, sel.clone()),
+            SpreadConstraint::new(5, LABEL_ZONE, sel),
         ],
         true,
     )
@@ -913,8 +940,8 @@ fn count_pods_match_selector(pods: &[&Pod], sel: &Selector, ns: &str) -> i64 {
 }
 
 /// PodTopologySpread PreScore + Score + NormalizeScore over the feasible nodes (`filtered`, in
-/// the same order as the result), counting pods over all nodes matching the pod's required
-/// node affinity. `None` when the plugin skips (no constraints).
+/// the same order as the result), counting pods over all nodes that pass each constraint's
+/// node inclusion policies. `None` when the plugin skips (no constraints).
 pub fn topology_spread_scores(
     pod: &Pod,
     constraints: &[SpreadConstraint],
@@ -1000,6 +1027,12 @@ fn topology_spread_scores_with(
         })
         .collect();
     let zonal = hostname.iter().any(|h| !h);
+    let honor_affinity = constraints
+        .iter()
+        .any(|c| c.node_affinity_policy == NodeInclusionPolicy::Honor);
+    let honor_taints = constraints
+        .iter()
+        .any(|c| c.node_taints_policy == NodeInclusionPolicy::Honor);
     // Only nodes with matching pods add to a topology value: when the caller knows them, visit
     // just those (`all` is in node-name order) instead of every node.
     let visit: Vec<&(&Node, &NodeInfo)> = match counted_nodes {
@@ -1022,14 +1055,25 @@ fn topology_spread_scores_with(
         if !zonal {
             break; // only hostname constraints: nothing to add up per topology value
         }
-        if !pod_matches_node_affinity(pod, n) {
-            continue;
-        }
         if require_all && !has_all(n) {
             continue;
         }
+        // `matchNodeInclusionPolicies`, each evaluated once per node.
+        let affinity_ok = !honor_affinity || pod_matches_node_affinity(pod, n);
+        let taints_ok = !honor_taints
+            || find_matching_untolerated_taint(
+                &n.spec.taints,
+                &pod.spec.tolerations,
+                do_not_schedule_taint,
+            )
+            .is_none();
         for (i, c) in constraints.iter().enumerate() {
             if hostname[i] {
+                continue;
+            }
+            if (c.node_affinity_policy == NodeInclusionPolicy::Honor && !affinity_ok)
+                || (c.node_taints_policy == NodeInclusionPolicy::Honor && !taints_ok)
+            {
                 continue;
             }
             let v = n
@@ -1121,25 +1165,11 @@ fn score_nodes_with(
                 per_node.push(prev);
                 continue;
             }
-            per_node.push({
-                let mut m: BTreeMap<&str, i64> = BTreeMap::new();
-                // An empty selector counts nothing (count_pods_match_selector).
-                let candidates = if c.selector.is_empty() {
-                    vec![]
-                } else {
-                    store.pods_selector_candidates(ns, &c.selector)
-                };
-                for p in candidates {
-                    if !p.spec.node_name.is_empty()
-                        && counts_on_node(p)
-                        && p.metadata.deletion_timestamp.is_none()
-                        && c.selector.matches(&p.metadata.labels)
-                    {
-                        *m.entry(p.spec.node_name.as_str()).or_insert(0) += 1;
-                    }
-                }
-                m
-            });
+            per_node.push(pod_topology_spread::count_pods_match_selector_by_node(
+                store,
+                &c.selector,
+                ns,
+            ));
         }
         let count =
             |i: usize, ni: &NodeInfo| per_node[i].get(ni.name.as_str()).copied().unwrap_or(0);
@@ -1182,6 +1212,8 @@ pub enum Outcome {
     Unschedulable {
         message: String,
         preempt: Option<(String, Vec<Pod>)>,
+        /// `UnschedulablePlugins`: the filter plugins that rejected some node.
+        plugins: BTreeSet<&'static str>,
     },
 }
 
@@ -1268,11 +1300,14 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
             Outcome::Unschedulable {
                 message: "no nodes available to schedule pods".into(),
                 preempt: None,
+                plugins: BTreeSet::new(),
             },
             0,
         );
     }
     let to_find = num_feasible_nodes_to_find(0, nodes.len() as i32) as usize;
+    let req = pod_requests(pod, false);
+    let cs = CycleState::new(pod, store, &nodes);
     let mut feasible = vec![];
     let mut statuses: BTreeMap<String, Status> = BTreeMap::new();
     let mut processed = 0;
@@ -1283,7 +1318,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         let k = (start + i) % nodes.len();
         let (n, ni) = (nodes[k], &infos[k]);
         processed += 1;
-        match run_filters(pod, n, ni) {
+        match run_filters_req(pod, &req, &cs, n, ni) {
             None => feasible.push((n, ni)),
             Some(s) => {
                 statuses.insert(n.metadata.name.clone(), s);
@@ -1306,7 +1341,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
             processed,
         );
     }
-    let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses) {
+    let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses, &cs) {
         PreemptResult::NotEligible(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
         PreemptResult::NoCandidates(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
         // A successful PostFilter leaves no post-filter message.
@@ -1317,6 +1352,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         Outcome::Unschedulable {
             message: fit_error_message(nodes.len(), &st, &post),
             preempt,
+            plugins: statuses.values().map(|s| s.plugin).collect(),
         },
         processed,
     )
@@ -1357,6 +1393,7 @@ fn schedule_pod_cached(
         );
     }
     let reqs = PodReqs::of(pod);
+    let cs = CycleState::new(pod, store, &nodes);
     let all: Vec<(&Node, &NodeInfo)> = {
         let mut cached = cache.iter().peekable();
         nodes
@@ -1378,7 +1415,7 @@ fn schedule_pod_cached(
         }
         let (n, ni) = all[(start + i) % all.len()];
         processed += 1;
-        if run_filters_req(pod, &reqs.req, n, ni).is_none() {
+        if run_filters_req(pod, &reqs.req, &cs, n, ni).is_none() {
             feasible.push((n, ni));
         }
     }
@@ -1437,7 +1474,9 @@ fn preempt<'a>(
     nodes: &[&Node],
     infos: &[NodeInfo<'a>],
     statuses: &BTreeMap<String, Status>,
+    cs: &CycleState,
 ) -> PreemptResult {
+    let req = pod_requests(pod, false);
     if pod
         .spec
         .extra
@@ -1501,7 +1540,14 @@ fn preempt<'a>(
             }
             x
         };
-        if let Some(s) = run_filters(pod, n, &with(&[])) {
+        // The cycle state with every potential victim removed (`RemovePod`), per node.
+        let mut state = cs.clone();
+        if let Some(s) = state.spread.as_mut() {
+            for p in &potential {
+                s.update_with_pod(p, pod, n, -1);
+            }
+        }
+        if let Some(s) = run_filters_req(pod, &req, &state, n, &with(&[])) {
             node_statuses.push(s);
             continue;
         }
@@ -1510,8 +1556,14 @@ fn preempt<'a>(
         let mut victims = vec![];
         for p in potential {
             kept.push(p);
-            if run_filters(pod, n, &with(&kept)).is_some() {
+            if let Some(s) = state.spread.as_mut() {
+                s.update_with_pod(p, pod, n, 1);
+            }
+            if run_filters_req(pod, &req, &state, n, &with(&kept)).is_some() {
                 victims.push(kept.pop().expect("just pushed").clone());
+                if let Some(s) = state.spread.as_mut() {
+                    s.update_with_pod(p, pod, n, -1);
+                }
             }
         }
         candidates.push((name.clone(), victims));
@@ -1592,6 +1644,9 @@ pub struct Scheduler {
     primed: bool,
     /// `nextStartNodeIndex`: where the next pod's search over the nodes starts.
     next_start_node_index: usize,
+    /// Keys of the unschedulable pods that PodTopologySpread rejected on some node, retried on
+    /// the plugin's pod and node events.
+    spread_rejected: BTreeSet<String>,
 }
 
 /// A boxed scheduler for `Simulation::add_loop`.
@@ -1638,7 +1693,54 @@ impl Scheduler {
                 continue;
             };
             let ni = node_infos(p, store, &[node]).pop().unwrap_or_default();
-            if run_filters(p, node, &ni).is_none() {
+            if run_filters_in(p, store, node, &ni).is_none() {
+                self.requeue(key, queue, now);
+            }
+        }
+    }
+}
+
+impl Scheduler {
+    /// PodTopologySpread's queueing hints (`isSchedulableAfterPodChange`,
+    /// `isSchedulableAfterNodeChange`) for the pods it rejected. Pods are seen as the
+    /// scheduler's assigned-pod handlers see them: a pod becoming assigned is an add, one
+    /// becoming terminal (no longer counted on its node) a delete.
+    fn spread_hints(&self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
+        if self.spread_rejected.is_empty() {
+            return;
+        }
+        fn assigned(o: Option<&Object>) -> Option<&Pod> {
+            match o {
+                Some(Object::Pod(p)) if !p.spec.node_name.is_empty() && counts_on_node(p) => {
+                    Some(p)
+                }
+                _ => None,
+            }
+        }
+        fn node(o: Option<&Object>) -> Option<&Node> {
+            match o {
+                Some(Object::Node(n)) => Some(n),
+                _ => None,
+            }
+        }
+        let (old_pod, new_pod) = (assigned(change.old_obj()), assigned(change.new_obj()));
+        let (old_node, new_node) = (node(change.old_obj()), node(change.new_obj()));
+        if old_pod.is_none() && new_pod.is_none() && old_node.is_none() && new_node.is_none() {
+            return;
+        }
+        for key in &self.spread_rejected {
+            let Some((ns, name)) = key.split_once('/') else {
+                continue;
+            };
+            let Some(p) = store.get::<Pod>(ns, name) else {
+                continue;
+            };
+            let queue_it = if old_pod.is_some() || new_pod.is_some() {
+                pod_topology_spread::is_schedulable_after_pod_change(p, old_pod, new_pod)
+            } else {
+                pod_topology_spread::is_schedulable_after_node_change(p, old_node, new_node)
+            };
+            if queue_it {
                 self.requeue(key, queue, now);
             }
         }
@@ -1668,6 +1770,7 @@ impl Controller for Scheduler {
             }
             _ => {}
         }
+        self.spread_hints(change, store, queue, now);
         for o in change.old_obj().into_iter().chain(change.new_obj()) {
             match o {
                 Object::Node(n) => {
@@ -1729,10 +1832,12 @@ impl Controller for Scheduler {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
             self.unschedulable.remove(key);
+            self.spread_rejected.remove(key);
             return Ok(());
         };
         if !responsible(&pod) {
             self.unschedulable.remove(key);
+            self.spread_rejected.remove(key);
             return Ok(());
         }
         let now = ctx.now();
@@ -1764,6 +1869,7 @@ impl Controller for Scheduler {
             Outcome::Bind(node) => {
                 ctx.bind(ns, name, &pod.metadata.uid, &node)?;
                 self.unschedulable.remove(key);
+                self.spread_rejected.remove(key);
                 let bound = ctx
                     .store()
                     .get_shared::<Pod>(ns, name)
@@ -1775,7 +1881,16 @@ impl Controller for Scheduler {
                     &format!("Successfully assigned {ns}/{name} to {node}"),
                 );
             }
-            Outcome::Unschedulable { message, preempt } => {
+            Outcome::Unschedulable {
+                message,
+                preempt,
+                plugins,
+            } => {
+                if plugins.contains(pod_topology_spread::NAME) {
+                    self.spread_rejected.insert(key.to_string());
+                } else {
+                    self.spread_rejected.remove(key);
+                }
                 let a = self
                     .unschedulable
                     .entry(key.to_string())

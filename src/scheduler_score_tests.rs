@@ -591,19 +591,37 @@ fn host(name: &str) -> Node {
     spread_node(name, &[(LABEL_HOSTNAME, name)])
 }
 
+/// `NodeAffinityIn("foo", []string{""}, st.NodeSelectorTypeMatchExpressions)`.
+fn affinity_foo_in_empty() -> crate::api::Affinity {
+    crate::api::Affinity {
+        node_affinity: Some(crate::api::NodeAffinity {
+            required_during_scheduling_ignored_during_execution: Some(NodeSelector {
+                node_selector_terms: vec![NodeSelectorTerm {
+                    match_expressions: vec![NodeSelectorRequirement {
+                        key: "foo".into(),
+                        operator: "In".into(),
+                        values: vec![String::new()],
+                    }],
+                    match_fields: vec![],
+                }],
+            }),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
 fn zoned(name: &str, zone: &str) -> Node {
     spread_node(name, &[("zone", zone), (LABEL_HOSTNAME, name)])
 }
 
 // Port of TestPodTopologySpreadScore (pkg/scheduler/framework/plugins/podtopologyspread/scoring_test.go):
 // PreScore over the candidate nodes (the snapshot also holds the failed nodes) + Score +
-// NormalizeScore, with system defaulting. 23 of 28 rows. Left out, as kubeplay does not model
-// them: "NodeAffinityPolicy ignored with labelSelectors", "NodeAffinityPolicy ignored with
-// nodeAffinity" and "NodeTaintsPolicy honored" (explicit nodeAffinityPolicy /
-// nodeTaintsPolicy; kubeplay always applies the defaults, Honor and Ignore), and the two
-// "matchLabelKeys ANDed with LabelSelector…" rows (kubeplay ignores matchLabelKeys, so only
-// the "…ignored when feature gate disabled" row holds). "minDomains has no effect when
-// ScheduleAnyway" holds because kubeplay never reads minDomains.
+// NormalizeScore, with system defaulting. 27 of 28 rows. Left out: "matchLabelKeys ignored
+// when feature gate disabled" (MatchLabelKeysInPodTopologySpread is on in kubeplay, as by
+// default upstream; the two "matchLabelKeys ANDed with LabelSelector…" rows cover the gate
+// on). "minDomains has no effect when ScheduleAnyway" holds because scoring never reads
+// minDomains.
 #[test]
 fn pod_topology_spread_score() {
     struct Case {
@@ -936,25 +954,58 @@ fn pod_topology_spread_score() {
             vec![0, 33, 100],
         ),
         case(
+            "NodeAffinityPolicy ignored with labelSelectors",
+            {
+                let mut c = soft_spread(1, "node", Some("foo"));
+                c["nodeAffinityPolicy"] = serde_json::json!("Ignore");
+                let mut p = spread_pod(&["foo"], vec![c]);
+                p.spec_mut().node_selector = [("foo".to_string(), String::new())].into();
+                p
+            },
+            policy_pods(),
+            nodes_abc_by("node"),
+            vec![],
+            vec![66, 100, 100],
+        ),
+        case(
+            "NodeAffinityPolicy ignored with nodeAffinity",
+            {
+                let mut c = soft_spread(1, "node", Some("foo"));
+                c["nodeAffinityPolicy"] = serde_json::json!("Ignore");
+                let mut p = spread_pod(&["foo"], vec![c]);
+                p.spec_mut().affinity = Some(affinity_foo_in_empty());
+                p
+            },
+            policy_pods(),
+            nodes_abc_by("node"),
+            vec![],
+            vec![66, 100, 100],
+        ),
+        case(
+            "NodeTaintsPolicy honored",
+            {
+                let mut c = soft_spread(1, "node", Some("foo"));
+                c["nodeTaintsPolicy"] = serde_json::json!("Honor");
+                spread_pod(&["foo"], vec![c])
+            },
+            policy_pods(),
+            {
+                let mut nodes = vec![
+                    spread_node("node-a", &[("node", "node-a")]),
+                    spread_node("node-b", &[("node", "node-b")]),
+                    spread_node("node-c", &[("node", "node-c")]),
+                ];
+                nodes[2].spec.taints = vec![taint("foo", "", "NoSchedule")];
+                nodes
+            },
+            vec![],
+            vec![0, 33, 100],
+        ),
+        case(
             "NodeAffinityPolicy honoed with nodeAffinity",
             {
                 let mut p = spread_pod(&["foo"], vec![soft_spread(1, "node", Some("foo"))]);
-                p.spec_mut().affinity = Some(crate::api::Affinity {
-                    node_affinity: Some(crate::api::NodeAffinity {
-                        required_during_scheduling_ignored_during_execution: Some(NodeSelector {
-                            node_selector_terms: vec![NodeSelectorTerm {
-                                match_expressions: vec![NodeSelectorRequirement {
-                                    key: "foo".into(),
-                                    operator: "In".into(),
-                                    values: vec![String::new()],
-                                }],
-                                match_fields: vec![],
-                            }],
-                        }),
-                        ..Default::default()
-                    }),
-                    ..Default::default()
-                });
+                p.spec_mut().affinity = Some(affinity_foo_in_empty());
                 p
             },
             policy_pods(),
@@ -980,13 +1031,15 @@ fn pod_topology_spread_score() {
             vec![66, 100, 100],
         ),
         case(
-            "matchLabelKeys ignored when feature gate disabled",
-            spread_pod(&["foo", "bar", "baz"], {
-                let mut cs = zone_foo_host_bar();
-                for c in &mut cs {
-                    c["matchLabelKeys"] = serde_json::json!(["baz"]);
-                }
-                cs
+            "matchLabelKeys ANDed with LabelSelector when LabelSelector is empty",
+            spread_pod(&["foo", "bar"], {
+                let mut zone = soft_spread(1, "zone", None);
+                zone["labelSelector"] = serde_json::json!({});
+                zone["matchLabelKeys"] = serde_json::json!(["foo"]);
+                let mut host = soft_spread(1, LABEL_HOSTNAME, None);
+                host["labelSelector"] = serde_json::json!({});
+                host["matchLabelKeys"] = serde_json::json!(["bar"]);
+                vec![zone, host]
             }),
             vec![
                 placed("p-a1", "node-a", &["foo"]),
@@ -1003,8 +1056,31 @@ fn pod_topology_spread_score() {
             vec![],
             vec![60, 20, 60, 100],
         ),
+        case(
+            "matchLabelKeys ANDed with LabelSelector when LabelSelector isn't empty",
+            spread_pod(&["foo", "bar", "baz"], {
+                let mut cs = zone_foo_host_bar();
+                cs[1]["matchLabelKeys"] = serde_json::json!(["baz"]);
+                cs
+            }),
+            vec![
+                placed("p-a1", "node-a", &["foo"]),
+                placed("p-b1", "node-b", &["foo", "bar", "baz"]),
+                placed("p-c1", "node-c", &["foo"]),
+                placed("p-c2", "node-c", &["bar"]),
+                placed("p-d3", "node-c", &["bar", "baz"]),
+            ],
+            vec![
+                zoned("node-a", "zone1"),
+                zoned("node-b", "zone1"),
+                zoned("node-c", "zone2"),
+                zoned("node-d", "zone2"),
+            ],
+            vec![],
+            vec![60, 20, 60, 100],
+        ),
     ];
-    assert_eq!(cases.len(), 23);
+    assert_eq!(cases.len(), 27);
     for c in cases.drain(..) {
         let mut store = Store::new();
         if let Some(label) = c.service {
