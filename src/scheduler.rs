@@ -33,6 +33,8 @@ use crate::store::{Change, Store};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod interpod_affinity;
+
 pub const SCHEDULER_NAME: &str = "default-scheduler";
 /// `framework.MaxNodeScore`.
 pub const MAX_NODE_SCORE: i64 = 100;
@@ -589,6 +591,19 @@ fn run_filters_req(pod: &Pod, req: &Resources, node: &Node, ni: &NodeInfo) -> Op
         .or_else(|| filter_taint_toleration(pod, node))
         .or_else(|| filter_node_affinity(pod, node))
         .or_else(|| filter_node_resources_fit_req(req, ni))
+}
+
+/// [`run_filters_req`] followed by InterPodAffinity (the last filter of the default profile
+/// that kubeplay models) when its PreFilter did not skip.
+fn run_filters_ipa(
+    pod: &Pod,
+    req: &Resources,
+    node: &Node,
+    ni: &NodeInfo,
+    ipa: Option<&interpod_affinity::PreFilterState>,
+) -> Option<Status> {
+    run_filters_req(pod, req, node, ni)
+        .or_else(|| ipa.and_then(|s| interpod_affinity::filter_node(s, node, ni)))
 }
 
 /// The histogram part of `FitError.Error()`: `"<count> <reason>"` entries sorted as strings
@@ -1157,13 +1172,34 @@ fn score_nodes_with(
         topology_spread_scores(pod, &constraints, defaulted, feasible, all)
     }
     .unwrap_or_else(|| vec![0; n]);
+    // InterPodAffinity, weight 2. The cached aggregates carry no pods: the scheduler uses them
+    // only when no pod (incoming or assigned) has pod affinity, where PreScore skips.
+    let ipa = if counts_from_index {
+        None
+    } else {
+        let namespaces = interpod_affinity::implicit_namespaces(
+            all.iter()
+                .flat_map(|(_, ni)| ni.pods.iter().copied())
+                .chain([pod]),
+        );
+        let nodes: Vec<&Node> = feasible.iter().map(|(node, _)| *node).collect();
+        interpod_affinity::scores(
+            pod,
+            &nodes,
+            all,
+            &namespaces,
+            interpod_affinity::DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+        )
+    }
+    .unwrap_or_else(|| vec![0; n]);
     for i in 0..n {
         let ni = feasible[i].1;
         total[i] = 3 * tt[i]
             + 2 * na[i]
             + least_allocated_score_req(&reqs.non_zero, ni)
             + 2 * pts[i]
-            + balanced_allocation_score_req(&reqs.req, ni).unwrap_or(0);
+            + balanced_allocation_score_req(&reqs.req, ni).unwrap_or(0)
+            + interpod_affinity::SCORE_WEIGHT * ipa[i];
     }
     total
 }
@@ -1276,6 +1312,48 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
     let mut feasible = vec![];
     let mut statuses: BTreeMap<String, Status> = BTreeMap::new();
     let mut processed = 0;
+    let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
+    // PreFilter of InterPodAffinity (the other modelled plugins need no PreFilter state).
+    let namespaces = interpod_affinity::implicit_namespaces(
+        infos
+            .iter()
+            .flat_map(|ni| ni.pods.iter().copied())
+            .chain([pod]),
+    );
+    let ipa = match interpod_affinity::pre_filter(pod, &all, &namespaces) {
+        interpod_affinity::PreFilter::Skip => None,
+        interpod_affinity::PreFilter::Run(s) => Some(*s),
+        interpod_affinity::PreFilter::Reject(st) => {
+            // Every node gets the PreFilter status; the filters do not run.
+            let statuses: BTreeMap<String, Status> = nodes
+                .iter()
+                .map(|n| (n.metadata.name.clone(), st.clone()))
+                .collect();
+            let post = match preempt(pod, store, &nodes, &infos, &statuses, None) {
+                PreemptResult::NotEligible(msg) | PreemptResult::NoCandidates(msg) => {
+                    format!("{DRA_NO_CLAIMS}, preemption: {msg}")
+                }
+                PreemptResult::Candidate(..) => String::new(),
+            };
+            let mut message = format!(
+                "0/{} nodes are available: {}.",
+                nodes.len(),
+                st.reasons.join(", ")
+            );
+            if !post.is_empty() {
+                message.push(' ');
+                message.push_str(&post);
+            }
+            return (
+                Outcome::Unschedulable {
+                    message,
+                    preempt: None,
+                },
+                0,
+            );
+        }
+    };
+    let req = pod_requests(pod, false);
     for i in 0..nodes.len() {
         if feasible.len() >= to_find {
             break;
@@ -1283,7 +1361,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         let k = (start + i) % nodes.len();
         let (n, ni) = (nodes[k], &infos[k]);
         processed += 1;
-        match run_filters(pod, n, ni) {
+        match run_filters_ipa(pod, &req, n, ni, ipa.as_ref()) {
             None => feasible.push((n, ni)),
             Some(s) => {
                 statuses.insert(n.metadata.name.clone(), s);
@@ -1291,7 +1369,6 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         }
     }
     if !feasible.is_empty() {
-        let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
         let scores = score_nodes(pod, store, &feasible, &all);
         // Highest score; ties to the node examined first (upstream: uniformly random among the
         // best).
@@ -1306,7 +1383,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
             processed,
         );
     }
-    let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses) {
+    let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses, ipa.as_ref()) {
         PreemptResult::NotEligible(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
         PreemptResult::NoCandidates(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
         // A successful PostFilter leaves no post-filter message.
@@ -1324,18 +1401,18 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
 
 /// [`schedule_pod`] with the per-node aggregates cached across attempts (the scheduler cache's
 /// NodeInfo): `cache` holds [`NodeInfo`]s without pods, keyed by node name; the scheduler drops
-/// a node's entry whenever the node or a pod on it changes. When a pod is nominated to a node,
-/// or no node fits (preemption needs the pods), this falls back to [`schedule_pod`]; the
-/// outcome is the same either way.
+/// a node's entry whenever the node or a pod on it changes. With `exact` (a pod is nominated
+/// to a node, or InterPodAffinity needs the pods), or when no node fits (preemption needs the
+/// pods), this falls back to [`schedule_pod`]; the outcome is the same either way.
 fn schedule_pod_cached(
     pod: &Pod,
     store: &Store,
     cache: &mut BTreeMap<String, NodeInfo<'static>>,
-    nominated: bool,
+    exact: bool,
     start: usize,
 ) -> (Outcome, usize) {
     let nodes = schedulable_nodes(store);
-    if nominated || nodes.is_empty() {
+    if exact || nodes.is_empty() {
         return schedule_pod_from(pod, store, start);
     }
     // Nodes and cache entries are both in name order: walk them in step.
@@ -1437,6 +1514,7 @@ fn preempt<'a>(
     nodes: &[&Node],
     infos: &[NodeInfo<'a>],
     statuses: &BTreeMap<String, Status>,
+    ipa: Option<&interpod_affinity::PreFilterState>,
 ) -> PreemptResult {
     if pod
         .spec
@@ -1501,7 +1579,15 @@ fn preempt<'a>(
             }
             x
         };
-        if let Some(s) = run_filters(pod, n, &with(&[])) {
+        // InterPodAffinity's RemovePod for every potential victim, AddPod for a reprieved one.
+        let mut state = ipa.cloned();
+        for p in &potential {
+            if let Some(s) = state.as_mut() {
+                s.update_with_pod(p, n, -1);
+            }
+        }
+        let req = pod_requests(pod, false);
+        if let Some(s) = run_filters_ipa(pod, &req, n, &with(&[]), state.as_ref()) {
             node_statuses.push(s);
             continue;
         }
@@ -1510,7 +1596,13 @@ fn preempt<'a>(
         let mut victims = vec![];
         for p in potential {
             kept.push(p);
-            if run_filters(pod, n, &with(&kept)).is_some() {
+            if let Some(s) = state.as_mut() {
+                s.update_with_pod(p, n, 1);
+            }
+            if run_filters_ipa(pod, &req, n, &with(&kept), state.as_ref()).is_some() {
+                if let Some(s) = state.as_mut() {
+                    s.update_with_pod(p, n, -1);
+                }
                 victims.push(kept.pop().expect("just pushed").clone());
             }
         }
@@ -1588,7 +1680,11 @@ pub struct Scheduler {
     node_cache: BTreeMap<String, NodeInfo<'static>>,
     /// Keys of the unassigned pods with a `nominatedNodeName` (kept by `watch`).
     nominated: BTreeSet<String>,
-    /// Whether `resync_all` ran, so `watch` has kept the two fields above current.
+    /// Keys of the assigned pods with pod affinity or anti-affinity (kept by `watch`): while
+    /// there are none and the incoming pod has none, InterPodAffinity neither filters nor
+    /// scores and the cached aggregates suffice.
+    affinity_pods: BTreeSet<String>,
+    /// Whether `resync_all` ran, so `watch` has kept the fields above current.
     primed: bool,
     /// `nextStartNodeIndex`: where the next pod's search over the nodes starts.
     next_start_node_index: usize,
@@ -1665,6 +1761,19 @@ impl Controller for Scheduler {
                 if !self.nominated.is_empty() =>
             {
                 self.nominated.remove(&p.metadata.key());
+            }
+            _ => {}
+        }
+        match (change.old_obj(), change.new_obj()) {
+            (_, Some(Object::Pod(p)))
+                if !p.spec.node_name.is_empty() && interpod_affinity::has_pod_affinity(p) =>
+            {
+                self.affinity_pods.insert(p.metadata.key());
+            }
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None)
+                if !self.affinity_pods.is_empty() =>
+            {
+                self.affinity_pods.remove(&p.metadata.key());
             }
             _ => {}
         }
@@ -1749,9 +1858,12 @@ impl Controller for Scheduler {
         }
         let start = self.next_start_node_index;
         let (outcome, processed) = if self.primed {
-            // Nominated pods count on their nodes: the exact (uncached) path handles them.
-            let nominated = self.nominated.iter().any(|k| k != key);
-            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, nominated, start)
+            // Nominated pods count on their nodes, and InterPodAffinity looks at the pods: the
+            // exact (uncached) path handles them.
+            let exact = self.nominated.iter().any(|k| k != key)
+                || !self.affinity_pods.is_empty()
+                || interpod_affinity::has_pod_affinity(&pod);
+            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, exact, start)
         } else {
             schedule_pod_from(&pod, ctx.store(), start)
         };
@@ -1815,6 +1927,11 @@ impl Controller for Scheduler {
         self.nominated = store
             .pods_on_node("")
             .filter(|p| nominated_node(p).is_some())
+            .map(|p| p.metadata.key())
+            .collect();
+        self.affinity_pods = store
+            .list::<Pod>(None)
+            .filter(|p| !p.spec.node_name.is_empty() && interpod_affinity::has_pod_affinity(p))
             .map(|p| p.metadata.key())
             .collect();
         self.primed = true;
@@ -2975,3 +3092,6 @@ mod tests {
 #[cfg(test)]
 #[path = "scheduler_score_tests.rs"]
 mod score_tests;
+
+#[cfg(test)]
+mod interpod_affinity_tests;
