@@ -1073,3 +1073,111 @@ fn normalize_score_min_max() {
     normalize_score(&mut s);
     assert_eq!(s, vec![0, 86, 100]);
 }
+
+// Port of Test_mutatePodAffinity (pkg/registry/core/pod/strategy_test.go). The row "the feature
+// gate is disabled and matchLabelKeys is ignored" is left out: MatchLabelKeysInPodAffinity is GA
+// (1.33) and kubeplay does not model turning it off.
+#[test]
+fn test_mutate_pod_affinity() {
+    let labels = [("country", "Japan"), ("city", "Kyoto")];
+    let asia = |extra: Value| -> Value {
+        let mut t = json!({"labelSelector": {"matchLabels": {"region": "Asia"}}});
+        for (k, v) in extra.as_object().expect("object") {
+            t[k] = v.clone();
+        }
+        t
+    };
+    let keys = json!({"matchLabelKeys": ["country"], "mismatchLabelKeys": ["city"]});
+    let merged = json!([
+        {"key": "country", "operator": "In", "values": ["Japan"]},
+        {"key": "city", "operator": "NotIn", "values": ["Kyoto"]},
+    ]);
+    let four = |t: Value| -> P {
+        mk().labels(&labels)
+            .req("podAffinity", t.clone())
+            .pref("podAffinity", 0, t.clone())
+            .req("podAntiAffinity", t.clone())
+            .pref("podAntiAffinity", 0, t)
+    };
+    // matchLabelKeys are merged into labelSelector with In and mismatchLabelKeys are merged
+    // with NotIn.
+    let mut pod = four(asia(keys.clone())).obj();
+    mutate_pod_affinity(&mut pod);
+    let mut t = asia(keys.clone());
+    t["labelSelector"]["matchExpressions"] = merged.clone();
+    let want = four(t).obj();
+    assert_eq!(pod.spec.affinity, want.spec.affinity);
+
+    // keys, which are not found in Pod labels, are ignored.
+    let keys2 = json!({"matchLabelKeys": ["city", "not-found"]});
+    let mut pod = mk()
+        .labels(&labels)
+        .req("podAffinity", asia(keys2.clone()))
+        .obj();
+    mutate_pod_affinity(&mut pod);
+    let mut t = asia(keys2);
+    t["labelSelector"]["matchExpressions"] =
+        json!([{"key": "city", "operator": "In", "values": ["Kyoto"]}]);
+    let want = mk().labels(&labels).req("podAffinity", t).obj();
+    assert_eq!(pod.spec.affinity, want.spec.affinity);
+
+    // matchLabelKeys is ignored if the labelSelector is nil.
+    let mut pod = mk().labels(&labels).req("podAffinity", keys.clone()).obj();
+    let before = pod.clone();
+    mutate_pod_affinity(&mut pod);
+    assert_eq!(pod, before);
+}
+
+// After TestPodAffinityMatchLabelKeyEnablement (test/integration/scheduler/filters): a pod
+// created through the API server has its matchLabelKeys merged, and the scheduler then uses
+// the merged selector.
+#[test]
+fn match_label_keys_merged_at_creation_and_used_by_the_filter() {
+    let mut pod = mk()
+        .ns("default")
+        .name("p")
+        .labels(&[("foo", ""), ("bar", "a")])
+        .req("podAffinity", {
+            let mut t = term("foo", "Exists", &[], "node");
+            t["matchLabelKeys"] = json!(["bar"]);
+            t
+        })
+        .obj();
+    pod.api_version = "v1".into();
+    pod.kind = "Pod".into();
+    let mut o = crate::api::Object::Pod(pod);
+    crate::api::defaults::prepare_for_create(&mut o);
+    let crate::api::Object::Pod(pod) = o else {
+        panic!("pod")
+    };
+    let spec = pod_affinity_spec(&pod, "podAffinity").expect("podAffinity");
+    let terms = spec
+        .required_during_scheduling_ignored_during_execution
+        .expect("terms");
+    let exprs = terms[0]
+        .label_selector
+        .as_ref()
+        .and_then(|s| s.match_expressions.clone())
+        .expect("expressions");
+    assert_eq!(exprs.len(), 2);
+    assert_eq!(
+        (exprs[1].key.as_str(), exprs[1].operator.as_str()),
+        ("bar", "In")
+    );
+    assert_eq!(exprs[1].values, Some(vec!["a".to_string()]));
+    // An existing pod with foo but bar=b does not satisfy the merged term; bar=a does.
+    let nodes = [node("n1", &[("node", "n1")]), node("n2", &[("node", "n2")])];
+    let pods = [
+        mk().ns("default")
+            .node("n1")
+            .labels(&[("foo", ""), ("bar", "b")])
+            .obj(),
+        mk().ns("default")
+            .node("n2")
+            .labels(&[("foo", ""), ("bar", "a")])
+            .obj(),
+    ];
+    let (pre, got) = run_filter(&pod, &pods, &nodes, &NamespaceLabels::new());
+    assert_eq!(pre, Pre::Run);
+    assert_eq!(got, vec![AFF, OK]);
+}
