@@ -1741,6 +1741,32 @@ impl Scheduler {
     }
 }
 
+impl Scheduler {
+    /// InterPodAffinity's queueing hint (`isSchedulableAfterPodChange`) for an assigned pod
+    /// that was added (`original` None) or updated: unschedulable pods with pod affinity whose
+    /// affinity terms the pod now matches, or whose anti-affinity terms it no longer matches.
+    fn on_assigned_pod_change(
+        &self,
+        original: Option<&Pod>,
+        modified: &Pod,
+        store: &Store,
+        queue: &mut WorkQueue,
+        now: Time,
+    ) {
+        for key in self.unschedulable.keys() {
+            let Some((ns, name)) = key.split_once('/') else {
+                continue;
+            };
+            let Some(p) = store.get::<Pod>(ns, name) else {
+                continue;
+            };
+            if interpod_affinity::is_schedulable_after_pod_change(p, original, modified) {
+                self.requeue(key, queue, now);
+            }
+        }
+    }
+}
+
 impl Controller for Scheduler {
     fn name(&self) -> &'static str {
         SCHEDULER_NAME
@@ -1808,6 +1834,22 @@ impl Controller for Scheduler {
                         }
                     }
                 } else {
+                    // InterPodAffinity's hint: an assigned pod was added or relabelled.
+                    let added_or_relabelled = !p.spec.node_name.is_empty()
+                        && match old {
+                            Some(Object::Pod(o)) => {
+                                o.spec.node_name.is_empty()
+                                    || o.metadata.labels != p.metadata.labels
+                            }
+                            _ => true,
+                        };
+                    if added_or_relabelled && !self.unschedulable.is_empty() {
+                        let original = match old {
+                            Some(Object::Pod(o)) if !o.spec.node_name.is_empty() => Some(o),
+                            _ => None,
+                        };
+                        self.on_assigned_pod_change(original, p, store, queue, now);
+                    }
                     // An assigned pod that became terminal frees its node.
                     let freed = matches!(old, Some(Object::Pod(o)) if counts_on_node(o))
                         && !counts_on_node(p)

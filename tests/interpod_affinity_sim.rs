@@ -199,3 +199,113 @@ fn required_anti_affinity_is_resolved_by_preempting_the_lower_priority_pod() {
     let web = s.api.store.get::<Pod>("default", "web").unwrap();
     assert_eq!(web.spec.node_name, "node-a");
 }
+
+fn plain_pod(name: &str, app: &str, extra_spec: Value) -> Value {
+    let mut spec = json!({"containers": [{"name": "c", "image": "nginx"}]});
+    for (k, v) in extra_spec.as_object().unwrap() {
+        spec[k] = v.clone();
+    }
+    json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": "default", "labels": {"app": app}},
+        "spec": spec
+    })
+}
+
+fn event_secs(s: &Simulation, name: &str, reason: &str) -> Vec<i64> {
+    s.api
+        .events
+        .iter()
+        .filter(|e| e.kind == "Pod" && e.name == name && e.reason == reason)
+        .map(|e| (e.time - start()).as_millis() / 1000)
+        .collect()
+}
+
+#[test]
+fn an_existing_pods_anti_affinity_repels_a_pod_without_affinity() {
+    let mut s = sim();
+    for n in ["node-a", "node-b"] {
+        s.api
+            .load(Object::from_value(node(n, "z1")).unwrap())
+            .unwrap();
+    }
+    s.settle().unwrap();
+    // A loner that wants no "web" pod on its node, scheduled first (to node-a: ties go to the
+    // first node by name).
+    let anti = json!({"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}]}}});
+    s.api
+        .create(Object::from_value(plain_pod("loner", "loner", anti)).unwrap())
+        .unwrap();
+    s.settle().unwrap();
+    let loner = s.api.store.get::<Pod>("default", "loner").unwrap();
+    assert_eq!(loner.spec.node_name, "node-a");
+    // Plain web pods (no affinity of their own) all avoid node-a.
+    for i in 0..3 {
+        s.api
+            .create(Object::from_value(plain_pod(&format!("web-{i}"), "web", json!({}))).unwrap())
+            .unwrap();
+        s.settle().unwrap();
+        let p = s
+            .api
+            .store
+            .get::<Pod>("default", &format!("web-{i}"))
+            .unwrap();
+        assert_eq!(p.spec.node_name, "node-b", "web-{i}");
+    }
+    // Without room elsewhere the message names the existing pod's rule.
+    let mut b = s
+        .api
+        .store
+        .get::<kubeplay::api::Node>("", "node-b")
+        .unwrap()
+        .clone();
+    b.spec.unschedulable = true;
+    s.api.update(Object::Node(b)).unwrap();
+    s.api
+        .create(Object::from_value(plain_pod("web-x", "web", json!({}))).unwrap())
+        .unwrap();
+    s.settle().unwrap();
+    assert_eq!(
+        events(&s, "web-x", "FailedScheduling"),
+        vec![
+            "0/2 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules, \
+1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: \
+1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling."
+                .to_string()
+        ]
+    );
+}
+
+#[test]
+fn a_pod_waiting_for_its_affinity_target_is_retried_when_the_target_is_bound() {
+    let mut s = sim();
+    s.api
+        .load(Object::from_value(node("node-a", "z1")).unwrap())
+        .unwrap();
+    s.settle().unwrap();
+    let aff = json!({"affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "cache"}}, "topologyKey": "topology.kubernetes.io/zone"}]}}});
+    s.api
+        .create(Object::from_value(plain_pod("app", "app", aff)).unwrap())
+        .unwrap();
+    s.settle().unwrap();
+    assert_eq!(
+        events(&s, "app", "FailedScheduling"),
+        vec![
+            "0/1 nodes are available: 1 node(s) didn't match pod affinity rules. \
+no new claims to deallocate, preemption: 0/1 nodes are available: \
+1 Preemption is not helpful for scheduling."
+                .to_string()
+        ]
+    );
+    s.run_until(start() + Duration::from_secs(20)).unwrap();
+    s.api
+        .create(Object::from_value(plain_pod("cache", "cache", json!({}))).unwrap())
+        .unwrap();
+    s.run_until(start() + Duration::from_secs(60)).unwrap();
+    // Requeued by the cache pod's binding (after the 1 s back-off), not by the 5-minute flush.
+    let t = event_secs(&s, "app", "Scheduled");
+    assert_eq!(t.len(), 1);
+    assert!(t[0] >= 20 && t[0] <= 22, "{t:?}");
+}

@@ -743,6 +743,27 @@ pub fn filter_node(state: &PreFilterState, node: &Node, ni: &NodeInfo) -> Option
     with.filter(node).or_else(|| state.filter(node))
 }
 
+/// The queueing hint `isSchedulableAfterPodChange` for an assigned pod added (`original`
+/// None) or updated: whether `pod` (unschedulable) may now pass. An update helps when the pod
+/// newly matches all of `pod`'s affinity terms or no longer matches all of its anti-affinity
+/// terms; an addition when it matches all affinity terms. (Deletions are handled by the
+/// scheduler's generic hint.)
+pub fn is_schedulable_after_pod_change(pod: &Pod, original: Option<&Pod>, modified: &Pod) -> bool {
+    if !has_pod_affinity(pod) || modified.spec.node_name.is_empty() {
+        return false;
+    }
+    let (info, _) = parse_pod(pod);
+    match original {
+        Some(o) => {
+            (!pod_matches_all_affinity_terms(&info.required_affinity, o)
+                && pod_matches_all_affinity_terms(&info.required_affinity, modified))
+                || (pod_matches_all_affinity_terms(&info.required_anti_affinity, o)
+                    && !pod_matches_all_affinity_terms(&info.required_anti_affinity, modified))
+        }
+        None => pod_matches_all_affinity_terms(&info.required_affinity, modified),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // PreScore / Score / NormalizeScore
 // ---------------------------------------------------------------------------------------------
