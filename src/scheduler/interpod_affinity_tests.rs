@@ -1181,3 +1181,191 @@ fn match_label_keys_merged_at_creation_and_used_by_the_filter() {
     assert_eq!(pre, Pre::Run);
     assert_eq!(got, vec![AFF, OK]);
 }
+
+fn counts(pairs: &[(&str, &str, i64)]) -> TopologyCounts {
+    pairs
+        .iter()
+        .map(|(k, v, c)| ((k.to_string(), v.to_string()), *c))
+        .collect()
+}
+
+fn state_of(pod: &Pod, pods: &[Pod], nodes: &[Node], ns: &NamespaceLabels) -> PreFilterState {
+    let infos = infos(nodes, pods);
+    let all: Vec<(&Node, &NodeInfo)> = nodes.iter().zip(infos.iter()).collect();
+    match pre_filter(pod, &all, ns) {
+        PreFilter::Run(s) => *s,
+        other => panic!("PreFilter did not run: {other:?}"),
+    }
+}
+
+// Port of TestPreFilterStateAddRemovePod (filtering_test.go): AddPod gives the state PreFilter
+// computes with the pod present, RemovePod restores the original.
+#[test]
+fn test_pre_filter_state_add_remove_pod() {
+    let label1 = [("region", "r1"), ("zone", "z11")];
+    let label2 = [("region", "r1"), ("zone", "z12")];
+    let label3 = [("region", "r2"), ("zone", "z21")];
+    let nodes = vec![
+        node("nodeA", &label1),
+        node("nodeB", &label2),
+        node("nodeC", &label3),
+    ];
+    let foo_bar = || term("foo", "In", &["bar"], "region");
+    let complex = || {
+        vec![
+            term("foo", "In", &["bar", "buzz"], "region"),
+            term("service", "NotIn", &["bar", "security", "test"], "zone"),
+        ]
+    };
+    let with =
+        |b: P, field: &str, terms: Vec<Value>| terms.into_iter().fold(b, |b, t| b.req(field, t));
+    let sel1 = [("foo", "bar")];
+    type Row<'a> = (&'a str, Pod, Vec<Pod>, Pod, TopologyCounts, TopologyCounts);
+    let rows: Vec<Row> = vec![
+        (
+            "preFilterState anti-affinity terms are updated correctly after adding and removing a pod",
+            mk().name("pending").labels(&sel1).req("podAntiAffinity", foo_bar()).obj(),
+            vec![
+                mk().name("p1").labels(&sel1).node("nodeA").obj(),
+                mk().name("p2").node("nodeC").req("podAntiAffinity", foo_bar()).obj(),
+            ],
+            mk().name("addedPod").labels(&sel1).node("nodeB").req("podAntiAffinity", foo_bar()).obj(),
+            counts(&[("region", "r1", 2)]),
+            counts(&[]),
+        ),
+        (
+            "preFilterState anti-affinity terms are updated correctly after adding and removing a pod (complex)",
+            with(mk().name("pending").labels(&sel1), "podAntiAffinity", complex()).obj(),
+            vec![
+                mk().name("p1").labels(&sel1).node("nodeA").obj(),
+                mk().name("p2").node("nodeC").req("podAntiAffinity", foo_bar()).obj(),
+            ],
+            with(mk().name("addedPod").labels(&sel1).node("nodeA"), "podAntiAffinity", complex()).obj(),
+            counts(&[("region", "r1", 2), ("zone", "z11", 2), ("zone", "z21", 1)]),
+            counts(&[]),
+        ),
+        (
+            "preFilterState matching pod affinity and anti-affinity are updated correctly after adding and removing a pod",
+            with(mk().name("pending").labels(&sel1), "podAffinity", complex()).obj(),
+            vec![
+                mk().name("p1").labels(&sel1).node("nodeA").obj(),
+                with(mk().name("p2").node("nodeC").req("podAntiAffinity", foo_bar()), "podAffinity", complex()).obj(),
+            ],
+            with(mk().name("addedPod").labels(&sel1).node("nodeA"), "podAntiAffinity", complex()).obj(),
+            counts(&[]),
+            counts(&[("region", "r1", 2), ("zone", "z11", 2)]),
+        ),
+    ];
+    let ns = NamespaceLabels::new();
+    for (name, pending, existing, added, want_anti, want_aff) in rows {
+        let mut all_pods = existing.clone();
+        all_pods.push(added.clone());
+        let all_state = state_of(&pending, &all_pods, &nodes, &ns);
+        let mut state = state_of(&pending, &existing, &nodes, &ns);
+        let original = state.clone();
+        let added_node = nodes
+            .iter()
+            .find(|n| n.metadata.name == added.spec.node_name)
+            .expect("node");
+        state.update_with_pod(&added, added_node, 1);
+        assert_eq!(state.anti_affinity_counts, want_anti, "{name}: anti");
+        assert_eq!(state.affinity_counts, want_aff, "{name}: affinity");
+        assert_eq!(state, all_state, "{name}: add");
+        state.update_with_pod(&added, added_node, -1);
+        assert_eq!(state, original, "{name}: remove");
+    }
+}
+
+// Port of TestGetTPMapMatchingIncomingAffinityAntiAffinity (filtering_test.go), through
+// PreFilter: the two rows whose incoming pod has no terms make PreFilter skip.
+#[test]
+fn test_get_tp_map_matching_incoming_affinity_anti_affinity() {
+    let normal = |labels: &[&str]| {
+        labels
+            .iter()
+            .fold(mk().name("normal").node("nodeA"), |b, l| b.label(l, ""))
+            .obj()
+    };
+    let (a, b, ab) = (normal(&["aaa"]), normal(&["bbb"]), normal(&["aaa", "bbb"]));
+    let nodes = vec![node("nodeA", &[("hostname", "nodeA")])];
+    let ns = NamespaceLabels::new();
+    let host1 = counts(&[("hostname", "nodeA", 1)]);
+    type Row<'a> = (
+        &'a str,
+        Vec<Pod>,
+        Pod,
+        Option<(TopologyCounts, TopologyCounts)>,
+    );
+    let rows: Vec<Row> = vec![
+        ("nil test", vec![], mk().name("aaa-normal").obj(), None),
+        (
+            "incoming pod without affinity/anti-affinity causes a no-op",
+            vec![a.clone()],
+            mk().name("aaa-normal").obj(),
+            None,
+        ),
+        (
+            "no pod has label that violates incoming pod's affinity and anti-affinity",
+            vec![b.clone()],
+            mk().aff_exists("aaa", "hostname").anti_exists("aaa", "hostname").obj(),
+            Some((counts(&[]), counts(&[]))),
+        ),
+        (
+            "existing pod matches incoming pod's affinity and anti-affinity - single term case",
+            vec![a.clone()],
+            mk().aff_exists("aaa", "hostname").anti_exists("aaa", "hostname").obj(),
+            Some((host1.clone(), host1.clone())),
+        ),
+        (
+            "existing pod matches incoming pod's affinity and anti-affinity - multiple terms case",
+            vec![ab.clone()],
+            mk().aff_exists("aaa", "hostname")
+                .aff_exists("bbb", "hostname")
+                .anti_exists("aaa", "hostname")
+                .obj(),
+            Some((counts(&[("hostname", "nodeA", 2)]), host1.clone())),
+        ),
+        (
+            "existing pod not match incoming pod's affinity but matches anti-affinity",
+            vec![a.clone()],
+            mk().aff_exists("aaa", "hostname")
+                .aff_exists("bbb", "hostname")
+                .anti_exists("aaa", "hostname")
+                .anti_exists("bbb", "hostname")
+                .obj(),
+            Some((counts(&[]), host1.clone())),
+        ),
+        (
+            "incoming pod's anti-affinity has more than one term - existing pod violates partial term - case 1",
+            vec![ab.clone()],
+            mk().aff_exists("aaa", "hostname")
+                .aff_exists("ccc", "hostname")
+                .anti_exists("aaa", "hostname")
+                .anti_exists("ccc", "hostname")
+                .obj(),
+            Some((counts(&[]), host1.clone())),
+        ),
+        (
+            "incoming pod's anti-affinity has more than one term - existing pod violates partial term - case 2",
+            vec![b.clone()],
+            mk().aff_exists("aaa", "hostname")
+                .aff_exists("bbb", "hostname")
+                .anti_exists("aaa", "hostname")
+                .anti_exists("bbb", "hostname")
+                .obj(),
+            Some((counts(&[]), host1.clone())),
+        ),
+    ];
+    for (name, existing, pod, want) in rows {
+        let infos = infos(&nodes, &existing);
+        let all: Vec<(&Node, &NodeInfo)> = nodes.iter().zip(infos.iter()).collect();
+        match (pre_filter(&pod, &all, &ns), want) {
+            (PreFilter::Skip, None) => {}
+            (PreFilter::Run(s), Some((aff, anti))) => {
+                assert_eq!(s.affinity_counts, aff, "{name}: affinity");
+                assert_eq!(s.anti_affinity_counts, anti, "{name}: anti-affinity");
+            }
+            (got, want) => panic!("{name}: got {got:?}, want {want:?}"),
+        }
+    }
+}
