@@ -1174,7 +1174,7 @@ fn score_nodes_with(
     .unwrap_or_else(|| vec![0; n]);
     // InterPodAffinity, weight 2. The cached aggregates carry no pods: the scheduler uses them
     // only when no pod (incoming or assigned) has pod affinity, where PreScore skips.
-    let ipa = if counts_from_index {
+    let ipa = if counts_from_index || !interpod_affinity::involved(pod, all) {
         None
     } else {
         let namespaces = interpod_affinity::implicit_namespaces(
@@ -1314,13 +1314,18 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
     let mut processed = 0;
     let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
     // PreFilter of InterPodAffinity (the other modelled plugins need no PreFilter state).
-    let namespaces = interpod_affinity::implicit_namespaces(
-        infos
-            .iter()
-            .flat_map(|ni| ni.pods.iter().copied())
-            .chain([pod]),
-    );
-    let ipa = match interpod_affinity::pre_filter(pod, &all, &namespaces) {
+    let prefilter = if interpod_affinity::involved(pod, &all) {
+        let namespaces = interpod_affinity::implicit_namespaces(
+            infos
+                .iter()
+                .flat_map(|ni| ni.pods.iter().copied())
+                .chain([pod]),
+        );
+        interpod_affinity::pre_filter(pod, &all, &namespaces)
+    } else {
+        interpod_affinity::PreFilter::Skip
+    };
+    let ipa = match prefilter {
         interpod_affinity::PreFilter::Skip => None,
         interpod_affinity::PreFilter::Run(s) => Some(*s),
         interpod_affinity::PreFilter::Reject(st) => {

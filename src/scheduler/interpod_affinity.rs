@@ -14,10 +14,13 @@
 //! sets, `kubernetes.io/metadata.name: <name>` ([`implicit_namespaces`]).
 
 use super::{Code, NodeInfo, Status, MAX_NODE_SCORE};
-use crate::api::{LabelSelector, Labels, Node, Pod, Requirement, Selector};
+use crate::api::{LabelSelector, Labels, Node, Pod, PodSpec, Requirement, Selector};
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// The plugin's name.
 pub const NAME: &str = "InterPodAffinity";
@@ -438,6 +441,48 @@ pub fn parse_pod(pod: &Pod) -> (PodAffinityInfo, Option<String>) {
     (info, err)
 }
 
+/// Whether the plugin has anything to do for `pod`: it or an assigned pod of the snapshot sets
+/// pod (anti-)affinity. Otherwise PreFilter and PreScore both skip.
+pub fn involved(pod: &Pod, all: &[(&Node, &NodeInfo)]) -> bool {
+    has_pod_affinity(pod) || all.iter().any(|(_, ni)| assigned(ni).any(has_pod_affinity))
+}
+
+type ParsedTerms = Rc<(PodAffinityInfo, Option<String>)>;
+type TermCache = HashMap<(usize, String), (Arc<PodSpec>, ParsedTerms)>;
+
+/// Entries kept in the term cache before it is emptied.
+const TERM_CACHE_CAPACITY: usize = 4096;
+
+thread_local! {
+    /// [`parse_pod`] results by pod spec (the `Arc` is kept, so its address is not reused while
+    /// cached) and namespace: the scheduler's NodeInfo keeps each pod's parsed terms
+    /// (`PodInfo`), and pods of one template share their spec.
+    static TERM_CACHE: RefCell<TermCache> = RefCell::new(HashMap::new());
+}
+
+/// [`parse_pod`], memoized per pod spec and namespace (lookups only: nothing depends on the
+/// map's order).
+pub fn parse_pod_cached(pod: &Pod) -> ParsedTerms {
+    let key = (
+        Arc::as_ptr(&pod.spec) as usize,
+        pod.metadata.namespace.clone(),
+    );
+    TERM_CACHE.with(|c| {
+        if let Some((spec, parsed)) = c.borrow().get(&key) {
+            if Arc::ptr_eq(spec, &pod.spec) {
+                return parsed.clone();
+            }
+        }
+        let parsed = Rc::new(parse_pod(pod));
+        let mut c = c.borrow_mut();
+        if c.len() >= TERM_CACHE_CAPACITY {
+            c.clear();
+        }
+        c.insert(key, (pod.spec.clone(), parsed.clone()));
+        parsed
+    })
+}
+
 /// The namespace lister kubeplay's scheduler uses: every namespace of the given pods, labelled
 /// `kubernetes.io/metadata.name: <name>` (kubeplay has no Namespace objects).
 pub fn implicit_namespaces<'a>(pods: impl IntoIterator<Item = &'a Pod>) -> NamespaceLabels {
@@ -547,7 +592,8 @@ pub fn pre_filter(
     all: &[(&Node, &NodeInfo)],
     namespaces: &NamespaceLabels,
 ) -> PreFilter {
-    let (mut info, err) = parse_pod(pod);
+    let parsed = parse_pod_cached(pod);
+    let (mut info, err) = (parsed.0.clone(), parsed.1.clone());
     if let Some(e) = err {
         return PreFilter::Reject(Status::new(
             Code::UnschedulableAndUnresolvable,
@@ -572,10 +618,10 @@ pub fn pre_filter(
             if !has_pod_affinity(existing) {
                 continue;
             }
-            let (ei, _) = parse_pod(existing);
+            let parsed = parse_pod_cached(existing);
             update_with_anti_affinity_terms(
                 &mut s.existing_anti_affinity_counts,
-                &ei.required_anti_affinity,
+                &parsed.0.required_anti_affinity,
                 pod,
                 s.namespace_labels.as_ref(),
                 node,
@@ -620,10 +666,10 @@ impl PreFilterState {
     /// added to or removed from `node`.
     pub fn update_with_pod(&mut self, p: &Pod, node: &Node, multiplier: i64) {
         if has_pod_affinity(p) {
-            let (pi, _) = parse_pod(p);
+            let parsed = parse_pod_cached(p);
             update_with_anti_affinity_terms(
                 &mut self.existing_anti_affinity_counts,
-                &pi.required_anti_affinity,
+                &parsed.0.required_anti_affinity,
                 &self.pod,
                 self.namespace_labels.as_ref(),
                 node,
@@ -752,7 +798,8 @@ pub fn is_schedulable_after_pod_change(pod: &Pod, original: Option<&Pod>, modifi
     if !has_pod_affinity(pod) || modified.spec.node_name.is_empty() {
         return false;
     }
-    let (info, _) = parse_pod(pod);
+    let parsed = parse_pod_cached(pod);
+    let info = &parsed.0;
     match original {
         Some(o) => {
             (!pod_matches_all_affinity_terms(&info.required_affinity, o)
@@ -820,7 +867,7 @@ pub fn pre_score(
     namespaces: &NamespaceLabels,
     hard_weight: i64,
 ) -> Option<ScoreMap> {
-    let (mut info, _) = parse_pod(pod);
+    let mut info = parse_pod_cached(pod).0.clone();
     let has_constraints = pod_affinity_spec(pod, "podAffinity").is_some_and(|a| {
         a.preferred_during_scheduling_ignored_during_execution
             .is_some_and(|v| !v.is_empty())
@@ -858,7 +905,8 @@ pub fn pre_score(
             if !with_affinity {
                 continue;
             }
-            let (ei, _) = parse_pod(existing);
+            let parsed = parse_pod_cached(existing);
+            let ei = &parsed.0;
             if hard_weight > 0 {
                 for t in &ei.required_affinity {
                     process_term(&mut m, t, hard_weight, pod, ns_labels, node, 1);
