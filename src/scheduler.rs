@@ -1739,9 +1739,38 @@ impl Scheduler {
                 continue;
             };
             let ni = node_infos(p, store, &[node]).pop().unwrap_or_default();
-            if run_filters(p, node, &ni).is_none() {
+            if run_filters(p, node, &ni).is_none() && self.passes_interpod_affinity(p, node, store)
+            {
                 self.requeue(key, queue, now);
             }
+        }
+    }
+
+    /// Whether the pod passes InterPodAffinity on `node` (PreFilter over every node, then the
+    /// filter there); true when the plugin has nothing to check.
+    fn passes_interpod_affinity(&self, pod: &Pod, node: &Node, store: &Store) -> bool {
+        if self.affinity_pods.is_empty() && !interpod_affinity::has_pod_affinity(pod) {
+            return true;
+        }
+        let nodes = schedulable_nodes(store);
+        let infos = node_infos(pod, store, &nodes);
+        let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
+        if !interpod_affinity::involved(pod, &all) {
+            return true;
+        }
+        let namespaces = interpod_affinity::implicit_namespaces(
+            infos
+                .iter()
+                .flat_map(|ni| ni.pods.iter().copied())
+                .chain([pod]),
+        );
+        match interpod_affinity::pre_filter(pod, &all, &namespaces) {
+            interpod_affinity::PreFilter::Skip => true,
+            interpod_affinity::PreFilter::Reject(_) => false,
+            interpod_affinity::PreFilter::Run(s) => all
+                .iter()
+                .find(|(n, _)| n.metadata.name == node.metadata.name)
+                .is_none_or(|(n, ni)| interpod_affinity::filter_node(&s, n, ni).is_none()),
         }
     }
 }

@@ -337,3 +337,40 @@ no new claims to deallocate, preemption: 0/2 nodes are available: \
         vec![want.to_string()]
     );
 }
+
+#[test]
+fn a_node_update_that_keeps_anti_affinity_violated_does_not_retry_the_pod() {
+    let mut s = sim();
+    for n in ["node-a", "node-b"] {
+        s.api
+            .load(Object::from_value(node(n, "z1")).unwrap())
+            .unwrap();
+    }
+    let anti = json!({"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}
+    ]}});
+    s.api
+        .create(Object::from_value(replica_set("web", 3, anti)).unwrap())
+        .unwrap();
+    s.run_until(start() + Duration::from_secs(10)).unwrap();
+    let pending: Vec<String> = pods(&s)
+        .iter()
+        .filter(|p| p.spec.node_name.is_empty())
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    assert_eq!(pending.len(), 1);
+    // A label that is not the topology key: InterPodAffinity still rejects node-a.
+    let mut a = s
+        .api
+        .store
+        .get::<kubeplay::api::Node>("", "node-a")
+        .unwrap()
+        .clone();
+    a.metadata.labels.insert("disk".into(), "ssd".into());
+    s.api.update(Object::Node(a)).unwrap();
+    s.run_until(start() + Duration::from_secs(60)).unwrap();
+    assert_eq!(events(&s, &pending[0], "FailedScheduling").len(), 1);
+    // The 5-minute flush retries it.
+    s.run_until(start() + Duration::from_secs(301)).unwrap();
+    assert_eq!(events(&s, &pending[0], "FailedScheduling").len(), 2);
+}
