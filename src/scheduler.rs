@@ -1773,9 +1773,7 @@ impl Scheduler {
                 .is_none_or(|(n, ni)| interpod_affinity::filter_node(&s, n, ni).is_none()),
         }
     }
-}
 
-impl Scheduler {
     /// InterPodAffinity's queueing hint (`isSchedulableAfterPodChange`) for an assigned pod
     /// that was added (`original` None) or updated: unschedulable pods with pod affinity whose
     /// affinity terms the pod now matches, or whose anti-affinity terms it no longer matches.
