@@ -1792,7 +1792,7 @@ impl Scheduler {
             let Some(p) = store.get::<Pod>(ns, name) else {
                 continue;
             };
-            if interpod_affinity::is_schedulable_after_pod_change(p, original, modified) {
+            if interpod_affinity::is_schedulable_after_pod_change(p, original, Some(modified)) {
                 self.requeue(key, queue, now);
             }
         }

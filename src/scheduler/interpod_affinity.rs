@@ -790,24 +790,34 @@ pub fn filter_node(state: &PreFilterState, node: &Node, ni: &NodeInfo) -> Option
 }
 
 /// The queueing hint `isSchedulableAfterPodChange` for an assigned pod added (`original`
-/// None) or updated: whether `pod` (unschedulable) may now pass. An update helps when the pod
-/// newly matches all of `pod`'s affinity terms or no longer matches all of its anti-affinity
-/// terms; an addition when it matches all affinity terms. (Deletions are handled by the
-/// scheduler's generic hint.)
-pub fn is_schedulable_after_pod_change(pod: &Pod, original: Option<&Pod>, modified: &Pod) -> bool {
-    if !has_pod_affinity(pod) || modified.spec.node_name.is_empty() {
+/// None), updated or deleted (`modified` None): whether `pod` (unschedulable) may now pass.
+/// Unassigned pods never help. An update helps when the pod newly matches all of `pod`'s
+/// affinity terms or no longer matches all of its anti-affinity terms; an addition when it
+/// matches all affinity terms; a deletion when it matched all anti-affinity terms.
+pub fn is_schedulable_after_pod_change(
+    pod: &Pod,
+    original: Option<&Pod>,
+    modified: Option<&Pod>,
+) -> bool {
+    if modified.is_some_and(|p| p.spec.node_name.is_empty())
+        || original.is_some_and(|p| p.spec.node_name.is_empty())
+    {
         return false;
     }
     let parsed = parse_pod_cached(pod);
-    let info = &parsed.0;
-    match original {
-        Some(o) => {
-            (!pod_matches_all_affinity_terms(&info.required_affinity, o)
-                && pod_matches_all_affinity_terms(&info.required_affinity, modified))
-                || (pod_matches_all_affinity_terms(&info.required_anti_affinity, o)
-                    && !pod_matches_all_affinity_terms(&info.required_anti_affinity, modified))
+    let (aff, anti) = (
+        &parsed.0.required_affinity,
+        &parsed.0.required_anti_affinity,
+    );
+    match (original, modified) {
+        (Some(o), Some(m)) => {
+            (!pod_matches_all_affinity_terms(aff, o) && pod_matches_all_affinity_terms(aff, m))
+                || (pod_matches_all_affinity_terms(anti, o)
+                    && !pod_matches_all_affinity_terms(anti, m))
         }
-        None => pod_matches_all_affinity_terms(&info.required_affinity, modified),
+        (None, Some(m)) => pod_matches_all_affinity_terms(aff, m),
+        (Some(o), None) => pod_matches_all_affinity_terms(anti, o),
+        (None, None) => false,
     }
 }
 

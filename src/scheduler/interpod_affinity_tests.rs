@@ -1369,3 +1369,99 @@ fn test_get_tp_map_matching_incoming_affinity_anti_affinity() {
         }
     }
 }
+
+// Port of Test_isSchedulableAfterPodChange (plugin_test.go). Test_isSchedulableAfterNodeChange
+// is not ported: kubeplay retries a pod on a node event when it now passes every filter on
+// that node (InterPodAffinity included), rather than through per-plugin node hints.
+#[test]
+fn test_is_schedulable_after_pod_change() {
+    let aff = || {
+        mk().name("p")
+            .aff_in("service", "region", &["securityscan", "value2"])
+            .obj()
+    };
+    let aff2 = || {
+        mk().name("p")
+            .aff_exists("aaa", "hostname")
+            .aff_exists("bbb", "hostname")
+            .obj()
+    };
+    let anti = || {
+        mk().name("p")
+            .anti_in("service", "region", &["securityscan", "value2"])
+            .obj()
+    };
+    let on = |labels: &[(&str, &str)]| mk().node("fake-node").labels(labels).obj();
+    let off = |labels: &[(&str, &str)]| mk().labels(labels).obj();
+    type Row<'a> = (&'a str, Pod, Option<Pod>, Option<Pod>, bool);
+    let rows: Vec<Row> = vec![
+        ("add a pod which matches the pod affinity", aff(), None, Some(on(&[("service", "securityscan")])), true),
+        ("add an un-scheduled pod", aff(), None, Some(off(&[("service", "securityscan")])), false),
+        ("add a pod which doesn't match the pod affinity", aff(), None, Some(on(&[("aaa", "a")])), false),
+        (
+            "update a pod from non-match to match pod affinity",
+            aff(),
+            Some(on(&[("aaa", "a")])),
+            Some(on(&[("service", "securityscan")])),
+            true,
+        ),
+        (
+            "the updating pod matches target pod's affinity both before and after label changes",
+            aff(),
+            Some(on(&[("service", "value2")])),
+            Some(on(&[("service", "securityscan")])),
+            false,
+        ),
+        (
+            "update an un-scheduled pod",
+            aff(),
+            Some(off(&[("service", "securityscan")])),
+            Some(off(&[("service", "securityscan")])),
+            false,
+        ),
+        (
+            "update a pod from match to non-match the pod affinity",
+            aff(),
+            Some(on(&[("service", "securityscan")])),
+            Some(on(&[("aaa", "a")])),
+            false,
+        ),
+        (
+            "update a pod from match to non-match pod's affinity - multiple terms case",
+            aff2(),
+            Some(on(&[("aaa", "a")])),
+            Some(on(&[("service", "securityscan")])),
+            false,
+        ),
+        (
+            "update a pod from non-match to match pod's affinity - multiple terms case",
+            aff2(),
+            Some(on(&[("aaa", "a")])),
+            Some(on(&[("aaa", ""), ("bbb", "")])),
+            true,
+        ),
+        (
+            "modify pod label to change it from satisfying pod anti-affinity to not satisfying anti-affinity",
+            anti(),
+            Some(on(&[("service", "securityscan")])),
+            Some(on(&[("service", "aaaa")])),
+            true,
+        ),
+        (
+            "modify pod label to change it from not satisfying pod anti-affinity to satisfying anti-affinity",
+            anti(),
+            Some(on(&[("service", "bbb")])),
+            Some(on(&[("service", "securityscan")])),
+            false,
+        ),
+        ("delete a pod which doesn't match pod's anti-affinity", anti(), Some(on(&[("aaa", "a")])), None, false),
+        ("delete a pod which matches pod's anti-affinity", anti(), Some(on(&[("service", "securityscan")])), None, true),
+    ];
+    for (name, pod, old, new, want) in rows {
+        assert_eq!(
+            is_schedulable_after_pod_change(&pod, old.as_ref(), new.as_ref()),
+            want,
+            "{name}"
+        );
+    }
+}
