@@ -276,14 +276,12 @@ pub struct PodAffinityInfo {
     pub preferred_anti_affinity: Vec<WeightedAffinityTerm>,
 }
 
-/// `labels.NewRequirement`'s value check (`validateLabelValue`), as field errors.
+/// `labels.NewRequirement`'s value check (`ValidateLabelValue`): one field error, the
+/// problems joined by `; `.
 fn label_value_errors(key: &str, index: usize, v: &str) -> Vec<String> {
-    let mut errs = vec![];
-    let path = format!("values[{index}][{key}]");
+    let mut problems = vec![];
     if v.len() > 63 {
-        errs.push(format!(
-            "{path}: Invalid value: {v:?}: must be no more than 63 characters"
-        ));
+        problems.push("must be no more than 63 characters".to_string());
     }
     let b = v.as_bytes();
     let ok = b.is_empty()
@@ -292,11 +290,28 @@ fn label_value_errors(key: &str, index: usize, v: &str) -> Vec<String> {
             && b.iter()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')));
     if !ok {
-        errs.push(format!(
-            "{path}: Invalid value: {v:?}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-        ));
+        problems.push(
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+                .to_string(),
+        );
     }
-    errs
+    if problems.is_empty() {
+        return vec![];
+    }
+    vec![format!(
+        "values[{index}][{key}]: Invalid value: {v:?}: {}",
+        problems.join("; ")
+    )]
+}
+
+/// Go's `%#v` of a `[]string`: `[]string(nil)` when empty (`LabelSelectorAsSelector` passes
+/// a nil slice), else `[]string{"a", "b"}`.
+fn go_string_slice(vals: &[String]) -> String {
+    if vals.is_empty() {
+        return "[]string(nil)".into();
+    }
+    let items: Vec<String> = vals.iter().map(|v| format!("{v:?}")).collect();
+    format!("[]string{{{}}}", items.join(", "))
 }
 
 /// `utilerrors.NewAggregate(errs).Error()`.
@@ -307,16 +322,26 @@ fn aggregate(errs: &[String]) -> String {
     }
 }
 
+/// `validateLabelKey` (`labels.NewRequirement`): a qualified name.
+fn label_key_errors(key: &str) -> Vec<String> {
+    let errs = crate::api::validation::names::is_qualified_name(key);
+    if errs.is_empty() {
+        vec![]
+    } else {
+        vec![format!("key: Invalid value: {key:?}: {}", errs.join("; "))]
+    }
+}
+
 /// `metav1.LabelSelectorAsSelector`: nil → matches nothing; `{}` → everything; the first
-/// invalid requirement is the error (operators and label values are checked; label keys are
-/// not).
+/// invalid requirement is the error (`labels.NewRequirement`'s key and value checks).
 pub fn label_selector_as_selector(ls: Option<&LabelSelector>) -> Result<Selector, String> {
     let Some(ls) = ls else {
         return Ok(Selector::Nothing);
     };
     let mut reqs = vec![];
     for (k, v) in ls.match_labels.iter().flatten() {
-        let errs = label_value_errors(k, 0, v);
+        let mut errs = label_key_errors(k);
+        errs.extend(label_value_errors(k, 0, v));
         if !errs.is_empty() {
             return Err(aggregate(&errs));
         }
@@ -324,19 +349,20 @@ pub fn label_selector_as_selector(ls: Option<&LabelSelector>) -> Result<Selector
     }
     for e in ls.match_expressions.iter().flatten() {
         let vals = e.values.clone().unwrap_or_default();
+        let mut errs = label_key_errors(&e.key);
         let r = match e.operator.as_str() {
             "In" | "NotIn" => {
                 if vals.is_empty() {
-                    return Err(
+                    errs.push(
                         "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"
                             .into(),
                     );
                 }
-                let errs: Vec<String> = vals
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(i, v)| label_value_errors(&e.key, i, v))
-                    .collect();
+                errs.extend(
+                    vals.iter()
+                        .enumerate()
+                        .flat_map(|(i, v)| label_value_errors(&e.key, i, v)),
+                );
                 if !errs.is_empty() {
                     return Err(aggregate(&errs));
                 }
@@ -348,10 +374,18 @@ pub fn label_selector_as_selector(ls: Option<&LabelSelector>) -> Result<Selector
             }
             "Exists" | "DoesNotExist" => {
                 if !vals.is_empty() {
-                    return Err(
-                        "values: Forbidden: values set must be empty for exists and does not exist"
-                            .into(),
-                    );
+                    errs.push(format!(
+                        "values: Invalid value: {}: values set must be empty for exists and does not exist",
+                        go_string_slice(&vals)
+                    ));
+                }
+                errs.extend(
+                    vals.iter()
+                        .enumerate()
+                        .flat_map(|(i, v)| label_value_errors(&e.key, i, v)),
+                );
+                if !errs.is_empty() {
+                    return Err(aggregate(&errs));
                 }
                 if e.operator == "Exists" {
                     Requirement::Exists(e.key.clone())

@@ -1465,3 +1465,53 @@ fn test_is_schedulable_after_pod_change() {
         );
     }
 }
+
+// `metav1.LabelSelectorAsSelector` / `labels.NewRequirement` errors, as PreFilter reports
+// them inside `parsing pod: ...`.
+#[test]
+fn label_selector_parse_errors() {
+    use crate::api::{LabelSelector, LabelSelectorRequirement};
+    let expr = |key: &str, op: &str, vals: Option<&[&str]>| LabelSelector {
+        match_labels: None,
+        match_expressions: Some(vec![LabelSelectorRequirement {
+            key: key.into(),
+            operator: op.into(),
+            values: vals.map(|v| v.iter().map(|s| s.to_string()).collect()),
+        }]),
+    };
+    let err = |ls: LabelSelector| label_selector_as_selector(Some(&ls)).unwrap_err();
+    assert_eq!(
+        err(expr("a", "In", None)),
+        "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"
+    );
+    assert_eq!(
+        err(expr("a", "Exists", Some(&["x", "y"]))),
+        r#"values: Invalid value: []string{"x", "y"}: values set must be empty for exists and does not exist"#
+    );
+    assert_eq!(
+        err(expr("a", "Gt", Some(&["1"]))),
+        r#""Gt" is not a valid label selector operator"#
+    );
+    let long = "x".repeat(64);
+    assert_eq!(
+        err(expr("a", "In", Some(&[long.as_str()]))),
+        format!("values[0][a]: Invalid value: \"{long}\": must be no more than 63 characters")
+    );
+    let e = err(expr("bad key", "In", Some(&["-v"])));
+    assert!(
+        e.starts_with("[key: Invalid value: \"bad key\": name part must consist of"),
+        "{e}"
+    );
+    assert!(
+        e.contains(", values[0][bad key]: Invalid value: \"-v\": a valid label"),
+        "{e}"
+    );
+    // nil matches nothing, {} everything.
+    assert_eq!(
+        label_selector_as_selector(None),
+        Ok(crate::api::Selector::Nothing)
+    );
+    assert!(label_selector_as_selector(Some(&LabelSelector::default()))
+        .unwrap()
+        .is_empty());
+}
