@@ -1689,6 +1689,9 @@ pub struct Scheduler {
     /// there are none and the incoming pod has none, InterPodAffinity neither filters nor
     /// scores and the cached aggregates suffice.
     affinity_pods: BTreeSet<String>,
+    /// Keys in `unschedulable` whose pod has pod affinity or anti-affinity (stale keys are
+    /// dropped when next looked at): InterPodAffinity's pod-event hint looks only at them.
+    affinity_unschedulable: BTreeSet<String>,
     /// Whether `resync_all` ran, so `watch` has kept the fields above current.
     primed: bool,
     /// `nextStartNodeIndex`: where the next pod's search over the nodes starts.
@@ -1785,7 +1788,7 @@ impl Scheduler {
         queue: &mut WorkQueue,
         now: Time,
     ) {
-        for key in self.unschedulable.keys() {
+        for key in &self.affinity_unschedulable {
             let Some((ns, name)) = key.split_once('/') else {
                 continue;
             };
@@ -1875,7 +1878,10 @@ impl Controller for Scheduler {
                             }
                             _ => true,
                         };
-                    if added_or_relabelled && !self.unschedulable.is_empty() {
+                    if added_or_relabelled && !self.affinity_unschedulable.is_empty() {
+                        let unschedulable = &self.unschedulable;
+                        self.affinity_unschedulable
+                            .retain(|k| unschedulable.contains_key(k));
                         let original = match old {
                             Some(Object::Pod(o)) if !o.spec.node_name.is_empty() => Some(o),
                             _ => None,
@@ -1971,6 +1977,9 @@ impl Controller for Scheduler {
                     });
                 a.attempts += 1;
                 a.last = now;
+                if interpod_affinity::has_pod_affinity(&pod) {
+                    self.affinity_unschedulable.insert(key.to_string());
+                }
                 let mut p = Pod::clone(&pod);
                 if let Some((node, victims)) = &preempt {
                     for v in victims {
