@@ -374,3 +374,35 @@ fn a_node_update_that_keeps_anti_affinity_violated_does_not_retry_the_pod() {
     s.run_until(start() + Duration::from_secs(301)).unwrap();
     assert_eq!(events(&s, &pending[0], "FailedScheduling").len(), 2);
 }
+
+#[test]
+fn an_existing_pods_anti_affinity_is_resolved_by_preempting_it() {
+    let mut s = sim();
+    s.api
+        .load(Object::from_value(node("node-a", "z1")).unwrap())
+        .unwrap();
+    let mut loner = plain_pod(
+        "loner",
+        "loner",
+        json!({"nodeName": "node-a", "priority": 0,
+               "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                   {"labelSelector": {"matchLabels": {"app": "web"}},
+                    "topologyKey": "kubernetes.io/hostname"}]}}}),
+    );
+    loner["metadata"]["labels"] = json!({"app": "loner"});
+    s.api.load(Object::from_value(loner).unwrap()).unwrap();
+    s.api
+        .create(Object::from_value(plain_pod("web", "web", json!({"priority": 1000}))).unwrap())
+        .unwrap();
+    s.run_until(start() + Duration::from_secs(120)).unwrap();
+    assert_eq!(
+        events(&s, "web", "FailedScheduling"),
+        vec![
+            "0/1 nodes are available: 1 node(s) didn't satisfy existing pods anti-affinity rules."
+                .to_string()
+        ]
+    );
+    assert_eq!(events(&s, "loner", "Preempted").len(), 1);
+    let web = s.api.store.get::<Pod>("default", "web").unwrap();
+    assert_eq!(web.spec.node_name, "node-a");
+}
