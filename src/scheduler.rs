@@ -34,6 +34,7 @@ use pod_topology_spread::{NodeInclusionPolicy, PreFilterState};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod interpod_affinity;
 pub mod node_ports;
 pub mod pod_topology_spread;
 
@@ -661,6 +662,20 @@ fn run_filters_req(
         })
 }
 
+/// [`run_filters_req`] followed by InterPodAffinity (the last filter of the default profile
+/// that kubeplay models) when its PreFilter did not skip.
+fn run_filters_ipa(
+    pod: &Pod,
+    req: &Resources,
+    cs: &CycleState,
+    node: &Node,
+    ni: &NodeInfo,
+    ipa: Option<&interpod_affinity::PreFilterState>,
+) -> Option<Status> {
+    run_filters_req(pod, req, cs, node, ni)
+        .or_else(|| ipa.and_then(|s| interpod_affinity::filter_node(s, node, ni)))
+}
+
 /// The histogram part of `FitError.Error()`: `"<count> <reason>"` entries sorted as strings
 /// (so `10 ...` sorts before `2 ...`, as in Go), joined by `", "`.
 pub fn reasons_histogram<'a>(reasons: impl IntoIterator<Item = &'a str>) -> String {
@@ -1187,13 +1202,34 @@ fn score_nodes_with(
         topology_spread_scores(pod, &constraints, defaulted, feasible, all)
     }
     .unwrap_or_else(|| vec![0; n]);
+    // InterPodAffinity, weight 2. The cached aggregates carry no pods: the scheduler uses them
+    // only when no pod (incoming or assigned) has pod affinity, where PreScore skips.
+    let ipa = if counts_from_index || !interpod_affinity::involved(pod, all) {
+        None
+    } else {
+        let namespaces = interpod_affinity::implicit_namespaces(
+            all.iter()
+                .flat_map(|(_, ni)| ni.pods.iter().copied())
+                .chain([pod]),
+        );
+        let nodes: Vec<&Node> = feasible.iter().map(|(node, _)| *node).collect();
+        interpod_affinity::scores(
+            pod,
+            &nodes,
+            all,
+            &namespaces,
+            interpod_affinity::DEFAULT_HARD_POD_AFFINITY_WEIGHT,
+        )
+    }
+    .unwrap_or_else(|| vec![0; n]);
     for i in 0..n {
         let ni = feasible[i].1;
         total[i] = 3 * tt[i]
             + 2 * na[i]
             + least_allocated_score_req(&reqs.non_zero, ni)
             + 2 * pts[i]
-            + balanced_allocation_score_req(&reqs.req, ni).unwrap_or(0);
+            + balanced_allocation_score_req(&reqs.req, ni).unwrap_or(0)
+            + interpod_affinity::SCORE_WEIGHT * ipa[i];
     }
     total
 }
@@ -1311,6 +1347,53 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
     let mut feasible = vec![];
     let mut statuses: BTreeMap<String, Status> = BTreeMap::new();
     let mut processed = 0;
+    let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
+    // PreFilter of InterPodAffinity (the other modelled plugins need no PreFilter state).
+    let prefilter = if interpod_affinity::involved(pod, &all) {
+        let namespaces = interpod_affinity::implicit_namespaces(
+            infos
+                .iter()
+                .flat_map(|ni| ni.pods.iter().copied())
+                .chain([pod]),
+        );
+        interpod_affinity::pre_filter(pod, &all, &namespaces)
+    } else {
+        interpod_affinity::PreFilter::Skip
+    };
+    let ipa = match prefilter {
+        interpod_affinity::PreFilter::Skip => None,
+        interpod_affinity::PreFilter::Run(s) => Some(*s),
+        interpod_affinity::PreFilter::Reject(st) => {
+            // Every node gets the PreFilter status; the filters do not run.
+            let statuses: BTreeMap<String, Status> = nodes
+                .iter()
+                .map(|n| (n.metadata.name.clone(), st.clone()))
+                .collect();
+            let post = match preempt(pod, store, &nodes, &infos, &statuses, &cs, None) {
+                PreemptResult::NotEligible(msg) | PreemptResult::NoCandidates(msg) => {
+                    format!("{DRA_NO_CLAIMS}, preemption: {msg}")
+                }
+                PreemptResult::Candidate(..) => String::new(),
+            };
+            let mut message = format!(
+                "0/{} nodes are available: {}.",
+                nodes.len(),
+                st.reasons.join(", ")
+            );
+            if !post.is_empty() {
+                message.push(' ');
+                message.push_str(&post);
+            }
+            return (
+                Outcome::Unschedulable {
+                    message,
+                    preempt: None,
+                    plugins: [st.plugin].into_iter().collect(),
+                },
+                0,
+            );
+        }
+    };
     for i in 0..nodes.len() {
         if feasible.len() >= to_find {
             break;
@@ -1318,7 +1401,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         let k = (start + i) % nodes.len();
         let (n, ni) = (nodes[k], &infos[k]);
         processed += 1;
-        match run_filters_req(pod, &req, &cs, n, ni) {
+        match run_filters_ipa(pod, &req, &cs, n, ni, ipa.as_ref()) {
             None => feasible.push((n, ni)),
             Some(s) => {
                 statuses.insert(n.metadata.name.clone(), s);
@@ -1326,7 +1409,6 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         }
     }
     if !feasible.is_empty() {
-        let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
         let scores = score_nodes(pod, store, &feasible, &all);
         // Highest score; ties to the node examined first (upstream: uniformly random among the
         // best).
@@ -1341,7 +1423,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
             processed,
         );
     }
-    let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses, &cs) {
+    let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses, &cs, ipa.as_ref()) {
         PreemptResult::NotEligible(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
         PreemptResult::NoCandidates(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
         // A successful PostFilter leaves no post-filter message.
@@ -1360,18 +1442,18 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
 
 /// [`schedule_pod`] with the per-node aggregates cached across attempts (the scheduler cache's
 /// NodeInfo): `cache` holds [`NodeInfo`]s without pods, keyed by node name; the scheduler drops
-/// a node's entry whenever the node or a pod on it changes. When a pod is nominated to a node,
-/// or no node fits (preemption needs the pods), this falls back to [`schedule_pod`]; the
-/// outcome is the same either way.
+/// a node's entry whenever the node or a pod on it changes. With `exact` (a pod is nominated
+/// to a node, or InterPodAffinity needs the pods), or when no node fits (preemption needs the
+/// pods), this falls back to [`schedule_pod`]; the outcome is the same either way.
 fn schedule_pod_cached(
     pod: &Pod,
     store: &Store,
     cache: &mut BTreeMap<String, NodeInfo<'static>>,
-    nominated: bool,
+    exact: bool,
     start: usize,
 ) -> (Outcome, usize) {
     let nodes = schedulable_nodes(store);
-    if nominated || nodes.is_empty() {
+    if exact || nodes.is_empty() {
         return schedule_pod_from(pod, store, start);
     }
     // Nodes and cache entries are both in name order: walk them in step.
@@ -1475,6 +1557,7 @@ fn preempt<'a>(
     infos: &[NodeInfo<'a>],
     statuses: &BTreeMap<String, Status>,
     cs: &CycleState,
+    ipa: Option<&interpod_affinity::PreFilterState>,
 ) -> PreemptResult {
     let req = pod_requests(pod, false);
     if pod
@@ -1540,14 +1623,21 @@ fn preempt<'a>(
             }
             x
         };
-        // The cycle state with every potential victim removed (`RemovePod`), per node.
+        // The cycle state with every potential victim removed (`RemovePod`), per node:
+        // PodTopologySpread's counts and InterPodAffinity's.
         let mut state = cs.clone();
         if let Some(s) = state.spread.as_mut() {
             for p in &potential {
                 s.update_with_pod(p, pod, n, -1);
             }
         }
-        if let Some(s) = run_filters_req(pod, &req, &state, n, &with(&[])) {
+        let mut ipa_state = ipa.cloned();
+        if let Some(s) = ipa_state.as_mut() {
+            for p in &potential {
+                s.update_with_pod(p, n, -1);
+            }
+        }
+        if let Some(s) = run_filters_ipa(pod, &req, &state, n, &with(&[]), ipa_state.as_ref()) {
             node_statuses.push(s);
             continue;
         }
@@ -1559,7 +1649,13 @@ fn preempt<'a>(
             if let Some(s) = state.spread.as_mut() {
                 s.update_with_pod(p, pod, n, 1);
             }
-            if run_filters_req(pod, &req, &state, n, &with(&kept)).is_some() {
+            if let Some(s) = ipa_state.as_mut() {
+                s.update_with_pod(p, n, 1);
+            }
+            if run_filters_ipa(pod, &req, &state, n, &with(&kept), ipa_state.as_ref()).is_some() {
+                if let Some(s) = ipa_state.as_mut() {
+                    s.update_with_pod(p, n, -1);
+                }
                 victims.push(kept.pop().expect("just pushed").clone());
                 if let Some(s) = state.spread.as_mut() {
                     s.update_with_pod(p, pod, n, -1);
@@ -1640,7 +1736,14 @@ pub struct Scheduler {
     node_cache: BTreeMap<String, NodeInfo<'static>>,
     /// Keys of the unassigned pods with a `nominatedNodeName` (kept by `watch`).
     nominated: BTreeSet<String>,
-    /// Whether `resync_all` ran, so `watch` has kept the two fields above current.
+    /// Keys of the assigned pods with pod affinity or anti-affinity (kept by `watch`): while
+    /// there are none and the incoming pod has none, InterPodAffinity neither filters nor
+    /// scores and the cached aggregates suffice.
+    affinity_pods: BTreeSet<String>,
+    /// Keys in `unschedulable` whose pod has pod affinity or anti-affinity (stale keys are
+    /// dropped when next looked at): InterPodAffinity's pod-event hint looks only at them.
+    affinity_unschedulable: BTreeSet<String>,
+    /// Whether `resync_all` ran, so `watch` has kept the fields above current.
     primed: bool,
     /// `nextStartNodeIndex`: where the next pod's search over the nodes starts.
     next_start_node_index: usize,
@@ -1693,7 +1796,61 @@ impl Scheduler {
                 continue;
             };
             let ni = node_infos(p, store, &[node]).pop().unwrap_or_default();
-            if run_filters_in(p, store, node, &ni).is_none() {
+            if run_filters_in(p, store, node, &ni).is_none()
+                && self.passes_interpod_affinity(p, node, store)
+            {
+                self.requeue(key, queue, now);
+            }
+        }
+    }
+
+    /// Whether the pod passes InterPodAffinity on `node` (PreFilter over every node, then the
+    /// filter there); true when the plugin has nothing to check.
+    fn passes_interpod_affinity(&self, pod: &Pod, node: &Node, store: &Store) -> bool {
+        if self.affinity_pods.is_empty() && !interpod_affinity::has_pod_affinity(pod) {
+            return true;
+        }
+        let nodes = schedulable_nodes(store);
+        let infos = node_infos(pod, store, &nodes);
+        let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
+        if !interpod_affinity::involved(pod, &all) {
+            return true;
+        }
+        let namespaces = interpod_affinity::implicit_namespaces(
+            infos
+                .iter()
+                .flat_map(|ni| ni.pods.iter().copied())
+                .chain([pod]),
+        );
+        match interpod_affinity::pre_filter(pod, &all, &namespaces) {
+            interpod_affinity::PreFilter::Skip => true,
+            interpod_affinity::PreFilter::Reject(_) => false,
+            interpod_affinity::PreFilter::Run(s) => all
+                .iter()
+                .find(|(n, _)| n.metadata.name == node.metadata.name)
+                .is_none_or(|(n, ni)| interpod_affinity::filter_node(&s, n, ni).is_none()),
+        }
+    }
+
+    /// InterPodAffinity's queueing hint (`isSchedulableAfterPodChange`) for an assigned pod
+    /// that was added (`original` None) or updated: unschedulable pods with pod affinity whose
+    /// affinity terms the pod now matches, or whose anti-affinity terms it no longer matches.
+    fn on_assigned_pod_change(
+        &self,
+        original: Option<&Pod>,
+        modified: &Pod,
+        store: &Store,
+        queue: &mut WorkQueue,
+        now: Time,
+    ) {
+        for key in &self.affinity_unschedulable {
+            let Some((ns, name)) = key.split_once('/') else {
+                continue;
+            };
+            let Some(p) = store.get::<Pod>(ns, name) else {
+                continue;
+            };
+            if interpod_affinity::is_schedulable_after_pod_change(p, original, Some(modified)) {
                 self.requeue(key, queue, now);
             }
         }
@@ -1771,6 +1928,19 @@ impl Controller for Scheduler {
             _ => {}
         }
         self.spread_hints(change, store, queue, now);
+        match (change.old_obj(), change.new_obj()) {
+            (_, Some(Object::Pod(p)))
+                if !p.spec.node_name.is_empty() && interpod_affinity::has_pod_affinity(p) =>
+            {
+                self.affinity_pods.insert(p.metadata.key());
+            }
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None)
+                if !self.affinity_pods.is_empty() =>
+            {
+                self.affinity_pods.remove(&p.metadata.key());
+            }
+            _ => {}
+        }
         for o in change.old_obj().into_iter().chain(change.new_obj()) {
             match o {
                 Object::Node(n) => {
@@ -1802,6 +1972,25 @@ impl Controller for Scheduler {
                         }
                     }
                 } else {
+                    // InterPodAffinity's hint: an assigned pod was added or relabelled.
+                    let added_or_relabelled = !p.spec.node_name.is_empty()
+                        && match old {
+                            Some(Object::Pod(o)) => {
+                                o.spec.node_name.is_empty()
+                                    || o.metadata.labels != p.metadata.labels
+                            }
+                            _ => true,
+                        };
+                    if added_or_relabelled && !self.affinity_unschedulable.is_empty() {
+                        let unschedulable = &self.unschedulable;
+                        self.affinity_unschedulable
+                            .retain(|k| unschedulable.contains_key(k));
+                        let original = match old {
+                            Some(Object::Pod(o)) if !o.spec.node_name.is_empty() => Some(o),
+                            _ => None,
+                        };
+                        self.on_assigned_pod_change(original, p, store, queue, now);
+                    }
                     // An assigned pod that became terminal frees its node.
                     let freed = matches!(old, Some(Object::Pod(o)) if counts_on_node(o))
                         && !counts_on_node(p)
@@ -1854,9 +2043,12 @@ impl Controller for Scheduler {
         }
         let start = self.next_start_node_index;
         let (outcome, processed) = if self.primed {
-            // Nominated pods count on their nodes: the exact (uncached) path handles them.
-            let nominated = self.nominated.iter().any(|k| k != key);
-            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, nominated, start)
+            // Nominated pods count on their nodes, and InterPodAffinity looks at the pods: the
+            // exact (uncached) path handles them.
+            let exact = self.nominated.iter().any(|k| k != key)
+                || !self.affinity_pods.is_empty()
+                || interpod_affinity::has_pod_affinity(&pod);
+            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, exact, start)
         } else {
             schedule_pod_from(&pod, ctx.store(), start)
         };
@@ -1900,6 +2092,9 @@ impl Controller for Scheduler {
                     });
                 a.attempts += 1;
                 a.last = now;
+                if interpod_affinity::has_pod_affinity(&pod) {
+                    self.affinity_unschedulable.insert(key.to_string());
+                }
                 let mut p = Pod::clone(&pod);
                 if let Some((node, victims)) = &preempt {
                     for v in victims {
@@ -1930,6 +2125,11 @@ impl Controller for Scheduler {
         self.nominated = store
             .pods_on_node("")
             .filter(|p| nominated_node(p).is_some())
+            .map(|p| p.metadata.key())
+            .collect();
+        self.affinity_pods = store
+            .list::<Pod>(None)
+            .filter(|p| !p.spec.node_name.is_empty() && interpod_affinity::has_pod_affinity(p))
             .map(|p| p.metadata.key())
             .collect();
         self.primed = true;
@@ -3090,3 +3290,6 @@ mod tests {
 #[cfg(test)]
 #[path = "scheduler_score_tests.rs"]
 mod score_tests;
+
+#[cfg(test)]
+mod interpod_affinity_tests;

@@ -27,6 +27,9 @@ pub use crate::admission::{
 pub fn prepare_for_create(o: &mut Object) {
     match o {
         Object::Pod(p) => {
+            // MatchLabelKeysInPodAffinity (GA in 1.33): matchLabelKeys / mismatchLabelKeys
+            // are merged into the pod (anti-)affinity label selectors.
+            crate::scheduler::interpod_affinity::mutate_pod_affinity(p);
             admit_pod_create(p.spec_mut());
             p.status = PodStatus {
                 phase: "Pending".into(),
