@@ -2,25 +2,40 @@
 //!
 //! Filters, in upstream's plugin order (the first failing plugin decides a node's reasons):
 //! NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector + required node affinity),
-//! NodeResourcesFit (`pods`, `cpu`, `memory`, extended resources). Scores, weighted as the
-//! default profile: TaintToleration ×3 (PreferNoSchedule), NodeAffinity ×2 (preferred terms),
-//! NodeResourcesFit ×1 (LeastAllocated on cpu+memory with non-zero defaults), PodTopologySpread
-//! ×2 (the pod's ScheduleAnyway constraints or the system defaults: hostname maxSkew 3, zone
-//! maxSkew 5, over the pods selected by the pod's Services and controller), and
-//! NodeResourcesBalancedAllocation ×1 (skipped for best-effort pods).
+//! NodePorts (host ports of containers and sidecars; `0.0.0.0` conflicts with any IP),
+//! NodeResourcesFit (`pods`, `cpu`, `memory`, extended resources), PodTopologySpread
+//! (DoNotSchedule constraints: skew against the global minimum over the domains of the nodes
+//! that pass `nodeAffinityPolicy`/`nodeTaintsPolicy`, `minDomains`; a node without the
+//! topology label is unresolvable; `matchLabelKeys` ANDed into the selector) and
+//! InterPodAffinity (existing pods' required anti-affinity, the pod's required affinity —
+//! unresolvable — and anti-affinity; namespaces / namespaceSelector; `matchLabelKeys` /
+//! `mismatchLabelKeys` merged into the selector when the pod is created).
+//!
+//! Scores, weighted as the default profile: TaintToleration ×3 (PreferNoSchedule), NodeAffinity
+//! ×2 (preferred terms), NodeResourcesFit ×1 (LeastAllocated on cpu+memory with non-zero
+//! defaults), PodTopologySpread ×2 (the pod's ScheduleAnyway constraints, with `matchLabelKeys`
+//! and the node inclusion policies, or the system defaults: hostname maxSkew 3, zone maxSkew 5,
+//! over the pods selected by the pod's Services and controller), InterPodAffinity ×2 (preferred
+//! terms of the pod and of existing pods, existing pods' required affinity at
+//! hardPodAffinityWeight 1, min–max normalised) and NodeResourcesBalancedAllocation ×1 (skipped
+//! for best-effort pods).
 //!
 //! Deviations, documented: upstream picks uniformly at random among the nodes with the highest
 //! score (reservoir sampling in `selectHost`); kubeplay takes the first by node name so runs are
-//! reproducible. InterPodAffinity, ImageLocality, volume plugins and DoNotSchedule topology
-//! spread constraints are not modelled (they score 0 / never filter). Terminal pods
-//! (Succeeded/Failed) do not count against a node's resources.
+//! reproducible. ImageLocality and volume plugins are not modelled (they score 0 / never
+//! filter), nor kube-apiserver's merge of a spread constraint's `matchLabelKeys` into its stored
+//! `labelSelector` (the scheduler merges them itself, so placement is the same). Namespaces are
+//! implicit: each carries only `kubernetes.io/metadata.name`. Terminal pods (Succeeded/Failed) do
+//! not count against a node's resources.
 //!
 //! An unschedulable pod keeps `PodScheduled=False reason Unschedulable` and gets a
 //! `Warning FailedScheduling` event with `FitError.Error()`'s message, including the
 //! DynamicResources post-filter (`no new claims to deallocate`, DRA is GA and on in 1.34) and the
 //! DefaultPreemption dry run. It is retried when a node is added or changes so that the pod now
-//! passes the filters there, when an assigned pod is deleted, and at least every 5 minutes
-//! (`podMaxInUnschedulablePodsDuration`), honouring the per-pod back-off (1 s doubling to 10 s).
+//! passes the filters there, when an assigned pod is deleted, when an assigned pod changes so
+//! that it helps the pod's topology spread or pod affinity (the plugins' queueing hints), and at
+//! least every 5 minutes (`podMaxInUnschedulablePodsDuration`), honouring the per-pod back-off
+//! (1 s doubling to 10 s).
 
 use crate::api::{
     ApiError, Duration, LabelSelector, Labels, Node, NodeSelector, NodeSelectorRequirement,
