@@ -124,6 +124,23 @@ impl Schedule {
     }
 }
 
+/// The last wall-clock breakdown computed in [`SpecSchedule::next`], by instant.
+struct CivilMemo<'a> {
+    loc: &'a Location,
+    t: i64,
+    c: super::tz::Civil,
+}
+
+impl CivilMemo<'_> {
+    fn at(&mut self, t: i64) -> super::tz::Civil {
+        if t != self.t {
+            self.t = t;
+            self.c = self.loc.civil(t);
+        }
+        self.c
+    }
+}
+
 fn bit(v: u32) -> u64 {
     1u64 << v
 }
@@ -135,33 +152,39 @@ impl SpecSchedule {
         // Start at the earliest possible time (the upcoming second).
         let mut t = t.0.div_euclid(1000) + 1;
         let mut added = false;
-        let year_limit = loc.civil(t).year + 5;
+        // The loop asks for the wall clock of the same instant many times: compute it once.
+        let mut m = CivilMemo {
+            loc,
+            t,
+            c: loc.civil(t),
+        };
+        let year_limit = m.at(t).year + 5;
         'wrap: loop {
-            let c = loc.civil(t);
+            let c = m.at(t);
             if c.year > year_limit {
                 return Time::ZERO;
             }
             // Month.
-            while bit(loc.civil(t).month) & self.month == 0 {
+            while bit(m.at(t).month) & self.month == 0 {
                 if !added {
                     added = true;
-                    let c = loc.civil(t);
+                    let c = m.at(t);
                     t = loc.date(c.year, i64::from(c.month), 1, 0, 0, 0);
                 }
                 t = loc.add_date(t, 0, 1, 0);
-                if loc.civil(t).month == 1 {
+                if m.at(t).month == 1 {
                     continue 'wrap;
                 }
             }
             // Day (midnight may not exist with DST: notice the hour and correct it).
-            while !self.day_matches(&loc.civil(t)) {
+            while !self.day_matches(&m.at(t)) {
                 if !added {
                     added = true;
-                    let c = loc.civil(t);
+                    let c = m.at(t);
                     t = loc.date(c.year, i64::from(c.month), i64::from(c.day), 0, 0, 0);
                 }
                 t = loc.add_date(t, 0, 0, 1);
-                let h = i64::from(loc.civil(t).hour);
+                let h = i64::from(m.at(t).hour);
                 if h != 0 {
                     if h > 12 {
                         t += (24 - h) * 3600;
@@ -169,15 +192,15 @@ impl SpecSchedule {
                         t -= h * 3600;
                     }
                 }
-                if loc.civil(t).day == 1 {
+                if m.at(t).day == 1 {
                     continue 'wrap;
                 }
             }
             // Hour.
-            while bit(loc.civil(t).hour) & self.hour == 0 {
+            while bit(m.at(t).hour) & self.hour == 0 {
                 if !added {
                     added = true;
-                    let c = loc.civil(t);
+                    let c = m.at(t);
                     t = loc.date(
                         c.year,
                         i64::from(c.month),
@@ -188,18 +211,18 @@ impl SpecSchedule {
                     );
                 }
                 t += 3600;
-                if loc.civil(t).hour == 0 {
+                if m.at(t).hour == 0 {
                     continue 'wrap;
                 }
             }
             // Minute.
-            while bit(loc.civil(t).minute) & self.minute == 0 {
+            while bit(m.at(t).minute) & self.minute == 0 {
                 if !added {
                     added = true;
                     t = t.div_euclid(60) * 60;
                 }
                 t += 60;
-                if loc.civil(t).minute == 0 {
+                if m.at(t).minute == 0 {
                     continue 'wrap;
                 }
             }
@@ -207,7 +230,7 @@ impl SpecSchedule {
             // of minutes for the rest of this minute (every zone today), the wall-clock second
             // advances with `t`, so the loop can jump straight to the next matching second, or
             // to the next minute (second 0, which wraps as the loop would).
-            let s0 = loc.civil(t).second;
+            let s0 = m.at(t).second;
             if bit(s0) & self.second == 0 {
                 added = true;
                 let next_min = t + 60 - i64::from(s0);
@@ -220,9 +243,9 @@ impl SpecSchedule {
                         }
                     }
                 } else {
-                    while bit(loc.civil(t).second) & self.second == 0 {
+                    while bit(m.at(t).second) & self.second == 0 {
                         t += 1;
-                        if loc.civil(t).second == 0 {
+                        if m.at(t).second == 0 {
                             continue 'wrap;
                         }
                     }
