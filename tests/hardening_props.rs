@@ -1,5 +1,6 @@
 //! Random whole-cluster scenarios (every workload kind, kubectl actions, node and pod failures,
-//! controller downtime) run with invariant checking after every reconcile: zero violations.
+//! controller downtime, scheduling constraints: topology spread, pod (anti-)affinity, host ports)
+//! run with invariant checking after every reconcile: zero violations.
 //!
 //! `KUBEPLAY_SCENARIOS` sets the count (default 200 for CI, about 100 s in a debug build on 2 cores; the documented full run is 10000,
 //! see docs/hardening.md); `KUBEPLAY_SCENARIO_SEED` the first seed.
@@ -38,6 +39,38 @@ fn pod_spec(r: &mut Rng, image: &str, restart: Option<&str>) -> String {
     if let Some(rp) = restart {
         s = format!("restartPolicy: {rp}, {s}");
     }
+    // Scheduling constraints (drawn from a second generator, so the rest of a seed's scenario
+    // is what it was before they were added): topology spread, pod (anti-)affinity and host
+    // ports over the workload's own `app` label.
+    let mut c = Rng(r.0 ^ 0x5EED_5CED);
+    if c.chance(30) {
+        let mut extra = vec![];
+        if c.chance(50) {
+            extra.push(format!(
+                "topologySpreadConstraints: [{{maxSkew: {}, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: {}, labelSelector: {{matchLabels: {{app: APP}}}}, matchLabelKeys: [pod-template-hash]}}]",
+                1 + c.below(2),
+                c.pick(&["DoNotSchedule", "ScheduleAnyway"])
+            ));
+        }
+        if c.chance(40) {
+            let term =
+                "{labelSelector: {matchLabels: {app: APP}}, topologyKey: kubernetes.io/hostname}";
+            extra.push(match c.below(3) {
+                0 => format!("affinity: {{podAntiAffinity: {{requiredDuringSchedulingIgnoredDuringExecution: [{term}]}}}}"),
+                1 => format!("affinity: {{podAntiAffinity: {{preferredDuringSchedulingIgnoredDuringExecution: [{{weight: 50, podAffinityTerm: {term}}}]}}}}"),
+                _ => format!("affinity: {{podAffinity: {{requiredDuringSchedulingIgnoredDuringExecution: [{term}]}}}}"),
+            });
+        }
+        if c.chance(20) {
+            s = s.replace(
+                "name: c, image:",
+                "name: c, ports: [{containerPort: 8080, hostPort: 8080}], image:",
+            );
+        }
+        for e in extra {
+            s = format!("{e}, {s}");
+        }
+    }
     format!(
         "{{{s}, terminationGracePeriodSeconds: {}}}",
         r.pick(&["0", "5", "30"])
@@ -67,7 +100,7 @@ pub fn random_scenario(seed: u64) -> String {
         match r.below(6) {
             0 => {
                 let n = format!("web{i}");
-                let spec = pod_spec(&mut r, image, None);
+                let spec = pod_spec(&mut r, image, None).replace("APP", &n);
                 let strategy = if r.chance(20) {
                     "{type: Recreate}".to_string()
                 } else {
@@ -87,20 +120,20 @@ pub fn random_scenario(seed: u64) -> String {
             }
             1 => {
                 let n = format!("rs{i}");
-                let spec = pod_spec(&mut r, image, None);
+                let spec = pod_spec(&mut r, image, None).replace("APP", &n);
                 let _ = writeln!(y, "  - {{apiVersion: apps/v1, kind: ReplicaSet, metadata: {{name: {n}}}, spec: {{replicas: {}, selector: {{matchLabels: {{app: {n}}}}}, template: {{metadata: {{labels: {{app: {n}}}}}, spec: {spec}}}}}}}", r.below(6));
                 names.push(("replicaset", n));
             }
             2 => {
                 let n = format!("db{i}");
-                let spec = pod_spec(&mut r, image, None);
+                let spec = pod_spec(&mut r, image, None).replace("APP", &n);
                 let policy = r.pick(&["OrderedReady", "OrderedReady", "Parallel"]);
                 let _ = writeln!(y, "  - {{apiVersion: apps/v1, kind: StatefulSet, metadata: {{name: {n}}}, spec: {{replicas: {}, serviceName: {n}, podManagementPolicy: {policy}, selector: {{matchLabels: {{app: {n}}}}}, template: {{metadata: {{labels: {{app: {n}}}}}, spec: {spec}}}}}}}", r.below(5));
                 names.push(("statefulset", n));
             }
             3 => {
                 let n = format!("agent{i}");
-                let spec = pod_spec(&mut r, image, None);
+                let spec = pod_spec(&mut r, image, None).replace("APP", &n);
                 let _ = writeln!(y, "  - {{apiVersion: apps/v1, kind: DaemonSet, metadata: {{name: {n}}}, spec: {{selector: {{matchLabels: {{app: {n}}}}}, template: {{metadata: {{labels: {{app: {n}}}}}, spec: {spec}}}}}}}");
                 names.push(("daemonset", n));
             }
@@ -108,14 +141,14 @@ pub fn random_scenario(seed: u64) -> String {
                 let n = format!("job{i}");
                 let image = r.pick(&["work:1", "slow:1", "crash:1"]);
                 let rp = r.pick(&["Never", "OnFailure"]);
-                let spec = pod_spec(&mut r, image, Some(rp));
+                let spec = pod_spec(&mut r, image, Some(rp)).replace("APP", &n);
                 let _ = writeln!(y, "  - {{apiVersion: batch/v1, kind: Job, metadata: {{name: {n}}}, spec: {{completions: {}, parallelism: {}, backoffLimit: {}, ttlSecondsAfterFinished: {}, template: {{spec: {spec}}}}}}}", 1 + r.below(4), 1 + r.below(3), r.below(4), r.below(40));
                 names.push(("job", n));
             }
             _ => {
                 let n = format!("cron{i}");
                 let image = r.pick(&["work:1", "slow:1"]);
-                let spec = pod_spec(&mut r, image, Some("Never"));
+                let spec = pod_spec(&mut r, image, Some("Never")).replace("APP", &n);
                 let policy = r.pick(&["Forbid", "Allow", "Replace"]);
                 let _ = writeln!(y, "  - {{apiVersion: batch/v1, kind: CronJob, metadata: {{name: {n}}}, spec: {{schedule: \"*/1 * * * *\", concurrencyPolicy: {policy}, jobTemplate: {{spec: {{backoffLimit: 1, template: {{spec: {spec}}}}}}}}}}}");
                 names.push(("cronjob", n));
@@ -236,4 +269,22 @@ fn checker_reports_a_broken_invariant() {
         "{:?}",
         sim.invariant_violations()
     );
+}
+
+/// The generator is not vacuous for the scheduler: some scenarios carry every kind of
+/// scheduling constraint it can add.
+#[test]
+fn generator_adds_scheduling_constraints() {
+    let all: String = (1..200).map(random_scenario).collect();
+    for needle in [
+        "whenUnsatisfiable: DoNotSchedule",
+        "whenUnsatisfiable: ScheduleAnyway",
+        "podAntiAffinity: {requiredDuringScheduling",
+        "podAntiAffinity: {preferredDuringScheduling",
+        "podAffinity: {requiredDuringScheduling",
+        "hostPort: 8080",
+        "matchLabels: {app: web",
+    ] {
+        assert!(all.contains(needle), "{needle}");
+    }
 }
