@@ -50,6 +50,7 @@ export class ClusterView {
     this.root = root;
     this.onSelect = onSelect;
     this.tiles = new Map(); // uid -> <g>
+    this.nodeEls = new Map(); // node name -> its box's elements
     this.svg = s("svg", { class: "cluster-svg", viewBox: `0 0 ${W} 200`, role: "img", "aria-labelledby": "cluster-title" },
       s("title", { id: "cluster-title" }, "Nodes and pods"),
       s("defs", {},
@@ -92,10 +93,12 @@ export class ClusterView {
     const unscheduled = [];
     for (const p of snap.pods) (byNode.get(p.node) ?? unscheduled).push(p);
     const pos = new Map();
-    // The node boxes are rebuilt only when what they show changes (a frame of 2,000 pods moves
-    // tiles far more often than nodes change): `boxes` collects them, `sig` identifies them.
+    // The node layer is kept from frame to frame: each node's elements are made once (keyed by
+    // name) and only the attributes and texts that changed are written; at 2,000 pods every
+    // node's counts change every frame, and rebuilding the boxes cost a style, layout and paint
+    // of the whole SVG each time. `boxes` is the layer's children in order.
     const boxes = [];
-    const sig = [cols, unscheduled.length];
+    const names = new Set();
     let y = GAP;
     for (let r = 0; r < nodes.length; r += cols) {
       const row = nodes.slice(r, r + cols);
@@ -103,10 +106,8 @@ export class ClusterView {
       const boxH = HEADER + rowsOfTiles * (TILE + TILE_GAP) + 10;
       row.forEach((n, i) => {
         const x = GAP + i * (boxW + GAP);
-        const count = byNode.get(n.name).length;
-        const rowY = y;
-        sig.push(n, count, rowY, boxH);
-        boxes.push(() => this.nodeBox(n, x, rowY, boxW, boxH, count));
+        names.add(n.name);
+        boxes.push(this.nodeBox(n, x, y, boxW, boxH, byNode.get(n.name).length));
         byNode.get(n.name).forEach((p, k) => {
           pos.set(p.uid, [x + 8 + (k % perRow) * (TILE + TILE_GAP), y + HEADER + Math.floor(k / perRow) * (TILE + TILE_GAP)]);
         });
@@ -116,26 +117,19 @@ export class ClusterView {
     if (unscheduled.length) {
       const allPerRow = Math.floor((W - 2 * GAP - 16) / (TILE + TILE_GAP));
       const boxH = 34 + Math.ceil(unscheduled.length / allPerRow) * (TILE + TILE_GAP) + 6;
-      const laneY = y;
-      boxes.push(() =>
-        s("g", { class: "lane" },
-          s("rect", { x: GAP, y: laneY, width: W - 2 * GAP, height: boxH, rx: 8, class: "lane-box" }),
-          s("text", { x: GAP + 10, y: laneY + 20, class: "node-name" }, `Unscheduled (${unscheduled.length})`)));
-      sig.push(laneY, boxH);
+      boxes.push(this.laneBox(y, boxH, unscheduled.length));
       unscheduled.forEach((p, k) => {
         pos.set(p.uid, [GAP + 8 + (k % allPerRow) * (TILE + TILE_GAP), y + 30 + Math.floor(k / allPerRow) * (TILE + TILE_GAP)]);
       });
       y += boxH + GAP;
     }
     if (!nodes.length && !unscheduled.length) {
-      boxes.push(() => s("text", { x: W / 2, y: 60, class: "empty", "text-anchor": "middle" }, "No nodes"));
+      boxes.push(this.empty ??= s("text", { x: W / 2, y: 60, class: "empty", "text-anchor": "middle" }, "No nodes"));
       y = 100;
     }
-    const key = JSON.stringify(sig);
-    if (key !== this.nodeKey) {
-      this.nodeKey = key;
-      this.nodeLayer.replaceChildren(...boxes.map((b) => b()));
-    }
+    for (const name of this.nodeEls.keys()) if (!names.has(name)) this.nodeEls.delete(name);
+    const kids = this.nodeLayer.children;
+    if (kids.length !== boxes.length || boxes.some((b, i) => kids[i] !== b)) this.nodeLayer.replaceChildren(...boxes);
     const viewBox = `0 0 ${W} ${Math.max(y, 100)}`;
     if (this.svg.getAttribute("viewBox") !== viewBox) this.svg.setAttribute("viewBox", viewBox);
     if (snap.pods.length > MANY) {
@@ -157,29 +151,63 @@ export class ClusterView {
       `${snap.pods.length} pods (${ready} ready) · ${snap.workloads.length} workloads`);
   }
 
+  /** A node's box, made on first sight and brought up to date in place (only what changed is
+   * written). Same elements, classes and order as ever: title, box, hatch (not-ready nodes
+   * only), name, state, then two bars (background, fill, label). */
   nodeBox(n, x, y, w, hgt, podCount) {
+    let el = this.nodeEls.get(n.name);
+    if (!el) {
+      const bar = () => ({ bg: s("rect", { height: 6, rx: 3, class: "bar-bg" }), fill: s("rect", { height: 6, rx: 3 }),
+        label: s("text", { class: "bar-label", "text-anchor": "end" }) });
+      el = { title: s("title"), box: s("rect", { rx: 10, class: "node-box" }),
+        hatch: s("rect", { rx: 10, class: "node-hatch", fill: "url(#hatch)" }),
+        name: s("text", { class: "node-name" }, n.name), state: s("text", { class: "node-state", "text-anchor": "end" }),
+        bars: [bar(), bar()] };
+      el.g = s("g", { dataset: { node: n.name }, tabindex: 0, role: "button" }, el.title, el.box, el.name, el.state,
+        el.bars.map((b) => [b.bg, b.fill, b.label]));
+      el.g.addEventListener("click", () => this.onSelect({ kind: "node", namespace: "", name: n.name }));
+      el.g.addEventListener("keydown", (e) => e.key === "Enter" && this.onSelect({ kind: "node", namespace: "", name: n.name }));
+      this.nodeEls.set(n.name, el);
+    }
     const ok = n.ready === "True" && !n.down;
-    const cls = ["node", ok ? "node-ready" : "node-notready", n.unschedulable ? "node-cordoned" : ""].join(" ");
+    const state = nodeState(n);
+    setAttrs(el.g, { class: ["node", ok ? "node-ready" : "node-notready", n.unschedulable ? "node-cordoned" : ""].join(" "),
+      "aria-label": `node ${n.name}: ${state}` });
+    setText(el.title, `${n.name}: ${state}${n.taints.length ? `\ntaints: ${n.taints.join(", ")}` : ""}`);
+    setAttrs(el.box, { x, y, width: w, height: hgt });
+    if (ok) el.hatch.remove();
+    else {
+      setAttrs(el.hatch, { x, y, width: w, height: hgt });
+      if (!el.hatch.isConnected) el.box.after(el.hatch);
+    }
+    setAttrs(el.name, { x: x + 10, y: y + 19 });
+    setAttrs(el.state, { x: x + w - 10, y: y + 19 });
+    setText(el.state, state);
     const cpu = n.cpuMilli ? n.cpuRequestedMilli / n.cpuMilli : 0;
     const pods = n.podsCapacity ? podCount / n.podsCapacity : 0;
     const barW = (w - 20) / 2 - 6;
-    const bar = (bx, frac, label) => [
-      s("rect", { x: bx, y: y + 34, width: barW, height: 6, rx: 3, class: "bar-bg" }),
-      s("rect", { x: bx, y: y + 34, width: Math.max(0, Math.min(1, frac)) * barW, height: 6, rx: 3, class: frac > 0.9 ? "bar bar-hot" : "bar" }),
-      s("text", { x: bx + barW, y: y + 29, class: "bar-label", "text-anchor": "end" }, label),
-    ];
-    const g = s("g", { class: cls, dataset: { node: n.name }, tabindex: 0, role: "button", "aria-label": `node ${n.name}: ${nodeState(n)}` },
-      s("title", {}, `${n.name}: ${nodeState(n)}${n.taints.length ? `\ntaints: ${n.taints.join(", ")}` : ""}`),
-      s("rect", { x, y, width: w, height: hgt, rx: 10, class: "node-box" }),
-      ok ? null : s("rect", { x, y, width: w, height: hgt, rx: 10, class: "node-hatch", fill: "url(#hatch)" }),
-      s("text", { x: x + 10, y: y + 19, class: "node-name" }, n.name),
-      s("text", { x: x + w - 10, y: y + 19, class: "node-state", "text-anchor": "end" }, nodeState(n)),
-      bar(x + 10, cpu, `cpu ${n.cpuRequestedMilli}m/${n.cpuMilli}m`),
-      bar(x + 10 + barW + 12, pods, `pods ${podCount}/${n.podsCapacity}`),
-    );
-    g.addEventListener("click", () => this.onSelect({ kind: "node", namespace: "", name: n.name }));
-    g.addEventListener("keydown", (e) => e.key === "Enter" && this.onSelect({ kind: "node", namespace: "", name: n.name }));
-    return g;
+    const bar = ({ bg, fill, label }, bx, frac, text) => {
+      setAttrs(bg, { x: bx, y: y + 34, width: barW });
+      setAttrs(fill, { x: bx, y: y + 34, width: Math.max(0, Math.min(1, frac)) * barW, class: frac > 0.9 ? "bar bar-hot" : "bar" });
+      setAttrs(label, { x: bx + barW, y: y + 29 });
+      setText(label, text);
+    };
+    bar(el.bars[0], x + 10, cpu, `cpu ${n.cpuRequestedMilli}m/${n.cpuMilli}m`);
+    bar(el.bars[1], x + 10 + barW + 12, pods, `pods ${podCount}/${n.podsCapacity}`);
+    return el.g;
+  }
+
+  /** The "Unscheduled" lane under the nodes, kept and updated in place like the node boxes. */
+  laneBox(y, hgt, count) {
+    if (!this.lane) {
+      const box = s("rect", { x: GAP, width: W - 2 * GAP, rx: 8, class: "lane-box" });
+      const text = s("text", { x: GAP + 10, class: "node-name" });
+      this.lane = { g: s("g", { class: "lane" }, box, text), box, text };
+    }
+    setAttrs(this.lane.box, { y, height: hgt });
+    setAttrs(this.lane.text, { y: y + 20 });
+    setText(this.lane.text, `Unscheduled (${count})`);
+    return this.lane.g;
   }
 
   renderPods(pods, pos) {
@@ -329,6 +357,19 @@ function drawTile(g, p, fill, bad, ink) {
   g.textAlign = "center";
   g.fillStyle = pending ? ink : "#fff";
   g.fillText(glyph(p), TILE / 2, TILE / 2 + 5);
+}
+
+/** Sets the attributes whose value differs from what this function last set on the element
+ * (remembered on it): a write invalidates style and paint even when the value is the same. */
+function setAttrs(el, attrs) {
+  const last = (el.written ??= {});
+  for (const k in attrs) {
+    const v = String(attrs[k]);
+    if (last[k] !== v) {
+      last[k] = v;
+      el.setAttribute(k, v);
+    }
+  }
 }
 
 /** Sets an element's text only when it differs (a write invalidates layout even when equal). */
