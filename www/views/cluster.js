@@ -139,6 +139,7 @@ export class ClusterView {
       if (!this.canvas.hidden) {
         this.canvas.hidden = true;
         this.painted = [];
+        this.cells = null; // what the canvas shows is unknown from here on
       }
       this.renderPods(snap.pods, pos);
     }
@@ -269,7 +270,9 @@ export class ClusterView {
     }
   }
 
-  /** Large clusters: every tile painted on the canvas (same colours and glyphs as the SVG). */
+  /** Large clusters: the tiles painted on the canvas (same colours and glyphs as the SVG). The
+   * canvas keeps the previous frame: only the cells whose look changed are cleared and painted
+   * again (a pod leaving a node shifts the tiles after it, but neighbours mostly look alike). */
   paintPods(pods, pos, height) {
     const c = this.canvas;
     c.hidden = false;
@@ -277,26 +280,62 @@ export class ClusterView {
     this.cssWidth ||= this.svg.clientWidth;
     const scale = ((this.cssWidth || W) / W) * ratio;
     const [cw, ch] = [Math.round(W * scale), Math.round(height * scale)];
-    if (c.width !== cw || c.height !== ch) [c.width, c.height] = [cw, ch];
+    // The bitmap's height moves in steps of SLACK device pixels: resizing clears it (a full
+    // repaint), and the cluster's height changes by a row of tiles almost every frame.
+    const SLACK = 512;
+    if (c.width !== cw || c.height < ch || c.height > ch + 2 * SLACK) {
+      [c.width, c.height] = [cw, ch + SLACK]; // (clears the canvas)
+      this.cells = null;
+    }
     const g = c.getContext("2d");
-    g.setTransform(scale, 0, 0, scale, 0, 0);
-    g.clearRect(0, 0, W, height);
     if (!this.colours) {
       const css = getComputedStyle(c);
       this.colours = { bad: css.getPropertyValue("--bad").trim() || "#c62828", ink: css.getPropertyValue("--ink").trim() || "#1b2333" };
+      this.sprites = null;
       window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", () => (this.colours = null));
     }
     const { bad, ink } = this.colours;
-    this.painted = [];
-    // One sprite per distinct look (owner colour × state), drawn with drawImage: far cheaper than
-    // a path and a fillText per tile.
-    if (this.sprites?.ratio !== scale) this.sprites = Object.assign(new Map(), { ratio: scale });
+    // One sprite per distinct look (owner colour × state), drawn with drawImage at whole device
+    // pixels and its own size (a plain copy): far cheaper than a path and a fillText per tile.
+    if (this.sprites?.ratio !== scale) {
+      this.sprites = Object.assign(new Map(), { ratio: scale });
+      this.cells = null;
+    }
     const M = 2; // room for the 3px outline of a failing pod
+    const half = TILE_GAP / 2;
+    // A tile's cell reaches half-way to its neighbours, its edges rounded to device pixels, so
+    // cells share no pixel and (from one device pixel per unit up) each holds all of its tile's
+    // paint. Below that, neighbours may share pixels: everything is painted again every frame.
+    const full = !this.cells || scale < 1;
+    const prev = full ? new Map() : this.cells; // cell key -> [look, x, y, width, height]
+    const next = new Map();
+    const dirty = [];
+    this.painted = [];
     for (const p of pods) {
       const [x, y] = pos.get(p.uid);
       this.painted.push([p, x, y]);
       const fill = podColour(p);
       const look = `${fill}|${glyph(p)}|${!p.node}|${!!p.terminating}|${!!(p.reason || p.phase === "Failed")}`;
+      const cx = Math.round((x - half) * scale);
+      const cy = Math.round((y - half) * scale);
+      const key = cy * 65536 + cx;
+      const was = prev.get(key);
+      prev.delete(key);
+      if (was?.[0] === look) {
+        next.set(key, was);
+        continue;
+      }
+      const cell = [look, cx, cy, Math.round((x + TILE + half) * scale) - cx, Math.round((y + TILE + half) * scale) - cy];
+      next.set(key, cell);
+      dirty.push([p, fill, look, x, y, cell]);
+    }
+    this.cells = next;
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    if (full) g.clearRect(0, 0, c.width, c.height);
+    // Clear every cell that changed or emptied before painting any (after a change of layout an
+    // emptied cell may overlap a new one).
+    else for (const cells of [prev.values(), dirty.map((d) => d[5])]) for (const [, cx, cy, w, hh] of cells) g.clearRect(cx, cy, w, hh);
+    for (const [p, fill, look, x, y] of dirty) {
       let sprite = this.sprites.get(look);
       if (!sprite) {
         sprite = document.createElement("canvas");
@@ -306,7 +345,7 @@ export class ClusterView {
         drawTile(sg, p, fill, bad, ink);
         this.sprites.set(look, sprite);
       }
-      g.drawImage(sprite, x - M, y - M, TILE + 2 * M, TILE + 2 * M);
+      g.drawImage(sprite, Math.round((x - M) * scale), Math.round((y - M) * scale));
     }
   }
 
