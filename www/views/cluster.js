@@ -72,7 +72,7 @@ export class ClusterView {
     // The canvas lets clicks through to the node boxes; a click on a painted tile opens its pod.
     wrap.addEventListener("click", (e) => {
       if (this.canvas.hidden) return;
-      const r = this.canvas.getBoundingClientRect();
+      const r = this.svg.getBoundingClientRect(); // (the canvas covers only a band of it)
       const k = W / r.width;
       const [x, y] = [(e.clientX - r.left) * k, (e.clientY - r.top) * k];
       const p = this.painted.find(([, px, py]) => x >= px && x < px + TILE && y >= py && y < py + TILE);
@@ -81,11 +81,29 @@ export class ClusterView {
       this.onSelect({ kind: "pod", namespace: p[0].namespace, name: p[0].name });
     }, true);
     new ResizeObserver(([entry]) => (this.cssWidth = entry.contentRect.width)).observe(wrap);
+    // The canvas covers only the band of the cluster around the window (see paintPods): a scroll
+    // or a resize that leaves the band paints it again, also while the simulation is paused.
+    const onScroll = () => {
+      if (this.canvas.hidden || this.repaintQueued || !this.lastPaint) return;
+      this.repaintQueued = true;
+      requestAnimationFrame(() => {
+        this.repaintQueued = false;
+        if (this.canvas.hidden) return;
+        const [pods, pos, height] = this.lastPaint;
+        const vis = this.visible(height);
+        if (!this.bandHolds(vis, height)) this.paintPods(pods, pos, height, vis);
+      });
+    };
+    document.addEventListener("scroll", onScroll, { capture: true, passive: true });
+    window.addEventListener("resize", onScroll);
     root.replaceChildren(this.summary, wrap, this.details);
   }
 
   render(snap) {
     const nodes = snap.nodes;
+    // Where the cluster is in the window, read before this render writes to the DOM (reading it
+    // after would force a layout in the middle of the frame).
+    const vis = snap.pods.length > MANY ? this.visible(Infinity) : null;
     const cols = Math.max(1, Math.min(3, nodes.length));
     const boxW = (W - GAP * (cols + 1)) / cols;
     const perRow = Math.max(1, Math.floor((boxW - 16 + TILE_GAP) / (TILE + TILE_GAP)));
@@ -134,7 +152,7 @@ export class ClusterView {
     if (this.svg.getAttribute("viewBox") !== viewBox) this.svg.setAttribute("viewBox", viewBox);
     if (snap.pods.length > MANY) {
       this.renderPods([], pos);
-      this.paintPods(snap.pods, pos, Math.max(y, 100));
+      this.paintPods(snap.pods, pos, Math.max(y, 100), vis);
     } else {
       if (!this.canvas.hidden) {
         this.canvas.hidden = true;
@@ -270,29 +288,65 @@ export class ClusterView {
     }
   }
 
+  /** The rows of the cluster in the window: [from, to] in SVG units (to ≤ from: none). */
+  visible(height) {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width) return [0, 0];
+    const k = W / r.width;
+    return [Math.max(0, -r.top * k), Math.min(height, (window.innerHeight - r.top) * k)];
+  }
+
+  /** The band's height in SVG units: the window's height and a quarter of it above and below. */
+  bandHeight() {
+    return (1.5 * Math.max(100, window.innerHeight) * W) / (this.cssWidth || W);
+  }
+
+  /** Whether the canvas, as last painted, has the size it should and covers the visible rows
+   * `vis` (when none are visible, any band will do). */
+  bandHolds([from, to], height) {
+    const scale = ((this.cssWidth || W) / W) * Math.min(2, window.devicePixelRatio || 1);
+    if (this.bandTop === undefined || this.canvas.width !== Math.round(W * scale) ||
+      this.canvas.height !== Math.ceil(this.bandHeight() * scale)) return false;
+    [from, to] = [Math.min(from, height), Math.min(to, height)];
+    return to <= from || (from >= this.bandTop && to <= this.bandTop + this.bandHeight());
+  }
+
   /** Large clusters: the tiles painted on the canvas (same colours and glyphs as the SVG). The
-   * canvas keeps the previous frame: only the cells whose look changed are cleared and painted
+   * canvas covers only a band of the cluster around the window (its bitmap is copied to the
+   * compositor whole every frame: a canvas the cluster's height cost more than the painting)
+   * and keeps the previous frame: only the cells whose look changed are cleared and painted
    * again (a pod leaving a node shifts the tiles after it, but neighbours mostly look alike). */
-  paintPods(pods, pos, height) {
+  paintPods(pods, pos, height, vis) {
+    this.lastPaint = [pods, pos, height];
     const c = this.canvas;
     c.hidden = false;
     const ratio = Math.min(2, window.devicePixelRatio || 1);
     this.cssWidth ||= this.svg.clientWidth;
     const scale = ((this.cssWidth || W) / W) * ratio;
-    const [cw, ch] = [Math.round(W * scale), Math.round(height * scale)];
-    // The bitmap's height moves in steps of SLACK device pixels: resizing clears it (a full
-    // repaint), and the cluster's height changes by a row of tiles almost every frame.
-    const SLACK = 512;
-    if (c.width !== cw || c.height < ch || c.height > ch + 2 * SLACK) {
-      [c.width, c.height] = [cw, ch + SLACK]; // (clears the canvas)
+    const bandH = this.bandHeight();
+    const [cw, ch] = [Math.round(W * scale), Math.ceil(bandH * scale)];
+    if (c.width !== cw || c.height !== ch) {
+      [c.width, c.height] = [cw, ch]; // (clears the canvas)
       this.cells = null;
     }
+    // The band moves (a full repaint) only when the visible rows leave it: then it starts a
+    // quarter of the window above them. Its top is a whole device pixel, so that cells keep
+    // their pixels; the wrap clips what reaches below the cluster.
+    if (!this.bandHolds(vis, height)) {
+      const [from, to] = [Math.min(vis[0], height), Math.min(vis[1], height)];
+      const top = to <= from ? 0 : Math.max(0, from - bandH / 6);
+      this.bandTop = Math.round(top * scale) / scale;
+      c.style.top = `${Math.round(top * scale) / ratio}px`;
+      this.cells = null;
+    }
+    const T = Math.round(this.bandTop * scale);
     const g = c.getContext("2d");
     if (!this.colours) {
       const css = getComputedStyle(c);
       this.colours = { bad: css.getPropertyValue("--bad").trim() || "#c62828", ink: css.getPropertyValue("--ink").trim() || "#1b2333" };
       this.sprites = null;
-      window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", () => (this.colours = null));
+      if (!this.schemeWatched) window.matchMedia?.("(prefers-color-scheme: dark)").addEventListener?.("change", () => (this.colours = null));
+      this.schemeWatched = true;
     }
     const { bad, ink } = this.colours;
     // One sprite per distinct look (owner colour × state), drawn with drawImage at whole device
@@ -317,7 +371,8 @@ export class ClusterView {
       const fill = podColour(p);
       const look = `${fill}|${glyph(p)}|${!p.node}|${!!p.terminating}|${!!(p.reason || p.phase === "Failed")}`;
       const cx = Math.round((x - half) * scale);
-      const cy = Math.round((y - half) * scale);
+      const cy = Math.round((y - half) * scale) - T;
+      if (cy >= ch || cy + (TILE + TILE_GAP) * scale <= 0) continue; // outside the band
       const key = cy * 65536 + cx;
       const was = prev.get(key);
       prev.delete(key);
@@ -325,7 +380,7 @@ export class ClusterView {
         next.set(key, was);
         continue;
       }
-      const cell = [look, cx, cy, Math.round((x + TILE + half) * scale) - cx, Math.round((y + TILE + half) * scale) - cy];
+      const cell = [look, cx, cy, Math.round((x + TILE + half) * scale) - cx, Math.round((y + TILE + half) * scale) - T - cy];
       next.set(key, cell);
       dirty.push([p, fill, look, x, y, cell]);
     }
@@ -345,7 +400,7 @@ export class ClusterView {
         drawTile(sg, p, fill, bad, ink);
         this.sprites.set(look, sprite);
       }
-      g.drawImage(sprite, Math.round((x - M) * scale), Math.round((y - M) * scale));
+      g.drawImage(sprite, Math.round((x - M) * scale), Math.round((y - M) * scale) - T);
     }
   }
 
