@@ -368,11 +368,11 @@ export class ClusterView {
     for (const p of pods) {
       const [x, y] = pos.get(p.uid);
       this.painted.push([p, x, y]);
-      const fill = podColour(p);
-      const look = `${fill}|${glyph(p)}|${!p.node}|${!!p.terminating}|${!!(p.reason || p.phase === "Failed")}`;
-      const cx = Math.round((x - half) * scale);
       const cy = Math.round((y - half) * scale) - T;
       if (cy >= ch || cy + (TILE + TILE_GAP) * scale <= 0) continue; // outside the band
+      const cx = Math.round((x - half) * scale);
+      const fill = podColour(p);
+      const look = `${fill}|${glyph(p)}|${!p.node}|${!!p.terminating}|${!!(p.reason || p.phase === "Failed")}`;
       const key = cy * 65536 + cx;
       const was = prev.get(key);
       prev.delete(key);
