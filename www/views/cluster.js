@@ -361,7 +361,7 @@ export class ClusterView {
     // cells share no pixel and (from one device pixel per unit up) each holds all of its tile's
     // paint. Below that, neighbours may share pixels: everything is painted again every frame.
     const full = !this.cells || scale < 1;
-    const prev = full ? new Map() : this.cells; // cell key -> [look, x, y, width, height]
+    const prev = full ? new Map() : this.cells; // cell key -> [look, left, top, width, height] in canvas pixels
     const next = new Map();
     const dirty = [];
     this.painted = [];
