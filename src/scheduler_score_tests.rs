@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::api::{Container, Quantity, ResourceRequirements};
+use crate::test_fixtures::snapshot;
 use crate::test_fixtures::{taint, tol};
 
 fn named_node(name: &str) -> Node {
@@ -48,20 +49,6 @@ fn node_cap(name: &str, res: &[(&str, &str)]) -> Node {
             .insert(k.to_string(), Quantity(v.to_string()));
     }
     n
-}
-
-/// `cache.NewSnapshot(pods, nodes)`: one NodeInfo per node with the pods naming it.
-fn snapshot<'a>(nodes: &[Node], pods: &'a [Pod]) -> Vec<NodeInfo<'a>> {
-    nodes
-        .iter()
-        .map(|n| {
-            let mut ni = NodeInfo::new(n);
-            for p in pods.iter().filter(|p| p.spec.node_name == n.metadata.name) {
-                ni.add_pod(p);
-            }
-            ni
-        })
-        .collect()
 }
 
 // Port of TestTaintTolerationScore (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go):

@@ -1,6 +1,7 @@
 //! Small object builders shared by the unit tests (test builds only).
 
-use crate::api::{Taint, Toleration};
+use crate::api::{Node, Pod, Taint, Toleration};
+use crate::scheduler::NodeInfo;
 
 /// A taint without `timeAdded`.
 pub fn taint(key: &str, value: &str, effect: &str) -> Taint {
@@ -32,4 +33,18 @@ pub fn tol_secs(
         effect: effect.into(),
         toleration_seconds: secs,
     }
+}
+
+/// `cache.NewSnapshot(pods, nodes)`: one NodeInfo per node with the pods naming it.
+pub fn snapshot<'a>(nodes: &[Node], pods: &'a [Pod]) -> Vec<NodeInfo<'a>> {
+    nodes
+        .iter()
+        .map(|n| {
+            let mut ni = NodeInfo::new(n);
+            for p in pods.iter().filter(|p| p.spec.node_name == n.metadata.name) {
+                ni.add_pod(p);
+            }
+            ni
+        })
+        .collect()
 }

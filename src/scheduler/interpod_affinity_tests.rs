@@ -6,6 +6,7 @@
 use super::interpod_affinity::*;
 use super::{Code, NodeInfo};
 use crate::api::{Affinity, Labels, Node, Pod};
+use crate::test_fixtures::snapshot;
 use serde_json::{json, Map, Value};
 
 const REQ: &str = "requiredDuringSchedulingIgnoredDuringExecution";
@@ -151,19 +152,6 @@ fn team_namespaces() -> NamespaceLabels {
     .collect()
 }
 
-fn infos<'a>(nodes: &[Node], pods: &'a [Pod]) -> Vec<NodeInfo<'a>> {
-    nodes
-        .iter()
-        .map(|n| {
-            let mut ni = NodeInfo::new(n);
-            for p in pods.iter().filter(|p| p.spec.node_name == n.metadata.name) {
-                ni.add_pod(p);
-            }
-            ni
-        })
-        .collect()
-}
-
 #[derive(Debug, PartialEq)]
 enum Pre {
     Skip,
@@ -188,7 +176,7 @@ const EXISTING: Want = Some((
 
 /// PreFilter, then Filter on every node when PreFilter ran.
 fn run_filter(pod: &Pod, pods: &[Pod], nodes: &[Node], ns: &NamespaceLabels) -> (Pre, Vec<Want>) {
-    let infos = infos(nodes, pods);
+    let infos = snapshot(nodes, pods);
     let all: Vec<(&Node, &NodeInfo)> = nodes.iter().zip(infos.iter()).collect();
     match pre_filter(pod, &all, ns) {
         PreFilter::Skip => (Pre::Skip, vec![]),
@@ -672,7 +660,7 @@ fn run_score(
     ns: &NamespaceLabels,
     hard_weight: i64,
 ) -> Option<Vec<i64>> {
-    let infos = infos(nodes, pods);
+    let infos = snapshot(nodes, pods);
     let all: Vec<(&Node, &NodeInfo)> = nodes.iter().zip(infos.iter()).collect();
     let feasible: Vec<&Node> = nodes.iter().collect();
     scores(pod, &feasible, &all, ns, hard_weight)
@@ -1190,7 +1178,7 @@ fn counts(pairs: &[(&str, &str, i64)]) -> TopologyCounts {
 }
 
 fn state_of(pod: &Pod, pods: &[Pod], nodes: &[Node], ns: &NamespaceLabels) -> PreFilterState {
-    let infos = infos(nodes, pods);
+    let infos = snapshot(nodes, pods);
     let all: Vec<(&Node, &NodeInfo)> = nodes.iter().zip(infos.iter()).collect();
     match pre_filter(pod, &all, ns) {
         PreFilter::Run(s) => *s,
@@ -1357,7 +1345,7 @@ fn test_get_tp_map_matching_incoming_affinity_anti_affinity() {
         ),
     ];
     for (name, existing, pod, want) in rows {
-        let infos = infos(&nodes, &existing);
+        let infos = snapshot(&nodes, &existing);
         let all: Vec<(&Node, &NodeInfo)> = nodes.iter().zip(infos.iter()).collect();
         match (pre_filter(&pod, &all, &ns), want) {
             (PreFilter::Skip, None) => {}
