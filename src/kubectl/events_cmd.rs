@@ -183,10 +183,9 @@ fn event_time(e: &EventView) -> Time {
     }
 }
 
-/// `sort.Sort(SortableEvents(items))`: ascending by the key. Go's `sort.Sort` is not stable;
-/// kubeplay keeps ties in list order (what Go's insertion sort does for up to 12 events).
+/// `sort.Sort(SortableEvents(items))`: ascending by the key, with Go's (unstable) algorithm.
 fn sort_by_time<T>(items: &mut [T], key: impl Fn(&T) -> Time) {
-    items.sort_by_key(|x| key(x));
+    gosort::sort(items, |a, b| key(a) < key(b));
 }
 
 /// Filters by `--types`, sorts and prints views as `kubectl events` does (table through the
@@ -441,6 +440,362 @@ fn to_go_json<T: Serialize>(v: &T) -> String {
     let mut s = go_json_escape(&String::from_utf8_lossy(&buf));
     s.push('\n');
     s
+}
+
+/// Go's `sort.Sort` (pattern-defeating quicksort, `sort/zsortinterface.go` since Go 1.19), so
+/// that events with the same timestamp come out in the order kubectl prints them: the sort
+/// is not stable, and which of several equal events comes first depends on the algorithm.
+mod gosort {
+    struct Data<'a, T, F: Fn(&T, &T) -> bool> {
+        v: &'a mut [T],
+        less: F,
+    }
+
+    impl<T, F: Fn(&T, &T) -> bool> Data<'_, T, F> {
+        fn less(&self, i: isize, j: isize) -> bool {
+            (self.less)(&self.v[i as usize], &self.v[j as usize])
+        }
+        fn swap(&mut self, i: isize, j: isize) {
+            self.v.swap(i as usize, j as usize);
+        }
+    }
+
+    #[derive(PartialEq, Eq, Clone, Copy)]
+    enum Hint {
+        Unknown,
+        Increasing,
+        Decreasing,
+    }
+
+    /// `bits.Len`.
+    fn bits_len(n: usize) -> isize {
+        (usize::BITS - n.leading_zeros()) as isize
+    }
+
+    /// `sort.Sort(data)` with `Less(i, j) = less(&data[i], &data[j])`.
+    pub fn sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+        let n = v.len();
+        if n <= 1 {
+            return;
+        }
+        let limit = bits_len(n);
+        let mut d = Data { v, less };
+        pdqsort(&mut d, 0, n as isize, limit);
+    }
+
+    fn insertion_sort<T, F: Fn(&T, &T) -> bool>(d: &mut Data<T, F>, a: isize, b: isize) {
+        let mut i = a + 1;
+        while i < b {
+            let mut j = i;
+            while j > a && d.less(j, j - 1) {
+                d.swap(j, j - 1);
+                j -= 1;
+            }
+            i += 1;
+        }
+    }
+
+    fn sift_down<T, F: Fn(&T, &T) -> bool>(d: &mut Data<T, F>, lo: isize, hi: isize, first: isize) {
+        let mut root = lo;
+        loop {
+            let mut child = 2 * root + 1;
+            if child >= hi {
+                return;
+            }
+            if child + 1 < hi && d.less(first + child, first + child + 1) {
+                child += 1;
+            }
+            if !d.less(first + root, first + child) {
+                return;
+            }
+            d.swap(first + root, first + child);
+            root = child;
+        }
+    }
+
+    fn heap_sort<T, F: Fn(&T, &T) -> bool>(d: &mut Data<T, F>, a: isize, b: isize) {
+        let first = a;
+        let hi = b - a;
+        let mut i = (hi - 1) / 2;
+        while i >= 0 {
+            sift_down(d, i, hi, first);
+            i -= 1;
+        }
+        let mut i = hi - 1;
+        while i >= 0 {
+            d.swap(first, first + i);
+            sift_down(d, 0, i, first);
+            i -= 1;
+        }
+    }
+
+    fn pdqsort<T, F: Fn(&T, &T) -> bool>(
+        d: &mut Data<T, F>,
+        mut a: isize,
+        mut b: isize,
+        mut limit: isize,
+    ) {
+        const MAX_INSERTION: isize = 12;
+        let mut was_balanced = true;
+        let mut was_partitioned = true;
+        loop {
+            let length = b - a;
+            if length <= MAX_INSERTION {
+                insertion_sort(d, a, b);
+                return;
+            }
+            if limit == 0 {
+                heap_sort(d, a, b);
+                return;
+            }
+            if !was_balanced {
+                break_patterns(d, a, b);
+                limit -= 1;
+            }
+            let (mut pivot, mut hint) = choose_pivot(d, a, b);
+            if hint == Hint::Decreasing {
+                reverse_range(d, a, b);
+                pivot = (b - 1) - (pivot - a);
+                hint = Hint::Increasing;
+            }
+            if was_balanced
+                && was_partitioned
+                && hint == Hint::Increasing
+                && partial_insertion_sort(d, a, b)
+            {
+                return;
+            }
+            if a > 0 && !d.less(a - 1, pivot) {
+                a = partition_equal(d, a, b, pivot);
+                continue;
+            }
+            let (mid, already) = partition(d, a, b, pivot);
+            was_partitioned = already;
+            let (left, right) = (mid - a, b - mid);
+            let threshold = length / 8;
+            if left < right {
+                was_balanced = left >= threshold;
+                pdqsort(d, a, mid, limit);
+                a = mid + 1;
+            } else {
+                was_balanced = right >= threshold;
+                pdqsort(d, mid + 1, b, limit);
+                b = mid;
+            }
+        }
+    }
+
+    fn partition<T, F: Fn(&T, &T) -> bool>(
+        d: &mut Data<T, F>,
+        a: isize,
+        b: isize,
+        pivot: isize,
+    ) -> (isize, bool) {
+        d.swap(a, pivot);
+        let (mut i, mut j) = (a + 1, b - 1);
+        while i <= j && d.less(i, a) {
+            i += 1;
+        }
+        while i <= j && !d.less(j, a) {
+            j -= 1;
+        }
+        if i > j {
+            d.swap(j, a);
+            return (j, true);
+        }
+        d.swap(i, j);
+        i += 1;
+        j -= 1;
+        loop {
+            while i <= j && d.less(i, a) {
+                i += 1;
+            }
+            while i <= j && !d.less(j, a) {
+                j -= 1;
+            }
+            if i > j {
+                break;
+            }
+            d.swap(i, j);
+            i += 1;
+            j -= 1;
+        }
+        d.swap(j, a);
+        (j, false)
+    }
+
+    fn partition_equal<T, F: Fn(&T, &T) -> bool>(
+        d: &mut Data<T, F>,
+        a: isize,
+        b: isize,
+        pivot: isize,
+    ) -> isize {
+        d.swap(a, pivot);
+        let (mut i, mut j) = (a + 1, b - 1);
+        loop {
+            while i <= j && !d.less(a, i) {
+                i += 1;
+            }
+            while i <= j && d.less(a, j) {
+                j -= 1;
+            }
+            if i > j {
+                break;
+            }
+            d.swap(i, j);
+            i += 1;
+            j -= 1;
+        }
+        i
+    }
+
+    fn partial_insertion_sort<T, F: Fn(&T, &T) -> bool>(
+        d: &mut Data<T, F>,
+        a: isize,
+        b: isize,
+    ) -> bool {
+        const MAX_STEPS: usize = 5;
+        const SHORTEST_SHIFTING: isize = 50;
+        let mut i = a + 1;
+        for _ in 0..MAX_STEPS {
+            while i < b && !d.less(i, i - 1) {
+                i += 1;
+            }
+            if i == b {
+                return true;
+            }
+            if b - a < SHORTEST_SHIFTING {
+                return false;
+            }
+            d.swap(i, i - 1);
+            // Shift the smaller one to the left (down to index 1, as Go writes it).
+            if i - a >= 2 {
+                let mut j = i - 1;
+                while j >= 1 {
+                    if !d.less(j, j - 1) {
+                        break;
+                    }
+                    d.swap(j, j - 1);
+                    j -= 1;
+                }
+            }
+            // Shift the greater one to the right.
+            if b - i >= 2 {
+                let mut j = i + 1;
+                while j < b {
+                    if !d.less(j, j - 1) {
+                        break;
+                    }
+                    d.swap(j, j - 1);
+                    j += 1;
+                }
+            }
+        }
+        false
+    }
+
+    fn break_patterns<T, F: Fn(&T, &T) -> bool>(d: &mut Data<T, F>, a: isize, b: isize) {
+        let length = b - a;
+        if length >= 8 {
+            let mut random = length as u64;
+            let modulus: u64 = 1u64 << bits_len(length as usize);
+            let mut idx = a + (length / 4) * 2 - 1;
+            while idx <= a + (length / 4) * 2 + 1 {
+                // xorshift.Next
+                random ^= random << 13;
+                random ^= random >> 7;
+                random ^= random << 17;
+                let mut other = (random & (modulus - 1)) as isize;
+                if other >= length {
+                    other -= length;
+                }
+                d.swap(idx, a + other);
+                idx += 1;
+            }
+        }
+    }
+
+    fn choose_pivot<T, F: Fn(&T, &T) -> bool>(
+        d: &mut Data<T, F>,
+        a: isize,
+        b: isize,
+    ) -> (isize, Hint) {
+        const SHORTEST_NINTHER: isize = 50;
+        const MAX_SWAPS: usize = 4 * 3;
+        let l = b - a;
+        let mut swaps = 0usize;
+        let mut i = a + l / 4;
+        let mut j = a + l / 4 * 2;
+        let mut k = a + l / 4 * 3;
+        if l >= 8 {
+            if l >= SHORTEST_NINTHER {
+                i = median(d, i - 1, i, i + 1, &mut swaps);
+                j = median(d, j - 1, j, j + 1, &mut swaps);
+                k = median(d, k - 1, k, k + 1, &mut swaps);
+            }
+            j = median(d, i, j, k, &mut swaps);
+        }
+        match swaps {
+            0 => (j, Hint::Increasing),
+            MAX_SWAPS => (j, Hint::Decreasing),
+            _ => (j, Hint::Unknown),
+        }
+    }
+
+    fn order2<T, F: Fn(&T, &T) -> bool>(
+        d: &Data<T, F>,
+        a: isize,
+        b: isize,
+        swaps: &mut usize,
+    ) -> (isize, isize) {
+        if d.less(b, a) {
+            *swaps += 1;
+            return (b, a);
+        }
+        (a, b)
+    }
+
+    fn median<T, F: Fn(&T, &T) -> bool>(
+        d: &Data<T, F>,
+        a: isize,
+        b: isize,
+        c: isize,
+        swaps: &mut usize,
+    ) -> isize {
+        let (a, b) = order2(d, a, b, swaps);
+        let (b, c) = order2(d, b, c, swaps);
+        let _ = c;
+        let (_, b) = order2(d, a, b, swaps);
+        b
+    }
+
+    fn reverse_range<T, F: Fn(&T, &T) -> bool>(d: &mut Data<T, F>, a: isize, b: isize) {
+        let (mut i, mut j) = (a, b - 1);
+        while i < j {
+            d.swap(i, j);
+            i += 1;
+            j -= 1;
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// Sorts like Go: ordered output for any input, and small inputs keep ties in order.
+        #[test]
+        fn sorts_and_small_inputs_are_stable() {
+            for n in 0..200u64 {
+                let mut v: Vec<(u64, u64)> = (0..n).map(|i| ((i * 7919 + 13) % 11, i)).collect();
+                super::sort(&mut v, |a, b| a.0 < b.0);
+                assert!(v.windows(2).all(|w| w[0].0 <= w[1].0), "{n}");
+                if n <= 12 {
+                    assert!(v.windows(2).all(|w| w[0].0 < w[1].0 || w[0].1 < w[1].1));
+                }
+                let mut w: Vec<u64> = (0..n).rev().collect();
+                super::sort(&mut w, |a, b| a < b);
+                assert_eq!(w, (0..n).collect::<Vec<_>>());
+            }
+        }
+    }
 }
 
 #[cfg(test)]
