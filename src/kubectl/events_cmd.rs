@@ -32,6 +32,7 @@ const FLAGS: &[Flag] = &[
     Flag::str("output").short('o'),
     Flag::bool("show-managed-fields"),
     Flag::bool("allow-missing-template-keys"),
+    Flag::str("template"),
 ];
 
 /// The `-o` formats kubeplay's `events` supports (kubectl's `PrintFlags` also has the
@@ -52,7 +53,8 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     let output = p.string("output");
     let (format, template) = match output.split_once('=') {
         Some((f, t)) if f == "jsonpath" => (f.to_string(), t.to_string()),
-        _ => (output.clone(), String::new()),
+        // `-o jsonpath --template '{...}'`.
+        _ => (output.clone(), p.string("template")),
     };
     if !format.is_empty() && !FORMATS.contains(&format.as_str()) {
         return Err(no_printer(&output, FORMATS));
@@ -1141,11 +1143,36 @@ foo         18m (x3 over 28m)   Warning   ScalingReplicaSet   Deployment/bar   S
         assert_eq!(
             execute(
                 &mut sim,
+                "events --for deploy/nginx-deployment -o jsonpath --template {.kind}"
+            )
+            .unwrap(),
+            "EventList"
+        );
+        assert_eq!(
+            execute(
+                &mut sim,
                 "events --for deploy/nginx-deployment -o jsonpath={.items[*].reason}"
             )
             .unwrap(),
             "ScalingReplicaSet ScalingReplicaSet"
         );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// No `events` command line panics.
+        #[test]
+        fn random_events_command_lines_never_panic(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "--for", "--for=", "pod/", "/", "deploy/nginx-deployment", "a/b/c", "x.y.z/w",
+                "--types", "normal,WARNING", ",", "-A", "-n", "default", "-o", "json", "yaml",
+                "name", "jsonpath={.items[*].type}", "jsonpath", "--template", "{.kind}",
+                "--no-headers", "-w", "--chunk-size=0", "'", "\u{1b}", "é",
+            ]), 0..8)
+        ) {
+            let mut sim = crate::kubectl::testutil::sim();
+            let _ = execute(&mut sim, &format!("events {}", words.join(" ")));
+        }
     }
 
     #[test]
