@@ -47,7 +47,7 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
 
     // ToOptions: --for, then the printer; then Validate (--types).
     let target = match p.str("for") {
-        Some(f) if !f.is_empty() => decode_resource_type_name(f)?,
+        Some(f) if !f.is_empty() => Some(decode_resource_type_name(f)?),
         _ => None,
     };
     let output = p.string("output");
@@ -133,9 +133,9 @@ fn involved_api_version(e: &Event) -> &'static str {
 }
 
 /// `decodeResourceTypeName`: `TYPE/NAME` resolved through the REST mapper (lower-cased, short
-/// names and `resource.group` allowed). `Ok(None)` for a value without a slash is turned into
-/// kubectl's `--for must be in resource/name form` here.
-fn decode_resource_type_name(s: &str) -> Result<Option<(Kind, String)>, String> {
+/// names and `resource.group` allowed). Upstream's `found == false` for a value without a
+/// slash becomes `ToOptions`' `--for must be in resource/name form` here.
+fn decode_resource_type_name(s: &str) -> Result<(Kind, String), String> {
     if !s.contains('/') {
         return Err("error: --for must be in resource/name form".into());
     }
@@ -147,7 +147,7 @@ fn decode_resource_type_name(s: &str) -> Result<Option<(Kind, String)>, String> 
     }
     let (res, name) = (seg[0].to_lowercase(), seg[1].to_string());
     match resource::resolve(&res) {
-        Ok(kind) => Ok(Some((kind, name))),
+        Ok(kind) => Ok((kind, name)),
         // `meta.NoResourceMatchError`, which `CheckErr` prints without an `error: ` prefix.
         Err(_) => Err(match res.split_once('.') {
             Some((r, group)) => {
@@ -993,13 +993,11 @@ foo         18m (x3 over 28m)   Warning   ScalingReplicaSet   Deployment/bar   S
             validate_types(&["Normal".into(), "Error".into()]).unwrap_err(),
             "error: valid --types are Normal or Warning"
         );
-        let (k, n) = decode_resource_type_name("deploy/web").unwrap().unwrap();
+        let (k, n) = decode_resource_type_name("deploy/web").unwrap();
         assert_eq!((k.kind_name(), n.as_str()), ("Deployment", "web"));
-        let (k, _) = decode_resource_type_name("Pod/x").unwrap().unwrap();
+        let (k, _) = decode_resource_type_name("Pod/x").unwrap();
         assert_eq!(k.kind_name(), "Pod");
-        let (k, _) = decode_resource_type_name("replicasets.apps/x")
-            .unwrap()
-            .unwrap();
+        let (k, _) = decode_resource_type_name("replicasets.apps/x").unwrap();
         assert_eq!(k.kind_name(), "ReplicaSet");
         assert_eq!(
             decode_resource_type_name("pod").unwrap_err(),
