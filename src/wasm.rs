@@ -580,7 +580,10 @@ struct DeploymentRollout {
 fn is_read_only(cmd: &str) -> bool {
     let words: Vec<&str> = cmd.split_whitespace().collect();
     match words.first().copied() {
-        Some("get" | "describe" | "explain" | "version" | "api-resources" | "logs" | "top") => true,
+        Some(
+            "get" | "describe" | "events" | "explain" | "version" | "api-resources" | "logs"
+            | "top",
+        ) => true,
         Some("rollout") => matches!(words.get(1).copied(), Some("history" | "status")),
         None => true,
         _ => false,

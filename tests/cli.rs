@@ -99,4 +99,21 @@ fn no_resources_found_goes_to_stderr_as_kubectl_does() {
     assert!(ok, "{err}");
     assert_eq!(out, "");
     assert_eq!(err, "No resources found in kube-system namespace.\n");
+
+    let args = [
+        "kubectl",
+        "nginx-deployment",
+        "--at",
+        "1m",
+        "--",
+        "events",
+        "--types",
+        "Warning",
+    ];
+    let (out, err, ok) = kubeplay(&args);
+    assert!(ok, "{err}");
+    assert_eq!(
+        (out.as_str(), err.as_str()),
+        ("", "No events found in default namespace.\n")
+    );
 }

@@ -207,7 +207,9 @@ fn run(args: &[String]) -> Result<String, String> {
                 .collect::<Vec<_>>()
                 .join(" ");
             let out = kubeplay::kubectl::execute(&mut sim, &line)?;
-            if out.starts_with("No resources found") && !out.trim_end().contains('\n') {
+            let notice =
+                out.starts_with("No resources found") || out.starts_with("No events found");
+            if notice && !out.trim_end().contains('\n') {
                 // kubectl prints this notice on standard error; standard output stays empty.
                 eprintln!("{}", out.trim_end());
                 return Ok(String::new());

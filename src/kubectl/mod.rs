@@ -7,6 +7,7 @@
 //! `cli-runtime` and the API server's table printers). Nothing here panics on any input.
 //!
 //! Commands: `get` (tables, `-o wide|yaml|json|name|jsonpath|custom-columns`, `--sort-by`),
+//! `events` (`--for`, `--types`, `-A`, `-o json|yaml|name|jsonpath`; no `--watch`),
 //! `describe`, `apply`, `create`, `delete`, `scale`, `label`, `annotate`, `cordon`,
 //! `uncordon`, `drain`, `rollout status|history|undo|pause|resume|restart`,
 //! `set image|resources`, `patch`. kubectl never blocks here: `delete` and `drain` report as kubectl does
@@ -36,6 +37,7 @@ mod create_job;
 mod delete;
 mod describe;
 mod drain;
+mod events_cmd;
 mod get;
 mod label;
 mod merge;
@@ -178,8 +180,8 @@ impl Namespace {
 /// The commands kubeplay implements (for `unknown command` suggestions).
 #[rustfmt::skip]
 const COMMANDS: &[&str] = &[
-    "annotate", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get",
-    "label", "patch", "rollout", "scale", "set", "uncordon",
+    "annotate", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "events",
+    "get", "label", "patch", "rollout", "scale", "set", "uncordon",
 ];
 
 fn levenshtein(a: &str, b: &str) -> usize {
@@ -276,6 +278,7 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
     };
     match name.as_str() {
         "get" => get::run(sim, &rest, out),
+        "events" => events_cmd::run(sim, &rest, out),
         "autoscale" => autoscale::run(sim, &rest, out),
         "describe" => describe::run(sim, &rest, out),
         "apply" => apply::run_apply(sim, &rest, input, out),
