@@ -279,22 +279,7 @@ pub struct PodAffinityInfo {
 /// `labels.NewRequirement`'s value check (`ValidateLabelValue`): one field error, the
 /// problems joined by `; `.
 fn label_value_errors(key: &str, index: usize, v: &str) -> Vec<String> {
-    let mut problems = vec![];
-    if v.len() > 63 {
-        problems.push("must be no more than 63 characters".to_string());
-    }
-    let b = v.as_bytes();
-    let ok = b.is_empty()
-        || (b[0].is_ascii_alphanumeric()
-            && b[b.len() - 1].is_ascii_alphanumeric()
-            && b.iter()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')));
-    if !ok {
-        problems.push(
-            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-                .to_string(),
-        );
-    }
+    let problems = crate::api::validation::names::is_valid_label_value(v);
     if problems.is_empty() {
         return vec![];
     }
