@@ -41,6 +41,8 @@ pub struct PodValidationOptions {
     /// The old object already had a value in required node affinity that is not a valid label
     /// value (`AllowInvalidLabelValueInRequiredNodeAffinity`, updates only).
     pub allow_invalid_label_value_in_required_node_affinity: bool,
+    /// The pod (anti-)affinity and topology spread options (updates only).
+    pub affinity: super::affinity::AffinityValidationOptions,
 }
 
 fn extra_str(m: &Map<String, Value>, k: &str) -> Option<String> {
@@ -888,6 +890,14 @@ pub fn validate_pod_spec(
             ),
         ));
     }
+    // validateAffinity: podAffinity and podAntiAffinity after nodeAffinity.
+    if let Some(a) = spec.affinity.as_ref() {
+        errs.extend(super::affinity::validate_pod_affinities(
+            &a.extra,
+            opts.affinity,
+            &child(path, "affinity"),
+        ));
+    }
     if let Some(gates) = spec.extra.get("schedulingGates").and_then(Value::as_array) {
         let mut seen = BTreeSet::new();
         for (i, g) in gates.iter().enumerate() {
@@ -901,6 +911,11 @@ pub fn validate_pod_spec(
             }
         }
     }
+    errs.extend(super::affinity::validate_topology_spread_constraints(
+        spec.extra.get("topologySpreadConstraints"),
+        &child(path, "topologySpreadConstraints"),
+        opts.affinity,
+    ));
     if let Some(sa) = extra_str(&spec.extra, "serviceAccountName").filter(|s| !s.is_empty()) {
         for m in name_is_dns_subdomain(&sa, false) {
             errs.push(FieldError::invalid(
@@ -1267,6 +1282,26 @@ fn validate_node_affinity_mutation(
     errs
 }
 
+/// The pod (anti-)affinity and topology spread parts of `GetValidationOptionsFromPodSpecAndMeta`
+/// for an update: what the old spec already violated stays allowed.
+pub fn affinity_options_for_update(old: &PodSpec) -> super::affinity::AffinityValidationOptions {
+    use super::affinity as a;
+    let tsc = old.extra.get("topologySpreadConstraints");
+    let merge = a::MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD
+        && a::MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD_SELECTOR_MERGE;
+    a::AffinityValidationOptions {
+        allow_invalid_label_value_in_selector: old
+            .affinity
+            .as_ref()
+            .is_some_and(|af| a::has_invalid_label_value_in_affinity_selector(&af.extra)),
+        allow_invalid_topology_spread_constraint_label_selector:
+            a::has_invalid_topology_spread_constraint_label_selector(tsc),
+        old_pod_violates_match_label_keys_validation: merge
+            && a::has_invalid_topology_spread_constraint_match_label_keys(tsc),
+        old_pod_violates_legacy_match_label_keys_validation: false,
+    }
+}
+
 /// `ValidatePodUpdate`: the new pod must be valid, and only images, a shortened
 /// activeDeadlineSeconds, added tolerations, removed scheduling gates (and, while gated, added
 /// nodeSelector entries and added required node affinity requirements) may change.
@@ -1283,6 +1318,7 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
         resource_is_pod: true,
         allow_invalid_label_value_in_required_node_affinity:
             has_invalid_label_value_in_required_node_affinity(&old.spec),
+        affinity: affinity_options_for_update(&old.spec),
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     let spec_unchanged = Arc::ptr_eq(&new.spec, &old.spec) || new.spec == old.spec;
