@@ -2,7 +2,9 @@
 //! fields kubeplay models. Fields kept verbatim in `extra` maps are checked where their rule is
 //! simple (`dnsPolicy` and its `dnsConfig` for `None`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
 //! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
-//! `priorityClassName`); volumes, env, security contexts and probe bodies are not validated.
+//! `priorityClassName`); pod (anti-)affinity and `topologySpreadConstraints` are validated in
+//! full by [`super::affinity`]; volumes, env, security contexts and probe bodies are not
+//! validated.
 
 use super::meta::{
     validate_annotations, validate_label_name, validate_labels, validate_object_meta,
