@@ -474,3 +474,50 @@ fn invalid_selector_value_is_kept_on_update() {
         .iter()
         .all(|e| !e.to_string().contains("labelSelector")));
 }
+
+// TestValidatePod, preferred node affinity rows (validateNodeAffinity →
+// ValidatePreferredSchedulingTerms).
+#[test]
+fn validate_preferred_node_affinity_rows() {
+    let with_preferred = |v: Value| {
+        let mut p = make_pod(json!({}));
+        let mut a = Affinity::default();
+        let mut na = crate::api::core::NodeAffinity::default();
+        na.extra
+            .insert("preferredDuringSchedulingIgnoredDuringExecution".into(), v);
+        a.node_affinity = Some(na);
+        p.spec_mut().affinity = Some(a);
+        p
+    };
+    let path = "spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution";
+    // "invalid preferredSchedulingTerm in node affinity, weight should be in range 1-100"
+    let p = with_preferred(json!([{"weight": 199, "preference": {"matchExpressions": [
+        {"key": "foo", "operator": "In", "values": ["bar"]}]}}]));
+    assert_eq!(
+        strs(&validate_pod_create(&p)),
+        vec![format!(
+            "{path}[0].weight: Invalid value: 199: must be in the range 1-100"
+        )]
+    );
+    // "invalid requiredDuringSchedulingIgnoredDuringExecution node selector, key and operator"
+    // (the same checks on a preferred term's preference).
+    let p = with_preferred(json!([{"weight": 10, "preference": {"matchExpressions": [
+        {"key": "key1", "operator": "Exists", "values": ["x"]}]}}]));
+    assert_eq!(
+        strs(&validate_pod_create(&p)),
+        vec![format!(
+            "{path}[0].preference.matchExpressions[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+        )]
+    );
+    // "serialized node affinity requirements, II": an empty preference is valid.
+    let p = with_preferred(json!([{"weight": 10, "preference": {"matchExpressions": []}}]));
+    assert!(validate_pod_create(&p).is_empty());
+    // Wrong shapes are field errors.
+    let p = with_preferred(json!({"weight": 10}));
+    assert_eq!(
+        strs(&validate_pod_create(&p)),
+        vec![format!(
+            "{path}: Invalid value: {{\"weight\":10}}: must be a list"
+        )]
+    );
+}

@@ -1410,9 +1410,9 @@ fn validate_pod_error_table() {
 // Port of TestValidatePod (pkg/apis/core/validation/validation_test.go), the remaining error cases
 // on modeled fields: names, images, labels and required node affinity. The
 // podAffinity/podAntiAffinity error rows are ported in affinity_tests.rs
-// (`validate_pod_affinity_error_rows`). Not ported: the preferred node affinity weight row
-// (preferred node affinity is not validated), and the securityContext, volume and projected
-// volume rows.
+// (`validate_pod_affinity_error_rows`), the preferred node affinity weight row there too
+// (`validate_preferred_node_affinity_rows`). Not ported: the securityContext, volume and
+// projected volume rows.
 #[test]
 fn validate_pod_error_table_meta_and_node_affinity() {
     let affinity = |terms: Vec<NodeSelectorTerm>| {

@@ -21,6 +21,7 @@ use crate::api::core::{
     Pod, PodSpec, PodTemplateSpec, ResourceRequirements, Toleration,
 };
 use crate::api::errors::{go_json, write_go_json_string, FieldError};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -383,6 +384,72 @@ fn validate_node_field_selector_requirement(
                     m,
                 ));
             }
+        }
+    }
+    errs
+}
+
+/// `ValidatePreferredSchedulingTerms` (preferred node affinity, kept as JSON): weight in 1–100,
+/// then the preference as a node selector term with strict label values. A value of the wrong
+/// JSON shape is an `Invalid` field error.
+pub fn validate_preferred_scheduling_terms(terms: Option<&Value>, path: &str) -> Vec<FieldError> {
+    let Some(terms) = terms else {
+        return vec![];
+    };
+    let Some(items) = terms.as_array() else {
+        return vec![FieldError::invalid(path, terms.clone(), "must be a list")];
+    };
+    let mut errs = vec![];
+    for (i, t) in items.iter().enumerate() {
+        let p = idx(path, i);
+        let weight = t.get("weight").unwrap_or(&Value::Null);
+        match weight.as_i64().filter(|w| i32::try_from(*w).is_ok()) {
+            Some(w) if (1..=100).contains(&w) => {}
+            Some(w) => errs.push(FieldError::invalid(
+                child(&p, "weight"),
+                w,
+                "must be in the range 1-100",
+            )),
+            None if weight.is_null() => errs.push(FieldError::invalid(
+                child(&p, "weight"),
+                0,
+                "must be in the range 1-100",
+            )),
+            None => errs.push(FieldError::invalid(
+                child(&p, "weight"),
+                weight.clone(),
+                "must be a 32-bit integer",
+            )),
+        }
+        let pp = child(&p, "preference");
+        let pref = t.get("preference").cloned().unwrap_or(Value::Null);
+        let term = if pref.is_null() {
+            NodeSelectorTerm::default()
+        } else {
+            match NodeSelectorTerm::deserialize(pref.clone()) {
+                Ok(term) => term,
+                Err(_) => {
+                    errs.push(FieldError::invalid(
+                        pp.as_str(),
+                        pref,
+                        "must be a node selector term",
+                    ));
+                    continue;
+                }
+            }
+        };
+        for (j, r) in term.match_expressions.iter().enumerate() {
+            errs.extend(validate_node_selector_requirement(
+                r,
+                false,
+                &idx(&child(&pp, "matchExpressions"), j),
+            ));
+        }
+        for (j, r) in term.match_fields.iter().enumerate() {
+            errs.extend(validate_node_field_selector_requirement(
+                r,
+                &idx(&child(&pp, "matchFields"), j),
+            ));
         }
     }
     errs
@@ -889,6 +956,22 @@ pub fn validate_pod_spec(
             &child(
                 &child(&child(path, "affinity"), "nodeAffinity"),
                 "requiredDuringSchedulingIgnoredDuringExecution",
+            ),
+        ));
+    }
+    // validateNodeAffinity: ValidatePreferredSchedulingTerms after the required terms.
+    if let Some(na) = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+    {
+        errs.extend(validate_preferred_scheduling_terms(
+            na.extra
+                .get("preferredDuringSchedulingIgnoredDuringExecution")
+                .filter(|v| !v.is_null()),
+            &child(
+                &child(&child(path, "affinity"), "nodeAffinity"),
+                "preferredDuringSchedulingIgnoredDuringExecution",
             ),
         ));
     }
