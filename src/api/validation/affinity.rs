@@ -18,7 +18,7 @@
 //! requirement alone passes, a key the user also wrote in the selector is reported.
 
 use super::meta::validate_label_name;
-use super::names::{is_valid_label_value, name_is_dns_label};
+use super::names::name_is_dns_label;
 use super::{child, idx};
 use crate::api::errors::FieldError;
 use crate::api::meta::LabelSelector;
@@ -140,64 +140,7 @@ fn selector(v: Option<&Value>, path: &str, errs: &mut Vec<FieldError>) -> Option
     }
 }
 
-/// `unversionedvalidation.ValidateLabelSelector` with its `AllowInvalidLabelValueInSelector`
-/// option (values are not checked when it is set). `None` (a nil selector) is valid.
-pub fn validate_label_selector_with_options(
-    sel: Option<&LabelSelector>,
-    allow_invalid_label_value_in_selector: bool,
-    path: &str,
-) -> Vec<FieldError> {
-    let Some(sel) = sel else {
-        return vec![];
-    };
-    let mut errs = vec![];
-    if let Some(ml) = &sel.match_labels {
-        errs.extend(super::meta::validate_labels(
-            ml,
-            &child(path, "matchLabels"),
-        ));
-    }
-    for (i, e) in sel.match_expressions.iter().flatten().enumerate() {
-        let p = idx(&child(path, "matchExpressions"), i);
-        let values = e.values.clone().unwrap_or_default();
-        match e.operator.as_str() {
-            "In" | "NotIn" => {
-                if values.is_empty() {
-                    errs.push(FieldError::required(
-                        child(&p, "values"),
-                        "must be specified when `operator` is 'In' or 'NotIn'",
-                    ));
-                }
-            }
-            "Exists" | "DoesNotExist" => {
-                if !values.is_empty() {
-                    errs.push(FieldError::forbidden(
-                        child(&p, "values"),
-                        "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                    ));
-                }
-            }
-            op => errs.push(FieldError::invalid(
-                child(&p, "operator"),
-                op,
-                "not a valid selector operator",
-            )),
-        }
-        errs.extend(validate_label_name(&e.key, &child(&p, "key")));
-        if !allow_invalid_label_value_in_selector {
-            for (vi, v) in values.iter().enumerate() {
-                for m in is_valid_label_value(v) {
-                    errs.push(FieldError::invalid(
-                        idx(&child(&p, "values"), vi),
-                        v.as_str(),
-                        m,
-                    ));
-                }
-            }
-        }
-    }
-    errs
-}
+pub use super::meta::validate_label_selector_with_options;
 
 /// `validateAffinity`'s pod parts: `podAffinity` then `podAntiAffinity` of an affinity's
 /// JSON (`Affinity::extra`); `path` is the `affinity` path.
