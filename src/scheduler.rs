@@ -23,8 +23,9 @@
 //! Deviations, documented: upstream picks uniformly at random among the nodes with the highest
 //! score (reservoir sampling in `selectHost`); kubeplay takes the first by node name so runs are
 //! reproducible. ImageLocality and volume plugins are not modelled (they score 0 / never
-//! filter), nor kube-apiserver's merge of a spread constraint's `matchLabelKeys` into its stored
-//! `labelSelector` (the scheduler merges them itself, so placement is the same). Namespaces are
+//! filter). kube-apiserver merges a spread constraint's `matchLabelKeys` into its stored
+//! `labelSelector` at creation (`src/api/defaults.rs`); the scheduler merges them again, which
+//! selects the same pods. Namespaces are
 //! implicit: each carries only `kubernetes.io/metadata.name`. Terminal pods (Succeeded/Failed) do
 //! not count against a node's resources.
 //!

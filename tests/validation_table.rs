@@ -496,3 +496,74 @@ fn pod_rules() {
     );
     finish();
 }
+
+// ---- Pod (anti-)affinity and topology spread constraints in pod templates
+//      (validateAffinity / validateTopologySpreadConstraints via ValidatePodTemplateSpec) ----
+
+#[test]
+fn template_affinity_and_topology_spread_rules() {
+    let tsc = "/spec/template/spec/topologySpreadConstraints";
+    create_fails(
+        "Deployment",
+        &[(
+            tsc,
+            json!([{"maxSkew": 0, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]),
+        )],
+        "spec.template.spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+    );
+    create_fails(
+        "Deployment",
+        &[(
+            tsc,
+            json!([{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "Sometimes"}]),
+        )],
+        "spec.template.spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: \"Sometimes\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
+    );
+    create_fails(
+        "Deployment",
+        &[(
+            tsc,
+            json!([{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway", "minDomains": 2}]),
+        )],
+        "spec.template.spec.topologySpreadConstraints[0].minDomains: Invalid value: 2: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway",
+    );
+    create_fails(
+        "DaemonSet",
+        &[(
+            tsc,
+            json!([{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "matchLabelKeys": ["pod-template-hash"]}]),
+        )],
+        "spec.template.spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set",
+    );
+    create_fails(
+        "Deployment",
+        &[(
+            "/spec/template/spec/affinity",
+            json!({"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 0, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "zone"}}]}}),
+        )],
+        "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100",
+    );
+    create_fails(
+        "Pod",
+        &[(
+            "/spec/topologySpreadConstraints",
+            json!([{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"},
+                   {"maxSkew": 2, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"}]),
+        )],
+        "spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: \"{zone, DoNotSchedule}\"",
+    );
+    // A valid template is accepted: a Deployment's matchLabelKeys on pod-template-hash.
+    let mut sim = sim();
+    sim.api
+        .create(mutated(
+            "Deployment",
+            &[(
+                tsc,
+                json!([{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+                        "labelSelector": {"matchLabels": {"app": "web"}}, "matchLabelKeys": ["pod-template-hash"]}]),
+            )],
+        ))
+        .unwrap();
+    finish();
+}

@@ -30,6 +30,20 @@ pub fn prepare_for_create(o: &mut Object) {
             // MatchLabelKeysInPodAffinity (GA in 1.33): matchLabelKeys / mismatchLabelKeys
             // are merged into the pod (anti-)affinity label selectors.
             crate::scheduler::interpod_affinity::mutate_pod_affinity(p);
+            // MatchLabelKeysInPodTopologySpreadSelectorMerge (beta, on since 1.34):
+            // topology spread matchLabelKeys are merged into the constraints' selectors.
+            if p.spec
+                .extra
+                .get("topologySpreadConstraints")
+                .and_then(serde_json::Value::as_array)
+                .is_some_and(|cs| cs.iter().any(|c| c.get("matchLabelKeys").is_some()))
+            {
+                let labels = p.metadata.labels.clone();
+                crate::api::validation::affinity::mutate_topology_spread_constraints(
+                    &mut p.spec_mut().extra,
+                    &labels,
+                );
+            }
             admit_pod_create(p.spec_mut());
             p.status = PodStatus {
                 phase: "Pending".into(),

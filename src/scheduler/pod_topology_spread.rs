@@ -7,7 +7,8 @@
 //!   the values of `matchLabelKeys` taken from the pod's own labels into the selector
 //!   (`MatchLabelKeysInPodTopologySpread`, on by default). Since 1.34 kube-apiserver also merges
 //!   them into `labelSelector` when the pod is created
-//!   (`MatchLabelKeysInPodTopologySpreadSelectorMerge`); the scheduler still merges, and an
+//!   (`MatchLabelKeysInPodTopologySpreadSelectorMerge`, done in `src/api/defaults.rs`); the
+//!   scheduler still merges, and an
 //!   `In` requirement on the same key and value added twice selects the same pods.
 //! - [`PreFilterState`] counts, per constraint and topology value, the pods matching the
 //!   constraint's selector on the nodes that have every constraint's topology key and pass the

@@ -1408,10 +1408,11 @@ fn validate_pod_error_table() {
 }
 
 // Port of TestValidatePod (pkg/apis/core/validation/validation_test.go), the remaining error cases
-// on modeled fields: names, images, labels and required node affinity. Not ported: the
-// preferred node affinity weight row and every podAffinity/podAntiAffinity row (kubeplay keeps
-// those verbatim and does not validate them), and the securityContext, volume and projected
-// volume rows.
+// on modeled fields: names, images, labels and required node affinity. The
+// podAffinity/podAntiAffinity error rows are ported in affinity_tests.rs
+// (`validate_pod_affinity_error_rows`), the preferred node affinity weight row there too
+// (`validate_preferred_node_affinity_rows`). Not ported: the securityContext, volume and
+// projected volume rows.
 #[test]
 fn validate_pod_error_table_meta_and_node_affinity() {
     let affinity = |terms: Vec<NodeSelectorTerm>| {
@@ -1510,9 +1511,10 @@ fn validate_pod_error_table_meta_and_node_affinity() {
 }
 
 // Port of TestValidatePod (pkg/apis/core/validation/validation_test.go), success cases on modeled
-// fields (and on verbatim fields whose only rule kubeplay checks is the one exercised). Not
-// ported: the securityContext-field, sysctl, volume and podAffinity rows (kubeplay does not
-// validate those fields, so they would pass vacuously).
+// fields (and on verbatim fields whose only rule kubeplay checks is the one exercised). The
+// podAffinity/podAntiAffinity success rows are ported in affinity_tests.rs
+// (`validate_pod_affinity_success_rows`). Not ported: the securityContext-field, sysctl and
+// volume rows (kubeplay does not validate those fields, so they would pass vacuously).
 #[test]
 fn validate_pod_success_table() {
     let tolerations = |t: Toleration| move |p: &mut Pod| p.spec_mut().tolerations = vec![t];

@@ -404,6 +404,19 @@ pub fn validate_object_meta_update(
 /// `ValidateLabelSelector` with `AllowInvalidLabelValueInSelector: false` (the strict mode
 /// ReplicaSet, Deployment, StatefulSet and DaemonSet use).
 pub fn validate_label_selector(sel: &LabelSelector, path: &str) -> Vec<FieldError> {
+    validate_label_selector_with_options(Some(sel), false, path)
+}
+
+/// `unversionedvalidation.ValidateLabelSelector` with its `AllowInvalidLabelValueInSelector`
+/// option (values are not checked when it is set). `None` (a nil selector) is valid.
+pub fn validate_label_selector_with_options(
+    sel: Option<&LabelSelector>,
+    allow_invalid_label_value_in_selector: bool,
+    path: &str,
+) -> Vec<FieldError> {
+    let Some(sel) = sel else {
+        return vec![];
+    };
     let mut errs = vec![];
     if let Some(ml) = &sel.match_labels {
         errs.extend(validate_labels(ml, &child(path, "matchLabels")));
@@ -435,13 +448,15 @@ pub fn validate_label_selector(sel: &LabelSelector, path: &str) -> Vec<FieldErro
             )),
         }
         errs.extend(validate_label_name(&e.key, &child(&p, "key")));
-        for (vi, v) in values.iter().enumerate() {
-            for m in is_valid_label_value(v) {
-                errs.push(FieldError::invalid(
-                    idx(&child(&p, "values"), vi),
-                    v.as_str(),
-                    m,
-                ));
+        if !allow_invalid_label_value_in_selector {
+            for (vi, v) in values.iter().enumerate() {
+                for m in is_valid_label_value(v) {
+                    errs.push(FieldError::invalid(
+                        idx(&child(&p, "values"), vi),
+                        v.as_str(),
+                        m,
+                    ));
+                }
             }
         }
     }

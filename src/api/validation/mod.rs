@@ -5,6 +5,9 @@
 //! (apimachinery v0.34): the same field paths, error types, bad-value rendering and details.
 //! Errors are deduplicated as `ErrorList.ToAggregate` (and kubectl) do, keeping the first.
 
+pub mod affinity;
+#[cfg(test)]
+mod affinity_tests;
 pub mod meta;
 pub mod names;
 pub mod node;

@@ -2,7 +2,9 @@
 //! fields kubeplay models. Fields kept verbatim in `extra` maps are checked where their rule is
 //! simple (`dnsPolicy` and its `dnsConfig` for `None`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
 //! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
-//! `priorityClassName`); volumes, env, security contexts and probe bodies are not validated.
+//! `priorityClassName`); pod (anti-)affinity and `topologySpreadConstraints` are validated in
+//! full by [`super::affinity`]; volumes, env, security contexts and probe bodies are not
+//! validated.
 
 use super::meta::{
     validate_annotations, validate_label_name, validate_labels, validate_object_meta,
@@ -19,6 +21,7 @@ use crate::api::core::{
     Pod, PodSpec, PodTemplateSpec, ResourceRequirements, Toleration,
 };
 use crate::api::errors::{go_json, write_go_json_string, FieldError};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -41,6 +44,8 @@ pub struct PodValidationOptions {
     /// The old object already had a value in required node affinity that is not a valid label
     /// value (`AllowInvalidLabelValueInRequiredNodeAffinity`, updates only).
     pub allow_invalid_label_value_in_required_node_affinity: bool,
+    /// The pod (anti-)affinity and topology spread options (updates only).
+    pub affinity: super::affinity::AffinityValidationOptions,
 }
 
 fn extra_str(m: &Map<String, Value>, k: &str) -> Option<String> {
@@ -379,6 +384,72 @@ fn validate_node_field_selector_requirement(
                     m,
                 ));
             }
+        }
+    }
+    errs
+}
+
+/// `ValidatePreferredSchedulingTerms` (preferred node affinity, kept as JSON): weight in 1–100,
+/// then the preference as a node selector term with strict label values. A value of the wrong
+/// JSON shape is an `Invalid` field error.
+pub fn validate_preferred_scheduling_terms(terms: Option<&Value>, path: &str) -> Vec<FieldError> {
+    let Some(terms) = terms else {
+        return vec![];
+    };
+    let Some(items) = terms.as_array() else {
+        return vec![FieldError::invalid(path, terms.clone(), "must be a list")];
+    };
+    let mut errs = vec![];
+    for (i, t) in items.iter().enumerate() {
+        let p = idx(path, i);
+        let weight = t.get("weight").unwrap_or(&Value::Null);
+        match weight.as_i64().filter(|w| i32::try_from(*w).is_ok()) {
+            Some(w) if (1..=100).contains(&w) => {}
+            Some(w) => errs.push(FieldError::invalid(
+                child(&p, "weight"),
+                w,
+                "must be in the range 1-100",
+            )),
+            None if weight.is_null() => errs.push(FieldError::invalid(
+                child(&p, "weight"),
+                0,
+                "must be in the range 1-100",
+            )),
+            None => errs.push(FieldError::invalid(
+                child(&p, "weight"),
+                weight.clone(),
+                "must be a 32-bit integer",
+            )),
+        }
+        let pp = child(&p, "preference");
+        let pref = t.get("preference").cloned().unwrap_or(Value::Null);
+        let term = if pref.is_null() {
+            NodeSelectorTerm::default()
+        } else {
+            match NodeSelectorTerm::deserialize(pref.clone()) {
+                Ok(term) => term,
+                Err(_) => {
+                    errs.push(FieldError::invalid(
+                        pp.as_str(),
+                        pref,
+                        "must be a node selector term",
+                    ));
+                    continue;
+                }
+            }
+        };
+        for (j, r) in term.match_expressions.iter().enumerate() {
+            errs.extend(validate_node_selector_requirement(
+                r,
+                false,
+                &idx(&child(&pp, "matchExpressions"), j),
+            ));
+        }
+        for (j, r) in term.match_fields.iter().enumerate() {
+            errs.extend(validate_node_field_selector_requirement(
+                r,
+                &idx(&child(&pp, "matchFields"), j),
+            ));
         }
     }
     errs
@@ -888,6 +959,30 @@ pub fn validate_pod_spec(
             ),
         ));
     }
+    // validateNodeAffinity: ValidatePreferredSchedulingTerms after the required terms.
+    if let Some(na) = spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+    {
+        errs.extend(validate_preferred_scheduling_terms(
+            na.extra
+                .get("preferredDuringSchedulingIgnoredDuringExecution")
+                .filter(|v| !v.is_null()),
+            &child(
+                &child(&child(path, "affinity"), "nodeAffinity"),
+                "preferredDuringSchedulingIgnoredDuringExecution",
+            ),
+        ));
+    }
+    // validateAffinity: podAffinity and podAntiAffinity after nodeAffinity.
+    if let Some(a) = spec.affinity.as_ref() {
+        errs.extend(super::affinity::validate_pod_affinities(
+            &a.extra,
+            opts.affinity,
+            &child(path, "affinity"),
+        ));
+    }
     if let Some(gates) = spec.extra.get("schedulingGates").and_then(Value::as_array) {
         let mut seen = BTreeSet::new();
         for (i, g) in gates.iter().enumerate() {
@@ -901,6 +996,11 @@ pub fn validate_pod_spec(
             }
         }
     }
+    errs.extend(super::affinity::validate_topology_spread_constraints(
+        spec.extra.get("topologySpreadConstraints"),
+        &child(path, "topologySpreadConstraints"),
+        opts.affinity,
+    ));
     if let Some(sa) = extra_str(&spec.extra, "serviceAccountName").filter(|s| !s.is_empty()) {
         for m in name_is_dns_subdomain(&sa, false) {
             errs.push(FieldError::invalid(
@@ -1267,6 +1367,26 @@ fn validate_node_affinity_mutation(
     errs
 }
 
+/// The pod (anti-)affinity and topology spread parts of `GetValidationOptionsFromPodSpecAndMeta`
+/// for an update: what the old spec already violated stays allowed.
+pub fn affinity_options_for_update(old: &PodSpec) -> super::affinity::AffinityValidationOptions {
+    use super::affinity as a;
+    let tsc = old.extra.get("topologySpreadConstraints");
+    let merge = a::MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD
+        && a::MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD_SELECTOR_MERGE;
+    a::AffinityValidationOptions {
+        allow_invalid_label_value_in_selector: old
+            .affinity
+            .as_ref()
+            .is_some_and(|af| a::has_invalid_label_value_in_affinity_selector(&af.extra)),
+        allow_invalid_topology_spread_constraint_label_selector:
+            a::has_invalid_topology_spread_constraint_label_selector(tsc),
+        old_pod_violates_match_label_keys_validation: merge
+            && a::has_invalid_topology_spread_constraint_match_label_keys(tsc),
+        old_pod_violates_legacy_match_label_keys_validation: false,
+    }
+}
+
 /// `ValidatePodUpdate`: the new pod must be valid, and only images, a shortened
 /// activeDeadlineSeconds, added tolerations, removed scheduling gates (and, while gated, added
 /// nodeSelector entries and added required node affinity requirements) may change.
@@ -1283,6 +1403,7 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
         resource_is_pod: true,
         allow_invalid_label_value_in_required_node_affinity:
             has_invalid_label_value_in_required_node_affinity(&old.spec),
+        affinity: affinity_options_for_update(&old.spec),
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     let spec_unchanged = Arc::ptr_eq(&new.spec, &old.spec) || new.spec == old.spec;
