@@ -6,7 +6,7 @@
 //! and writes the same rows as JSON to `<target dir>/bench-native.json` (or to the path in
 //! `KUBEPLAY_BENCH_JSON`). No timing is asserted in tests. Options after `--`:
 //! `--quick` (growth up to 10k pods only), `rolling NODES DEPLOYMENTS` (one rolling run, for
-//! profiling).
+//! profiling), `delete` (the getPodsToDelete row only).
 
 use kubeplay::api::{Deployment, Duration, Pod, PodCondition, Time};
 use kubeplay::controllers::controller_utils::ScaleDownGates;
@@ -280,6 +280,14 @@ fn main() {
             600.0 / r.wall,
             r.syncs,
             r.done
+        );
+        return;
+    }
+    if args.iter().any(|a| a == "delete") {
+        let (ours, bare) = bench_get_pods_to_delete();
+        println!(
+            "getPodsToDelete {ours:.2} ms, bare sort {bare:.2} ms, ratio {:.2}x",
+            ours / bare
         );
         return;
     }

@@ -17,7 +17,7 @@ use crate::controllers::controller_utils::{
     after_or_zero, compare_restarts, filter_active_pods, filter_claimed_pods,
     filter_terminating_pods, find_min_next_pod_availability_check, get_pod_from_template,
     is_pod_active, is_pod_ready, is_pod_terminating, label_selector_as_selector, log2_bucket,
-    max_container_restarts, merge_sort_by_less, new_controller_ref, phase_ordinal,
+    max_container_restarts, merge_sort_values_by_less, new_controller_ref, phase_ordinal,
     pod_deletion_cost, pod_key, pod_ready_time, slow_start_batch, ActivePodsWithRanks,
     ScaleDownGates, UidTrackingControllerExpectations, FAILED_CREATE_POD_REASON,
     FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE, SUCCESSFUL_CREATE_POD_REASON,
@@ -222,30 +222,33 @@ pub fn get_pods_to_delete<'a>(
     if diff < filtered_pods.len() {
         // The same merge sort as `ActivePodsWithRanks::sort` driven by the same `Less`, on keys
         // computed once per pod (log2 buckets included) without cloning any string.
-        let mut pods_on_node: std::collections::HashMap<&str, i32> =
-            std::collections::HashMap::new();
+        let mut pods_on_node: std::collections::HashMap<
+            &str,
+            i32,
+            crate::controllers::controller_utils::FnvBuild,
+        > = Default::default();
         for p in related_pods {
             if is_pod_active(p) {
                 *pods_on_node.entry(p.spec.node_name.as_str()).or_default() += 1;
             }
         }
-        let keys: Vec<DeleteKey> = filtered_pods
+        let keys: Vec<(DeleteKey, usize)> = filtered_pods
             .iter()
-            .map(|p| {
+            .enumerate()
+            .map(|(i, p)| {
                 let rank = pods_on_node
                     .get(p.spec.node_name.as_str())
                     .copied()
                     .unwrap_or(0);
-                DeleteKey::of(p, rank, now)
+                (DeleteKey::of(p, rank, now, gates), i)
             })
             .collect();
-        let perm = merge_sort_by_less(keys.len(), |i, j| {
-            delete_key_less(&keys[i], &keys[j], now, gates)
-        });
-        return perm
+        let sorted =
+            merge_sort_values_by_less(keys, |a, b| delete_key_less(&a.0, &b.0, now, gates));
+        return sorted
             .into_iter()
             .take(diff)
-            .map(|i| filtered_pods[i])
+            .map(|(_, i)| filtered_pods[i])
             .collect();
     }
     filtered_pods.iter().take(diff).copied().collect()
@@ -253,37 +256,63 @@ pub fn get_pods_to_delete<'a>(
 
 /// One pod's `ActivePodsWithRanks` sort key with its rank and both log2 buckets precomputed
 /// (borrowing the uid): [`delete_key_less`] decides exactly as [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order).
+#[derive(Clone, Copy)]
 struct DeleteKey<'a> {
-    unassigned: bool,
-    phase_ordinal: u8,
+    /// Rules 1–5 (assigned, phase, ready, deletion cost when the gate is on, rank) packed so
+    /// that comparing the numbers decides exactly as those rules do, in order.
+    rules_1_to_5: u128,
     ready: bool,
-    deletion_cost: i32,
-    rank: i32,
     ready_time: Time,
     ready_bucket: i64,
     restarts: (i32, i32),
     created: Time,
     created_bucket: i64,
+    /// The uid's first 8 bytes, big-endian and zero-padded: when they differ they order the
+    /// uids as the full comparison does.
+    uid_prefix: u64,
     uid: &'a str,
 }
 
 impl<'a> DeleteKey<'a> {
-    fn of(p: &'a Pod, rank: i32, now: Time) -> Self {
+    fn of(p: &'a Pod, rank: i32, now: Time, gates: ScaleDownGates) -> Self {
         let ready_time = pod_ready_time(p);
         let created = p.metadata.creation_timestamp.unwrap_or(Time::ZERO);
+        let ready = is_pod_ready(p);
+        // Smaller is "less" (deleted first): unassigned, lower phase ordinal, not ready, lower
+        // cost, higher rank.
+        let cost = if gates.pod_deletion_cost {
+            pod_deletion_cost(p)
+        } else {
+            0
+        };
+        let biased = |v: i32| u128::from((i64::from(v) - i64::from(i32::MIN)) as u32);
+        let rules_1_to_5 = (u128::from(!p.spec.node_name.is_empty()) << 73)
+            | (u128::from(phase_ordinal(&p.status.phase)) << 65)
+            | (u128::from(ready) << 64)
+            | (biased(cost) << 32)
+            | (0xffff_ffff - biased(rank));
+        let mut prefix = [0u8; 8];
+        let n = p.metadata.uid.len().min(8);
+        prefix[..n].copy_from_slice(&p.metadata.uid.as_bytes()[..n]);
         DeleteKey {
-            unassigned: p.spec.node_name.is_empty(),
-            phase_ordinal: phase_ordinal(&p.status.phase),
-            ready: is_pod_ready(p),
-            deletion_cost: pod_deletion_cost(p),
-            rank,
+            rules_1_to_5,
+            ready,
             ready_time,
             ready_bucket: log2_bucket(ready_time, now),
             restarts: max_container_restarts(p),
             created,
             created_bucket: log2_bucket(created, now),
+            uid_prefix: u64::from_be_bytes(prefix),
             uid: &p.metadata.uid,
         }
+    }
+
+    /// `a.uid < b.uid`, bytewise as Go compares strings.
+    fn uid_less(&self, other: &Self) -> bool {
+        if self.uid_prefix != other.uid_prefix {
+            return self.uid_prefix < other.uid_prefix;
+        }
+        self.uid < other.uid
     }
 }
 
@@ -294,8 +323,8 @@ fn delete_time_less(
     tb: Time,
     bucket_a: i64,
     bucket_b: i64,
-    ua: &str,
-    ub: &str,
+    a: &DeleteKey,
+    b: &DeleteKey,
     now: Time,
     g: ScaleDownGates,
 ) -> bool {
@@ -303,7 +332,7 @@ fn delete_time_less(
         return after_or_zero(ta, tb);
     }
     match bucket_a - bucket_b {
-        0 => ua < ub,
+        0 => a.uid_less(b),
         d => d < 0,
     }
 }
@@ -311,20 +340,9 @@ fn delete_time_less(
 /// `ActivePodsWithRanks.Less` on [`DeleteKey`]s: the rules of [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order), in order.
 fn delete_key_less(a: &DeleteKey, b: &DeleteKey, now: Time, gates: ScaleDownGates) -> bool {
     // 1. Unassigned < assigned (nodes differ and one is empty ⇔ exactly one is empty).
-    if a.unassigned != b.unassigned {
-        return a.unassigned;
-    }
-    if a.phase_ordinal != b.phase_ordinal {
-        return a.phase_ordinal < b.phase_ordinal;
-    }
-    if a.ready != b.ready {
-        return !a.ready;
-    }
-    if gates.pod_deletion_cost && a.deletion_cost != b.deletion_cost {
-        return a.deletion_cost < b.deletion_cost;
-    }
-    if a.rank != b.rank {
-        return a.rank > b.rank;
+    // 1.–5. in one comparison (see `rules_1_to_5`).
+    if a.rules_1_to_5 != b.rules_1_to_5 {
+        return a.rules_1_to_5 < b.rules_1_to_5;
     }
     if a.ready && b.ready && a.ready_time != b.ready_time {
         return delete_time_less(
@@ -332,8 +350,8 @@ fn delete_key_less(a: &DeleteKey, b: &DeleteKey, now: Time, gates: ScaleDownGate
             b.ready_time,
             a.ready_bucket,
             b.ready_bucket,
-            a.uid,
-            b.uid,
+            a,
+            b,
             now,
             gates,
         );
@@ -347,8 +365,8 @@ fn delete_key_less(a: &DeleteKey, b: &DeleteKey, now: Time, gates: ScaleDownGate
             b.created,
             a.created_bucket,
             b.created_bucket,
-            a.uid,
-            b.uid,
+            a,
+            b,
             now,
             gates,
         );
