@@ -260,13 +260,14 @@ pub fn get_pods_to_delete<'a>(
 struct DeleteKey<'a> {
     /// Rules 1–5 (assigned, phase, ready, deletion cost when the gate is on, rank) packed so
     /// that comparing the numbers decides exactly as those rules do, in order.
-    rules_1_to_5: u128,
+    /// (high, low) words, compared as a pair: 8-byte alignment keeps the key small.
+    rules_1_to_5: (u64, u64),
     ready: bool,
     ready_time: Time,
-    ready_bucket: i64,
+    ready_bucket: i32,
     restarts: (i32, i32),
     created: Time,
-    created_bucket: i64,
+    created_bucket: i32,
     /// The uid's first 8 bytes, big-endian and zero-padded: when they differ they order the
     /// uids as the full comparison does.
     uid_prefix: u64,
@@ -295,13 +296,14 @@ impl<'a> DeleteKey<'a> {
         let n = p.metadata.uid.len().min(8);
         prefix[..n].copy_from_slice(&p.metadata.uid.as_bytes()[..n]);
         DeleteKey {
-            rules_1_to_5,
+            rules_1_to_5: ((rules_1_to_5 >> 64) as u64, rules_1_to_5 as u64),
             ready,
             ready_time,
-            ready_bucket: log2_bucket(ready_time, now),
+            // A bucket is at most 63 (or −1): it fits.
+            ready_bucket: log2_bucket(ready_time, now) as i32,
             restarts: max_container_restarts(p),
             created,
-            created_bucket: log2_bucket(created, now),
+            created_bucket: log2_bucket(created, now) as i32,
             uid_prefix: u64::from_be_bytes(prefix),
             uid: &p.metadata.uid,
         }
@@ -321,8 +323,8 @@ impl<'a> DeleteKey<'a> {
 fn delete_time_less(
     ta: Time,
     tb: Time,
-    bucket_a: i64,
-    bucket_b: i64,
+    bucket_a: i32,
+    bucket_b: i32,
     a: &DeleteKey,
     b: &DeleteKey,
     now: Time,
