@@ -232,37 +232,30 @@ pub fn get_pods_to_delete<'a>(
                 *pods_on_node.entry(p.spec.node_name.as_str()).or_default() += 1;
             }
         }
-        let keys: Vec<(DeleteKey, usize)> = filtered_pods
+        let keys: Vec<DeleteKey> = filtered_pods
             .iter()
-            .enumerate()
-            .map(|(i, p)| {
+            .map(|p| {
                 let rank = pods_on_node
                     .get(p.spec.node_name.as_str())
                     .copied()
                     .unwrap_or(0);
-                (DeleteKey::of(p, rank, now, gates), i)
+                DeleteKey::of(p, rank, now, gates)
             })
             .collect();
-        let sorted =
-            merge_sort_values_by_less(keys, |a, b| delete_key_less(&a.0, &b.0, now, gates));
-        return sorted
-            .into_iter()
-            .take(diff)
-            .map(|(_, i)| filtered_pods[i])
-            .collect();
+        let sorted = merge_sort_values_by_less(keys, |a, b| delete_key_less(a, b, now, gates));
+        return sorted.into_iter().take(diff).map(|k| k.pod).collect();
     }
     filtered_pods.iter().take(diff).copied().collect()
 }
 
 /// One pod's `ActivePodsWithRanks` sort key with its rank and both log2 buckets precomputed
-/// (borrowing the uid): [`delete_key_less`] decides exactly as [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order).
+/// (borrowing the pod): [`delete_key_less`] decides exactly as [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order).
 #[derive(Clone, Copy)]
 struct DeleteKey<'a> {
     /// Rules 1–5 (assigned, phase, ready, deletion cost when the gate is on, rank) packed so
     /// that comparing the numbers decides exactly as those rules do, in order.
     /// (high, low) words, compared as a pair: 8-byte alignment keeps the key small.
     rules_1_to_5: (u64, u64),
-    ready: bool,
     ready_time: Time,
     ready_bucket: i32,
     restarts: (i32, i32),
@@ -271,7 +264,8 @@ struct DeleteKey<'a> {
     /// The uid's first 8 bytes, big-endian and zero-padded: when they differ they order the
     /// uids as the full comparison does.
     uid_prefix: u64,
-    uid: &'a str,
+    /// The pod, for the full uid when two prefixes tie.
+    pod: &'a Pod,
 }
 
 impl<'a> DeleteKey<'a> {
@@ -297,7 +291,6 @@ impl<'a> DeleteKey<'a> {
         prefix[..n].copy_from_slice(&p.metadata.uid.as_bytes()[..n]);
         DeleteKey {
             rules_1_to_5: ((rules_1_to_5 >> 64) as u64, rules_1_to_5 as u64),
-            ready,
             ready_time,
             // A bucket is at most 63 (or −1): it fits.
             ready_bucket: log2_bucket(ready_time, now) as i32,
@@ -305,7 +298,7 @@ impl<'a> DeleteKey<'a> {
             created,
             created_bucket: log2_bucket(created, now) as i32,
             uid_prefix: u64::from_be_bytes(prefix),
-            uid: &p.metadata.uid,
+            pod: p,
         }
     }
 
@@ -314,12 +307,18 @@ impl<'a> DeleteKey<'a> {
         if self.uid_prefix != other.uid_prefix {
             return self.uid_prefix < other.uid_prefix;
         }
-        self.uid < other.uid
+        self.pod.metadata.uid < other.pod.metadata.uid
+    }
+
+    /// Rule 3's bit: the pod is Ready.
+    fn ready(&self) -> bool {
+        self.rules_1_to_5.0 & 1 == 1
     }
 }
 
 /// `time_rule` of [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order) on precomputed buckets.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 fn delete_time_less(
     ta: Time,
     tb: Time,
@@ -340,13 +339,14 @@ fn delete_time_less(
 }
 
 /// `ActivePodsWithRanks.Less` on [`DeleteKey`]s: the rules of [`decide_rank_order`](crate::controllers::controller_utils::decide_rank_order), in order.
+#[inline]
 fn delete_key_less(a: &DeleteKey, b: &DeleteKey, now: Time, gates: ScaleDownGates) -> bool {
-    // 1. Unassigned < assigned (nodes differ and one is empty ⇔ exactly one is empty).
-    // 1.–5. in one comparison (see `rules_1_to_5`).
+    // 1.–5. in one comparison (see `rules_1_to_5`; rule 1, "nodes differ and one is empty",
+    // is "exactly one is unassigned").
     if a.rules_1_to_5 != b.rules_1_to_5 {
         return a.rules_1_to_5 < b.rules_1_to_5;
     }
-    if a.ready && b.ready && a.ready_time != b.ready_time {
+    if a.ready() && b.ready() && a.ready_time != b.ready_time {
         return delete_time_less(
             a.ready_time,
             b.ready_time,
