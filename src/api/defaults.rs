@@ -29,7 +29,7 @@ pub fn prepare_for_create(o: &mut Object) {
         Object::Pod(p) => {
             // MatchLabelKeysInPodAffinity (GA in 1.33): matchLabelKeys / mismatchLabelKeys
             // are merged into the pod (anti-)affinity label selectors.
-            crate::scheduler::interpod_affinity::mutate_pod_affinity(p);
+            crate::api::validation::affinity::mutate_pod_affinity(p);
             // MatchLabelKeysInPodTopologySpreadSelectorMerge (beta, on since 1.34):
             // topology spread matchLabelKeys are merged into the constraints' selectors.
             if p.spec

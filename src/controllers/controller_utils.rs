@@ -267,39 +267,12 @@ pub fn logarithmic_rank_diff(t1: Time, t2: Time, now: Time) -> i64 {
 /// left one, so equivalent elements keep their input order. It never panics, whatever `less`
 /// answers (it does not assume transitivity).
 pub fn merge_sort_by_less(n: usize, mut less: impl FnMut(usize, usize) -> bool) -> Vec<usize> {
-    let mut a: Vec<usize> = (0..n).collect();
-    let mut buf: Vec<usize> = vec![0; n];
-    let mut width = 1;
-    while width < n {
-        let mut lo = 0;
-        while lo < n {
-            let mid = (lo + width).min(n);
-            let hi = (lo + 2 * width).min(n);
-            let (mut i, mut j, mut k) = (lo, mid, lo);
-            while i < mid && j < hi {
-                if less(a[j], a[i]) {
-                    buf[k] = a[j];
-                    j += 1;
-                } else {
-                    buf[k] = a[i];
-                    i += 1;
-                }
-                k += 1;
-            }
-            buf[k..k + (mid - i)].copy_from_slice(&a[i..mid]);
-            k += mid - i;
-            buf[k..k + (hi - j)].copy_from_slice(&a[j..hi]);
-            lo = hi;
-        }
-        std::mem::swap(&mut a, &mut buf);
-        width *= 2;
-    }
-    a
+    merge_sort_values_by_less((0..n).collect(), |&i, &j| less(i, j))
 }
 
-/// [`merge_sort_by_less`] moving the values themselves instead of indices into them (better
-/// locality for large inputs): the same merges and the same `less` calls in the same order, so
-/// the result is exactly the values in [`merge_sort_by_less`]'s order, transitive or not.
+/// The bottom-up merge sort behind [`merge_sort_by_less`], moving the values themselves (better
+/// locality for large keys than sorting indices into them): the same merges and the same `less`
+/// calls in the same order, so the order is the same, transitive or not.
 pub fn merge_sort_values_by_less<T: Copy>(
     mut a: Vec<T>,
     mut less: impl FnMut(&T, &T) -> bool,

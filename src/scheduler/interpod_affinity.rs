@@ -6,7 +6,7 @@
 //! Pod affinity lives in `spec.affinity.podAffinity` / `podAntiAffinity`, kept verbatim in
 //! [`crate::api::Affinity::extra`]; `matchLabelKeys` / `mismatchLabelKeys` are merged into the
 //! label selector by the API server when the pod is created (`mutatePodAffinity`, see
-//! [`mutate_pod_affinity`]), so the scheduler reads the label selector only, as upstream does.
+//! [`mutate_pod_affinity`](crate::api::validation::affinity::mutate_pod_affinity)), so the scheduler reads the label selector only, as upstream does.
 //!
 //! Namespaces are not API objects in kubeplay: the namespace lister the plugin needs for
 //! `namespaceSelector` is a map from namespace name to labels ([`NamespaceLabels`]); the
@@ -104,116 +104,6 @@ pub fn pod_affinity_spec(pod: &Pod, field: &str) -> Option<PodAffinitySpec> {
 /// Whether the pod sets `podAffinity` or `podAntiAffinity` (`NodeInfo.PodsWithAffinity`).
 pub fn has_pod_affinity(pod: &Pod) -> bool {
     affinity_field(pod, "podAffinity").is_some() || affinity_field(pod, "podAntiAffinity").is_some()
-}
-
-// ---------------------------------------------------------------------------------------------
-// matchLabelKeys / mismatchLabelKeys (pkg/registry/core/pod/strategy.go, MatchLabelKeysInPodAffinity GA)
-// ---------------------------------------------------------------------------------------------
-
-/// `mutatePodAffinity` at pod creation: for every pod (anti-)affinity term with a label
-/// selector, `key in (value)` for each `matchLabelKeys` key and `key notin (value)` for each
-/// `mismatchLabelKeys` key the pod has as a label are appended to `matchExpressions`.
-pub fn mutate_pod_affinity(pod: &mut Pod) {
-    let labels = pod.metadata.labels.clone();
-    let has_keys = |v: &Value| {
-        ["podAffinity", "podAntiAffinity"].iter().any(|f| {
-            v.get(f).is_some_and(|a| {
-                let terms = a
-                    .get("requiredDuringSchedulingIgnoredDuringExecution")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .chain(
-                        a.get("preferredDuringSchedulingIgnoredDuringExecution")
-                            .and_then(Value::as_array)
-                            .into_iter()
-                            .flatten()
-                            .filter_map(|w| w.get("podAffinityTerm")),
-                    );
-                terms.into_iter().any(|t| {
-                    ["matchLabelKeys", "mismatchLabelKeys"].iter().any(|k| {
-                        t.get(k)
-                            .and_then(Value::as_array)
-                            .is_some_and(|a| !a.is_empty())
-                    })
-                })
-            })
-        })
-    };
-    let Some(aff) = pod.spec.affinity.as_ref() else {
-        return;
-    };
-    if !has_keys(&Value::Object(aff.extra.clone())) {
-        return;
-    }
-    let Some(aff) = pod.spec_mut().affinity.as_mut() else {
-        return;
-    };
-    for field in ["podAffinity", "podAntiAffinity"] {
-        let Some(a) = aff.extra.get_mut(field) else {
-            continue;
-        };
-        if let Some(req) = a
-            .get_mut("requiredDuringSchedulingIgnoredDuringExecution")
-            .and_then(Value::as_array_mut)
-        {
-            for t in req {
-                apply_label_keys(t, &labels);
-            }
-        }
-        if let Some(pref) = a
-            .get_mut("preferredDuringSchedulingIgnoredDuringExecution")
-            .and_then(Value::as_array_mut)
-        {
-            for w in pref {
-                if let Some(t) = w.get_mut("podAffinityTerm") {
-                    apply_label_keys(t, &labels);
-                }
-            }
-        }
-    }
-}
-
-/// `applyMatchLabelKeysAndMismatchLabelKeys` on one term (a JSON `PodAffinityTerm`).
-fn apply_label_keys(term: &mut Value, labels: &Labels) {
-    let keys = |name: &str| -> Vec<String> {
-        term.get(name)
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|k| k.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let (matching, mismatching) = (keys("matchLabelKeys"), keys("mismatchLabelKeys"));
-    if matching.is_empty() && mismatching.is_empty() {
-        return;
-    }
-    // A nil label selector matches nothing: left alone.
-    let Some(sel) = term.get_mut("labelSelector").and_then(Value::as_object_mut) else {
-        return;
-    };
-    let mut add = vec![];
-    for (keys, op) in [(matching, "In"), (mismatching, "NotIn")] {
-        for k in keys {
-            if let Some(v) = labels.get(&k) {
-                add.push(serde_json::json!({"key": k, "operator": op, "values": [v]}));
-            }
-        }
-    }
-    if add.is_empty() {
-        return;
-    }
-    let exprs = sel
-        .entry("matchExpressions")
-        .or_insert_with(|| Value::Array(vec![]));
-    if exprs.is_null() {
-        *exprs = Value::Array(vec![]);
-    }
-    if let Some(a) = exprs.as_array_mut() {
-        a.extend(add);
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1067,6 +1067,7 @@ fn normalize_score_min_max() {
 // (1.33) and kubeplay does not model turning it off.
 #[test]
 fn test_mutate_pod_affinity() {
+    use crate::api::validation::affinity::mutate_pod_affinity;
     let labels = [("country", "Japan"), ("city", "Kyoto")];
     let asia = |extra: Value| -> Value {
         let mut t = json!({"labelSelector": {"matchLabels": {"region": "Asia"}}});

@@ -22,6 +22,7 @@ use super::names::name_is_dns_label;
 use super::{child, idx};
 use crate::api::errors::FieldError;
 use crate::api::meta::LabelSelector;
+use crate::api::Pod;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -674,40 +675,127 @@ pub fn mutate_topology_spread_constraints(
         return;
     };
     for c in cs {
-        let keys: Vec<String> = c
-            .get("matchLabelKeys")
+        merge_label_keys_into_selector(c, labels, false);
+    }
+}
+
+/// The API server's selector merge for one pod affinity term or spread constraint
+/// (`applyMatchLabelKeysAndMismatchLabelKeys`, `mutateTopologySpreadConstraints`): for each
+/// `matchLabelKeys` key (and, with `mismatch`, each `mismatchLabelKeys` key) the pod carries as a
+/// label, `key In (value)` (`NotIn` for mismatch keys) is appended to
+/// `labelSelector.matchExpressions`. A term without a selector (which matches nothing) is left
+/// alone.
+pub fn merge_label_keys_into_selector(
+    term: &mut Value,
+    labels: &BTreeMap<String, String>,
+    mismatch: bool,
+) {
+    let keys = |name: &str| -> Vec<String> {
+        term.get(name)
             .and_then(Value::as_array)
             .map(|a| {
                 a.iter()
                     .filter_map(|k| k.as_str().map(String::from))
                     .collect()
             })
-            .unwrap_or_default();
-        if keys.is_empty() {
-            continue;
-        }
-        let Some(sel) = c.get_mut("labelSelector").and_then(Value::as_object_mut) else {
+            .unwrap_or_default()
+    };
+    let matching = keys("matchLabelKeys");
+    let mismatching = if mismatch {
+        keys("mismatchLabelKeys")
+    } else {
+        vec![]
+    };
+    let add: Vec<Value> = [(matching, "In"), (mismatching, "NotIn")]
+        .into_iter()
+        .flat_map(|(keys, op)| {
+            keys.into_iter().filter_map(move |k| {
+                let v = labels.get(&k)?;
+                Some(serde_json::json!({"key": k, "operator": op, "values": [v]}))
+            })
+        })
+        .collect();
+    if add.is_empty() {
+        return;
+    }
+    let Some(sel) = term.get_mut("labelSelector").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let exprs = sel
+        .entry("matchExpressions")
+        .or_insert_with(|| Value::Array(vec![]));
+    if exprs.is_null() {
+        *exprs = Value::Array(vec![]);
+    }
+    if let Some(a) = exprs.as_array_mut() {
+        a.extend(add);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// matchLabelKeys / mismatchLabelKeys (pkg/registry/core/pod/strategy.go, MatchLabelKeysInPodAffinity GA)
+// ---------------------------------------------------------------------------------------------
+
+/// `mutatePodAffinity` at pod creation: for every pod (anti-)affinity term with a label
+/// selector, `key in (value)` for each `matchLabelKeys` key and `key notin (value)` for each
+/// `mismatchLabelKeys` key the pod has as a label are appended to `matchExpressions`.
+pub fn mutate_pod_affinity(pod: &mut Pod) {
+    let labels = pod.metadata.labels.clone();
+    let has_keys = |v: &Value| {
+        ["podAffinity", "podAntiAffinity"].iter().any(|f| {
+            v.get(f).is_some_and(|a| {
+                let terms = a
+                    .get("requiredDuringSchedulingIgnoredDuringExecution")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .chain(
+                        a.get("preferredDuringSchedulingIgnoredDuringExecution")
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|w| w.get("podAffinityTerm")),
+                    );
+                terms.into_iter().any(|t| {
+                    ["matchLabelKeys", "mismatchLabelKeys"].iter().any(|k| {
+                        t.get(k)
+                            .and_then(Value::as_array)
+                            .is_some_and(|a| !a.is_empty())
+                    })
+                })
+            })
+        })
+    };
+    let Some(aff) = pod.spec.affinity.as_ref() else {
+        return;
+    };
+    if !has_keys(&Value::Object(aff.extra.clone())) {
+        return;
+    }
+    let Some(aff) = pod.spec_mut().affinity.as_mut() else {
+        return;
+    };
+    for field in ["podAffinity", "podAntiAffinity"] {
+        let Some(a) = aff.extra.get_mut(field) else {
             continue;
         };
-        let add: Vec<Value> = keys
-            .iter()
-            .filter_map(|k| {
-                labels
-                    .get(k)
-                    .map(|v| serde_json::json!({"key": k, "operator": "In", "values": [v]}))
-            })
-            .collect();
-        if add.is_empty() {
-            continue;
+        if let Some(req) = a
+            .get_mut("requiredDuringSchedulingIgnoredDuringExecution")
+            .and_then(Value::as_array_mut)
+        {
+            for t in req {
+                merge_label_keys_into_selector(t, &labels, true);
+            }
         }
-        let exprs = sel
-            .entry("matchExpressions")
-            .or_insert_with(|| Value::Array(vec![]));
-        if exprs.is_null() {
-            *exprs = Value::Array(vec![]);
-        }
-        if let Some(a) = exprs.as_array_mut() {
-            a.extend(add);
+        if let Some(pref) = a
+            .get_mut("preferredDuringSchedulingIgnoredDuringExecution")
+            .and_then(Value::as_array_mut)
+        {
+            for w in pref {
+                if let Some(t) = w.get_mut("podAffinityTerm") {
+                    merge_label_keys_into_selector(t, &labels, true);
+                }
+            }
         }
     }
 }
