@@ -11,7 +11,9 @@
 //! sort driven by the very same `less` function: pods that `less` considers equivalent keep
 //! their input (name) order. The merge sort never panics, even when `less` is not transitive —
 //! which does happen upstream: the UID tie-break inside a log2 bucket (rules 6 and 8 of
-//! [`ActivePodsWithRanks`]) can form a cycle with rule 7 (restarts).
+//! [`ActivePodsWithRanks`]) can form a cycle with rule 7 (restarts) or with a tie. Its runs of
+//! 12 are insertion-sorted as Go's pdqsort sorts short slices, so for up to 12 pods the order
+//! is exactly upstream's `sort.Sort` on the same input, cycles included.
 
 use crate::api::{
     Duration, LabelSelector, ObjectMeta, OwnerReference, Pod, PodCondition, PodTemplateSpec,
@@ -250,7 +252,24 @@ pub fn log2_bucket(t: Time, now: Time) -> i64 {
         return -1;
     }
     let d_ns = d_ms.saturating_mul(1_000_000);
-    go_log2(d_ns as f64) as i64
+    go_log2_trunc(d_ns as f64)
+}
+
+/// `int64(math.Log2(x))` for `x >= 1`, without the logarithm where the answer is certain.
+///
+/// With `x = frac · 2^exp` (frac in [0.5, 1)), `math.Log2` is `exp + log2(frac)` with
+/// `log2(frac)` in [−1, 0), which truncates to `exp − 1` unless rounding reaches an end of that
+/// interval. That can happen only for a frac within about `exp · 2^-52` of 0.5 or 1; a mantissa
+/// `m` in [2^33, 2^52 − 2^33] keeps frac at least 2^-20 from both (|log2(frac)| ≥ 1.4 · 2^-20,
+/// far above half an ulp of 64), so the answer is exactly `exp − 1`, the unbiased exponent of
+/// `x`. Other values take Go's formula.
+fn go_log2_trunc(x: f64) -> i64 {
+    let bits = x.to_bits();
+    let m = bits & ((1u64 << 52) - 1);
+    if x >= 1.0 && x.is_finite() && (1u64 << 33..=(1u64 << 52) - (1u64 << 33)).contains(&m) {
+        return ((bits >> 52) & 0x7ff) as i64 - 1023;
+    }
+    go_log2(x) as i64
 }
 
 /// `logarithmicRankDiff(t1, t2, now)`: bucket(t1) − bucket(t2).
@@ -263,8 +282,9 @@ pub fn logarithmic_rank_diff(t1: Time, t2: Time, now: Time) -> i64 {
 // ---------------------------------------------------------------------------------------------
 
 /// A stable bottom-up merge sort of `0..n` driven by a Go-style `less(i, j)`: returns the
-/// permutation. An element is taken from the right run only when it is strictly `less` than the
-/// left one, so equivalent elements keep their input order. It never panics, whatever `less`
+/// permutation. Runs of 12 are insertion-sorted first (for up to 12 elements this is exactly
+/// Go's `sort.Sort`); in both steps an element moves ahead of another only when it is
+/// strictly `less`, so equivalent elements keep their input order. It never panics, whatever `less`
 /// answers (it does not assume transitivity).
 pub fn merge_sort_by_less(n: usize, mut less: impl FnMut(usize, usize) -> bool) -> Vec<usize> {
     merge_sort_values_by_less((0..n).collect(), |&i, &j| less(i, j))
@@ -277,14 +297,38 @@ pub fn merge_sort_values_by_less<T: Copy>(
     mut a: Vec<T>,
     mut less: impl FnMut(&T, &T) -> bool,
 ) -> Vec<T> {
+    /// Runs of this many elements are insertion-sorted before the merges: Go's `sort.Sort`
+    /// (pdqsort) sorts up to 12 elements with exactly this insertion sort, so up to 12 the
+    /// order is Go's for the same input, whatever `less` answers.
+    const RUN: usize = 12;
     let n = a.len();
-    let mut buf: Vec<T> = a.clone();
-    let mut width = 1;
+    // The runs are sorted into `buf` as it is filled, which is also its initialisation.
+    let mut buf: Vec<T> = Vec::with_capacity(n);
+    for lo in (0..n).step_by(RUN) {
+        for (k, &x) in a[lo..(lo + RUN).min(n)].iter().enumerate() {
+            let i = lo + k;
+            buf.push(x);
+            let mut j = i;
+            while j > lo && less(&x, &buf[j - 1]) {
+                buf[j] = buf[j - 1];
+                j -= 1;
+            }
+            buf[j] = x;
+        }
+    }
+    std::mem::swap(&mut a, &mut buf);
+    let mut width = RUN;
     while width < n {
         let mut lo = 0;
         while lo < n {
             let mid = (lo + width).min(n);
             let hi = (lo + 2 * width).min(n);
+            if mid == hi || !less(&a[mid], &a[mid - 1]) {
+                // The right run starts no lower than the left ends: already in order.
+                buf[lo..hi].copy_from_slice(&a[lo..hi]);
+                lo = hi;
+                continue;
+            }
             let (mut i, mut j, mut k) = (lo, mid, lo);
             while i < mid && j < hi {
                 if less(&a[j], &a[i]) {
@@ -307,31 +351,48 @@ pub fn merge_sort_values_by_less<T: Copy>(
     a
 }
 
-/// A small FNV-1a hasher for maps keyed by short strings that are only looked up, never
-/// iterated (so the hash never reaches the output): much cheaper than SipHash here.
+/// A small word-at-a-time hasher (a folded multiply per 8 bytes, as rustc-hash's string hash) for maps keyed by short
+/// strings that are only looked up, never iterated (so the hash never reaches the output):
+/// much cheaper than SipHash, and than byte-at-a-time FNV, on node names.
 #[derive(Default)]
-pub struct FnvHasher(u64);
+pub struct WordHasher(u64);
 
-impl std::hash::Hasher for FnvHasher {
+impl WordHasher {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+    /// A folded multiply (the high and low halves of the 128-bit product xored): every input
+    /// bit reaches every output bit, upwards and downwards.
+    fn add(&mut self, word: u64) {
+        let m = u128::from(self.0 ^ word) * u128::from(Self::K);
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+}
+
+impl std::hash::Hasher for WordHasher {
     fn finish(&self) -> u64 {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x100_0000_01b3);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
         }
-        self.0 = h;
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
     }
 }
 
-/// `BuildHasher` for [`FnvHasher`].
-pub type FnvBuild = std::hash::BuildHasherDefault<FnvHasher>;
+/// `BuildHasher` for [`WordHasher`].
+pub type WordBuild = std::hash::BuildHasherDefault<WordHasher>;
 
 /// Reorders `v` by a permutation from [`merge_sort_by_less`].
 pub fn apply_permutation<T>(v: &mut Vec<T>, perm: &[usize]) {
@@ -1397,6 +1458,37 @@ mod tests {
         }
     }
 
+    /// The fast path of `go_log2_trunc` agrees with Go's formula: around every power of two
+    /// (where rounding decides), across the fast path's edges and on random values.
+    #[test]
+    fn go_log2_trunc_matches_go_formula() {
+        let check = |x: f64| assert_eq!(go_log2_trunc(x), go_log2(x) as i64, "x = {x:e}");
+        for k in 0..63u32 {
+            let p = 1u64 << k;
+            for j in 0..4096u64 {
+                check(p.saturating_add(j) as f64);
+                check(p.saturating_sub(j).max(1) as f64);
+            }
+        }
+        for e in 0..63u64 {
+            for m in [
+                1u64 << 33,
+                (1 << 33) - 1,
+                (1 << 52) - (1 << 33),
+                (1 << 52) - (1 << 33) + 1,
+            ] {
+                check(f64::from_bits(((e + 1023) << 52) | m));
+            }
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            check((state >> (state % 60)).max(1) as f64);
+        }
+    }
+
     #[test]
     fn log2_buckets_and_uid_tie_break() {
         let now = t("2025-06-15T12:00:00Z");
@@ -1790,11 +1882,56 @@ mod tests {
         }
     }
 
+    /// Up to 12 elements the merge sort decides exactly as Go's `sort.Sort`, which sorts such
+    /// short slices by insertion (`insertionSortLessFunc` in `sort/zsortfunc.go`): also for
+    /// relations that are not transitive, as `ActivePodsWithRanks.Less` can be.
     #[test]
-    fn fnv_hasher_is_fnv1a() {
-        use std::hash::Hasher;
-        let mut h = FnvHasher::default();
-        h.write(b"a");
-        assert_eq!(h.finish(), 0xaf63_dc4c_8601_ec8c);
+    fn merge_sort_matches_go_insertion_sort_up_to_12() {
+        fn go_insertion_sort(n: usize, less: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+            let mut d: Vec<usize> = (0..n).collect();
+            for i in 1..n {
+                let mut j = i;
+                while j > 0 && less(d[j], d[j - 1]) {
+                    d.swap(j, j - 1);
+                    j -= 1;
+                }
+            }
+            d
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..3000 {
+            let n = round % 13;
+            // A random relation: neither transitive nor asymmetric in general.
+            let mut table = [[false; 12]; 12];
+            for row in table.iter_mut() {
+                for cell in row.iter_mut() {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    *cell = state % 3 == 0;
+                }
+            }
+            let less = |i: usize, j: usize| table[i][j];
+            let ours = merge_sort_by_less(n, less);
+            assert_eq!(ours, go_insertion_sort(n, less), "round {round}");
+        }
+    }
+
+    #[test]
+    fn word_hasher_tells_node_names_apart() {
+        use std::hash::{BuildHasher, Hash};
+        // Distinct low bits (what hashbrown indexes with) for names that differ only in their
+        // last bytes, and for a name and its prefix.
+        let names: Vec<String> = (0..1000).map(|i| format!("node-{i}")).collect();
+        let low: BTreeSet<u64> = names
+            .iter()
+            .map(|n| WordBuild::default().hash_one(n.as_str()) & 0xfff)
+            .collect();
+        assert!(low.len() > 700, "{} distinct of 1000", low.len());
+        let (a, b) = (WordBuild::default(), WordBuild::default());
+        assert_ne!(a.hash_one("node-1"), b.hash_one("node-10"));
+        let mut h = WordHasher::default();
+        "x".hash(&mut h);
+        assert_ne!(std::hash::Hasher::finish(&h), 0);
     }
 }

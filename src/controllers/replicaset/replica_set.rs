@@ -16,12 +16,12 @@ use crate::api::{
 use crate::controllers::controller_utils::{
     after_or_zero, compare_restarts, filter_active_pods, filter_claimed_pods,
     filter_terminating_pods, find_min_next_pod_availability_check, get_pod_from_template,
-    is_pod_active, is_pod_ready, is_pod_terminating, label_selector_as_selector, log2_bucket,
-    max_container_restarts, merge_sort_values_by_less, new_controller_ref, phase_ordinal,
-    pod_deletion_cost, pod_key, pod_ready_time, slow_start_batch, ActivePodsWithRanks,
-    ScaleDownGates, UidTrackingControllerExpectations, FAILED_CREATE_POD_REASON,
-    FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE, SUCCESSFUL_CREATE_POD_REASON,
-    SUCCESSFUL_DELETE_POD_REASON,
+    get_pod_ready_condition, is_pod_active, is_pod_ready, is_pod_terminating,
+    label_selector_as_selector, log2_bucket, max_container_restarts, merge_sort_values_by_less,
+    new_controller_ref, phase_ordinal, pod_deletion_cost, pod_key, slow_start_batch,
+    ActivePodsWithRanks, ScaleDownGates, UidTrackingControllerExpectations,
+    FAILED_CREATE_POD_REASON, FAILED_DELETE_POD_REASON, SLOW_START_INITIAL_BATCH_SIZE,
+    SUCCESSFUL_CREATE_POD_REASON, SUCCESSFUL_DELETE_POD_REASON,
 };
 use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
@@ -225,7 +225,7 @@ pub fn get_pods_to_delete<'a>(
         let mut pods_on_node: std::collections::HashMap<
             &str,
             i32,
-            crate::controllers::controller_utils::FnvBuild,
+            crate::controllers::controller_utils::WordBuild,
         > = Default::default();
         for p in related_pods {
             if is_pod_active(p) {
@@ -270,9 +270,13 @@ struct DeleteKey<'a> {
 
 impl<'a> DeleteKey<'a> {
     fn of(p: &'a Pod, rank: i32, now: Time, gates: ScaleDownGates) -> Self {
-        let ready_time = pod_ready_time(p);
+        // `is_pod_ready` and `pod_ready_time` in one scan: when the first Ready condition is
+        // True, it is also the first True one `pod_ready_time` reads.
+        let ready_condition = get_pod_ready_condition(p).filter(|c| c.status == "True");
+        let ready = ready_condition.is_some();
+        let ready_time =
+            ready_condition.map_or(Time::ZERO, |c| c.last_transition_time.unwrap_or(Time::ZERO));
         let created = p.metadata.creation_timestamp.unwrap_or(Time::ZERO);
-        let ready = is_pod_ready(p);
         // Smaller is "less" (deleted first): unassigned, lower phase ordinal, not ready, lower
         // cost, higher rank.
         let cost = if gates.pod_deletion_cost {
