@@ -898,3 +898,54 @@ fn calculate_requests_table() {
         assert_eq!(calculate_pod_requests(&refs, "cpu"), expected, "{name}");
     }
 }
+
+fn milli_map(v: &[(&str, i64)]) -> BTreeMap<String, i64> {
+    v.iter().map(|(k, x)| (k.to_string(), *x)).collect()
+}
+
+// Upstream: TestGetResourceUtilizationRatioBaseCase, TestGetResourceUtilizationRatioIgnorePodsWithNoRequest,
+// TestGetResourceUtilizationRatioExtraRequest, TestGetResourceUtilizationRatioNoRequests
+// (pkg/controller/podautoscaler/metrics/utilization_test.go).
+#[test]
+fn get_resource_utilization_ratio_cases() {
+    let two = milli_map(&[("test-pod-0", 50), ("test-pod-1", 76)]);
+    let requests = milli_map(&[("test-pod-0", 100), ("test-pod-1", 100)]);
+    // BaseCase
+    assert_eq!(
+        get_resource_utilization_ratio(&two, &requests, 50),
+        Ok((1.26, 63, 63))
+    );
+    // IgnorePodsWithNoRequest
+    let with_no_request = milli_map(&[
+        ("test-pod-0", 50),
+        ("test-pod-1", 76),
+        ("test-pod-no-request", 100),
+    ]);
+    assert_eq!(
+        get_resource_utilization_ratio(&with_no_request, &requests, 50),
+        Ok((1.26, 63, 63))
+    );
+    // ExtraRequest
+    let extra = milli_map(&[
+        ("test-pod-0", 100),
+        ("test-pod-1", 100),
+        ("test-pod-extra-request", 500),
+    ]);
+    assert_eq!(
+        get_resource_utilization_ratio(&two, &extra, 50),
+        Ok((1.26, 63, 63))
+    );
+    // NoRequests
+    let err = get_resource_utilization_ratio(&two, &BTreeMap::new(), 50).unwrap_err();
+    assert!(
+        err.contains("no metrics returned matched known pods"),
+        "{err}"
+    );
+}
+
+// Upstream: TestGetMetricUsageRatioBaseCase (pkg/controller/podautoscaler/metrics/utilization_test.go).
+#[test]
+fn get_metric_usage_ratio_base_case() {
+    let m = milli_map(&[("test-pod-0", 5000), ("test-pod-1", 10000)]);
+    assert_eq!(get_metric_usage_ratio(&m, 10000), (0.75, 7500));
+}
