@@ -949,3 +949,18 @@ fn get_metric_usage_ratio_base_case() {
     let m = milli_map(&[("test-pod-0", 5000), ("test-pod-1", 10000)]);
     assert_eq!(get_metric_usage_ratio(&m, 10000), (0.75, 7500));
 }
+
+// Go's int64 sums in GetResourceUtilizationRatio / GetMetricUsageRatio wrap (1.35 has no overflow
+// handling there); so do these, instead of panicking on samples near i64::MAX.
+#[test]
+fn utilization_sums_wrap_like_go() {
+    let big = i64::MAX / 2 + 1;
+    let m = milli_map(&[("a", big), ("b", big)]);
+    let requests = milli_map(&[("a", 1000), ("b", 1000)]);
+    // metricsTotal = 2^63 wraps to i64::MIN; (MIN * 100) wraps to 0 → 0 %.
+    assert_eq!(
+        get_resource_utilization_ratio(&m, &requests, 50),
+        Ok((0.0, 0, i64::MIN / 2))
+    );
+    assert_eq!(get_metric_usage_ratio(&m, 1000).1, i64::MIN / 2);
+}
