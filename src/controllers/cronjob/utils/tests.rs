@@ -387,7 +387,10 @@ fn job_names_and_rfc1123z() {
     assert_eq!(rfc1123z(top()), "Thu, 19 May 2016 10:00:00 +0000");
 }
 
-fn job_with_conditions(conds: &[(&str, &str)]) -> Job {
+/// (type, status) pairs of Job conditions.
+type Conds<'a> = &'a [(&'a str, &'a str)];
+
+fn job_with_conditions(conds: Conds) -> Job {
     let mut j = Job::default();
     j.status.conditions = conds
         .iter()
@@ -405,7 +408,7 @@ fn job_with_conditions(conds: &[(&str, &str)]) -> Job {
 // `Job::is_finished`.
 #[test]
 fn finished_condition_table() {
-    let rows: &[(&str, &[(&str, &str)], Option<&str>)] = &[
+    let rows: &[(&str, Conds, Option<&str>)] = &[
         ("Job doesn't have any conditions", &[], None),
         (
             "Job is completed and condition is true",
@@ -466,7 +469,7 @@ fn finished_condition_table() {
 // Upstream: TestIsJobSucceeded (pkg/controller/job/util/utils_test.go), every row.
 #[test]
 fn is_job_succeeded_table() {
-    let rows: &[(&str, &[(&str, &str)], bool)] = &[
+    let rows: &[(&str, Conds, bool)] = &[
         ("job doesn't have any conditions", &[], false),
         (
             "job has Complete=True condition",

@@ -857,7 +857,8 @@ fn calculate_requests_table() {
         ..container(name, Some(req))
     };
     let want = |v: i64| Ok(BTreeMap::from([("test-pod".to_string(), v)]));
-    let rows: Vec<(&str, Vec<Pod>, Result<BTreeMap<String, i64>, String>)> = vec![
+    type Row<'a> = (&'a str, Vec<Pod>, Result<BTreeMap<String, i64>, String>);
+    let rows: Vec<Row> = vec![
         ("void", vec![], Ok(BTreeMap::new())),
         (
             "Sum container requests if pod-level feature is disabled",
