@@ -965,3 +965,9 @@ fn utilization_sums_wrap_like_go() {
     );
     assert_eq!(get_metric_usage_ratio(&m, 1000).1, i64::MIN / 2);
 }
+
+// Not ported from replica_calculator_test.go: the *CM* / *CMObject* / *CMExternal* / *PerPod*
+// rows and TestReplicaCalcExternalMetricUsageOverflow (no custom or external metrics API is
+// served), the ContainerResource rows (no per-container samples) and the pod-level resources
+// rows of TestCalculateRequests (pod-level resources are not modelled). From
+// metrics/*_client_test.go: REST metrics client plumbing, not applicable.
