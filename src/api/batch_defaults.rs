@@ -231,6 +231,247 @@ mod tests {
         assert_eq!(j.metadata.labels["app"], "pi");
     }
 
+    // Upstream: TestSetDefaultJob (pkg/apis/batch/v1/defaults_test.go), every row. JobPodReplacementPolicy
+    // is GA (locked on) in 1.35, so the rows upstream ran with the gate off expect the defaulted
+    // podReplacementPolicy here (TerminatingOrFailed, or Failed with a podFailurePolicy). Compared
+    // as upstream: suspend, completions, parallelism, backoffLimit, podFailurePolicy, the Job's
+    // labels equal to the template's (expectLabels), completionMode, podReplacementPolicy and
+    // manualSelector.
+    #[test]
+    fn set_default_job_table() {
+        use serde_json::json;
+        let tmpl = json!({"metadata": {"labels": {"default": "default"}}});
+        let with = |extra: serde_json::Value| {
+            let mut spec = json!({"template": tmpl});
+            for (k, v) in extra.as_object().unwrap() {
+                spec[k] = v.clone();
+            }
+            spec
+        };
+        // (name, job labels, original spec, expected spec, expectLabels)
+        let pfp_in = json!({"rules": [
+            {"action": "FailJob", "onPodConditions": [
+                {"type": "DisruptionTarget", "status": "True"},
+                {"type": "MemoryLimitExceeded", "status": "False"},
+                {"type": "DiskLimitExceeded"}]},
+            {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}},
+            {"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget"}]}]});
+        let pfp_out = json!({"rules": [
+            {"action": "FailJob", "onPodConditions": [
+                {"type": "DisruptionTarget", "status": "True"},
+                {"type": "MemoryLimitExceeded", "status": "False"},
+                {"type": "DiskLimitExceeded", "status": "True"}]},
+            {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}},
+            {"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]});
+        let pfp_exit = json!({"rules": [
+            {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}]});
+        let defaults = |extra: serde_json::Value| {
+            let mut spec = json!({
+                "completions": 1, "parallelism": 1, "backoffLimit": 6,
+                "completionMode": "NonIndexed", "suspend": false,
+                "podReplacementPolicy": "TerminatingOrFailed", "manualSelector": false});
+            for (k, v) in extra.as_object().unwrap() {
+                if v.is_null() {
+                    spec.as_object_mut().unwrap().remove(k);
+                } else {
+                    spec[k] = v.clone();
+                }
+            }
+            spec
+        };
+        let no_labels = json!({});
+        let my_labels = json!({"mylabel": "myvalue"});
+        let rows: Vec<(&str, &serde_json::Value, serde_json::Value, serde_json::Value, bool)> = vec![
+            (
+                "Pod failure policy with some field values unspecified -> set default values",
+                &no_labels,
+                with(json!({"podFailurePolicy": pfp_in})),
+                defaults(json!({"podFailurePolicy": pfp_out, "podReplacementPolicy": "Failed"})),
+                true,
+            ),
+            (
+                "Pod failure policy and defaulting for pod replacement policy",
+                &no_labels,
+                with(json!({"podFailurePolicy": pfp_exit})),
+                defaults(json!({"podFailurePolicy": pfp_exit, "podReplacementPolicy": "Failed"})),
+                true,
+            ),
+            (
+                "All unspecified and podReplacementPolicyEnabled -> sets all to default values",
+                &no_labels,
+                with(json!({})),
+                defaults(json!({})),
+                true,
+            ),
+            (
+                "All unspecified -> sets all to default values",
+                &no_labels,
+                with(json!({})),
+                defaults(json!({})),
+                true,
+            ),
+            (
+                "All unspecified, suspend job enabled -> sets all to default values",
+                &no_labels,
+                with(json!({})),
+                defaults(json!({})),
+                true,
+            ),
+            (
+                "suspend set, everything else is defaulted",
+                &no_labels,
+                with(json!({"suspend": true})),
+                defaults(json!({"suspend": true})),
+                true,
+            ),
+            (
+                "All unspecified -> all pointers are defaulted and no default labels",
+                &my_labels,
+                with(json!({})),
+                defaults(json!({})),
+                false,
+            ),
+            (
+                "WQ: Parallelism explicitly 0 and completions unset -> BackoffLimit is defaulted",
+                &no_labels,
+                with(json!({"parallelism": 0})),
+                defaults(json!({"parallelism": 0, "completions": null})),
+                true,
+            ),
+            (
+                "WQ: Parallelism explicitly 2 and completions unset -> BackoffLimit is defaulted",
+                &no_labels,
+                with(json!({"parallelism": 2})),
+                defaults(json!({"parallelism": 2, "completions": null})),
+                true,
+            ),
+            (
+                "Completions explicitly 2 and others unset -> parallelism and BackoffLimit are defaulted",
+                &no_labels,
+                with(json!({"completions": 2})),
+                defaults(json!({"completions": 2})),
+                true,
+            ),
+            (
+                "BackoffLimit explicitly 5 and others unset -> parallelism and completions are defaulted",
+                &no_labels,
+                with(json!({"backoffLimit": 5})),
+                defaults(json!({"backoffLimit": 5})),
+                true,
+            ),
+            (
+                "All set -> no change",
+                &no_labels,
+                with(json!({"completions": 8, "parallelism": 9, "backoffLimit": 10,
+                    "completionMode": "NonIndexed", "suspend": false,
+                    "podReplacementPolicy": "TerminatingOrFailed", "manualSelector": false})),
+                defaults(json!({"completions": 8, "parallelism": 9, "backoffLimit": 10})),
+                true,
+            ),
+            (
+                "All set, flipped -> no change",
+                &no_labels,
+                with(json!({"completions": 11, "parallelism": 10, "backoffLimit": 9,
+                    "completionMode": "Indexed", "suspend": true,
+                    "podReplacementPolicy": "Failed", "manualSelector": true})),
+                defaults(json!({"completions": 11, "parallelism": 10, "backoffLimit": 9,
+                    "completionMode": "Indexed", "suspend": true,
+                    "podReplacementPolicy": "Failed", "manualSelector": true})),
+                true,
+            ),
+            (
+                "BackoffLimitPerIndex specified, but no BackoffLimit -> default BackoffLimit to max int32",
+                &no_labels,
+                with(json!({"completions": 11, "parallelism": 10, "backoffLimitPerIndex": 1,
+                    "completionMode": "Indexed", "suspend": true, "manualSelector": false})),
+                defaults(json!({"completions": 11, "parallelism": 10, "backoffLimit": i32::MAX,
+                    "backoffLimitPerIndex": 1, "completionMode": "Indexed", "suspend": true})),
+                true,
+            ),
+            (
+                "BackoffLimitPerIndex and BackoffLimit specified -> no change",
+                &no_labels,
+                with(json!({"completions": 11, "parallelism": 10, "backoffLimit": 3,
+                    "backoffLimitPerIndex": 1, "completionMode": "Indexed", "suspend": true,
+                    "manualSelector": true})),
+                defaults(json!({"completions": 11, "parallelism": 10, "backoffLimit": 3,
+                    "backoffLimitPerIndex": 1, "completionMode": "Indexed", "suspend": true,
+                    "manualSelector": true})),
+                true,
+            ),
+        ];
+        for (name, labels, original, expected, expect_labels) in rows {
+            let mut j: Job = serde_json::from_value(json!({
+                "metadata": {"labels": labels}, "spec": original
+            }))
+            .unwrap();
+            let want: JobSpec = serde_json::from_value(expected).unwrap();
+            set_defaults_job(&mut j);
+            let s = &j.spec;
+            assert_eq!(s.suspend, want.suspend, "{name}: suspend");
+            assert_eq!(s.completions, want.completions, "{name}: completions");
+            assert_eq!(s.parallelism, want.parallelism, "{name}: parallelism");
+            assert_eq!(s.backoff_limit, want.backoff_limit, "{name}: backoffLimit");
+            assert_eq!(
+                serde_json::to_value(&s.pod_failure_policy).unwrap(),
+                serde_json::to_value(&want.pod_failure_policy).unwrap(),
+                "{name}: podFailurePolicy"
+            );
+            assert_eq!(
+                j.metadata.labels == s.template.metadata.labels,
+                expect_labels,
+                "{name}: labels"
+            );
+            assert_eq!(
+                s.completion_mode, want.completion_mode,
+                "{name}: completionMode"
+            );
+            assert_eq!(
+                s.pod_replacement_policy, want.pod_replacement_policy,
+                "{name}: podReplacementPolicy"
+            );
+            assert_eq!(
+                s.manual_selector, want.manual_selector,
+                "{name}: manualSelector"
+            );
+        }
+    }
+
+    // Upstream: TestSetDefaultCronJob (pkg/apis/batch/v1/defaults_test.go), both rows.
+    #[test]
+    fn set_default_cron_job_table() {
+        // "empty batchv1.CronJob should default batchv1.ConcurrencyPolicy and Suspend"
+        let mut cj = CronJob::default();
+        set_defaults_cron_job(&mut cj);
+        let s = &cj.spec;
+        assert_eq!(
+            (
+                s.concurrency_policy.as_str(),
+                s.suspend,
+                s.successful_jobs_history_limit,
+                s.failed_jobs_history_limit
+            ),
+            ("Allow", Some(false), Some(3), Some(1))
+        );
+        // "set fields should not be defaulted"
+        let mut cj = CronJob::default();
+        cj.spec.concurrency_policy = "Forbid".into();
+        cj.spec.suspend = Some(true);
+        cj.spec.successful_jobs_history_limit = Some(5);
+        cj.spec.failed_jobs_history_limit = Some(5);
+        set_defaults_cron_job(&mut cj);
+        let s = &cj.spec;
+        assert_eq!(
+            (
+                s.concurrency_policy.as_str(),
+                s.suspend,
+                s.successful_jobs_history_limit,
+                s.failed_jobs_history_limit
+            ),
+            ("Forbid", Some(true), Some(5), Some(5))
+        );
+    }
+
     /// Port of TestJobStrategy_PrepareForCreate's selector generation
     /// (pkg/registry/batch/job/strategy_test.go).
     #[test]

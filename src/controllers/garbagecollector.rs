@@ -1826,4 +1826,180 @@ mod tests {
         );
         assert_eq!(get_alternate_owner_identity(&deps[2..], &absent), None);
     }
+    // Upstream: TestGetAlternateOwnerIdentity (pkg/controller/garbagecollector/graph_builder_test.go),
+    // every row.
+    #[test]
+    fn test_get_alternate_owner_identity() {
+        let id = ObjectReference::new;
+        let ns1child1 = id("v1", "Child", "ns1", "child1", "childuid11");
+        let ns1child2 = id("v1", "Child", "ns1", "child2", "childuid12");
+        let ns2child1 = id("v1", "Child", "ns2", "child1", "childuid21");
+        let clusterchild1 = id("v1", "Child", "", "child1", "childuidc1");
+
+        let nsabsentparentns1 = id("v1", "NSParent", "ns1", "parentname", "parentuid");
+        let nsabsentparentns2 = id("v1", "NSParent", "ns2", "parentname", "parentuid");
+        let nsabsentparent_version = id("xx", "NSParent", "ns1", "parentname", "parentuid");
+        let nsabsentparent_kind = id("v1", "xxxxxxxx", "ns1", "parentname", "parentuid");
+        let nsabsentparent_name = id("v1", "NSParent", "ns1", "xxxxxxxxxx", "parentuid");
+
+        let clusterabsentparent = id("v1", "ClusterParent", "", "parentname", "parentuid");
+        let clusterabsentparent_version = id("xx", "ClusterParent", "", "parentname", "parentuid");
+        let clusterabsentparent_kind = id("v1", "xxxxxxxxxxxxx", "", "parentname", "parentuid");
+        let clusterabsentparent_name = id("v1", "ClusterParent", "", "xxxxxxxxxx", "parentuid");
+        let clusterabsentparent_ns1_version =
+            id("xx", "ClusterParent", "ns1", "parentname", "parentuid");
+        let clusterabsentparent_ns1_kind =
+            id("v1", "xxxxxxxxxxxxx", "ns1", "parentname", "parentuid");
+
+        let ordered_ns: Vec<ObjectReference> = (1..=5)
+            .map(|v| id(&format!("v{v}"), "kind", "ns1", "name", "uid"))
+            .collect();
+        let ordered_cluster: Vec<ObjectReference> = (1..=5)
+            .map(|v| id(&format!("v{v}"), "kind", "", "name", "uid"))
+            .collect();
+
+        // makeNode(identity, withOwners(...))
+        let node = |identity: &ObjectReference, owners: &[&ObjectReference]| {
+            let mut n = Node::new(identity.clone());
+            n.owners = owners.iter().map(|o| o.owner_reference()).collect();
+            n
+        };
+        let ns_refs: Vec<&ObjectReference> = ordered_ns.iter().collect();
+        let cluster_refs: Vec<&ObjectReference> = ordered_cluster.iter().collect();
+        let unrelated = id("v1", "Parent", "ns1", "name", "anotheruid");
+
+        let rows: Vec<(&str, Vec<Node>, &ObjectReference, Option<&ObjectReference>)> = vec![
+            (
+                "namespaced alternate version",
+                vec![
+                    node(&ns1child1, &[&nsabsentparentns1]),
+                    node(&ns1child2, &[&nsabsentparent_version]),
+                ],
+                &nsabsentparentns1,
+                Some(&nsabsentparent_version),
+            ),
+            (
+                "namespaced alternate kind",
+                vec![
+                    node(&ns1child1, &[&nsabsentparentns1]),
+                    node(&ns1child2, &[&nsabsentparent_kind]),
+                ],
+                &nsabsentparentns1,
+                Some(&nsabsentparent_kind),
+            ),
+            (
+                "namespaced alternate namespace",
+                vec![
+                    node(&ns1child1, &[&nsabsentparentns1]),
+                    node(&ns2child1, &[&nsabsentparentns2]),
+                ],
+                &nsabsentparentns1,
+                Some(&nsabsentparentns2),
+            ),
+            (
+                "namespaced alternate name",
+                vec![
+                    node(&ns1child1, &[&nsabsentparentns1]),
+                    node(&ns1child1, &[&nsabsentparent_name]),
+                ],
+                &nsabsentparentns1,
+                Some(&nsabsentparent_name),
+            ),
+            (
+                "cluster alternate version",
+                vec![
+                    node(&ns1child1, &[&clusterabsentparent]),
+                    node(&ns1child2, &[&clusterabsentparent_version]),
+                ],
+                &clusterabsentparent,
+                Some(&clusterabsentparent_ns1_version),
+            ),
+            (
+                "cluster alternate kind",
+                vec![
+                    node(&ns1child1, &[&clusterabsentparent]),
+                    node(&ns1child2, &[&clusterabsentparent_kind]),
+                ],
+                &clusterabsentparent,
+                Some(&clusterabsentparent_ns1_kind),
+            ),
+            (
+                "cluster alternate namespace",
+                vec![
+                    node(&ns1child1, &[&clusterabsentparent]),
+                    node(&ns2child1, &[&clusterabsentparent]),
+                ],
+                &clusterabsentparent,
+                None,
+            ),
+            (
+                "cluster alternate name",
+                vec![
+                    node(&ns1child1, &[&clusterabsentparent]),
+                    node(&ns1child1, &[&clusterabsentparent_name]),
+                ],
+                &clusterabsentparent,
+                Some(&clusterabsentparent_name),
+            ),
+            (
+                "namespaced ref from namespaced child returns first if absent is sorted last",
+                vec![node(&ns1child1, &ns_refs)],
+                &ordered_ns[4],
+                Some(&ordered_ns[0]),
+            ),
+            (
+                "namespaced ref from namespaced child returns next after absent",
+                vec![node(&ns1child1, &ns_refs)],
+                &ordered_ns[3],
+                Some(&ordered_ns[4]),
+            ),
+            (
+                "cluster ref from cluster child returns first if absent is sorted last",
+                vec![node(&clusterchild1, &cluster_refs)],
+                &ordered_cluster[4],
+                Some(&ordered_cluster[0]),
+            ),
+            (
+                "cluster ref from cluster child returns next after absent",
+                vec![node(&clusterchild1, &cluster_refs)],
+                &ordered_cluster[3],
+                Some(&ordered_cluster[4]),
+            ),
+            (
+                "ignore unrelated",
+                vec![node(&ns1child1, &[&clusterabsentparent, &unrelated])],
+                &clusterabsentparent,
+                None,
+            ),
+            (
+                "ignore matches",
+                vec![node(
+                    &ns1child1,
+                    &[&clusterabsentparent, &clusterabsentparent],
+                )],
+                &clusterabsentparent,
+                None,
+            ),
+            (
+                "collapse duplicates",
+                vec![node(
+                    &clusterchild1,
+                    &[
+                        &clusterabsentparent,
+                        &clusterabsentparent_kind,
+                        &clusterabsentparent_kind,
+                    ],
+                )],
+                &clusterabsentparent,
+                Some(&clusterabsentparent_kind),
+            ),
+        ];
+        for (name, deps, absent, expected) in rows {
+            assert_eq!(
+                get_alternate_owner_identity(&deps, absent).as_ref(),
+                expected,
+                "{name}"
+            );
+        }
+    }
 }

@@ -840,6 +840,12 @@ mod tests {
         assert!(t.try_accept(Time(1_000_364)));
     }
 
+    // Not ported from rate_limited_queue_test.go: TestUniqueQueueGet and TestClear (the
+    // zone's queue has no Get or Clear here; nothing in the controller calls Clear), and
+    // TestTryOrdering / TestTryRemovingWhileTry (a Try callback answering "retry after d"
+    // re-queues with processAt = now + d; kubeplay's taint pass does not fail a node, so the
+    // retry path is not modelled).
+
     #[test]
     fn token_bucket_burst_one() {
         let mut t = Tainter::new(NODE_EVICTION_RATE, Time(0));

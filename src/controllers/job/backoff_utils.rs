@@ -347,6 +347,11 @@ mod tests {
             vec![term(Some(t - s(1))), running.clone(), term(Some(t - s(2)))];
         p.metadata.deletion_timestamp = Some(t);
         assert_eq!(get_finished_time(&p), t);
+        // "fallback to deletionTimestamp": the only container is running.
+        let mut p = Pod::default();
+        p.status.container_statuses = vec![running.clone()];
+        p.metadata.deletion_timestamp = Some(t);
+        assert_eq!(get_finished_time(&p), t);
         // Deletion timestamp minus the grace period.
         let mut p = Pod::default();
         p.status.container_statuses = vec![running.clone()];

@@ -382,4 +382,286 @@ mod tests {
         assert_eq!(match_pod_failure_policy(Some(&pol), &p, false).action, None);
         assert!(match_pod_failure_policy(None, &p, true).count_failed);
     }
+    /// A failed pod with only conditions (type, status).
+    fn cond_pod(t: &str, s: &str) -> Pod {
+        let mut p = pod(vec![], vec![]);
+        p.status.conditions = vec![PodCondition {
+            type_: t.into(),
+            status: s.into(),
+            ..Default::default()
+        }];
+        p
+    }
+
+    // Upstream: TestMatchPodFailurePolicy (pkg/controller/job/pod_failure_policy_test.go), the 23
+    // rows of the stored copy, each with its JobBackoffLimitPerIndex gate setting (the gate is GA
+    // in 1.35; the "disabled" rows keep upstream's gate-off result of matchPodFailurePolicy).
+    #[test]
+    fn match_pod_failure_policy_upstream_table() {
+        use PodFailurePolicyAction::{Count, FailIndex, FailJob, Ignore};
+        let msg_exit = |c: &str, code: i32, i: usize| {
+            format!("Container {c} for pod default/mypod failed with exit code {code} matching FailJob rule at index {i}")
+        };
+        let no_state = ContainerStatus {
+            name: "foo".into(),
+            ..Default::default()
+        };
+        type Row = (
+            &'static str,
+            bool,
+            Option<PodFailurePolicy>,
+            Pod,
+            Option<String>,
+            bool,
+            Option<PodFailurePolicyAction>,
+        );
+        let rows: Vec<Row> = vec![
+            (
+                "unknown action for rule matching by exit codes - skip rule with unknown action",
+                false,
+                Some(policy(vec![
+                    exit_rule("UnknownAction", "In", &[1, 2], None),
+                    exit_rule("FailJob", "In", &[2, 3], None),
+                ])),
+                pod(vec![terminated("main-container", 2)], vec![]),
+                Some(msg_exit("main-container", 2, 1)),
+                true,
+                Some(FailJob),
+            ),
+            (
+                "unknown action for rule matching by pod conditions - skip rule with unknown action",
+                false,
+                Some(policy(vec![
+                    cond_rule("UnkonwnAction", "DisruptionTarget", "True"),
+                    cond_rule("Ignore", "DisruptionTarget", "True"),
+                ])),
+                cond_pod("DisruptionTarget", "True"),
+                None,
+                false,
+                Some(Ignore),
+            ),
+            (
+                "unknown operator - rule with unknown action is skipped for onExitCodes",
+                false,
+                Some(policy(vec![
+                    exit_rule("Ignore", "UnknownOperator", &[1, 2], None),
+                    exit_rule("FailJob", "In", &[2, 3], None),
+                ])),
+                pod(vec![terminated("main-container", 2)], vec![]),
+                Some(msg_exit("main-container", 2, 1)),
+                true,
+                Some(FailJob),
+            ),
+            (
+                "no policy rules",
+                false,
+                None,
+                pod(vec![terminated("", 2)], vec![]),
+                None,
+                true,
+                None,
+            ),
+            (
+                "ignore rule matched for exit codes",
+                false,
+                Some(policy(vec![exit_rule("Ignore", "In", &[1, 2, 3], None)])),
+                pod(vec![terminated("", 2)], vec![]),
+                None,
+                false,
+                Some(Ignore),
+            ),
+            (
+                "FailJob rule matched for exit codes",
+                false,
+                Some(policy(vec![exit_rule("FailJob", "In", &[1, 2, 3], None)])),
+                pod(vec![terminated("main-container", 2)], vec![]),
+                Some(msg_exit("main-container", 2, 0)),
+                true,
+                Some(FailJob),
+            ),
+            (
+                "successful containers are skipped by the rules",
+                false,
+                Some(policy(vec![exit_rule("FailJob", "NotIn", &[111], None)])),
+                pod(
+                    vec![
+                        terminated("main-container", 111),
+                        terminated("suppport-container", 0),
+                    ],
+                    vec![terminated("init-container", 0)],
+                ),
+                None,
+                true,
+                None,
+            ),
+            (
+                "FailIndex rule matched for exit codes; JobBackoffLimitPerIndex enabled",
+                true,
+                Some(policy(vec![exit_rule("FailIndex", "In", &[1, 2, 3], None)])),
+                pod(vec![terminated("", 2)], vec![]),
+                None,
+                true,
+                Some(FailIndex),
+            ),
+            (
+                "FailIndex rule matched for exit codes; JobBackoffLimitPerIndex disabled",
+                false,
+                Some(policy(vec![exit_rule("FailIndex", "In", &[1, 2, 3], None)])),
+                pod(vec![terminated("", 2)], vec![]),
+                None,
+                true,
+                None,
+            ),
+            (
+                "pod failure policy with NotIn operator and value 0",
+                false,
+                Some(policy(vec![exit_rule("FailJob", "NotIn", &[0], None)])),
+                pod(
+                    vec![
+                        terminated("main-container", 1),
+                        terminated("suppport-container", 0),
+                    ],
+                    vec![],
+                ),
+                Some(msg_exit("main-container", 1, 0)),
+                true,
+                Some(FailJob),
+            ),
+            (
+                "second jobfail rule matched for exit codes",
+                false,
+                Some(policy(vec![
+                    exit_rule("Count", "In", &[1, 2, 3], None),
+                    exit_rule("FailJob", "In", &[4, 5, 6], None),
+                ])),
+                pod(vec![terminated("main-container", 6)], vec![]),
+                Some(msg_exit("main-container", 6, 1)),
+                true,
+                Some(FailJob),
+            ),
+            (
+                "count rule matched for exit codes",
+                false,
+                Some(policy(vec![exit_rule("Count", "In", &[1, 2, 3], None)])),
+                pod(vec![no_state.clone(), terminated("bar", 2)], vec![]),
+                None,
+                true,
+                Some(Count),
+            ),
+            (
+                "FailIndex rule matched for pod conditions; JobBackoffLimitPerIndex enabled",
+                true,
+                Some(policy(vec![cond_rule("FailIndex", "DisruptionTarget", "True")])),
+                cond_pod("DisruptionTarget", "True"),
+                None,
+                true,
+                Some(FailIndex),
+            ),
+            (
+                "FailIndex rule matched for pod conditions; JobBackoffLimitPerIndex disabled",
+                false,
+                Some(policy(vec![cond_rule("FailIndex", "DisruptionTarget", "True")])),
+                cond_pod("DisruptionTarget", "True"),
+                None,
+                true,
+                None,
+            ),
+            (
+                "ignore rule matched for pod conditions",
+                false,
+                Some(policy(vec![cond_rule("Ignore", "DisruptionTarget", "True")])),
+                cond_pod("DisruptionTarget", "True"),
+                None,
+                false,
+                Some(Ignore),
+            ),
+            (
+                "ignore rule matches by the status=False",
+                false,
+                Some(policy(vec![cond_rule("Ignore", "DisruptionTarget", "False")])),
+                cond_pod("DisruptionTarget", "False"),
+                None,
+                false,
+                Some(Ignore),
+            ),
+            (
+                "ignore rule matches by the status=Unknown",
+                false,
+                Some(policy(vec![cond_rule("Ignore", "DisruptionTarget", "Unknown")])),
+                cond_pod("DisruptionTarget", "Unknown"),
+                None,
+                false,
+                Some(Ignore),
+            ),
+            (
+                "ignore rule does not match when status for pattern is False, but actual True",
+                false,
+                Some(policy(vec![cond_rule("Ignore", "DisruptionTarget", "False")])),
+                cond_pod("DisruptionTarget", "True"),
+                None,
+                true,
+                None,
+            ),
+            (
+                "ignore rule does not match when status for pattern is True, but actual False",
+                false,
+                Some(policy(vec![cond_rule("Ignore", "DisruptionTarget", "True")])),
+                cond_pod("DisruptionTarget", "False"),
+                None,
+                true,
+                None,
+            ),
+            (
+                "default - do not match condition with status=False",
+                false,
+                Some(policy(vec![cond_rule("Ignore", "DisruptionTarget", "True")])),
+                cond_pod("DisruptionTarget", "False"),
+                None,
+                true,
+                None,
+            ),
+            (
+                "job fail rule matched for pod conditions",
+                false,
+                Some(policy(vec![cond_rule("FailJob", "DisruptionTarget", "True")])),
+                cond_pod("DisruptionTarget", "True"),
+                Some(
+                    "Pod default/mypod has condition DisruptionTarget matching FailJob rule at index 0"
+                        .into(),
+                ),
+                true,
+                Some(FailJob),
+            ),
+            (
+                "count rule matched for pod conditions",
+                false,
+                Some(policy(vec![cond_rule("Count", "DisruptionTarget", "True")])),
+                cond_pod("DisruptionTarget", "True"),
+                None,
+                true,
+                Some(Count),
+            ),
+            (
+                "no rule matched",
+                false,
+                Some(policy(vec![
+                    exit_rule("Count", "NotIn", &[8], None),
+                    exit_rule("Ignore", "In", &[1, 2, 3], None),
+                    exit_rule("FailJob", "NotIn", &[5, 6, 7], None),
+                    cond_rule("Count", "ResourceLimitExceeded", "True"),
+                    cond_rule("Ignore", "DisruptionTarget", "True"),
+                ])),
+                pod(vec![terminated("", 32)], vec![]),
+                None,
+                true,
+                Some(Count),
+            ),
+        ];
+        for (name, gate, pol, p, msg, count, action) in rows {
+            let m = match_pod_failure_policy(pol.as_ref(), &p, gate);
+            assert_eq!(m.fail_job_message, msg, "{name}");
+            assert_eq!(m.count_failed, count, "{name}");
+            assert_eq!(m.action, action, "{name}");
+        }
+    }
 }

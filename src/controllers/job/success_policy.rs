@@ -76,7 +76,8 @@ mod tests {
         }
     }
 
-    // Cases modelled on TestMatchSuccessPolicy (pkg/controller/job/success_policy_test.go).
+    // Cases modelled on TestMatchSuccessPolicy (pkg/controller/job/success_policy_test.go); the
+    // upstream table itself is `match_success_policy_upstream_table`.
     #[test]
     fn match_success_policy_table() {
         let cases: Vec<(
@@ -179,5 +180,240 @@ mod tests {
             match_success_policy(Some(&p), 10, &oi(&[(0, 0)]), false),
             None
         );
+    }
+    // Upstream: TestMatchSuccessPolicy (pkg/controller/job/success_policy_test.go), all 32 rows,
+    // each with its JobSuccessPolicy gate setting; completions 10 throughout.
+    #[test]
+    fn match_success_policy_upstream_table() {
+        let cases: Vec<(&str, bool, Option<SuccessPolicy>, OrderedIntervals, Option<&str>)> = vec![
+            (
+                "JobSuccessPolicy is disabled",
+                false,
+                None,
+                oi(&[(0, 0)]),
+                None,
+            ),
+            (
+                "successPolicy is null",
+                true,
+                None,
+                oi(&[(0, 0)]),
+                None,
+            ),
+            (
+                "any rules are nothing",
+                true,
+                Some(SuccessPolicy { rules: vec![] }),
+                oi(&[(0, 0)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes is invalid format",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("invalid-form"), None)] }),
+                oi(&[(0, 0)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes matched rules",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-2"), None)] }),
+                oi(&[(0, 2), (4, 7)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("3"), None)] }),
+                oi(&[(0, 2)]),
+                None,
+            ),
+            (
+                "rules.succeededCount is specified; succeededIndexes matched rules",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(None, Some(2))] }),
+                oi(&[(0, 2)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededCount is specified; succeededIndexes didn't match rules",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(None, Some(4))] }),
+                oi(&[(0, 2)]),
+                None,
+            ),
+            (
+                "multiple rules; rules.succeededIndexes is specified; succeededIndexes met one of rules",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("9"), None), rule(Some("4,6"), None)] }),
+                oi(&[(0, 2), (4, 7)]),
+                Some("Matched rules at index 1"),
+            ),
+            (
+                "multiple rules; rules.succeededIndexes is specified; succeededIndexes met all rules",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0,1"), None), rule(Some("5"), None)] }),
+                oi(&[(0, 2), (4, 7)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes and rules.succeededCount are specified; succeededIndexes met all rules",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("3-6"), Some(2))] }),
+                oi(&[(0, 2), (4, 7)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes and rules.succeededCount are specified; succeededIndexes didn't match rules",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("3-6"), Some(2))] }),
+                oi(&[(0, 2), (6, 7)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes are nothing",
+                false,
+                Some(SuccessPolicy { rules: vec![rule(None, Some(4))] }),
+                oi(&[]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes matched rules; rules is proper subset of succeededIndexes",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("2-4,6-8"), None)] }),
+                oi(&[(1, 5), (6, 9)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes matched rules; rules equals succeededIndexes",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("2-4,6-9"), None)] }),
+                oi(&[(2, 4), (6, 9)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes matched rules; rules is subset of succeededIndexes",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("2-4,8-12"), None)] }),
+                oi(&[(2, 5), (7, 15)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; rules is an empty set",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some(""), None)] }),
+                oi(&[(1, 3)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; succeededIndexes is an empty set",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some(""), None)] }),
+                oi(&[]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; rules and succeededIndexes are empty set",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some(""), None)] }),
+                oi(&[]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; all elements of rules.succeededIndexes aren't included in succeededIndexes",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("10-12,14-16"), None)] }),
+                oi(&[(1, 3), (5, 7)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; rules overlaps succeededIndexes at first",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("1-3,5-7"), None)] }),
+                oi(&[(2, 4), (6, 8)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes and rules.succeededCount are specified; succeededIndexes matched rules; rules overlaps succeededIndexes at first",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("1-3,5-7"), Some(4))] }),
+                oi(&[(2, 4), (6, 8)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; rules overlaps succeededIndexes at last",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("2-4,6-9"), None)] }),
+                oi(&[(1, 3), (5, 7)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes and rules.succeededCount are specified; succeededIndexes matched rules; rules overlaps succeededIndexes at last",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("2-4,6-9"), Some(4))] }),
+                oi(&[(1, 3), (5, 7)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; rules completely overlaps succeededIndexes",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-4,6-9"), None)] }),
+                oi(&[(1, 3), (7, 8)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes and rules.succeededCount are specified; succeededIndexes matched rules; rules completely overlaps succeededIndexes",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-4,6-9"), Some(5))] }),
+                oi(&[(1, 3), (7, 8)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; rules overlaps multiple succeededIndexes at last",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-6,8-9"), None)] }),
+                oi(&[(1, 3), (5, 9)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes and rules.succeededCount are specified; succeededIndexes matched rules; rules overlaps multiple succeededIndexes at last",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-6,8-9"), Some(7))] }),
+                oi(&[(1, 3), (5, 9)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; rules overlaps succeededIndexes at first, and rules equals succeededIndexes at last",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-5,7-9"), None)] }),
+                oi(&[(1, 5), (7, 10)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes and rules.succeededCount are specified; succeededIndexes matched rules; rules overlaps succeededIndexes at first, and rules equals succeededIndexes at last",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-5,7-9"), Some(8))] }),
+                oi(&[(1, 5), (7, 10)]),
+                Some("Matched rules at index 0"),
+            ),
+            (
+                "rules.succeededIndexes is specified; succeededIndexes didn't match rules; the first rules overlaps succeededIndexes at first",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-3,6-9"), None)] }),
+                oi(&[(1, 10)]),
+                None,
+            ),
+            (
+                "rules.succeededIndexes and rules.succeededCount are specified; succeededIndexes matched rules; the first rules overlaps succeededIndexes at first",
+                true,
+                Some(SuccessPolicy { rules: vec![rule(Some("0-3,6-9"), Some(7))] }),
+                oi(&[(1, 10)]),
+                Some("Matched rules at index 0"),
+            ),
+        ];
+        for (name, gate, policy, succeeded, want) in cases {
+            let got = match_success_policy(policy.as_ref(), 10, &succeeded, gate);
+            assert_eq!(got.as_deref(), want, "{name}");
+        }
     }
 }

@@ -1403,3 +1403,37 @@ fn avoid_unnecessary_updates() {
     };
     tc.run_test();
 }
+
+// Upstream: TestNoScaleDownOneMetricInvalid (pkg/controller/podautoscaler/horizontal_test.go), in
+// its form since kubernetes/kubernetes#99514 (1.21): the CPU metric alone would scale 5 → 3,
+// but with another metric invalid computeReplicasForMetrics refuses to scale down, so nothing
+// changes and ScalingActive is False with the invalid metric's reason. The reference index only
+// holds the pre-#99514 copy (expecting 5 through a stabilization window, beside a
+// TestScaleDownOneMetricInvalid expecting 3 that #99514 removed), so the conditions here follow
+// 1.35's computeReplicasForMetrics (`invalidMetricsCount > 0 && replicas < specReplicas`: the
+// first invalid metric's condition, and an error), not a stored test text.
+#[test]
+fn no_scale_down_one_metric_invalid() {
+    TestCase {
+        name: "TestNoScaleDownOneMetricInvalid",
+        min_replicas: 2,
+        max_replicas: 6,
+        spec_replicas: 5,
+        status_replicas: 5,
+        expected_desired_replicas: 5,
+        cpu_target: 50,
+        metrics_target: vec![MetricSpec {
+            type_: "CheddarCheese".into(),
+            ..Default::default()
+        }],
+        reported_levels: vec![100, 300, 500, 250, 250],
+        reported_cpu_requests: one_core(5),
+        recommendations: Some(vec![]),
+        expected_conditions: Some(vec![
+            (ABLE_TO_SCALE, "True", "SucceededGetScale"),
+            (SCALING_ACTIVE, "False", "InvalidMetricSourceType"),
+        ]),
+        ..Default::default()
+    }
+    .run_test();
+}

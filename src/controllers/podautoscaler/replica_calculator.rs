@@ -129,14 +129,16 @@ pub fn get_resource_utilization_ratio(
         let Some(r) = requests.get(name) else {
             continue;
         };
-        metrics_total += v;
-        requests_total += r;
+        // Go's int64 arithmetic wraps (1.35 sums and scales unchecked), and `int32(...)`
+        // truncates as `as i32` does.
+        metrics_total = metrics_total.wrapping_add(*v);
+        requests_total = requests_total.wrapping_add(*r);
         n += 1;
     }
     if requests_total == 0 {
         return Err("no metrics returned matched known pods".into());
     }
-    let current = ((metrics_total * 100) / requests_total) as i32;
+    let current = metrics_total.wrapping_mul(100).wrapping_div(requests_total) as i32;
     Ok((
         f64::from(current) / f64::from(target_utilization),
         current,
@@ -149,7 +151,7 @@ pub fn get_metric_usage_ratio(metrics: &BTreeMap<String, i64>, target_usage: i64
     if metrics.is_empty() || target_usage == 0 {
         return (0.0, 0);
     }
-    let total: i64 = metrics.values().sum();
+    let total: i64 = metrics.values().fold(0i64, |a, v| a.wrapping_add(*v));
     let current = total / metrics.len() as i64;
     (current as f64 / target_usage as f64, current)
 }
@@ -273,7 +275,7 @@ impl ReplicaCalculator {
                 for p in &g.missing_pods {
                     m.insert(
                         p.clone(),
-                        requests.get(p).copied().unwrap_or(0) * fallback / 100,
+                        requests.get(p).copied().unwrap_or(0).wrapping_mul(fallback) / 100,
                     );
                 }
             } else if usage_ratio > 1.0 {

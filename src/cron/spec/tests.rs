@@ -427,6 +427,85 @@ fn constant_delay_next() {
     );
 }
 
+// Upstream: TestConstantDelayNext (robfig/cron constantdelay_test.go). `Every(d).Next(t)`; the
+// times carry milliseconds (`14:45:00.005`), which `get_time` does not read, so they are split
+// off here.
+#[test]
+fn test_constant_delay_next() {
+    const MS: i128 = 1_000_000;
+    const S: i128 = 1_000 * MS;
+    const M: i128 = 60 * S;
+    const H: i128 = 60 * M;
+    let at = |v: &str| -> Time {
+        let mut parts: Vec<&str> = v.split_whitespace().collect();
+        let (hms, frac) = parts[3].split_once('.').unwrap_or((parts[3], "0"));
+        let frac_ms: i64 = frac.parse().unwrap();
+        parts[3] = hms;
+        let (t, _) = get_time(&parts.join(" "));
+        Time(t.0 + frac_ms)
+    };
+    let cases: &[(&str, i128, &str)] = &[
+        // Simple cases
+        ("Mon Jul 9 14:45 2012", 15 * M + 50, "Mon Jul 9 15:00 2012"),
+        ("Mon Jul 9 14:59 2012", 15 * M, "Mon Jul 9 15:14 2012"),
+        ("Mon Jul 9 14:59:59 2012", 15 * M, "Mon Jul 9 15:14:59 2012"),
+        // Wrap around hours
+        ("Mon Jul 9 15:45 2012", 35 * M, "Mon Jul 9 16:20 2012"),
+        // Wrap around days
+        ("Mon Jul 9 23:46 2012", 14 * M, "Tue Jul 10 00:00 2012"),
+        ("Mon Jul 9 23:45 2012", 35 * M, "Tue Jul 10 00:20 2012"),
+        (
+            "Mon Jul 9 23:35:51 2012",
+            44 * M + 24 * S,
+            "Tue Jul 10 00:20:15 2012",
+        ),
+        (
+            "Mon Jul 9 23:35:51 2012",
+            25 * H + 44 * M + 24 * S,
+            "Thu Jul 11 01:20:15 2012",
+        ),
+        // Wrap around months
+        (
+            "Mon Jul 9 23:35 2012",
+            91 * 24 * H + 25 * M,
+            "Thu Oct 9 00:00 2012",
+        ),
+        // Wrap around minute, hour, day, month, and year
+        (
+            "Mon Dec 31 23:59:45 2012",
+            15 * S,
+            "Tue Jan 1 00:00:00 2013",
+        ),
+        // Round to nearest second on the delay
+        ("Mon Jul 9 14:45 2012", 15 * M + 50, "Mon Jul 9 15:00 2012"),
+        // Round up to 1 second if the duration is less.
+        (
+            "Mon Jul 9 14:45:00 2012",
+            15 * MS,
+            "Mon Jul 9 14:45:01 2012",
+        ),
+        // Round to nearest second when calculating the next time.
+        (
+            "Mon Jul 9 14:45:00.005 2012",
+            15 * M,
+            "Mon Jul 9 15:00 2012",
+        ),
+        // Round to nearest second for both.
+        (
+            "Mon Jul 9 14:45:00.005 2012",
+            15 * M + 50,
+            "Mon Jul 9 15:00 2012",
+        ),
+    ];
+    for &(time, delay, expected) in cases {
+        assert_eq!(
+            Schedule::every(delay).next(at(time)),
+            at(expected),
+            "{time} {delay}ns"
+        );
+    }
+}
+
 /// Europe/Berlin, 30 March 2025: 02:30 does not exist, so a daily 02:30 job skips that day (the
 /// hour loop steps from 01:00 CET to 03:00 CEST and never sees hour 2).
 #[test]

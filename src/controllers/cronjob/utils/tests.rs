@@ -386,3 +386,107 @@ fn job_names_and_rfc1123z() {
     assert_eq!(get_job_name(&c, top()), "mycronjob-24394200");
     assert_eq!(rfc1123z(top()), "Thu, 19 May 2016 10:00:00 +0000");
 }
+
+/// (type, status) pairs of Job conditions.
+type Conds<'a> = &'a [(&'a str, &'a str)];
+
+fn job_with_conditions(conds: Conds) -> Job {
+    let mut j = Job::default();
+    j.status.conditions = conds
+        .iter()
+        .map(|(t, s)| crate::api::batch::JobCondition {
+            type_: t.to_string(),
+            status: s.to_string(),
+            ..Default::default()
+        })
+        .collect();
+    j
+}
+
+// Upstream: TestFinishedCondition (pkg/controller/job/util/utils_test.go), every row.
+// `FinishedCondition` is `getFinishedStatus` here (the type, or none) and `IsJobFinished` is
+// `Job::is_finished`.
+#[test]
+fn finished_condition_table() {
+    let rows: &[(&str, Conds, Option<&str>)] = &[
+        ("Job doesn't have any conditions", &[], None),
+        (
+            "Job is completed and condition is true",
+            &[("Complete", "True")],
+            Some("Complete"),
+        ),
+        (
+            "Job is completed and condition is false",
+            &[("Complete", "False")],
+            None,
+        ),
+        (
+            "Job is completed and condition is unknown",
+            &[("Complete", "Unknown")],
+            None,
+        ),
+        (
+            "Job has multiple conditions, one of them being complete and condition true",
+            &[
+                ("Suspended", "False"),
+                ("Complete", "True"),
+                ("Failed", "False"),
+            ],
+            Some("Complete"),
+        ),
+        (
+            "Job is failed and condition is true",
+            &[("Failed", "True")],
+            Some("Failed"),
+        ),
+        (
+            "Job is failed and condition is false",
+            &[("Failed", "False")],
+            None,
+        ),
+        (
+            "Job is failed and condition is unknown",
+            &[("Failed", "Unknown")],
+            None,
+        ),
+        (
+            "Job has multiple conditions, none of them has condition true",
+            &[
+                ("Suspended", "False"),
+                ("Complete", "False"),
+                ("Failed", "False"),
+            ],
+            None,
+        ),
+    ];
+    for (name, conds, want) in rows {
+        let j = job_with_conditions(conds);
+        assert_eq!(get_finished_status(&j), *want, "{name}");
+        assert_eq!(j.is_finished(), want.is_some(), "{name}");
+    }
+}
+
+// Upstream: TestIsJobSucceeded (pkg/controller/job/util/utils_test.go), every row.
+#[test]
+fn is_job_succeeded_table() {
+    let rows: &[(&str, Conds, bool)] = &[
+        ("job doesn't have any conditions", &[], false),
+        (
+            "job has Complete=True condition",
+            &[("Suspended", "False"), ("Complete", "True")],
+            true,
+        ),
+        (
+            "job has Complete=False condition",
+            &[("Failed", "True"), ("Complete", "False")],
+            false,
+        ),
+    ];
+    for (name, conds, want) in rows {
+        assert_eq!(
+            is_job_succeeded(&job_with_conditions(conds)),
+            *want,
+            "{name}"
+        );
+    }
+}

@@ -554,3 +554,420 @@ fn raw_missing_pods_at_ratio_one_are_left_out() {
         .unwrap();
     assert_eq!(got, (3, 10000));
 }
+
+/// A pod of TestGroupPods: name, phase, start time and Ready condition (status, transition).
+fn group_pod(
+    name: &str,
+    phase: &str,
+    start: Option<Time>,
+    ready: Option<(&str, Time)>,
+    deleting: bool,
+) -> Pod {
+    let mut p = Pod {
+        metadata: ObjectMeta {
+            name: name.into(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    if deleting {
+        p.metadata.deletion_timestamp = Some(Time::from_unix_secs(1));
+    }
+    p.status.phase = phase.into();
+    p.status.start_time = start;
+    p.status.conditions = ready
+        .map(|(status, at)| PodCondition {
+            type_: "Ready".into(),
+            status: status.into(),
+            last_transition_time: Some(at),
+            ..Default::default()
+        })
+        .into_iter()
+        .collect();
+    p
+}
+
+// Upstream: TestGroupPods (pkg/controller/podautoscaler/replica_calculator_test.go), every row,
+// with upstream's testing CPU initialization period (2 min) and initial readiness delay (10 s).
+// `time.Now()` is one fixed instant here; a metric without a timestamp is at the zero time.
+#[test]
+fn group_pods_table() {
+    let ago = |s: i64| NOW - Duration::from_secs(s);
+    let m = |timestamp: Time, window: i64| PodMetric {
+        value: 1,
+        timestamp,
+        window: Duration::from_secs(window),
+    };
+    let zero = m(Time(0), 0);
+    let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+    type Row<'a> = (
+        &'a str,
+        Vec<Pod>,
+        Vec<(&'a str, PodMetric)>,
+        &'a str,
+        usize,
+        &'a [&'a str],
+        &'a [&'a str],
+        &'a [&'a str],
+    );
+    let rows: Vec<Row> = vec![
+        ("void", vec![], vec![], "cpu", 0, &[], &[], &[]),
+        (
+            "count in a ready pod - memory",
+            vec![group_pod("bentham", "Succeeded", None, None, false)],
+            vec![("bentham", m(NOW, 60))],
+            "memory",
+            1,
+            &[],
+            &[],
+            &[],
+        ),
+        (
+            "unready a pod without ready condition - CPU",
+            vec![group_pod("lucretius", "Succeeded", Some(NOW), None, false)],
+            vec![("lucretius", zero.clone())],
+            "cpu",
+            0,
+            &["lucretius"],
+            &[],
+            &[],
+        ),
+        (
+            "count in a ready pod with fresh metrics during initialization period - CPU",
+            vec![group_pod(
+                "bentham",
+                "Succeeded",
+                Some(ago(60)),
+                Some(("True", ago(30))),
+                false,
+            )],
+            vec![("bentham", m(NOW, 30))],
+            "cpu",
+            1,
+            &[],
+            &[],
+            &[],
+        ),
+        (
+            "unready a ready pod without fresh metrics during initialization period - CPU",
+            vec![group_pod(
+                "bentham",
+                "Succeeded",
+                Some(ago(60)),
+                Some(("True", ago(30))),
+                false,
+            )],
+            vec![("bentham", m(NOW, 60))],
+            "cpu",
+            0,
+            &["bentham"],
+            &[],
+            &[],
+        ),
+        (
+            "unready an unready pod during initialization period - CPU",
+            vec![group_pod(
+                "lucretius",
+                "Succeeded",
+                Some(ago(600)),
+                Some(("False", ago(9 * 60 + 54))),
+                false,
+            )],
+            vec![("lucretius", zero.clone())],
+            "cpu",
+            0,
+            &["lucretius"],
+            &[],
+            &[],
+        ),
+        (
+            "count in a ready pod without fresh metrics after initialization period - CPU",
+            vec![group_pod(
+                "bentham",
+                "Succeeded",
+                Some(ago(180)),
+                Some(("True", ago(180))),
+                false,
+            )],
+            vec![("bentham", m(ago(120), 60))],
+            "cpu",
+            1,
+            &[],
+            &[],
+            &[],
+        ),
+        (
+            "count in an unready pod that was ready after initialization period - CPU",
+            vec![group_pod(
+                "lucretius",
+                "Succeeded",
+                Some(ago(600)),
+                Some(("False", ago(540))),
+                false,
+            )],
+            vec![("lucretius", zero.clone())],
+            "cpu",
+            1,
+            &[],
+            &[],
+            &[],
+        ),
+        (
+            "unready pod that has never been ready after initialization period - CPU",
+            vec![group_pod(
+                "lucretius",
+                "Succeeded",
+                Some(ago(600)),
+                Some(("False", ago(9 * 60 + 50))),
+                false,
+            )],
+            vec![("lucretius", zero.clone())],
+            "cpu",
+            1,
+            &[],
+            &[],
+            &[],
+        ),
+        (
+            "a missing pod",
+            vec![group_pod(
+                "epicurus",
+                "Succeeded",
+                Some(ago(180)),
+                None,
+                false,
+            )],
+            vec![],
+            "cpu",
+            0,
+            &[],
+            &["epicurus"],
+            &[],
+        ),
+        (
+            "several pods",
+            vec![
+                group_pod("lucretius", "Succeeded", Some(NOW), None, false),
+                group_pod(
+                    "niccolo",
+                    "Succeeded",
+                    Some(ago(180)),
+                    Some(("True", ago(180))),
+                    false,
+                ),
+                group_pod("epicurus", "Succeeded", Some(ago(180)), None, false),
+            ],
+            vec![("lucretius", zero.clone()), ("niccolo", zero.clone())],
+            "cpu",
+            1,
+            &["lucretius"],
+            &["epicurus"],
+            &[],
+        ),
+        (
+            "pending pods are unreadied",
+            vec![group_pod("unscheduled", "Pending", None, None, false)],
+            vec![],
+            "cpu",
+            0,
+            &["unscheduled"],
+            &[],
+            &[],
+        ),
+        (
+            "ignore pods with deletion timestamps",
+            vec![group_pod("deleted", "Pending", None, None, true)],
+            vec![("deleted", zero.clone())],
+            "cpu",
+            0,
+            &[],
+            &[],
+            &["deleted"],
+        ),
+        (
+            "ignore pods in a failed state",
+            vec![group_pod("failed", "Failed", None, None, false)],
+            vec![("failed", zero.clone())],
+            "cpu",
+            0,
+            &[],
+            &[],
+            &["failed"],
+        ),
+    ];
+    for (name, pods, metrics, resource, ready, unready, missing, ignored) in rows {
+        let metrics: PodMetricsInfo = metrics
+            .into_iter()
+            .map(|(n, m)| (n.to_string(), m))
+            .collect();
+        let refs: Vec<&Pod> = pods.iter().collect();
+        let g = group_pods(
+            &refs,
+            &metrics,
+            resource,
+            Duration::from_secs(120),
+            Duration::from_secs(10),
+            NOW,
+        );
+        assert_eq!(
+            g,
+            PodGroups {
+                ready_pod_count: ready,
+                unready_pods: names(unready),
+                missing_pods: names(missing),
+                ignored_pods: names(ignored),
+            },
+            "{name}"
+        );
+    }
+}
+
+// Upstream: TestCalculateRequests (pkg/controller/podautoscaler/replica_calculator_test.go), the
+// rows without pod-level resources or a container name: "void", "Sum container requests if
+// pod-level feature is disabled", "Pod-level resources are enabled, but not set: fallback to sum
+// container requests", "Fail if at least one of the containers is missing requests and pod-level
+// feature/requests are not set" and "pod with restartable init containers". Skipped: the three
+// rows with pod-level `spec.resources` (kubeplay does not model pod-level resources anywhere, see
+// scheduler_score_tests.rs) and the two container-name rows (ContainerResource metrics are not
+// served: computeReplicasForMetrics reports FailedGetContainerResourceMetric), as is
+// TestCalculatePodRequestsFromContainers_NonExistentContainer.
+#[test]
+fn calculate_requests_table() {
+    let pod = |containers: Vec<Container>, init: Vec<Container>| {
+        let mut p = Pod {
+            metadata: ObjectMeta {
+                name: "test-pod".into(),
+                namespace: "test-namespace".into(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        p.spec_mut().containers = containers;
+        p.spec_mut().init_containers = init;
+        p
+    };
+    let two = || {
+        vec![
+            container("container1", Some("100m")),
+            container("container2", Some("50m")),
+        ]
+    };
+    let sidecar = |name: &str, req: &str| Container {
+        restart_policy: Some("Always".into()),
+        ..container(name, Some(req))
+    };
+    let want = |v: i64| Ok(BTreeMap::from([("test-pod".to_string(), v)]));
+    type Row<'a> = (&'a str, Vec<Pod>, Result<BTreeMap<String, i64>, String>);
+    let rows: Vec<Row> = vec![
+        ("void", vec![], Ok(BTreeMap::new())),
+        (
+            "Sum container requests if pod-level feature is disabled",
+            vec![pod(two(), vec![])],
+            want(150),
+        ),
+        (
+            "Pod-level resources are enabled, but not set: fallback to sum container requests",
+            vec![pod(two(), vec![])],
+            want(150),
+        ),
+        (
+            "Fail if at least one of the containers is missing requests and pod-level \
+             feature/requests are not set",
+            vec![pod(
+                vec![
+                    container("container1", None),
+                    container("container2", Some("50m")),
+                ],
+                vec![],
+            )],
+            Err("missing request for cpu in container container1 of Pod test-pod".into()),
+        ),
+        (
+            "pod with restartable init containers",
+            vec![pod(
+                vec![container("container1", Some("100m"))],
+                vec![
+                    container("init-container1", Some("20m")),
+                    sidecar("restartable-container1", "50m"),
+                ],
+            )],
+            want(150),
+        ),
+    ];
+    for (name, pods, expected) in rows {
+        let refs: Vec<&Pod> = pods.iter().collect();
+        assert_eq!(calculate_pod_requests(&refs, "cpu"), expected, "{name}");
+    }
+}
+
+fn milli_map(v: &[(&str, i64)]) -> BTreeMap<String, i64> {
+    v.iter().map(|(k, x)| (k.to_string(), *x)).collect()
+}
+
+// Upstream: TestGetResourceUtilizationRatioBaseCase, TestGetResourceUtilizationRatioIgnorePodsWithNoRequest,
+// TestGetResourceUtilizationRatioExtraRequest, TestGetResourceUtilizationRatioNoRequests
+// (pkg/controller/podautoscaler/metrics/utilization_test.go).
+#[test]
+fn get_resource_utilization_ratio_cases() {
+    let two = milli_map(&[("test-pod-0", 50), ("test-pod-1", 76)]);
+    let requests = milli_map(&[("test-pod-0", 100), ("test-pod-1", 100)]);
+    // BaseCase
+    assert_eq!(
+        get_resource_utilization_ratio(&two, &requests, 50),
+        Ok((1.26, 63, 63))
+    );
+    // IgnorePodsWithNoRequest
+    let with_no_request = milli_map(&[
+        ("test-pod-0", 50),
+        ("test-pod-1", 76),
+        ("test-pod-no-request", 100),
+    ]);
+    assert_eq!(
+        get_resource_utilization_ratio(&with_no_request, &requests, 50),
+        Ok((1.26, 63, 63))
+    );
+    // ExtraRequest
+    let extra = milli_map(&[
+        ("test-pod-0", 100),
+        ("test-pod-1", 100),
+        ("test-pod-extra-request", 500),
+    ]);
+    assert_eq!(
+        get_resource_utilization_ratio(&two, &extra, 50),
+        Ok((1.26, 63, 63))
+    );
+    // NoRequests
+    let err = get_resource_utilization_ratio(&two, &BTreeMap::new(), 50).unwrap_err();
+    assert!(
+        err.contains("no metrics returned matched known pods"),
+        "{err}"
+    );
+}
+
+// Upstream: TestGetMetricUsageRatioBaseCase (pkg/controller/podautoscaler/metrics/utilization_test.go).
+#[test]
+fn get_metric_usage_ratio_base_case() {
+    let m = milli_map(&[("test-pod-0", 5000), ("test-pod-1", 10000)]);
+    assert_eq!(get_metric_usage_ratio(&m, 10000), (0.75, 7500));
+}
+
+// Go's int64 sums in GetResourceUtilizationRatio / GetMetricUsageRatio wrap (1.35 has no overflow
+// handling there); so do these, instead of panicking on samples near i64::MAX.
+#[test]
+fn utilization_sums_wrap_like_go() {
+    let big = i64::MAX / 2 + 1;
+    let m = milli_map(&[("a", big), ("b", big)]);
+    let requests = milli_map(&[("a", 1000), ("b", 1000)]);
+    // metricsTotal = 2^63 wraps to i64::MIN; (MIN * 100) wraps to 0 → 0 %.
+    assert_eq!(
+        get_resource_utilization_ratio(&m, &requests, 50),
+        Ok((0.0, 0, i64::MIN / 2))
+    );
+    assert_eq!(get_metric_usage_ratio(&m, 1000).1, i64::MIN / 2);
+}
+
+// Not ported from replica_calculator_test.go: the *CM* / *CMObject* / *CMExternal* / *PerPod*
+// rows and TestReplicaCalcExternalMetricUsageOverflow (no custom or external metrics API is
+// served), the ContainerResource rows (no per-container samples) and the pod-level resources
+// rows of TestCalculateRequests (pod-level resources are not modelled). From
+// metrics/*_client_test.go: REST metrics client plumbing, not applicable.
