@@ -996,12 +996,12 @@ pub fn topology_spread_scores(
 
 /// [`topology_spread_scores`] with the per-node count of pods matching constraint `i` given by
 /// `count(i, node_info)`.
-fn topology_spread_scores_with(
+fn topology_spread_scores_with<'a>(
     pod: &Pod,
     constraints: &[SpreadConstraint],
     system_defaulted: bool,
-    filtered: &[(&Node, &NodeInfo)],
-    all: &[(&Node, &NodeInfo)],
+    filtered: &[(&'a Node, &NodeInfo)],
+    all: &[(&'a Node, &NodeInfo)],
     count: &dyn Fn(usize, &NodeInfo) -> i64,
     counted_nodes: Option<&BTreeSet<&str>>,
 ) -> Option<Vec<i64>> {
@@ -1009,39 +1009,43 @@ fn topology_spread_scores_with(
         return None;
     }
     let require_all = !system_defaulted;
-    let has_all = |n: &Node| {
-        constraints
-            .iter()
-            .all(|c| n.metadata.labels.contains_key(&c.topology_key))
+    let k = constraints.len();
+    // Each node's value for each constraint's topology key (`None`: label missing), looked
+    // up once: `k` per node, row-major.
+    let values_of = |n: &(&'a Node, &NodeInfo), out: &mut Vec<Option<&'a str>>| {
+        out.extend(
+            constraints
+                .iter()
+                .map(|c| n.0.metadata.labels.get(&c.topology_key).map(String::as_str)),
+        );
     };
-    // The topology value of a node for a key ("" when the label is missing).
-    let value = |n: &'_ Node, key: &str| -> String {
-        n.metadata.labels.get(key).cloned().unwrap_or_default()
-    };
+    let mut filtered_values: Vec<Option<&str>> = Vec::with_capacity(filtered.len() * k);
+    for n in filtered {
+        values_of(n, &mut filtered_values);
+    }
     let hostname: Vec<bool> = constraints
         .iter()
         .map(|c| c.topology_key == LABEL_HOSTNAME)
         .collect();
-    // Ignored feasible nodes, by position in `filtered` (node names are unique).
-    let ignored: Vec<bool> = filtered
-        .iter()
-        .map(|(n, _)| require_all && !has_all(n))
+    // Ignored feasible nodes (a label missing), by position in `filtered`.
+    let ignored: Vec<bool> = filtered_values
+        .chunks(k)
+        .map(|vs| require_all && vs.iter().any(Option::is_none))
         .collect();
     let num_ignored = ignored.iter().filter(|x| **x).count();
-    let mut counts: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); constraints.len()];
-    for ((n, _), _) in filtered.iter().zip(&ignored).filter(|(_, ig)| !**ig) {
-        for (i, c) in constraints.iter().enumerate() {
+    let mut counts: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); k];
+    for (vs, _) in filtered_values
+        .chunks(k)
+        .zip(&ignored)
+        .filter(|(_, ig)| !**ig)
+    {
+        for (i, v) in vs.iter().enumerate() {
             if hostname[i] {
                 continue;
             }
-            let v = n
-                .metadata
-                .labels
-                .get(&c.topology_key)
-                .map(String::as_str)
-                .unwrap_or("");
+            let v = v.unwrap_or("");
             if !counts[i].contains_key(v) {
-                counts[i].insert(value(n, &c.topology_key), 0);
+                counts[i].insert(v.to_string(), 0);
             }
         }
     }
@@ -1082,11 +1086,15 @@ fn topology_spread_scores_with(
         }
         _ => all.iter().collect(),
     };
-    for (n, ni) in visit {
+    let mut vs: Vec<Option<&str>> = Vec::with_capacity(k);
+    for node in visit {
         if !zonal {
             break; // only hostname constraints: nothing to add up per topology value
         }
-        if require_all && !has_all(n) {
+        let (n, ni) = *node;
+        vs.clear();
+        values_of(node, &mut vs);
+        if require_all && vs.iter().any(Option::is_none) {
             continue;
         }
         // `matchNodeInclusionPolicies`, each evaluated once per node.
@@ -1107,26 +1115,20 @@ fn topology_spread_scores_with(
             {
                 continue;
             }
-            let v = n
-                .metadata
-                .labels
-                .get(&c.topology_key)
-                .map(String::as_str)
-                .unwrap_or("");
-            if let Some(cnt) = counts[i].get_mut(v) {
+            if let Some(cnt) = counts[i].get_mut(vs[i].unwrap_or("")) {
                 *cnt += count(i, ni);
             }
         }
     }
     let mut raw: Vec<Option<i64>> = vec![];
-    for ((n, ni), ig) in filtered.iter().zip(&ignored) {
+    for (((_, ni), vs), ig) in filtered.iter().zip(filtered_values.chunks(k)).zip(&ignored) {
         if *ig {
             raw.push(None);
             continue;
         }
         let mut score = 0f64;
         for (i, c) in constraints.iter().enumerate() {
-            if let Some(v) = n.metadata.labels.get(&c.topology_key) {
+            if let Some(v) = vs[i] {
                 let cnt = if hostname[i] {
                     count(i, ni)
                 } else {
