@@ -309,17 +309,11 @@ pub fn update_claim_owner_ref_for_set_and_pod(
         (RETAIN_PVC_RETENTION, DELETE_PVC_RETENTION) => {
             add_controller_ref(refs, &set.metadata, CONTROLLER_API_VERSION, CONTROLLER_KIND);
         }
-        (DELETE_PVC_RETENTION, RETAIN_PVC_RETENTION) => {
-            if scaled_down {
-                add_controller_ref(refs, &pod.metadata, POD_API_VERSION, POD_KIND);
-            }
+        (DELETE_PVC_RETENTION, RETAIN_PVC_RETENTION | DELETE_PVC_RETENTION) if scaled_down => {
+            add_controller_ref(refs, &pod.metadata, POD_API_VERSION, POD_KIND);
         }
         (DELETE_PVC_RETENTION, DELETE_PVC_RETENTION) => {
-            if scaled_down {
-                add_controller_ref(refs, &pod.metadata, POD_API_VERSION, POD_KIND);
-            } else {
-                add_controller_ref(refs, &set.metadata, CONTROLLER_API_VERSION, CONTROLLER_KIND);
-            }
+            add_controller_ref(refs, &set.metadata, CONTROLLER_API_VERSION, CONTROLLER_KIND);
         }
         _ => {} // Retain/Retain, or an unknown policy treated as Retain
     }

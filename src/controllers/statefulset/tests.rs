@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 /// `newStatefulSetWithVolumes` / `newStatefulSet(replicas)`: set `foo` in `default`, selector
 /// `foo=bar`, one claim template `datadir`, one host-path volume `home`, service
 /// `governingsvc`, RollingUpdate, Retain/Retain, revisionHistoryLimit 2.
-fn new_stateful_set(replicas: i32) -> StatefulSet {
+pub(super) fn new_stateful_set(replicas: i32) -> StatefulSet {
     let mut s: StatefulSet = serde_json::from_value(json!({
         "apiVersion": "apps/v1", "kind": "StatefulSet",
         "metadata": {"name": "foo", "namespace": "default", "uid": "test"},
@@ -55,7 +55,7 @@ fn gates() -> FeatureGates {
     FeatureGates::default()
 }
 
-fn new_pod(set: &StatefulSet, ordinal: i32) -> Pod {
+pub(super) fn new_pod(set: &StatefulSet, ordinal: i32) -> Pod {
     new_stateful_set_pod(set, ordinal, &gates())
 }
 
@@ -260,8 +260,10 @@ fn retention(
 
 /// A bare set (`apps.StatefulSet{}` upstream): name, uid, replicas, retention policy.
 fn bare_set(name: &str, uid: &str, replicas: i32, policy: Option<(&str, &str)>) -> StatefulSet {
-    let mut set = StatefulSet::default();
-    set.metadata = meta(name, uid);
+    let mut set = StatefulSet {
+        metadata: meta(name, uid),
+        ..Default::default()
+    };
     set.spec.replicas = Some(replicas);
     set.spec.persistent_volume_claim_retention_policy = policy.and_then(|(s, d)| retention(s, d));
     set
