@@ -602,4 +602,26 @@ mod tests {
             assert_eq!(!errs.is_empty(), want, "{name}: {:?}", lines(&errs));
         }
     }
+
+    /// Upstream: TestValidateReplicaSetStatusUpdate (pkg/apis/apps/validation/validation_test.go):
+    /// status.replicas 4 on a 3-replica set is accepted (status may lead or lag the spec); -3 is
+    /// not. (The error row also renames the object, which the metadata update rules reject.)
+    #[test]
+    fn validate_replica_set_status_update() {
+        for (replicas, want_err) in [(4, false), (-3, true)] {
+            let rs = Object::ReplicaSet(ReplicaSet {
+                spec: crate::api::ReplicaSetSpec {
+                    replicas: Some(3),
+                    ..Default::default()
+                },
+                status: ReplicaSetStatus {
+                    replicas,
+                    ..Default::default()
+                },
+                ..Default::default()
+            });
+            let errs = validate_status(&rs);
+            assert_eq!(!errs.is_empty(), want_err, "{replicas}: {:?}", lines(&errs));
+        }
+    }
 }
