@@ -275,6 +275,7 @@ pub fn update_pod_claim_for_retention_policy(
             continue; // picked up in a later sync
         };
         if has_unexpected_controller(&claim.metadata, set, pod) {
+            // "manging" (sic) is upstream's wording.
             ctx.event(
                 &event_target(set),
                 "Warning",
