@@ -143,6 +143,8 @@ fn pod_spec_defaults() {
 
 // Port of TestSetDefaultRequestsPod / TestSetDefaultResourceRequirements: requests default to
 // limits on pods only, quantities are rounded to milli precision and stored canonically.
+// Upstream: TestDefaultRequestIsNotSetForReplicaSet (pkg/apis/apps/v1/defaults_test.go) is the
+// ReplicaSet half below: a limits-only container in a ReplicaSet template gets no request.
 #[test]
 fn pod_requests_default_to_limits() {
     let c = Container {
@@ -473,4 +475,60 @@ fn qos_rows() {
     let mut s = spec(vec![c(&[], &[("cpu", "1"), ("memory", "1Gi")])]);
     s.init_containers = vec![c(&[("memory", "1Mi")], &[])];
     assert_eq!(qos_class(&s), "Burstable");
+}
+
+// Upstream: TestSetDefaultReplicaSetReplicas (pkg/apis/apps/v1/defaults_test.go):
+// (spec.replicas, defaulted replicas).
+#[test]
+fn replica_set_replicas_rows() {
+    for (replicas, want) in [(None, 1), (Some(0), 0), (Some(3), 3)] {
+        let mut rs = Object::ReplicaSet(ReplicaSet {
+            spec: crate::api::ReplicaSetSpec {
+                replicas,
+                template: std::sync::Arc::new(PodTemplateSpec {
+                    metadata: ObjectMeta {
+                        labels: labels(&[("foo", "bar")]),
+                        ..Default::default()
+                    },
+                    spec: Default::default(),
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        default_object(&mut rs);
+        let Object::ReplicaSet(rs) = &rs else {
+            unreachable!()
+        };
+        assert_eq!(rs.spec.replicas, Some(want), "{replicas:?}");
+    }
+}
+
+// Upstream: TestDefaultDeploymentAvailability (pkg/apis/apps/v1/defaults_test.go): the default
+// maxUnavailable (25%, rounded down) leaves a defaulted Deployment (1 replica) available.
+#[test]
+fn default_deployment_availability() {
+    let mut d = Object::Deployment(crate::api::Deployment::default());
+    default_object(&mut d);
+    let Object::Deployment(d) = &d else {
+        unreachable!()
+    };
+    let replicas = d.spec.replicas.unwrap();
+    let max_unavailable = d
+        .spec
+        .strategy
+        .rolling_update
+        .as_ref()
+        .and_then(|r| r.max_unavailable.clone())
+        .unwrap();
+    let v = crate::api::intstr::get_scaled_value_from_int_or_percent(
+        Some(&max_unavailable),
+        replicas,
+        false,
+    )
+    .unwrap();
+    assert!(
+        replicas - v > 0,
+        "the default value of maxUnavailable can lead to no active replicas during rolling update"
+    );
 }

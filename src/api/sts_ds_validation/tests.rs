@@ -482,3 +482,124 @@ fn api_server_round_trips() {
     );
     assert_eq!(d3.metadata.generation, 3);
 }
+
+// Upstream: TestDaemonSetUpdateMaxSurge (pkg/apis/apps/validation/validation_test.go):
+// (name, maxUnavailable, maxSurge, expect error); None is the zero IntOrString upstream.
+#[test]
+fn daemon_set_update_max_surge() {
+    fn v(s: Option<&str>) -> Option<IntOrString> {
+        s.map(|s| match s.parse::<i32>() {
+            Ok(i) => IntOrString::Int(i),
+            Err(_) => IntOrString::String(s.into()),
+        })
+    }
+    let rows: &[(&str, Option<&str>, Option<&str>, bool)] = &[
+        ("invalid: unset", None, None, true),
+        ("invalid: zero percent", Some("0%"), None, true),
+        ("invalid: zero", Some("0"), None, true),
+        ("valid: one", Some("1"), None, false),
+        ("valid: one percent", Some("1%"), None, false),
+        ("valid: 100%", Some("100%"), None, false),
+        ("invalid: greater than 100%", Some("101%"), None, true),
+        (
+            "valid: surge and unavailable set",
+            Some("1%"),
+            Some("1%"),
+            true,
+        ),
+        (
+            "invalid: surge enabled, unavailable zero percent",
+            Some("0%"),
+            None,
+            true,
+        ),
+        (
+            "invalid: surge enabled, unavailable zero",
+            Some("0"),
+            None,
+            true,
+        ),
+        (
+            "valid: surge enabled, unavailable one",
+            Some("1"),
+            None,
+            false,
+        ),
+        (
+            "valid: surge enabled, unavailable one percent",
+            Some("1%"),
+            None,
+            false,
+        ),
+        (
+            "valid: surge enabled, unavailable 100%",
+            Some("100%"),
+            None,
+            false,
+        ),
+        (
+            "invalid: surge enabled, unavailable greater than 100%",
+            Some("101%"),
+            None,
+            true,
+        ),
+        (
+            "invalid: surge enabled, surge zero percent",
+            None,
+            Some("0%"),
+            true,
+        ),
+        ("invalid: surge enabled, surge zero", None, Some("0"), true),
+        ("valid: surge enabled, surge one", None, Some("1"), false),
+        (
+            "valid: surge enabled, surge one percent",
+            None,
+            Some("1%"),
+            false,
+        ),
+        (
+            "valid: surge enabled, surge 100%",
+            None,
+            Some("100%"),
+            false,
+        ),
+        (
+            "invalid: surge enabled, surge greater than 100%",
+            None,
+            Some("101%"),
+            true,
+        ),
+        (
+            "invalid: surge enabled, surge and unavailable set",
+            Some("1%"),
+            Some("1%"),
+            true,
+        ),
+        (
+            "invalid: surge enabled, surge and unavailable zero percent",
+            Some("0%"),
+            Some("0%"),
+            true,
+        ),
+        (
+            "invalid: surge enabled, surge and unavailable zero",
+            Some("0"),
+            Some("0"),
+            true,
+        ),
+        (
+            "invalid: surge enabled, surge and unavailable mixed zero",
+            Some("0"),
+            Some("0%"),
+            true,
+        ),
+    ];
+    for &(name, mu, ms, want_err) in rows {
+        let ru = RollingUpdateDaemonSet {
+            max_unavailable: v(mu),
+            max_surge: v(ms),
+        };
+        let errs = validate_rolling_update_daemon_set(&ru, "spec.updateStrategy.rollingUpdate");
+        assert_eq!(!errs.is_empty(), want_err, "{name}: {:?}", fields(&errs));
+    }
+}

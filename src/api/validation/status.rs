@@ -417,4 +417,211 @@ mod tests {
             assert_eq!(!errs.is_empty(), want, "{name}: {:?}", lines(&errs));
         }
     }
+
+    /// Upstream: TestValidateStatefulSetStatus (pkg/apis/apps/validation/validation_test.go):
+    /// (name, replicas, ready, current, updated, available, observedGeneration,
+    /// collisionCount, error).
+    #[test]
+    fn validate_stateful_set_status() {
+        use crate::api::{StatefulSet, StatefulSetStatus};
+        #[allow(clippy::type_complexity)]
+        let cases: &[(&str, i32, i32, i32, i32, i32, i64, Option<i32>, bool)] = &[
+            ("valid status", 3, 3, 2, 1, 0, 0, None, false),
+            ("invalid replicas", -1, 3, 2, 1, 0, 0, None, true),
+            ("invalid readyReplicas", 3, -1, 2, 1, 0, 0, None, true),
+            ("invalid currentReplicas", 3, 3, -1, 1, 0, 0, None, true),
+            ("invalid updatedReplicas", 3, 3, 2, -1, 0, 0, None, true),
+            ("invalid observedGeneration", 3, 3, 2, 1, 0, -1, None, true),
+            ("invalid collisionCount", 3, 3, 2, 1, 0, 0, Some(-1), true),
+            (
+                "readyReplicas greater than replicas",
+                3,
+                4,
+                2,
+                1,
+                0,
+                0,
+                None,
+                true,
+            ),
+            (
+                "currentReplicas greater than replicas",
+                3,
+                3,
+                4,
+                1,
+                0,
+                0,
+                None,
+                true,
+            ),
+            (
+                "updatedReplicas greater than replicas",
+                3,
+                3,
+                2,
+                4,
+                0,
+                0,
+                None,
+                true,
+            ),
+            (
+                "invalid: number of available replicas",
+                3,
+                3,
+                2,
+                0,
+                -1,
+                0,
+                None,
+                true,
+            ),
+            (
+                "invalid: available replicas greater than replicas",
+                3,
+                3,
+                2,
+                0,
+                4,
+                0,
+                None,
+                true,
+            ),
+            (
+                "invalid: available replicas greater than ready replicas",
+                3,
+                2,
+                2,
+                0,
+                3,
+                0,
+                None,
+                true,
+            ),
+        ];
+        for &(name, replicas, ready, current, updated, available, gen, collision, want) in cases {
+            let ss = Object::StatefulSet(StatefulSet {
+                status: StatefulSetStatus {
+                    replicas,
+                    ready_replicas: ready,
+                    current_replicas: current,
+                    updated_replicas: updated,
+                    available_replicas: available,
+                    observed_generation: gen,
+                    collision_count: collision,
+                    ..Default::default()
+                },
+                ..Default::default()
+            });
+            let errs = validate_status(&ss);
+            assert_eq!(!errs.is_empty(), want, "{name}: {:?}", lines(&errs));
+        }
+    }
+
+    /// Upstream: TestValidateDaemonSetStatusUpdate (pkg/apis/apps/validation/validation_test.go).
+    /// The rows change only the status, so `validate_status` on the update is what decides:
+    /// (name, currentNumberScheduled, numberMisscheduled, desiredNumberScheduled, numberReady,
+    /// observedGeneration, updatedNumberScheduled, numberAvailable, numberUnavailable, error).
+    #[test]
+    fn validate_daemon_set_status_update() {
+        use crate::api::{DaemonSet, DaemonSetStatus};
+        #[allow(clippy::type_complexity)]
+        let cases: &[(&str, [i32; 4], i64, [i32; 3], bool)] = &[
+            ("success", [1, 1, 3, 1], 0, [1, 1, 2], false),
+            ("negative values", [-1, -1, -3, -1], -3, [-1, -1, -2], true),
+            (
+                "negative CurrentNumberScheduled",
+                [-1, 1, 3, 1],
+                3,
+                [1, 1, 2],
+                true,
+            ),
+            (
+                "negative NumberMisscheduled",
+                [1, -1, 3, 1],
+                3,
+                [1, 1, 2],
+                true,
+            ),
+            (
+                "negative DesiredNumberScheduled",
+                [1, 1, -3, 1],
+                3,
+                [1, 1, 2],
+                true,
+            ),
+            ("negative NumberReady", [1, 1, 3, -1], 3, [1, 1, 2], true),
+            (
+                "negative ObservedGeneration",
+                [1, 1, 3, 1],
+                -3,
+                [1, 1, 2],
+                true,
+            ),
+            (
+                "negative UpdatedNumberScheduled",
+                [1, 1, 3, 1],
+                3,
+                [-1, 1, 2],
+                true,
+            ),
+            (
+                "negative NumberAvailable",
+                [1, 1, 3, 1],
+                3,
+                [1, -1, 2],
+                true,
+            ),
+            (
+                "negative NumberUnavailable",
+                [1, 1, 3, 1],
+                3,
+                [1, 1, -2],
+                true,
+            ),
+        ];
+        for &(name, [current, mis, desired, ready], gen, [updated, available, unavailable], want) in
+            cases
+        {
+            let ds = Object::DaemonSet(DaemonSet {
+                status: DaemonSetStatus {
+                    current_number_scheduled: current,
+                    number_misscheduled: mis,
+                    desired_number_scheduled: desired,
+                    number_ready: ready,
+                    observed_generation: gen,
+                    updated_number_scheduled: updated,
+                    number_available: available,
+                    number_unavailable: unavailable,
+                    ..Default::default()
+                },
+                ..Default::default()
+            });
+            let errs = validate_status(&ds);
+            assert_eq!(!errs.is_empty(), want, "{name}: {:?}", lines(&errs));
+        }
+    }
+
+    /// Upstream: TestValidateReplicaSetStatusUpdate (pkg/apis/apps/validation/validation_test.go):
+    /// status.replicas 4 on a 3-replica set is accepted (status may lead or lag the spec); -3 is
+    /// not. (The error row also renames the object, which the metadata update rules reject.)
+    #[test]
+    fn validate_replica_set_status_update() {
+        for (replicas, want_err) in [(4, false), (-3, true)] {
+            let rs = Object::ReplicaSet(ReplicaSet {
+                spec: crate::api::ReplicaSetSpec {
+                    replicas: Some(3),
+                    ..Default::default()
+                },
+                status: ReplicaSetStatus {
+                    replicas,
+                    ..Default::default()
+                },
+                ..Default::default()
+            });
+            let errs = validate_status(&rs);
+            assert_eq!(!errs.is_empty(), want_err, "{replicas}: {:?}", lines(&errs));
+        }
+    }
 }

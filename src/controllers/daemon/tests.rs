@@ -3138,3 +3138,226 @@ fn controlled_histories_rows() {
 //   not exist in the simulation.
 // - TestShouldIgnoreNodeUpdate: shouldIgnoreNodeUpdate is inlined in update_node; its three
 //   rows are the enqueue rows of update_node_rows.
+
+impl OneSync {
+    /// `manager.dsStore.Update(ds)` without the API server's validation (upstream's informer
+    /// store takes any object): for a strategy the API server would reject.
+    fn put(&mut self, f: impl FnOnce(&mut DaemonSet)) {
+        let mut d = self.h.ds(&self.ds.metadata.name);
+        let old_template = d.spec.template.clone();
+        f(&mut d);
+        // The API server's PrepareForUpdate bumps the template generation on a template change
+        // (upstream's test objects carry none, so only the hash decides there).
+        if d.spec.template != old_template {
+            let key = "deprecated.daemonset.template.generation";
+            let g: i64 = d
+                .metadata
+                .annotations
+                .get(key)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            d.metadata
+                .annotations
+                .insert(key.into(), (g + 1).to_string());
+        }
+        self.h.sim.api.store.put(Object::DaemonSet(d.clone()));
+        self.ds = d;
+    }
+
+    fn ready_names(&self) -> std::collections::BTreeSet<String> {
+        self.h
+            .live_pods()
+            .into_iter()
+            .filter(crate::controllers::controller_utils::is_pod_ready)
+            .map(|p| p.metadata.name)
+            .collect()
+    }
+}
+
+fn set_image(d: &mut DaemonSet, image: &str) {
+    d.spec.template_mut().spec_mut().containers[0].image = image.into();
+}
+
+// Upstream: TestDaemonSetUpdatesSomeOldPodsNotReady (pkg/controller/daemon/update_test.go):
+// maxUnavailable 2 over 5 nodes; the second update replaces the two unready new pods and leaves
+// the three available old ones.
+#[test]
+fn updates_some_old_pods_not_ready_sync_by_sync() {
+    let mut s = OneSync::new(nodes(5), on_delete_ds());
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| {
+        set_image(d, "foo2/bar2");
+        d.spec.update_strategy = rolling(2);
+    });
+    assert_eq!(s.sync_now(), (0, 2, 0));
+    assert_eq!(s.sync_now(), (2, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    // Another update: the two (unready) new pods go and come back; three stay.
+    s.update(|d| set_image(d, "foo2/bar3"));
+    assert_eq!(s.sync_now(), (0, 2, 0));
+    assert_eq!(s.sync_now(), (2, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    assert_eq!(s.ready_names().len(), 5 - 2, "old ready pods");
+}
+
+// Upstream: TestDaemonSetUpdatesSaveOldHealthyPods (update_test.go): 20 nodes, 10 old ready pods
+// that later updates never touch, whatever maxUnavailable (upstream draws rand.Intn(10) ten
+// times; here each of 0..=9 once), until maxUnavailable 11 takes one of them.
+#[test]
+fn updates_save_old_healthy_pods_sync_by_sync() {
+    let mut s = OneSync::new(nodes(20), on_delete_ds());
+    assert_eq!(s.sync_now(), (20, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| {
+        set_image(d, "foo2/bar2");
+        d.spec.update_strategy = rolling(10);
+    });
+    assert_eq!(s.sync_now(), (0, 10, 0));
+    assert_eq!(s.sync_now(), (10, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    let old_ready = s.ready_names();
+    assert_eq!(old_ready.len(), 10);
+    for i in 0..10 {
+        let change = |d: &mut DaemonSet| {
+            d.spec.update_strategy = rolling(i);
+            set_image(d, &format!("foo2/bar3-{i}"));
+        };
+        if i == 0 {
+            s.put(change); // maxUnavailable 0 with no surge: rejected by validation
+        } else {
+            s.update(change);
+        }
+        // Only the 10 unavailable pods are replaced.
+        assert_eq!(s.sync_now(), (0, 10, 0), "iteration {i}");
+        assert_eq!(s.sync_now(), (10, 0, 0), "iteration {i}");
+        assert_eq!(s.sync_now(), (0, 0, 0), "iteration {i}");
+        let ready = s.ready_names();
+        assert!(
+            old_ready.is_subset(&ready),
+            "pods have changed in iteration {i}: {:?}",
+            old_ready.difference(&ready).collect::<Vec<_>>()
+        );
+    }
+    s.update(|d| {
+        d.spec.update_strategy = rolling(11);
+        set_image(d, "foo2/bar4");
+    });
+    assert_eq!(s.sync_now(), (0, 11, 0));
+    assert_eq!(s.sync_now(), (11, 0, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    assert_eq!(s.ready_names().len(), 9);
+}
+
+// Upstream: TestDaemonSetUpdatesAllOldNotReadyPodsAndNewNotReadyPods (update_test.go): 100
+// nodes rolled out 10 at a time; then 88 new pods unready, 2 old unready and 10 old ready
+// (maxUnavailable 10): the 2 old unready pods are replaced.
+#[test]
+fn updates_all_old_not_ready_pods_and_new_not_ready_pods_sync_by_sync() {
+    let mut s = OneSync::new(nodes(100), on_delete_ds());
+    assert_eq!(s.sync_now(), (100, 0, 0));
+    s.mark_all_ready();
+    let hash1 = s.h.live_pods()[0].metadata.labels["controller-revision-hash"].clone();
+    let generation1 = s.h.live_pods()[0].metadata.labels["pod-template-generation"].clone();
+    s.update(|d| {
+        set_image(d, "foo2/bar2");
+        d.spec.update_strategy = rolling(10);
+    });
+    for i in 0..10 {
+        assert_eq!(s.sync_now(), (0, 10, 0), "iteration {i}");
+        assert_eq!(s.sync_now(), (10, 0, 0), "iteration {i}");
+        s.mark_all_ready();
+    }
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    let now = s.h.sim.now();
+    let mut old_unavailable = std::collections::BTreeSet::new();
+    for (i, mut p) in s.h.live_pods().into_iter().enumerate() {
+        if i < 12 {
+            p.metadata
+                .labels
+                .insert("controller-revision-hash".into(), hash1.clone());
+            // Old pods also carry the first template generation (upstream's objects have none).
+            p.metadata
+                .labels
+                .insert("pod-template-generation".into(), generation1.clone());
+            if i >= 10 {
+                old_unavailable.insert(p.metadata.name.clone());
+            }
+            p.metadata.resource_version.clear();
+            let Object::Pod(q) = s.h.sim.api.update(Object::Pod(p)).unwrap() else {
+                unreachable!()
+            };
+            p = q;
+        }
+        if i >= 10 {
+            p.status.conditions.retain(|c| c.type_ != "Ready");
+            p.status.conditions.push(crate::api::PodCondition {
+                type_: "Ready".into(),
+                status: "False".into(),
+                last_transition_time: Some(now),
+                ..Default::default()
+            });
+            s.h.sim.api.update_status(Object::Pod(p)).unwrap();
+        }
+    }
+    assert_eq!(s.sync_now(), (0, 2, 0), "the 2 old unavailable pods go");
+    assert_eq!(s.sync_now(), (2, 0, 0), "and are replaced");
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    let left: Vec<String> =
+        s.h.live_pods()
+            .into_iter()
+            .map(|p| p.metadata.name)
+            .filter(|n| old_unavailable.contains(n))
+            .collect();
+    assert!(left.is_empty(), "found not updated old pods: {left:?}");
+}
+
+// Upstream: TestDaemonSetUpdatesPodsNotMatchTainstWithMaxSurge (update_test.go): node-0 is
+// tainted control-plane:NoSchedule; the DaemonSet first tolerates it, then (maxSurge 1) drops
+// the toleration. The first sync deletes node-0's pod from the rolling update itself (a
+// should-not-run node, deletable once 5 pods are available for 4 desired) and surges onto one
+// node.
+#[test]
+fn updates_pods_not_match_taint_with_max_surge_sync_by_sync() {
+    let mut ds = on_delete_ds();
+    ds.spec.update_strategy = surge(1);
+    ds.spec.template_mut().spec_mut().tolerations = vec![Toleration {
+        key: "node-role.kubernetes.io/control-plane".into(),
+        operator: "Exists".into(),
+        ..Default::default()
+    }];
+    let mut ns = nodes(5);
+    ns[0].spec.taints = vec![taint(
+        "node-role.kubernetes.io/control-plane",
+        "",
+        "NoSchedule",
+    )];
+    let mut s = OneSync::new(ns, ds);
+    assert_eq!(s.sync_now(), (5, 0, 0));
+    s.mark_all_ready();
+    s.update(|d| d.spec.template_mut().spec_mut().tolerations.clear());
+    assert_eq!(s.sync_now(), (1, 1, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    s.mark_all_ready();
+    // Upstream's (1, 1) syncs split as the note on the surge ports explains: the old pod next
+    // to an available new one is deleted by the manage loop, and the next surge pod is created
+    // once that deletion is observed.
+    for round in 0..3 {
+        assert_eq!(s.sync_now(), (0, 1, 0), "round {round}: upstream (1, 1)");
+        assert_eq!(s.sync_now(), (1, 0, 0), "round {round}: upstream (1, 1)");
+        assert_eq!(s.sync_now(), (0, 0, 0), "round {round}");
+        s.mark_all_ready();
+    }
+    assert_eq!(s.sync_now(), (0, 1, 0));
+    assert_eq!(s.sync_now(), (0, 0, 0));
+    // Rolled out: one updated pod on each untainted node, none on node-0.
+    let hash = s.current_hash();
+    let per_node = s.h.per_node();
+    assert_eq!(per_node.get("node-0"), None);
+    assert_eq!(per_node.values().sum::<usize>(), 4);
+    assert!(s
+        .h
+        .live_pods()
+        .iter()
+        .all(|p| p.metadata.labels["controller-revision-hash"] == hash));
+}

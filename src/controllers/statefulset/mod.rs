@@ -16,4 +16,6 @@ pub mod stateful_set_utils;
 pub use stateful_set::{StatefulSetController, NAME};
 
 #[cfg(test)]
+mod pod_control_tests;
+#[cfg(test)]
 mod tests;

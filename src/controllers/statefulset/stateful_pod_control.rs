@@ -4,10 +4,10 @@
 //! StatefulSet web success`, ...).
 
 use super::stateful_set_utils::{
-    claim_owner_matches_set_and_pod, get_ordinal, get_persistent_volume_claim_name,
-    get_persistent_volume_claim_retention_policy, get_persistent_volume_claims,
-    has_stale_owner_ref, identity_matches, storage_matches, update_claim_owner_ref_for_set_and_pod,
-    update_identity, update_storage,
+    get_ordinal, get_persistent_volume_claim_name, get_persistent_volume_claim_retention_policy,
+    get_persistent_volume_claims, has_stale_owner_ref, has_unexpected_controller, identity_matches,
+    is_claim_owner_up_to_date, storage_matches, update_claim_owner_ref_for_set_and_pod,
+    update_identity, update_storage, POD_API_VERSION, POD_KIND,
 };
 use crate::api::{ApiError, Object, PersistentVolumeClaim, Pod, StatefulSet, RETAIN_PVC_RETENTION};
 use crate::controllers::controller_ref_manager::{aggregate, internal_error};
@@ -244,7 +244,7 @@ pub fn claims_match_retention_policy(
             .store()
             .get::<PersistentVolumeClaim>(&set.metadata.namespace, &name)
         {
-            if !claim_owner_matches_set_and_pod(&claim.metadata, set, pod, ctx.gates) {
+            if !is_claim_owner_up_to_date(&claim.metadata, set, pod, ctx.gates) {
                 return Ok(false);
             }
         }
@@ -252,10 +252,12 @@ pub fn claims_match_retention_policy(
     Ok(true)
 }
 
-/// `UpdatePodClaimForRetentionPolicy`: fix the owner references of the pod's existing claims.
+/// `UpdatePodClaimForRetentionPolicy`: fix the owner references of the pod's existing claims
+/// (missing claims are picked up in a later sync). A claim managed by another controller gets a
+/// `ConflictingController` warning on the set, and only our references are scrubbed from it.
 ///
 /// # Errors
-/// `Could not update claim <c> for delete policy ownerRefs: <err>`.
+/// `could not update claim <c> for delete policy ownerRefs: <err>`.
 pub fn update_pod_claim_for_retention_policy(
     ctx: &mut Ctx,
     set: &StatefulSet,
@@ -265,22 +267,30 @@ pub fn update_pod_claim_for_retention_policy(
     let gates = ctx.gates.clone();
     for t in &set.spec.volume_claim_templates {
         let name = get_persistent_volume_claim_name(set, t, ordinal);
-        let Some(claim) = ctx
+        let Some(mut claim) = ctx
             .store()
             .get::<PersistentVolumeClaim>(&set.metadata.namespace, &name)
             .cloned()
         else {
             continue; // picked up in a later sync
         };
-        if claim_owner_matches_set_and_pod(&claim.metadata, set, pod, &gates) {
-            continue;
+        if has_unexpected_controller(&claim.metadata, set, pod) {
+            // "manging" (sic) is upstream's wording.
+            ctx.event(
+                &event_target(set),
+                "Warning",
+                "ConflictingController",
+                &format!(
+                    "PersistentVolumeClaim {name} has a conflicting OwnerReference that acts as a manging controller, the retention policy is ignored for this claim"
+                ),
+            );
         }
-        let mut claim = claim;
-        if update_claim_owner_ref_for_set_and_pod(&mut claim.metadata, set, pod, &gates) {
+        if !is_claim_owner_up_to_date(&claim.metadata, set, pod, &gates) {
+            update_claim_owner_ref_for_set_and_pod(&mut claim.metadata, set, pod, &gates);
             claim.metadata.resource_version.clear();
             if let Err(e) = ctx.update(Object::PersistentVolumeClaim(claim)) {
                 return Err(internal_error(format!(
-                    "Could not update claim {name} for delete policy ownerRefs: {e}"
+                    "could not update claim {name} for delete policy ownerRefs: {e}"
                 )));
             }
         }
@@ -301,7 +311,9 @@ pub fn pod_claim_is_stale(ctx: &Ctx, set: &StatefulSet, pod: &Pod) -> bool {
         .any(|(_, claim)| {
             ctx.store()
                 .get::<PersistentVolumeClaim>(&claim.metadata.namespace, &claim.metadata.name)
-                .is_some_and(|pvc| has_stale_owner_ref(&pvc.metadata, &pod.metadata))
+                .is_some_and(|pvc| {
+                    has_stale_owner_ref(&pvc.metadata, &pod.metadata, POD_API_VERSION, POD_KIND)
+                })
         })
 }
 

@@ -3,9 +3,9 @@
 //! owner references, pod predicates, revisions and status arithmetic.
 
 use crate::api::{
-    ControllerRevision, IntOrString, ObjectMeta, PersistentVolumeClaim, Pod, StatefulSet,
-    StatefulSetPersistentVolumeClaimRetentionPolicy, StatefulSetStatus, Time, DELETE_PVC_RETENTION,
-    PARALLEL_POD_MANAGEMENT, RETAIN_PVC_RETENTION, ROLLING_UPDATE_STRATEGY,
+    ControllerRevision, IntOrString, ObjectMeta, OwnerReference, PersistentVolumeClaim, Pod,
+    StatefulSet, StatefulSetPersistentVolumeClaimRetentionPolicy, StatefulSetStatus, Time,
+    DELETE_PVC_RETENTION, PARALLEL_POD_MANAGEMENT, RETAIN_PVC_RETENTION, ROLLING_UPDATE_STRATEGY,
 };
 use crate::controllers::controller_utils::{
     get_pod_from_template, is_pod_available, is_pod_ready, new_controller_ref,
@@ -24,6 +24,9 @@ pub const STATEFUL_SET_REVISION_LABEL: &str = "controller-revision-hash";
 /// `apps/v1`, `StatefulSet`: the controller kind.
 pub const CONTROLLER_API_VERSION: &str = "apps/v1";
 pub const CONTROLLER_KIND: &str = "StatefulSet";
+/// `podKind`: `v1`, `Pod`.
+pub const POD_API_VERSION: &str = "v1";
+pub const POD_KIND: &str = "Pod";
 
 /// `getParentNameAndOrdinal`: `(.*)-([0-9]+)$` on the pod name. No match → `("", -1)`; a number
 /// that does not fit an int32 → the parent with ordinal −1.
@@ -155,51 +158,89 @@ pub fn get_persistent_volume_claim_retention_policy(
         })
 }
 
-/// `hasOwnerRef`: some ownerReference names the owner's uid.
+/// `hasOwnerRef`: some ownerReference names the owner's uid (controller or not).
 pub fn has_owner_ref(target: &ObjectMeta, owner: &ObjectMeta) -> bool {
     target.owner_references.iter().any(|r| r.uid == owner.uid)
 }
 
-/// `hasStaleOwnerRef`: a reference with the owner's name but another uid.
-pub fn has_stale_owner_ref(target: &ObjectMeta, owner: &ObjectMeta) -> bool {
-    target
-        .owner_references
-        .iter()
-        .any(|r| r.name == owner.name && r.uid != owner.uid)
+/// `matchesRef`: the reference names the object by name and GVK (`apiVersion` and `kind`); the
+/// uid is not compared.
+pub fn matches_ref(r: &OwnerReference, obj: &ObjectMeta, api_version: &str, kind: &str) -> bool {
+    r.api_version == api_version && r.kind == kind && r.name == obj.name
 }
 
-/// `setOwnerRef`: add a plain (non-controller) reference. Returns whether it changed.
-pub fn set_owner_ref(
-    target: &mut ObjectMeta,
+/// `hasStaleOwnerRef`: the first reference that [`matches_ref`] the owner has another uid (a
+/// previous object of the same name, or an owner not created yet).
+pub fn has_stale_owner_ref(
+    target: &ObjectMeta,
     owner: &ObjectMeta,
     api_version: &str,
     kind: &str,
 ) -> bool {
-    if has_owner_ref(target, owner) {
-        return false;
-    }
-    target.owner_references.push(crate::api::OwnerReference {
-        api_version: api_version.into(),
-        kind: kind.into(),
-        name: owner.name.clone(),
-        uid: owner.uid.clone(),
-        controller: None,
-        block_owner_deletion: None,
-    });
-    true
+    target
+        .owner_references
+        .iter()
+        .find(|r| matches_ref(r, owner, api_version, kind))
+        .is_some_and(|r| r.uid != owner.uid)
 }
 
-/// `removeOwnerRef`. Returns whether it changed.
-pub fn remove_owner_ref(target: &mut ObjectMeta, owner: &ObjectMeta) -> bool {
-    if !has_owner_ref(target, owner) {
-        return false;
+/// `addControllerRef`: append a controller reference (`controller` and `blockOwnerDeletion`
+/// true) to the owner unless some reference already carries its uid.
+pub fn add_controller_ref(
+    refs: &mut Vec<OwnerReference>,
+    owner: &ObjectMeta,
+    api_version: &str,
+    kind: &str,
+) {
+    if refs.iter().any(|r| r.uid == owner.uid) {
+        return;
     }
-    target.owner_references.retain(|r| r.uid != owner.uid);
-    true
+    refs.push(new_controller_ref(owner, api_version, kind));
 }
 
-/// `claimOwnerMatchesSetAndPod`: whether a claim's owner references agree with the set's PVC
-/// retention policy:
+fn is_retain_retain(policy: &StatefulSetPersistentVolumeClaimRetentionPolicy) -> bool {
+    policy.when_scaled == RETAIN_PVC_RETENTION && policy.when_deleted == RETAIN_PVC_RETENTION
+}
+
+/// `hasUnexpectedController`: with a retention policy other than Retain/Retain, the claim has a
+/// controller that is neither the set nor the pod, or a reference to the set or the pod with a
+/// stale uid (the claim is then left alone).
+pub fn has_unexpected_controller(claim: &ObjectMeta, set: &StatefulSet, pod: &Pod) -> bool {
+    if is_retain_retain(&get_persistent_volume_claim_retention_policy(set)) {
+        return false;
+    }
+    for r in &claim.owner_references {
+        if matches_ref(r, &set.metadata, CONTROLLER_API_VERSION, CONTROLLER_KIND) {
+            if r.uid != set.metadata.uid {
+                return true;
+            }
+            continue;
+        }
+        if matches_ref(r, &pod.metadata, POD_API_VERSION, POD_KIND) {
+            if r.uid != pod.metadata.uid {
+                return true;
+            }
+            continue;
+        }
+        if r.controller == Some(true) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `hasNonControllerOwner`: the set or the pod (by uid) owns the claim without the controller
+/// flag (the references of the first beta, which are upgraded).
+pub fn has_non_controller_owner(claim: &ObjectMeta, set: &StatefulSet, pod: &Pod) -> bool {
+    claim.owner_references.iter().any(|r| {
+        (r.uid == set.metadata.uid || r.uid == pod.metadata.uid) && r.controller != Some(true)
+    })
+}
+
+/// `isClaimOwnerUpToDate`: whether a claim's owner references agree with the set's PVC
+/// retention policy. Stale references to the set or pod, or another controller without our
+/// references, leave the claim alone (true); another controller next to our references, or our
+/// references without the controller flag, need an update (false). Otherwise:
 ///
 /// | whenScaled / whenDeleted | set ref | pod ref |
 /// |---|---|---|
@@ -209,19 +250,32 @@ pub fn remove_owner_ref(target: &mut ObjectMeta, owner: &ObjectMeta) -> bool {
 /// | Delete / Delete | iff not scaled down | iff scaled down |
 ///
 /// An unknown policy is treated as Retain/Retain.
-pub fn claim_owner_matches_set_and_pod(
+pub fn is_claim_owner_up_to_date(
     claim: &ObjectMeta,
     set: &StatefulSet,
     pod: &Pod,
     gates: &FeatureGates,
 ) -> bool {
-    let policy = get_persistent_volume_claim_retention_policy(set);
-    let scaled = policy.when_scaled.as_str();
-    let deleted = policy.when_deleted.as_str();
+    if has_stale_owner_ref(
+        claim,
+        &set.metadata,
+        CONTROLLER_API_VERSION,
+        CONTROLLER_KIND,
+    ) || has_stale_owner_ref(claim, &pod.metadata, POD_API_VERSION, POD_KIND)
+    {
+        return true;
+    }
     let set_ref = has_owner_ref(claim, &set.metadata);
     let pod_ref = has_owner_ref(claim, &pod.metadata);
+    if has_unexpected_controller(claim, set, pod) {
+        return !(set_ref || pod_ref);
+    }
+    if has_non_controller_owner(claim, set, pod) {
+        return false;
+    }
+    let policy = get_persistent_volume_claim_retention_policy(set);
     let scaled_down = !pod_in_ordinal_range(pod, set, gates);
-    match (scaled, deleted) {
+    match (policy.when_scaled.as_str(), policy.when_deleted.as_str()) {
         (RETAIN_PVC_RETENTION, DELETE_PVC_RETENTION) => set_ref && !pod_ref,
         (DELETE_PVC_RETENTION, RETAIN_PVC_RETENTION) => !set_ref && scaled_down == pod_ref,
         (DELETE_PVC_RETENTION, DELETE_PVC_RETENTION) => {
@@ -231,46 +285,38 @@ pub fn claim_owner_matches_set_and_pod(
     }
 }
 
-/// `updateClaimOwnerRefForSetAndPod`: fix a claim's owner references for the policy. Returns
-/// whether the claim changed and must be written.
+/// `updateClaimOwnerRefForSetAndPod`: scrub every reference that [`matches_ref`] the set or the
+/// pod, then (unless another controller manages the claim) add controller references as the
+/// policy asks. [`is_claim_owner_up_to_date`] is checked first to avoid needless writes.
 pub fn update_claim_owner_ref_for_set_and_pod(
     claim: &mut ObjectMeta,
     set: &StatefulSet,
     pod: &Pod,
     gates: &FeatureGates,
-) -> bool {
+) {
+    let unexpected_controller = has_unexpected_controller(claim, set, pod);
+    claim.owner_references.retain(|r| {
+        !matches_ref(r, &set.metadata, CONTROLLER_API_VERSION, CONTROLLER_KIND)
+            && !matches_ref(r, &pod.metadata, POD_API_VERSION, POD_KIND)
+    });
+    if unexpected_controller {
+        return;
+    }
     let policy = get_persistent_volume_claim_retention_policy(set);
     let scaled_down = !pod_in_ordinal_range(pod, set, gates);
-    let (sv, sk) = (CONTROLLER_API_VERSION, CONTROLLER_KIND);
-    let mut changed = false;
+    let refs = &mut claim.owner_references;
     match (policy.when_scaled.as_str(), policy.when_deleted.as_str()) {
         (RETAIN_PVC_RETENTION, DELETE_PVC_RETENTION) => {
-            changed |= set_owner_ref(claim, &set.metadata, sv, sk);
-            changed |= remove_owner_ref(claim, &pod.metadata);
+            add_controller_ref(refs, &set.metadata, CONTROLLER_API_VERSION, CONTROLLER_KIND);
         }
-        (DELETE_PVC_RETENTION, RETAIN_PVC_RETENTION) => {
-            changed |= remove_owner_ref(claim, &set.metadata);
-            if scaled_down {
-                changed |= set_owner_ref(claim, &pod.metadata, "v1", "Pod");
-            } else {
-                changed |= remove_owner_ref(claim, &pod.metadata);
-            }
+        (DELETE_PVC_RETENTION, RETAIN_PVC_RETENTION | DELETE_PVC_RETENTION) if scaled_down => {
+            add_controller_ref(refs, &pod.metadata, POD_API_VERSION, POD_KIND);
         }
         (DELETE_PVC_RETENTION, DELETE_PVC_RETENTION) => {
-            if scaled_down {
-                changed |= remove_owner_ref(claim, &set.metadata);
-                changed |= set_owner_ref(claim, &pod.metadata, "v1", "Pod");
-            } else {
-                changed |= set_owner_ref(claim, &set.metadata, sv, sk);
-                changed |= remove_owner_ref(claim, &pod.metadata);
-            }
+            add_controller_ref(refs, &set.metadata, CONTROLLER_API_VERSION, CONTROLLER_KIND);
         }
-        _ => {
-            changed |= remove_owner_ref(claim, &set.metadata);
-            changed |= remove_owner_ref(claim, &pod.metadata);
-        }
+        _ => {} // Retain/Retain, or an unknown policy treated as Retain
     }
-    changed
 }
 
 /// `getPersistentVolumeClaims`: the pod's claims from the set's templates, as (template name,

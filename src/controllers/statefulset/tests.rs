@@ -6,8 +6,8 @@ use super::stateful_set_control::{revisions_to_truncate, slow_start_batch, updat
 use super::stateful_set_utils::*;
 use super::StatefulSetController;
 use crate::api::{
-    ApiError, ControllerRevision, Duration, IntOrString, Object, ObjectMeta, PersistentVolumeClaim,
-    Pod, StatefulSet, Time,
+    ApiError, ControllerRevision, Duration, IntOrString, Object, ObjectMeta, OwnerReference,
+    PersistentVolumeClaim, Pod, StatefulSet, StatefulSetPersistentVolumeClaimRetentionPolicy, Time,
 };
 use crate::features::FeatureGates;
 use crate::sim::Simulation;
@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 /// `newStatefulSetWithVolumes` / `newStatefulSet(replicas)`: set `foo` in `default`, selector
 /// `foo=bar`, one claim template `datadir`, one host-path volume `home`, service
 /// `governingsvc`, RollingUpdate, Retain/Retain, revisionHistoryLimit 2.
-fn new_stateful_set(replicas: i32) -> StatefulSet {
+pub(super) fn new_stateful_set(replicas: i32) -> StatefulSet {
     let mut s: StatefulSet = serde_json::from_value(json!({
         "apiVersion": "apps/v1", "kind": "StatefulSet",
         "metadata": {"name": "foo", "namespace": "default", "uid": "test"},
@@ -55,7 +55,7 @@ fn gates() -> FeatureGates {
     FeatureGates::default()
 }
 
-fn new_pod(set: &StatefulSet, ordinal: i32) -> Pod {
+pub(super) fn new_pod(set: &StatefulSet, ordinal: i32) -> Pod {
     new_stateful_set_pod(set, ordinal, &gates())
 }
 
@@ -231,9 +231,155 @@ fn meta(name: &str, uid: &str) -> ObjectMeta {
     }
 }
 
-// Port of TestClaimOwnerMatchesSetAndPod.
+fn oref(
+    api_version: &str,
+    kind: &str,
+    name: &str,
+    uid: &str,
+    controller: Option<bool>,
+) -> OwnerReference {
+    OwnerReference {
+        api_version: api_version.into(),
+        kind: kind.into(),
+        name: name.into(),
+        uid: uid.into(),
+        controller,
+        block_owner_deletion: None,
+    }
+}
+
+fn retention(
+    scaled: &str,
+    deleted: &str,
+) -> Option<StatefulSetPersistentVolumeClaimRetentionPolicy> {
+    Some(StatefulSetPersistentVolumeClaimRetentionPolicy {
+        when_scaled: scaled.into(),
+        when_deleted: deleted.into(),
+    })
+}
+
+/// A bare set (`apps.StatefulSet{}` upstream): name, uid, replicas, retention policy.
+fn bare_set(name: &str, uid: &str, replicas: i32, policy: Option<(&str, &str)>) -> StatefulSet {
+    let mut set = StatefulSet {
+        metadata: meta(name, uid),
+        ..Default::default()
+    };
+    set.spec.replicas = Some(replicas);
+    set.spec.persistent_volume_claim_retention_policy = policy.and_then(|(s, d)| retention(s, d));
+    set
+}
+
+fn bare_pod(name: &str, uid: &str) -> Pod {
+    Pod {
+        metadata: meta(name, uid),
+        ..Default::default()
+    }
+}
+
+/// The test file's `ownerRefsChanged`: whether the (apiVersion, kind, name) multisets differ.
+fn owner_refs_changed(original: &[OwnerReference], new: &[OwnerReference]) -> bool {
+    if original.len() != new.len() {
+        return true;
+    }
+    let key = |r: &OwnerReference| format!("{}-{}-{}", r.api_version, r.kind, r.name);
+    let mut refs: std::collections::HashMap<String, bool> =
+        original.iter().map(|r| (key(r), true)).collect();
+    for r in new {
+        match refs.get_mut(&key(r)) {
+            Some(v) if *v => *v = false,
+            _ => return true,
+        }
+    }
+    false
+}
+
+// Upstream: TestOwnerRefsChanged (stateful_set_utils_test.go) — the helper the
+// TestUpdateClaimControllerRef port relies on.
 #[test]
-fn claim_owner_matches_set_and_pod_rows() {
+fn owner_refs_changed_rows() {
+    let to_refs = |strs: &[&str]| -> Vec<OwnerReference> {
+        strs.iter()
+            .map(|s| {
+                let p: Vec<&str> = s.split('/').collect();
+                oref(p[0], p[1], p[2], "", None)
+            })
+            .collect()
+    };
+    let rows: [(&[&str], &[&str], bool); 7] = [
+        (&["v1/pod/foo"], &[], true),
+        (&["v1/pod/foo"], &["v1/pod/foo"], false),
+        (&["v1/pod/foo"], &["v1/pod/bar"], true),
+        (
+            &["v1/pod/foo", "v1/set/bob"],
+            &["v1/pod/foo", "v1/set/alice"],
+            true,
+        ),
+        (
+            &["v1/pod/foo", "v1/set/bob"],
+            &["v1/pod/foo", "v1/set/bob"],
+            false,
+        ),
+        (
+            &["v1/pod/foo", "v1/set/bob"],
+            &["v1/pod/foo", "v1/set/bob", "v1/set/bob"],
+            true,
+        ),
+        (
+            &["v1/pod/foo", "v1/set/bob"],
+            &["v1/set/bob", "v1/pod/foo"],
+            false,
+        ),
+    ];
+    for (orig, new, changed) in rows {
+        assert_eq!(
+            owner_refs_changed(&to_refs(orig), &to_refs(new)),
+            changed,
+            "{orig:?} vs {new:?}"
+        );
+    }
+}
+
+// Upstream: TestMatchesRef (stateful_set_utils_test.go)
+#[test]
+fn matches_ref_rows() {
+    let rows = [
+        (
+            "full match",
+            oref("v1", "Pod", "fred", "abc", None),
+            meta("fred", "abc"),
+            true,
+        ),
+        (
+            "match without UID",
+            oref("v1", "Pod", "fred", "abc", None),
+            meta("fred", "not-matching"),
+            true,
+        ),
+        (
+            "mismatch name",
+            oref("v1", "Pod", "fred", "abc", None),
+            meta("joan", "abc"),
+            false,
+        ),
+        (
+            "wrong schema",
+            oref("beta2", "Pod", "fred", "abc", None),
+            meta("fred", "abc"),
+            false,
+        ),
+    ];
+    for (name, r, obj, should) in rows {
+        assert_eq!(
+            matches_ref(&r, &obj, POD_API_VERSION, POD_KIND),
+            should,
+            "{name}"
+        );
+    }
+}
+
+// Upstream: TestIsClaimOwnerUpToDate (stateful_set_utils_test.go)
+#[test]
+fn is_claim_owner_up_to_date_rows() {
     // (name, whenScaled, whenDeleted, needs pod ref, needs set ref, replicas, ordinal)
     let rows = [
         ("retain", "Retain", "Retain", false, false, 0, 0),
@@ -263,32 +409,34 @@ fn claim_owner_matches_set_and_pod_rows() {
         for use_other_refs in [false, true] {
             for set_pod_ref in [false, true] {
                 for set_set_ref in [false, true] {
+                    let pod = bare_pod(&format!("pod-{ordinal}"), "pod-123");
+                    let set = bare_set("stateful-set", "ss-456", replicas, Some((scaled, deleted)));
                     let mut claim = meta("target-claim", "");
-                    let pod = Pod {
-                        metadata: meta(&format!("pod-{ordinal}"), "pod-123"),
-                        ..Default::default()
-                    };
-                    let mut set = new_stateful_set(replicas);
-                    set.metadata = meta("stateful-set", "ss-456");
-                    set.spec.persistent_volume_claim_retention_policy = Some(
-                        crate::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
-                            when_scaled: scaled.into(),
-                            when_deleted: deleted.into(),
-                        },
-                    );
                     if set_pod_ref {
-                        set_owner_ref(&mut claim, &pod.metadata, "v1", "Pod");
+                        add_controller_ref(
+                            &mut claim.owner_references,
+                            &pod.metadata,
+                            POD_API_VERSION,
+                            POD_KIND,
+                        );
                     }
                     if set_set_ref {
-                        set_owner_ref(&mut claim, &set.metadata, "apps/v1", "StatefulSet");
+                        add_controller_ref(
+                            &mut claim.owner_references,
+                            &set.metadata,
+                            CONTROLLER_API_VERSION,
+                            CONTROLLER_KIND,
+                        );
                     }
                     if use_other_refs {
-                        set_owner_ref(&mut claim, &meta("rand1", "rand1-abc"), "v1", "Pod");
-                        set_owner_ref(&mut claim, &meta("rand2", "rand2-def"), "v1", "Pod");
+                        claim.owner_references.extend([
+                            oref("v1", "Pod", "rand1", "rand1-uid", None),
+                            oref("v1", "Pod", "rand2", "rand2-uid", None),
+                        ]);
                     }
                     let should = set_pod_ref == needs_pod && set_set_ref == needs_set;
                     assert_eq!(
-                        claim_owner_matches_set_and_pod(&claim, &set, &pod, &gates()),
+                        is_claim_owner_up_to_date(&claim, &set, &pod, &gates()),
                         should,
                         "{name} pod={set_pod_ref} set={set_set_ref} others={use_other_refs}"
                     );
@@ -298,17 +446,123 @@ fn claim_owner_matches_set_and_pod_rows() {
     }
 }
 
-// Port of TestUpdateClaimOwnerRefForSetAndPod.
+// Upstream: TestClaimOwnerUpToDateEdgeCases (stateful_set_utils_test.go)
+#[test]
+fn claim_owner_up_to_date_edge_cases() {
+    let rows = [
+        (
+            "normal controller, pod",
+            vec![oref("v1", "Pod", "pod-1", "pod-123", Some(true))],
+            ("Delete", "Delete"),
+            true,
+        ),
+        (
+            "non-controller causes policy mismatch, pod",
+            vec![oref("v1", "Pod", "pod-1", "pod-123", None)],
+            ("Delete", "Delete"),
+            false,
+        ),
+        (
+            "stale controller does not affect policy, pod",
+            vec![oref("v1", "Pod", "pod-1", "pod-stale", Some(true))],
+            ("Delete", "Delete"),
+            true,
+        ),
+        (
+            "unexpected controller causes policy mismatch, pod",
+            vec![
+                oref("v1", "Pod", "pod-1", "pod-123", Some(true)),
+                oref("v1", "Pod", "Random", "random", Some(true)),
+            ],
+            ("Delete", "Delete"),
+            false,
+        ),
+        (
+            "normal controller, set",
+            vec![oref(
+                "apps/v1",
+                "StatefulSet",
+                "stateful-set",
+                "ss-456",
+                Some(true),
+            )],
+            ("Retain", "Delete"),
+            true,
+        ),
+        (
+            "non-controller causes policy mismatch, set",
+            vec![oref(
+                "appsv1",
+                "StatefulSet",
+                "stateful-set",
+                "ss-456",
+                None,
+            )],
+            ("Retain", "Delete"),
+            false,
+        ),
+        (
+            "stale controller ignored, set",
+            vec![oref(
+                "apps/v1",
+                "StatefulSet",
+                "stateful-set",
+                "set-stale",
+                Some(true),
+            )],
+            ("Retain", "Delete"),
+            true,
+        ),
+        (
+            "unexpected controller causes policy mismatch, set",
+            vec![
+                oref(
+                    "apps/v1",
+                    "StatefulSet",
+                    "stateful-set",
+                    "ss-456",
+                    Some(true),
+                ),
+                oref("apps/v1", "StatefulSet", "Random", "random", Some(true)),
+            ],
+            ("Retain", "Delete"),
+            false,
+        ),
+    ];
+    for (name, refs, policy, should) in rows {
+        let pod = bare_pod("pod-1", "pod-123");
+        let set = bare_set("stateful-set", "ss-456", 1, Some(policy));
+        let mut claim = meta("target-claim", "");
+        claim.owner_references = refs;
+        assert_eq!(
+            is_claim_owner_up_to_date(&claim, &set, &pod, &gates()),
+            should,
+            "{name}"
+        );
+    }
+}
+
+// Upstream: TestUpdateClaimOwnerRefForSetAndPod (stateful_set_utils_test.go)
 #[test]
 fn update_claim_owner_ref_for_set_and_pod_rows() {
-    // (name, whenScaled, whenDeleted, condemned, needs pod ref, needs set ref)
+    // (name, whenScaled, whenDeleted, condemned, needs pod ref, needs set ref, unexpected
+    // controller)
     let rows = [
-        ("retain", "Retain", "Retain", false, false, false),
-        ("delete with set", "Retain", "Delete", false, false, true),
+        ("retain", "Retain", "Retain", false, false, false, false),
+        (
+            "delete with set",
+            "Retain",
+            "Delete",
+            false,
+            false,
+            true,
+            false,
+        ),
         (
             "delete with scaledown, not condemned",
             "Delete",
             "Retain",
+            false,
             false,
             false,
             false,
@@ -320,6 +574,7 @@ fn update_claim_owner_ref_for_set_and_pod_rows() {
             true,
             true,
             false,
+            false,
         ),
         (
             "delete on both, not condemned",
@@ -328,6 +583,7 @@ fn update_claim_owner_ref_for_set_and_pod_rows() {
             false,
             false,
             true,
+            false,
         ),
         (
             "delete on both, condemned",
@@ -336,83 +592,355 @@ fn update_claim_owner_ref_for_set_and_pod_rows() {
             true,
             true,
             false,
+            false,
+        ),
+        (
+            "unexpected controller",
+            "Delete",
+            "Delete",
+            true,
+            false,
+            false,
+            true,
         ),
     ];
-    for (name, scaled, deleted, condemned, needs_pod, needs_set) in rows {
-        for has_pod_ref in [true, false] {
-            for has_set_ref in [true, false] {
-                let mut set = new_stateful_set(5);
-                set.metadata = meta("ss", "ss-123");
-                set.spec.persistent_volume_claim_retention_policy = Some(
-                    crate::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
-                        when_scaled: scaled.into(),
-                        when_deleted: deleted.into(),
-                    },
+    for (name, scaled, deleted, condemned, needs_pod, needs_set, unexpected) in rows {
+        for variations in 0..8 {
+            let has_pod_ref = variations & 1 != 0;
+            let has_set_ref = variations & 2 != 0;
+            // Upstream's `(variations & 3) != 0`, kept as written.
+            let extra_owner = variations & 3 != 0;
+            let set = bare_set("ss", "ss-123", 5, Some((scaled, deleted)));
+            let pod = bare_pod(if condemned { "pod-8" } else { "pod-1" }, "pod-456");
+            let mut claim = ObjectMeta::default();
+            if has_pod_ref {
+                add_controller_ref(
+                    &mut claim.owner_references,
+                    &pod.metadata,
+                    POD_API_VERSION,
+                    POD_KIND,
                 );
-                let pod = Pod {
-                    metadata: meta(if condemned { "pod-8" } else { "pod-1" }, "pod-456"),
-                    ..Default::default()
-                };
-                let mut claim = ObjectMeta::default();
-                if has_pod_ref {
-                    set_owner_ref(&mut claim, &pod.metadata, "v1", "Pod");
-                }
-                if has_set_ref {
-                    set_owner_ref(&mut claim, &set.metadata, "apps/v1", "StatefulSet");
-                }
-                let needs_update = has_pod_ref != needs_pod || has_set_ref != needs_set;
-                let updated =
-                    update_claim_owner_ref_for_set_and_pod(&mut claim, &set, &pod, &gates());
-                assert_eq!(
-                    updated, needs_update,
-                    "{name} pod={has_pod_ref} set={has_set_ref}"
-                );
-                assert_eq!(has_owner_ref(&claim, &pod.metadata), needs_pod, "{name}");
-                assert_eq!(has_owner_ref(&claim, &set.metadata), needs_set, "{name}");
             }
+            if has_set_ref {
+                add_controller_ref(
+                    &mut claim.owner_references,
+                    &set.metadata,
+                    CONTROLLER_API_VERSION,
+                    CONTROLLER_KIND,
+                );
+            }
+            if extra_owner {
+                claim
+                    .owner_references
+                    .push(oref("custom/v1", "random", "random", "abc", None));
+            }
+            if unexpected {
+                claim.owner_references.push(oref(
+                    "custom/v1",
+                    "Unknown",
+                    "unknown",
+                    "xyz",
+                    Some(true),
+                ));
+            }
+            update_claim_owner_ref_for_set_and_pod(&mut claim, &set, &pod, &gates());
+            // The owner is the only controller after the update.
+            let check = |owner: &ObjectMeta| {
+                claim
+                    .owner_references
+                    .iter()
+                    .find(|r| r.uid == owner.uid)
+                    .is_some_and(|r| r.controller == Some(true))
+            };
+            assert_eq!(
+                check(&pod.metadata),
+                needs_pod,
+                "{name} pod={has_pod_ref} set={has_set_ref}"
+            );
+            assert_eq!(
+                check(&set.metadata),
+                needs_set,
+                "{name} pod={has_pod_ref} set={has_set_ref}"
+            );
         }
     }
 }
 
-// Ports of TestHasOwnerRef, TestHasStaleOwnerRef, TestSetOwnerRef, TestRemoveOwnerRef.
+// Upstream: TestUpdateClaimControllerRef (stateful_set_utils_test.go)
 #[test]
-fn owner_ref_helpers() {
+fn update_claim_controller_ref_rows() {
+    let sts = |uid: &str, controller| oref("apps/v1", "StatefulSet", "sts", uid, controller);
+    let rows = [
+        (
+            "set correctly",
+            vec![
+                sts("123", Some(true)),
+                oref("someone", "Else", "foo", "", None),
+            ],
+            vec![
+                sts("123", Some(true)),
+                oref("someone", "Else", "foo", "", None),
+            ],
+        ),
+        (
+            "missing controller",
+            vec![sts("123", None)],
+            vec![sts("123", Some(true))],
+        ),
+        (
+            "matching name but missing",
+            vec![oref("someone", "else", "sts", "456", None)],
+            vec![
+                oref("someone", "else", "sts", "456", None),
+                sts("123", Some(true)),
+            ],
+        ),
+        ("not present", vec![], vec![sts("123", Some(true))]),
+        // The missing UID is interpreted as an unexpected stale reference.
+        ("controller, but no UID", vec![sts("", Some(true))], vec![]),
+        ("neither controller nor UID", vec![sts("", None)], vec![]),
+    ];
+    for (name, original, expected) in rows {
+        let set = bare_set("sts", "123", 1, Some(("Delete", "Delete")));
+        let pod = bare_pod("pod-0", "456");
+        let mut claim = ObjectMeta {
+            owner_references: original,
+            ..Default::default()
+        };
+        update_claim_owner_ref_for_set_and_pod(&mut claim, &set, &pod, &gates());
+        assert!(
+            !owner_refs_changed(&expected, &claim.owner_references),
+            "{name}: expected {expected:?}, got {:?}",
+            claim.owner_references
+        );
+        // The set's reference, when present, is a controller reference.
+        for r in claim.owner_references.iter().filter(|r| r.uid == "123") {
+            assert_eq!(r.controller, Some(true), "{name}");
+        }
+    }
+}
+
+// Upstream: TestHasOwnerRef (stateful_set_utils_test.go)
+#[test]
+fn has_owner_ref_rows() {
     let target = ObjectMeta {
         owner_references: vec![
-            crate::api::OwnerReference {
-                uid: "123".into(),
-                name: "bob".into(),
-                ..Default::default()
-            },
-            crate::api::OwnerReference {
-                uid: "456".into(),
-                name: "shirley".into(),
-                ..Default::default()
-            },
+            oref("", "", "", "123", Some(true)),
+            oref("", "", "", "456", Some(false)),
+            oref("", "", "", "789", None),
         ],
         ..Default::default()
     };
-    assert!(has_owner_ref(&target, &meta("", "123")));
-    assert!(!has_owner_ref(&target, &meta("", "789")));
-    assert!(!has_stale_owner_ref(&target, &meta("bob", "123")));
-    assert!(has_stale_owner_ref(&target, &meta("shirley", "789")));
-    assert!(!has_stale_owner_ref(&target, &meta("yvonne", "345")));
+    for (uid, has) in [("123", true), ("456", true), ("789", true), ("012", false)] {
+        assert_eq!(has_owner_ref(&target, &meta("", uid)), has, "{uid}");
+    }
+}
 
-    let mut t = ObjectMeta::default();
-    let a = meta("A", "ABC");
-    assert!(!remove_owner_ref(&mut t, &a), "remove on empty");
-    assert!(set_owner_ref(&mut t, &a, "v1", "Pod"));
-    assert_eq!(t.owner_references.len(), 1);
-    assert!(!set_owner_ref(&mut t, &a, "v1", "Pod"), "no duplicate");
-    let b = meta("B", "BCD");
-    assert!(set_owner_ref(&mut t, &b, "v1", "Pod"));
-    let uids: Vec<&str> = t.owner_references.iter().map(|r| r.uid.as_str()).collect();
-    assert_eq!(uids, ["ABC", "BCD"]);
-    assert!(remove_owner_ref(&mut t, &a));
-    assert!(!remove_owner_ref(&mut t, &a));
-    assert_eq!(t.owner_references[0].uid, "BCD");
-    // Plain references: no controller flag.
-    assert_eq!(t.owner_references[0].controller, None);
+// Upstream: TestHasUnexpectedController (stateful_set_utils_test.go)
+#[test]
+fn has_unexpected_controller_rows() {
+    let rows = [
+        (
+            "custom controller",
+            vec![oref(
+                "chipmunks/v1",
+                "CustomController",
+                "simon",
+                "other-uid",
+                Some(true),
+            )],
+            true,
+        ),
+        (
+            "custom non-controller",
+            vec![oref(
+                "chipmunks/v1",
+                "CustomController",
+                "simon",
+                "other-uid",
+                Some(false),
+            )],
+            false,
+        ),
+        (
+            "custom unspecified controller",
+            vec![oref(
+                "chipmunks/v1",
+                "CustomController",
+                "simon",
+                "other-uid",
+                None,
+            )],
+            false,
+        ),
+        (
+            "other pod controller",
+            vec![oref("v1", "Pod", "simon", "other-uid", Some(true))],
+            true,
+        ),
+        (
+            "other set controller",
+            vec![oref("apps/v1", "Set", "simon", "other-uid", Some(true))],
+            true,
+        ),
+        (
+            "own set controller",
+            vec![oref("apps/v1", "StatefulSet", "set", "set-uid", Some(true))],
+            false,
+        ),
+        (
+            "own set controller, stale uid",
+            vec![oref(
+                "apps/v1",
+                "StatefulSet",
+                "set",
+                "stale-uid",
+                Some(true),
+            )],
+            true,
+        ),
+        (
+            "own pod controller",
+            vec![oref("v1", "Pod", "pod", "pod-uid", Some(true))],
+            false,
+        ),
+        (
+            "own pod controller, stale uid",
+            vec![oref("v1", "Pod", "pod", "stale-uid", Some(true))],
+            true,
+        ),
+        (
+            "own controller and another",
+            vec![
+                oref("v1", "Pod", "pod", "pod-uid", Some(true)),
+                oref(
+                    "chipmunks/v1",
+                    "CustomController",
+                    "simon",
+                    "other-uid",
+                    Some(true),
+                ),
+            ],
+            true,
+        ),
+        (
+            "own controller and a non-controller",
+            vec![
+                oref("v1", "Pod", "pod", "pod-uid", Some(true)),
+                oref(
+                    "chipmunks/v1",
+                    "CustomController",
+                    "simon",
+                    "other-uid",
+                    Some(false),
+                ),
+            ],
+            false,
+        ),
+    ];
+    for (name, refs, should) in rows {
+        let target = ObjectMeta {
+            owner_references: refs,
+            ..Default::default()
+        };
+        let pod = bare_pod("pod", "pod-uid");
+        let set = bare_set("set", "set-uid", 0, None);
+        assert!(
+            !has_unexpected_controller(&target, &set, &pod),
+            "any controller is allowed without a retention policy: {name}"
+        );
+        for policy in [
+            ("Delete", "Retain"),
+            ("Retain", "Delete"),
+            ("Delete", "Delete"),
+        ] {
+            let set = bare_set("set", "set-uid", 0, Some(policy));
+            assert_eq!(
+                has_unexpected_controller(&target, &set, &pod),
+                should,
+                "{name} {policy:?}"
+            );
+        }
+    }
+}
+
+// Upstream: TestNonController (stateful_set_utils_test.go)
+#[test]
+fn non_controller_rows() {
+    let pod_ref = |c| oref("v1", "Pod", "pod", "pod", c);
+    let set_ref = |c| oref("apps/v1", "Set", "set", "set", c);
+    let rows = [
+        (
+            "set and pod controller",
+            vec![pod_ref(Some(true)), set_ref(Some(true))],
+            false,
+        ),
+        (
+            "set controller, pod noncontroller",
+            vec![pod_ref(None), set_ref(Some(true))],
+            true,
+        ),
+        (
+            "set noncontroller, pod controller",
+            vec![pod_ref(Some(true)), set_ref(None)],
+            true,
+        ),
+        ("set controller", vec![set_ref(Some(true))], false),
+        ("pod controller", vec![pod_ref(Some(true))], false),
+        ("nothing", vec![], false),
+        ("set noncontroller", vec![set_ref(None)], true),
+        (
+            "set noncontroller with ptr",
+            vec![set_ref(Some(false))],
+            true,
+        ),
+        (
+            "pod noncontroller",
+            vec![oref("v1", "pod", "pod", "pod", None)],
+            true,
+        ),
+        (
+            "other noncontroller",
+            vec![oref("v1", "pod", "pod", "not-matching", None)],
+            false,
+        ),
+    ];
+    for (name, refs, non_controller) in rows {
+        let claim = ObjectMeta {
+            owner_references: refs,
+            ..Default::default()
+        };
+        let pod = bare_pod("pod", "pod");
+        let set = bare_set("set", "set", 0, None);
+        assert_eq!(
+            has_non_controller_owner(&claim, &set, &pod),
+            non_controller,
+            "{name}"
+        );
+    }
+}
+
+// Upstream: TestHasStaleOwnerRef (stateful_set_utils_test.go)
+#[test]
+fn has_stale_owner_ref_rows() {
+    let target = ObjectMeta {
+        owner_references: vec![
+            oref("v1", "Pod", "bob", "123", None),
+            oref("v1", "Pod", "shirley", "456", None),
+        ],
+        ..Default::default()
+    };
+    let stale = |o: ObjectMeta| has_stale_owner_ref(&target, &o, POD_API_VERSION, POD_KIND);
+    assert!(!stale(meta("bob", "123")), "ownerA should not be stale");
+    assert!(stale(meta("shirley", "789")), "ownerB should be stale");
+    assert!(!stale(meta("yvonne", "345")), "ownerC should not be stale");
+    // matchesRef compares the GVK too: a same-named reference of another kind is not ours.
+    assert!(!has_stale_owner_ref(
+        &target,
+        &meta("shirley", "789"),
+        CONTROLLER_API_VERSION,
+        CONTROLLER_KIND
+    ));
 }
 
 fn ready(pod: &mut Pod, at: Time) {
@@ -1427,7 +1955,7 @@ fn claim_retention_owner_references() {
             .metadata
             .owner_references
             .iter()
-            .any(|r| r.uid == uid && r.controller.is_none()));
+            .any(|r| r.uid == uid && r.controller == Some(true)));
     }
     h.update_set(|s| s.spec.replicas = Some(2));
     let c2 = claim(&h, 2);
@@ -1441,7 +1969,7 @@ fn claim_retention_owner_references() {
         .metadata
         .owner_references
         .iter()
-        .any(|r| r.uid == pod2.metadata.uid && r.kind == "Pod"));
+        .any(|r| r.uid == pod2.metadata.uid && r.kind == "Pod" && r.controller == Some(true)));
     // Retain/Retain (the default) leaves claims without owners.
     let mut h = Harness::new(new_stateful_set(1));
     h.bring_up();
@@ -1469,7 +1997,9 @@ fn a_stale_claim_blocks_creation() {
         .get::<PersistentVolumeClaim>("default", "datadir-foo-0")
         .cloned()
         .unwrap();
-    set_owner_ref(&mut c.metadata, &meta("foo-0", "old-uid"), "v1", "Pod");
+    c.metadata
+        .owner_references
+        .push(oref("v1", "Pod", "foo-0", "old-uid", None));
     c.metadata.resource_version.clear();
     h.sim.api.update(Object::PersistentVolumeClaim(c)).unwrap();
     h.delete_pod(0);
