@@ -6,7 +6,7 @@
 #   BENCH_SKIP_NATIVE=1 ...       skip `cargo bench --bench scale` (slow on small machines)
 #   BENCH_RUNS=1 ...              runs of the wasm-vs-native workload (median; default 3)
 #   BENCH_WORKLOAD=small ...      that workload at a tenth of the size (scale-cycle-small.yaml)
-#   BENCH_ONLY=render ...         only some browser figures (wasm, first, render)
+#   BENCH_ONLY=render ...         only some browser figures (wasm, week, first, render)
 #
 # Steps: the release WebAssembly build (wasm-pack, as scripts/serve.sh), `cargo bench --bench
 # scale` (its rows come from target/bench-native.json when the bench writes one, else from its
