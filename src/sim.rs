@@ -73,7 +73,7 @@ impl Simulation {
     /// An empty simulation at `start` with no loops; see [`Simulation::with_default_loops`].
     pub fn new(seed: u64, start: Time, gates: FeatureGates, world: World) -> Self {
         Simulation {
-            api: ApiServer::new(seed, start),
+            api: ApiServer::with_gates(seed, start, gates.clone()),
             gates,
             world,
             loops: vec![],

@@ -9,6 +9,7 @@
 use super::core::{Container, PodSpec, PodStatus, Quantity, ResourceRequirements};
 use super::object::Object;
 use super::validation::quantity::canonical_resource_quantity;
+use crate::features::FeatureGates;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -25,8 +26,23 @@ pub use crate::admission::{
 /// `PrepareForCreate` of each kind's REST strategy: a client cannot set status on create. For
 /// pods the mutating admission plugins run here too (see [`admit_pod_create`]).
 pub fn prepare_for_create(o: &mut Object) {
+    prepare_for_create_gated(o, &FeatureGates::default());
+}
+
+/// [`prepare_for_create`] with the API server's feature gates (the strategies'
+/// `dropDisabledFields` and the gated merges).
+pub fn prepare_for_create_gated(o: &mut Object, gates: &FeatureGates) {
     match o {
         Object::Pod(p) => {
+            // DropDisabledPodFields: matchLabelKeys in topology spread constraints without
+            // MatchLabelKeysInPodTopologySpread.
+            if !gates.enabled("MatchLabelKeysInPodTopologySpread") {
+                crate::api::validation::affinity::drop_disabled_match_label_keys_in_topology_spread(
+                    &mut p.spec_mut().extra,
+                    None,
+                    gates,
+                );
+            }
             // MatchLabelKeysInPodAffinity (GA in 1.33): matchLabelKeys / mismatchLabelKeys
             // are merged into the pod (anti-)affinity label selectors.
             crate::api::validation::affinity::mutate_pod_affinity(p);
@@ -42,6 +58,7 @@ pub fn prepare_for_create(o: &mut Object) {
                 crate::api::validation::affinity::mutate_topology_spread_constraints(
                     &mut p.spec_mut().extra,
                     &labels,
+                    gates,
                 );
             }
             admit_pod_create(p.spec_mut());
@@ -62,7 +79,33 @@ pub fn prepare_for_create(o: &mut Object) {
         | Object::ControllerRevision(_)
         | Object::PersistentVolumeClaim(_)
         | Object::Service(_) => super::sts_ds_defaults::prepare_for_create(o),
-        Object::HorizontalPodAutoscaler(h) => h.status = Default::default(),
+        Object::HorizontalPodAutoscaler(h) => {
+            h.status = Default::default();
+            super::autoscaling_validation::drop_disabled_fields(h, None, gates);
+        }
+    }
+}
+
+/// The gated parts of the strategies' `PrepareForUpdate` (`dropDisabledFields` against the
+/// stored object): a pod's topology spread `matchLabelKeys` without
+/// `MatchLabelKeysInPodTopologySpread`, an HPA's `tolerance` without `HPAConfigurableTolerance`
+/// — each kept when the stored object already uses it.
+pub fn prepare_for_update_gated(new: &mut Object, old: &Object, gates: &FeatureGates) {
+    match (new, old) {
+        (Object::Pod(n), Object::Pod(o))
+            if !gates.enabled("MatchLabelKeysInPodTopologySpread")
+                && n.spec.extra.contains_key("topologySpreadConstraints") =>
+        {
+            crate::api::validation::affinity::drop_disabled_match_label_keys_in_topology_spread(
+                &mut n.spec_mut().extra,
+                Some(&o.spec.extra),
+                gates,
+            );
+        }
+        (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(o)) => {
+            super::autoscaling_validation::drop_disabled_fields(n, Some(o), gates);
+        }
+        _ => {}
     }
 }
 
