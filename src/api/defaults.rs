@@ -34,6 +34,11 @@ pub fn prepare_for_create(o: &mut Object) {
 pub fn prepare_for_create_gated(o: &mut Object, gates: &FeatureGates) {
     match o {
         Object::Pod(p) => {
+            // DropDisabledPodFields: pod-level resources without PodLevelResources
+            // (dropDisabledPodLevelResources).
+            if !gates.enabled("PodLevelResources") && p.spec.resources.is_some() {
+                p.spec_mut().resources = None;
+            }
             // DropDisabledPodFields: matchLabelKeys in topology spread constraints without
             // MatchLabelKeysInPodTopologySpread.
             if !gates.enabled("MatchLabelKeysInPodTopologySpread") {
@@ -87,20 +92,28 @@ pub fn prepare_for_create_gated(o: &mut Object, gates: &FeatureGates) {
 }
 
 /// The gated parts of the strategies' `PrepareForUpdate` (`dropDisabledFields` against the
-/// stored object): a pod's topology spread `matchLabelKeys` without
+/// stored object): a pod's `spec.resources` without `PodLevelResources`, its topology spread
+/// `matchLabelKeys` without
 /// `MatchLabelKeysInPodTopologySpread`, an HPA's `tolerance` without `HPAConfigurableTolerance`
 /// — each kept when the stored object already uses it.
 pub fn prepare_for_update_gated(new: &mut Object, old: &Object, gates: &FeatureGates) {
     match (new, old) {
-        (Object::Pod(n), Object::Pod(o))
+        (Object::Pod(n), Object::Pod(o)) => {
+            if !gates.enabled("PodLevelResources")
+                && o.spec.resources.is_none()
+                && n.spec.resources.is_some()
+            {
+                n.spec_mut().resources = None;
+            }
             if !gates.enabled("MatchLabelKeysInPodTopologySpread")
-                && n.spec.extra.contains_key("topologySpreadConstraints") =>
-        {
-            crate::api::validation::affinity::drop_disabled_match_label_keys_in_topology_spread(
-                &mut n.spec_mut().extra,
-                Some(&o.spec.extra),
-                gates,
-            );
+                && n.spec.extra.contains_key("topologySpreadConstraints")
+            {
+                crate::api::validation::affinity::drop_disabled_match_label_keys_in_topology_spread(
+                    &mut n.spec_mut().extra,
+                    Some(&o.spec.extra),
+                    gates,
+                );
+            }
         }
         (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(o)) => {
             super::autoscaling_validation::drop_disabled_fields(n, Some(o), gates);

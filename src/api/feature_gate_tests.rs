@@ -193,3 +193,23 @@ fn configurable_tolerance_gate_off_drops_the_field() {
         "The HorizontalPodAutoscaler \"h\" is invalid: spec.behavior.scaleUp.tolerance: Invalid value: \"-0.5\": must be greater or equal to zero"
     );
 }
+
+// PodLevelResources (beta, on by default since 1.34): `spec.resources` is kept; off, the pod
+// strategy's `dropDisabledPodLevelResources` drops it on create.
+#[test]
+fn pod_level_resources_gate() {
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+        "spec": {"resources": {"requests": {"cpu": "800m"}},
+            "containers": [{"name": "c", "image": "nginx"}]}});
+    let mut on = sim_with("");
+    let (ok, out) = apply(&mut on, &pod);
+    assert!(ok, "{out}");
+    assert_eq!(
+        stored(&on, "Pod", "p")["spec"]["resources"],
+        json!({"requests": {"cpu": "800m"}})
+    );
+    let mut off = sim_with("  PodLevelResources: false");
+    let (ok, out) = apply(&mut off, &pod);
+    assert!(ok, "{out}");
+    assert!(stored(&off, "Pod", "p")["spec"].get("resources").is_none());
+}
