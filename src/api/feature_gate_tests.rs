@@ -213,3 +213,58 @@ fn pod_level_resources_gate() {
     assert!(ok, "{out}");
     assert!(stored(&off, "Pod", "p")["spec"].get("resources").is_none());
 }
+
+// GetValidationOptionsFromPodSpecAndMeta on update: with the merge gate on,
+// OldPodViolatesMatchLabelKeysValidation (hasInvalidTopologySpreadConstrainMatchLabelKeys); with
+// it off, OldPodViolatesLegacyMatchLabelKeysValidation
+// (hasLegacyInvalidTopologySpreadConstrainMatchLabelKeys); with MatchLabelKeysInPodTopologySpread
+// off, neither.
+#[test]
+fn update_options_follow_the_gates() {
+    use crate::api::validation::pod::affinity_options_for_update;
+    use crate::features::FeatureGates;
+    // `key` is in matchLabelKeys and once in matchExpressions (what the merge writes): the
+    // merged rule accepts it, the legacy rule does not.
+    let pod: crate::api::Pod = serde_json::from_value(spread_pod(json!({"matchExpressions": [
+        {"key": "key", "operator": "In", "values": ["value1"]}]})))
+    .expect("pod decodes");
+    let on = FeatureGates::default();
+    let o = affinity_options_for_update(&pod.spec, &on);
+    assert!(o.allow_match_label_keys_in_pod_topology_spread_selector_merge);
+    assert!(!o.old_pod_violates_match_label_keys_validation);
+    assert!(!o.old_pod_violates_legacy_match_label_keys_validation);
+    let mut merge_off = FeatureGates::default();
+    merge_off.set("MatchLabelKeysInPodTopologySpreadSelectorMerge", false);
+    let o = affinity_options_for_update(&pod.spec, &merge_off);
+    assert!(!o.old_pod_violates_match_label_keys_validation);
+    assert!(o.old_pod_violates_legacy_match_label_keys_validation);
+    let mut off = FeatureGates::default();
+    off.set("MatchLabelKeysInPodTopologySpread", false);
+    let o = affinity_options_for_update(&pod.spec, &off);
+    assert!(!o.allow_match_label_keys_in_pod_topology_spread);
+    assert!(!o.old_pod_violates_legacy_match_label_keys_validation);
+    // With the merge gate off the stored pod stays updatable (an image change, so the spec is
+    // validated again), although the same spec is refused on create.
+    let mut obj = crate::api::object::Object::Pod(pod);
+    crate::api::defaults::default_object(&mut obj);
+    let crate::api::object::Object::Pod(mut old) = obj else {
+        unreachable!()
+    };
+    old.metadata.namespace = "default".into();
+    old.metadata.resource_version = "1".into();
+    let mut new = old.clone();
+    new.spec_mut().containers[0].image = "nginx:2".into();
+    assert_eq!(
+        crate::api::validation::pod::validate_pod_update_gated(&new, &old, &merge_off),
+        vec![]
+    );
+    let errs: Vec<String> =
+        crate::api::validation::pod::validate_pod_create_gated(&new, &merge_off)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+    assert_eq!(
+        errs,
+        vec!["spec.topologySpreadConstraints[0].matchLabelKeys[0]: Invalid value: \"key\": exists in both matchLabelKeys and labelSelector"]
+    );
+}
