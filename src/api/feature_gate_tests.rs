@@ -268,3 +268,39 @@ fn update_options_follow_the_gates() {
         vec!["spec.topologySpreadConstraints[0].matchLabelKeys[0]: Invalid value: \"key\": exists in both matchLabelKeys and labelSelector"]
     );
 }
+
+// DropDisabledTemplateFields: a workload's pod template loses `spec.resources` and topology
+// spread `matchLabelKeys` with their gates off, as a pod does; with the gates on both are kept.
+#[test]
+fn template_fields_follow_the_gates() {
+    let deploy = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+        "spec": {"selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}},
+                "spec": {"resources": {"requests": {"cpu": "1"}},
+                    "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone",
+                        "whenUnsatisfiable": "DoNotSchedule",
+                        "labelSelector": {"matchLabels": {"app": "web"}},
+                        "matchLabelKeys": ["pod-template-hash"]}],
+                    "containers": [{"name": "c", "image": "nginx"}]}}}});
+    let mut on = sim_with("");
+    let (ok, out) = apply(&mut on, &deploy);
+    assert!(ok, "{out}");
+    let spec = &stored(&on, "Deployment", "d")["spec"]["template"]["spec"];
+    assert_eq!(spec["resources"], json!({"requests": {"cpu": "1"}}));
+    assert_eq!(
+        spec["topologySpreadConstraints"][0]["matchLabelKeys"],
+        json!(["pod-template-hash"])
+    );
+    let mut off =
+        sim_with("  PodLevelResources: false\n  MatchLabelKeysInPodTopologySpread: false");
+    let (ok, out) = apply(&mut off, &deploy);
+    assert!(ok, "{out}");
+    let spec = &stored(&off, "Deployment", "d")["spec"]["template"]["spec"];
+    assert!(spec.get("resources").is_none(), "{spec}");
+    assert!(
+        spec["topologySpreadConstraints"][0]
+            .get("matchLabelKeys")
+            .is_none(),
+        "{spec}"
+    );
+}
