@@ -46,6 +46,8 @@ pub const MAX_SYNCS_PER_INSTANT: u64 = 2_000_000;
 
 pub struct Simulation {
     pub api: ApiServer,
+    /// The scenario's feature gates, read by the controllers; the API server holds the same set
+    /// (`api.gates`, given by [`Simulation::new`]).
     pub gates: FeatureGates,
     pub world: World,
     loops: Vec<Loop>,
