@@ -23,6 +23,15 @@ pub const DEFAULTS: &[(&str, bool)] = &[
     ("MaxUnavailableStatefulSet", false),
     // Beta and on by default since 1.35.
     ("HPAConfigurableTolerance", true),
+    // Alpha since 1.16 and still off by default in 1.35: `minReplicas: 0` is refused.
+    ("HPAScaleToZero", false),
+    // Beta and on by default since 1.27 (kube-apiserver: matchLabelKeys is kept and validated).
+    ("MatchLabelKeysInPodTopologySpread", true),
+    // Beta and on by default since 1.34 (kube-apiserver merges matchLabelKeys into the
+    // constraint's labelSelector at pod creation).
+    ("MatchLabelKeysInPodTopologySpreadSelectorMerge", true),
+    // Beta and on by default since 1.34 (pod-level `spec.resources`).
+    ("PodLevelResources", true),
 ];
 
 /// The gates of one scenario: defaults overridden by the scenario's `featureGates`.

@@ -46,6 +46,8 @@ pub const MAX_SYNCS_PER_INSTANT: u64 = 2_000_000;
 
 pub struct Simulation {
     pub api: ApiServer,
+    /// The scenario's feature gates, read by the controllers; the API server holds the same set
+    /// (`api.gates`, given by [`Simulation::new`]).
     pub gates: FeatureGates,
     pub world: World,
     loops: Vec<Loop>,
@@ -73,7 +75,7 @@ impl Simulation {
     /// An empty simulation at `start` with no loops; see [`Simulation::with_default_loops`].
     pub fn new(seed: u64, start: Time, gates: FeatureGates, world: World) -> Self {
         Simulation {
-            api: ApiServer::new(seed, start),
+            api: ApiServer::with_gates(seed, start, gates.clone()),
             gates,
             world,
             loops: vec![],

@@ -456,8 +456,9 @@ pub fn validate_scaling_rules(rules: Option<&HpaScalingRules>, path: &str) -> Ve
         errs.extend(validate_scaling_policy(p, &format!("{path}.policies[{i}]")));
     }
     // HPAConfigurableTolerance (beta, on by default since 1.35): a tolerance may not be
-    // negative. (The API server's strategy drops the field when the gate is off; kubeplay's API
-    // server runs with the default gates, so that branch is not modelled.)
+    // negative. With the gate off the API server's strategy drops the field before validation
+    // unless the stored object already uses it (see `drop_disabled_fields`), so validation itself
+    // does not read the gate.
     if let Some(t) = &r.tolerance {
         match parse_quantity(t.0.trim()) {
             Ok(q) if q.nanos < 0 => errs.push(FieldError::invalid(
@@ -535,11 +536,37 @@ pub fn validate_horizontal_pod_autoscaler_spec(
     errs
 }
 
-/// `ValidateHorizontalPodAutoscaler`: `minReplicas` must be at least 1 (the `HPAScaleToZero`
-/// gate is alpha and off).
+/// `validationOptionsForHorizontalPodAutoscaler`'s `MinReplicasLowerBound`
+/// (`pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go`): 0 with `HPAScaleToZero`
+/// (alpha, off in 1.35) or when the stored object already has `minReplicas: 0`, else 1.
+pub fn min_replicas_lower_bound(
+    old: Option<&HorizontalPodAutoscaler>,
+    gates: &crate::features::FeatureGates,
+) -> i32 {
+    let old_has_zero_min_replicas = old.is_some_and(|o| o.spec.min_replicas == Some(0));
+    if gates.enabled("HPAScaleToZero") || old_has_zero_min_replicas {
+        0
+    } else {
+        1
+    }
+}
+
+/// `ValidateHorizontalPodAutoscaler` with the gates at their 1.35 defaults: `minReplicas` must
+/// be at least 1 (`HPAScaleToZero` is alpha and off).
 pub fn validate_horizontal_pod_autoscaler(h: &HorizontalPodAutoscaler) -> Vec<FieldError> {
+    validate_horizontal_pod_autoscaler_gated(h, &crate::features::FeatureGates::default())
+}
+
+/// `ValidateHorizontalPodAutoscaler` with the options the strategy derives from the gates.
+pub fn validate_horizontal_pod_autoscaler_gated(
+    h: &HorizontalPodAutoscaler,
+    gates: &crate::features::FeatureGates,
+) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&h.metadata, true, name_is_dns_subdomain, "metadata");
-    errs.extend(validate_horizontal_pod_autoscaler_spec(&h.spec, 1));
+    errs.extend(validate_horizontal_pod_autoscaler_spec(
+        &h.spec,
+        min_replicas_lower_bound(None, gates),
+    ));
     errs
 }
 
@@ -549,17 +576,53 @@ pub fn validate_horizontal_pod_autoscaler_update(
     new: &HorizontalPodAutoscaler,
     old: &HorizontalPodAutoscaler,
 ) -> Vec<FieldError> {
+    validate_horizontal_pod_autoscaler_update_gated(
+        new,
+        old,
+        &crate::features::FeatureGates::default(),
+    )
+}
+
+/// [`validate_horizontal_pod_autoscaler_update`] with the options derived from the gates.
+pub fn validate_horizontal_pod_autoscaler_update_gated(
+    new: &HorizontalPodAutoscaler,
+    old: &HorizontalPodAutoscaler,
+    gates: &crate::features::FeatureGates,
+) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
-    let lower_bound = if old.spec.min_replicas == Some(0) {
-        0
-    } else {
-        1
-    };
     errs.extend(validate_horizontal_pod_autoscaler_spec(
         &new.spec,
-        lower_bound,
+        min_replicas_lower_bound(Some(old), gates),
     ));
     errs
+}
+
+/// `toleranceInUse`: a scale-up or scale-down rule sets `tolerance`.
+pub fn tolerance_in_use(h: Option<&HorizontalPodAutoscaler>) -> bool {
+    h.and_then(|h| h.spec.behavior.as_ref()).is_some_and(|b| {
+        [&b.scale_down, &b.scale_up]
+            .into_iter()
+            .any(|r| r.as_ref().is_some_and(|r| r.tolerance.is_some()))
+    })
+}
+
+/// `dropDisabledFields` (`horizontalpodautoscaler/strategy.go`, run by `PrepareForCreate` and
+/// `PrepareForUpdate`): with `HPAConfigurableTolerance` off, `behavior.scaleUp.tolerance` and
+/// `behavior.scaleDown.tolerance` are cleared unless the stored object (`old`) already sets one.
+pub fn drop_disabled_fields(
+    new: &mut HorizontalPodAutoscaler,
+    old: Option<&HorizontalPodAutoscaler>,
+    gates: &crate::features::FeatureGates,
+) {
+    if gates.enabled("HPAConfigurableTolerance") || tolerance_in_use(old) {
+        return;
+    }
+    let Some(b) = new.spec.behavior.as_mut() else {
+        return;
+    };
+    for r in [&mut b.scale_down, &mut b.scale_up].into_iter().flatten() {
+        r.tolerance = None;
+    }
 }
 
 #[cfg(test)]

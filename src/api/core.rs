@@ -81,6 +81,10 @@ pub struct PodSpec {
     pub subdomain: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
+    /// Pod-level requests and limits (`spec.resources`, the `PodLevelResources` gate: beta and
+    /// on by default since 1.34). Only the HPA reads them (`calculateRequests`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceRequirements>,
     /// Everything else PodSpec can hold (volumes, dnsPolicy, securityContext, ...), verbatim.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

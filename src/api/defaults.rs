@@ -9,8 +9,10 @@
 use super::core::{Container, PodSpec, PodStatus, Quantity, ResourceRequirements};
 use super::object::Object;
 use super::validation::quantity::canonical_resource_quantity;
+use crate::features::FeatureGates;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// `v1.DefaultTerminationGracePeriodSeconds`.
 pub const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: i64 = 30;
@@ -25,8 +27,21 @@ pub use crate::admission::{
 /// `PrepareForCreate` of each kind's REST strategy: a client cannot set status on create. For
 /// pods the mutating admission plugins run here too (see [`admit_pod_create`]).
 pub fn prepare_for_create(o: &mut Object) {
+    prepare_for_create_gated(o, &FeatureGates::default());
+}
+
+/// [`prepare_for_create`] with the API server's feature gates (the strategies'
+/// `dropDisabledFields` and the gated merges).
+pub fn prepare_for_create_gated(o: &mut Object, gates: &FeatureGates) {
+    // DropDisabledTemplateFields (each workload strategy's PrepareForCreate).
+    if drops_pod_spec_fields(gates) {
+        if let Some(spec) = template_spec_mut(o) {
+            drop_disabled_pod_spec_fields(spec, None, gates);
+        }
+    }
     match o {
         Object::Pod(p) => {
+            drop_disabled_pod_spec_fields(&mut p.spec, None, gates);
             // MatchLabelKeysInPodAffinity (GA in 1.33): matchLabelKeys / mismatchLabelKeys
             // are merged into the pod (anti-)affinity label selectors.
             crate::api::validation::affinity::mutate_pod_affinity(p);
@@ -42,6 +57,7 @@ pub fn prepare_for_create(o: &mut Object) {
                 crate::api::validation::affinity::mutate_topology_spread_constraints(
                     &mut p.spec_mut().extra,
                     &labels,
+                    gates,
                 );
             }
             admit_pod_create(p.spec_mut());
@@ -62,7 +78,98 @@ pub fn prepare_for_create(o: &mut Object) {
         | Object::ControllerRevision(_)
         | Object::PersistentVolumeClaim(_)
         | Object::Service(_) => super::sts_ds_defaults::prepare_for_create(o),
-        Object::HorizontalPodAutoscaler(h) => h.status = Default::default(),
+        Object::HorizontalPodAutoscaler(h) => {
+            h.status = Default::default();
+            super::autoscaling_validation::drop_disabled_fields(h, None, gates);
+        }
+    }
+}
+
+/// The pod template's spec of a workload (none for pods and template-less kinds).
+fn template_spec(o: &Object) -> Option<&Arc<PodSpec>> {
+    match o {
+        Object::ReplicaSet(x) => Some(&x.spec.template.spec),
+        Object::ReplicationController(x) => x.spec.template.as_ref().map(|t| &t.spec),
+        Object::Deployment(x) => Some(&x.spec.template.spec),
+        Object::DaemonSet(x) => Some(&x.spec.template.spec),
+        Object::StatefulSet(x) => Some(&x.spec.template.spec),
+        Object::Job(x) => Some(&x.spec.template.spec),
+        Object::CronJob(x) => Some(&x.spec.job_template.spec.template.spec),
+        _ => None,
+    }
+}
+
+/// Whether a gate [`drop_disabled_pod_spec_fields`] reads is off (else templates are not
+/// touched, so shared ones are not copied).
+fn drops_pod_spec_fields(gates: &FeatureGates) -> bool {
+    !gates.enabled("PodLevelResources") || !gates.enabled("MatchLabelKeysInPodTopologySpread")
+}
+
+/// [`template_spec`] for writing (copies a shared template first).
+fn template_spec_mut(o: &mut Object) -> Option<&mut Arc<PodSpec>> {
+    template_spec(o)?;
+    match o {
+        Object::ReplicaSet(x) => Some(&mut x.spec.template_mut().spec),
+        Object::ReplicationController(x) => x.spec.template.as_mut().map(|t| &mut t.spec),
+        Object::Deployment(x) => Some(&mut x.spec.template_mut().spec),
+        Object::DaemonSet(x) => Some(&mut Arc::make_mut(&mut x.spec.template).spec),
+        Object::StatefulSet(x) => Some(&mut Arc::make_mut(&mut x.spec.template).spec),
+        Object::Job(x) => Some(&mut x.spec.template_mut().spec),
+        Object::CronJob(x) => Some(&mut x.spec.job_template.spec.template_mut().spec),
+        _ => None,
+    }
+}
+
+/// The gated parts of `dropDisabledFields` (`pkg/api/pod/util.go`, for pods and pod templates)
+/// that kubeplay models: `spec.resources` without `PodLevelResources`
+/// (`dropDisabledPodLevelResources`) and topology spread `matchLabelKeys` without
+/// `MatchLabelKeysInPodTopologySpread` (`dropDisabledMatchLabelKeysFieldInTopologySpread`), each
+/// kept when the old spec already uses it. With the gates on nothing is touched (nor copied).
+fn drop_disabled_pod_spec_fields(
+    spec: &mut Arc<PodSpec>,
+    old: Option<&PodSpec>,
+    gates: &FeatureGates,
+) {
+    if !gates.enabled("PodLevelResources")
+        && spec.resources.is_some()
+        && old.is_none_or(|o| o.resources.is_none())
+    {
+        Arc::make_mut(spec).resources = None;
+    }
+    if !gates.enabled("MatchLabelKeysInPodTopologySpread")
+        && crate::api::validation::affinity::match_label_keys_in_topology_spread_in_use(
+            spec.extra.get("topologySpreadConstraints"),
+        )
+    {
+        crate::api::validation::affinity::drop_disabled_match_label_keys_in_topology_spread(
+            &mut Arc::make_mut(spec).extra,
+            old.map(|o| &o.extra),
+            gates,
+        );
+    }
+}
+
+/// The gated parts of the strategies' `PrepareForUpdate` (`dropDisabledFields` against the
+/// stored object): a pod's `spec.resources` without `PodLevelResources`, its topology spread
+/// `matchLabelKeys` without
+/// `MatchLabelKeysInPodTopologySpread`, an HPA's `tolerance` without `HPAConfigurableTolerance`
+/// — each kept when the stored object already uses it.
+pub fn prepare_for_update_gated(new: &mut Object, old: &Object, gates: &FeatureGates) {
+    // DropDisabledTemplateFields against the stored template.
+    if drops_pod_spec_fields(gates) {
+        let old_template = template_spec(old).cloned();
+        if let Some(spec) = template_spec_mut(new) {
+            drop_disabled_pod_spec_fields(spec, old_template.as_deref(), gates);
+        }
+    }
+    match (new, old) {
+        (Object::Pod(n), Object::Pod(o)) => {
+            drop_disabled_pod_spec_fields(&mut n.spec, Some(&o.spec), gates);
+        }
+        (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(o)) => {
+            super::autoscaling_validation::drop_disabled_fields(n, Some(o), gates);
+        }
+        _ => {}
     }
 }
 

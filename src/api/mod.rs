@@ -34,3 +34,6 @@ pub mod deployment_validation;
 pub mod sts_ds_defaults;
 pub mod sts_ds_validation;
 pub mod validation;
+
+#[cfg(test)]
+mod feature_gate_tests;

@@ -6,6 +6,7 @@
 
 use super::{ObjectRef, Store};
 use crate::api::{kind_info, ApiError, EventRecord, FieldError, Object, Resource, Time};
+use crate::features::FeatureGates;
 use crate::rng::Rng;
 use std::sync::Arc;
 
@@ -59,6 +60,10 @@ pub struct ApiServer {
     pub rng: Rng,
     resource_version: u64,
     pub events: Vec<EventRecord>,
+    /// kube-apiserver's feature gates (a scenario's `featureGates`, the same set the
+    /// controllers read): they decide the strategies' dropped fields, merges and validation
+    /// options.
+    pub gates: FeatureGates,
 }
 
 /// The object behind a shared pointer: moved out when the store no longer holds it, else copied.
@@ -74,6 +79,15 @@ impl ApiServer {
             rng: Rng::new(seed),
             resource_version: 0,
             events: vec![],
+            gates: FeatureGates::default(),
+        }
+    }
+
+    /// [`ApiServer::new`] with these feature gates.
+    pub fn with_gates(seed: u64, now: Time, gates: FeatureGates) -> Self {
+        ApiServer {
+            gates,
+            ..ApiServer::new(seed, now)
         }
     }
 
@@ -132,7 +146,7 @@ impl ApiServer {
         if crate::api::batch_defaults::needs_uid_before_prepare(&o) {
             o.meta_mut().uid = self.rng.uuid();
         }
-        crate::api::defaults::prepare_for_create(&mut o);
+        crate::api::defaults::prepare_for_create_gated(&mut o, &self.gates);
         crate::api::defaults::default_object(&mut o);
         if o.meta().name.is_empty() && !o.meta().generate_name.is_empty() {
             // The API server retries generated names on collision.
@@ -145,7 +159,7 @@ impl ApiServer {
                 }
             }
         }
-        let errs = crate::api::validation::validate_object(&o, None);
+        let errs = crate::api::validation::validate_object_gated(&o, None, &self.gates);
         if !errs.is_empty() {
             return Err(Self::invalid(&o, errs));
         }
@@ -193,7 +207,7 @@ impl ApiServer {
             let n = generate_name(&o.meta().generate_name, &mut self.rng);
             o.meta_mut().name = n;
         }
-        let errs = crate::api::validation::validate_object(&o, None);
+        let errs = crate::api::validation::validate_object_gated(&o, None, &self.gates);
         if !errs.is_empty() {
             return Err(Self::invalid(&o, errs));
         }
@@ -325,11 +339,13 @@ impl ApiServer {
             crate::api::defaults::copy_status(&old, &mut o);
             crate::api::sts_ds_defaults::prepare_for_update(&mut o, &old);
             crate::api::defaults::default_object(&mut o);
+            crate::api::defaults::prepare_for_update_gated(&mut o, &old, &self.gates);
             // validate_object(&o, Some(&old)) without copying the request: prepare it in place
             // and put back an empty resourceVersion afterwards (an unconditional update).
             let rv_unset = o.meta().resource_version.is_empty();
             crate::api::validation::prepare_for_update_validation(&mut o, &old);
-            let errs = crate::api::validation::validate_prepared_update(&o, &old);
+            let errs =
+                crate::api::validation::validate_prepared_update_gated(&o, &old, &self.gates);
             if rv_unset {
                 o.meta_mut().resource_version.clear();
             }

@@ -23,18 +23,21 @@ use super::{child, idx};
 use crate::api::errors::FieldError;
 use crate::api::meta::LabelSelector;
 use crate::api::Pod;
+use crate::features::FeatureGates;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// `features.MatchLabelKeysInPodTopologySpread` (beta, on by default).
-pub const MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD: bool = true;
-/// `features.MatchLabelKeysInPodTopologySpreadSelectorMerge` (beta, on by default since 1.34).
-pub const MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD_SELECTOR_MERGE: bool = true;
-
-/// The parts of `PodValidationOptions` these checks read.
-#[derive(Clone, Copy, Debug, Default)]
+/// The parts of `PodValidationOptions` these checks read. The default is a create with the
+/// feature gates at their 1.35 defaults.
+#[derive(Clone, Copy, Debug)]
 pub struct AffinityValidationOptions {
+    /// `AllowMatchLabelKeysInPodTopologySpread`: the `MatchLabelKeysInPodTopologySpread` gate
+    /// (beta, on by default).
+    pub allow_match_label_keys_in_pod_topology_spread: bool,
+    /// `AllowMatchLabelKeysInPodTopologySpreadSelectorMerge`: the
+    /// `MatchLabelKeysInPodTopologySpreadSelectorMerge` gate (beta, on by default since 1.34).
+    pub allow_match_label_keys_in_pod_topology_spread_selector_merge: bool,
     /// `AllowInvalidLabelValueInSelector`: the old pod already had an affinity selector value
     /// that is not a valid label value (updates only).
     pub allow_invalid_label_value_in_selector: bool,
@@ -45,6 +48,28 @@ pub struct AffinityValidationOptions {
     pub old_pod_violates_match_label_keys_validation: bool,
     /// `OldPodViolatesLegacyMatchLabelKeysValidation` (updates with the merge gate off).
     pub old_pod_violates_legacy_match_label_keys_validation: bool,
+}
+
+impl Default for AffinityValidationOptions {
+    fn default() -> Self {
+        Self::from_gates(&FeatureGates::default())
+    }
+}
+
+impl AffinityValidationOptions {
+    /// The gate-derived options of `GetValidationOptionsFromPodSpecAndMeta` for a create.
+    pub fn from_gates(gates: &FeatureGates) -> Self {
+        AffinityValidationOptions {
+            allow_match_label_keys_in_pod_topology_spread: gates
+                .enabled("MatchLabelKeysInPodTopologySpread"),
+            allow_match_label_keys_in_pod_topology_spread_selector_merge: gates
+                .enabled("MatchLabelKeysInPodTopologySpreadSelectorMerge"),
+            allow_invalid_label_value_in_selector: false,
+            allow_invalid_topology_spread_constraint_label_selector: false,
+            old_pod_violates_match_label_keys_validation: false,
+            old_pod_violates_legacy_match_label_keys_validation: false,
+        }
+    }
 }
 
 fn wrong_type(path: &str, v: &Value, what: &str) -> FieldError {
@@ -565,8 +590,8 @@ pub fn validate_topology_spread_constraints(
             &child(&p, "nodeTaintsPolicy"),
             c.node_taints_policy.as_deref(),
         ));
-        if MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD {
-            if MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD_SELECTOR_MERGE
+        if opts.allow_match_label_keys_in_pod_topology_spread {
+            if opts.allow_match_label_keys_in_pod_topology_spread_selector_merge
                 && !opts.old_pod_violates_match_label_keys_validation
             {
                 errs.extend(validate_match_label_keys_and_mismatch_label_keys(
@@ -655,6 +680,63 @@ pub fn has_invalid_topology_spread_constraint_match_label_keys(
         })
 }
 
+/// `hasLegacyInvalidTopologySpreadConstrainMatchLabelKeys`: the old pod's constraints fail the
+/// legacy (pre-merge) matchLabelKeys rule.
+pub fn has_legacy_invalid_topology_spread_constraint_match_label_keys(
+    constraints: Option<&Value>,
+) -> bool {
+    constraints
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|c| {
+            let mut ignored = vec![];
+            let sel = selector(c.get("labelSelector"), "", &mut ignored);
+            let keys = strings(c.get("matchLabelKeys"), "", &mut ignored);
+            !validate_match_label_keys_in_topology_spread("", &keys, sel.as_ref()).is_empty()
+        })
+}
+
+/// `matchLabelKeysInTopologySpreadInUse`: some constraint has a non-empty `matchLabelKeys`.
+pub fn match_label_keys_in_topology_spread_in_use(constraints: Option<&Value>) -> bool {
+    constraints
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|c| {
+            c.get("matchLabelKeys")
+                .and_then(Value::as_array)
+                .is_some_and(|a| !a.is_empty())
+        })
+}
+
+/// `dropDisabledMatchLabelKeysFieldInTopologySpread`: with `MatchLabelKeysInPodTopologySpread`
+/// off, `matchLabelKeys` is dropped from every constraint unless the old spec already uses it.
+pub fn drop_disabled_match_label_keys_in_topology_spread(
+    spec_extra: &mut Map<String, Value>,
+    old_spec_extra: Option<&Map<String, Value>>,
+    gates: &FeatureGates,
+) {
+    if gates.enabled("MatchLabelKeysInPodTopologySpread")
+        || match_label_keys_in_topology_spread_in_use(
+            old_spec_extra.and_then(|o| o.get("topologySpreadConstraints")),
+        )
+    {
+        return;
+    }
+    let Some(cs) = spec_extra
+        .get_mut("topologySpreadConstraints")
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    for c in cs {
+        if let Some(m) = c.as_object_mut() {
+            m.remove("matchLabelKeys");
+        }
+    }
+}
+
 /// `mutateTopologySpreadConstraints` (`pkg/registry/core/pod/strategy.go`, with
 /// `MatchLabelKeysInPodTopologySpread` and `MatchLabelKeysInPodTopologySpreadSelectorMerge`):
 /// at pod creation, `key In (value)` is appended to a constraint's `labelSelector` for each
@@ -662,9 +744,10 @@ pub fn has_invalid_topology_spread_constraint_match_label_keys(
 pub fn mutate_topology_spread_constraints(
     spec_extra: &mut Map<String, Value>,
     labels: &BTreeMap<String, String>,
+    gates: &FeatureGates,
 ) {
-    if !MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD
-        || !MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD_SELECTOR_MERGE
+    if !gates.enabled("MatchLabelKeysInPodTopologySpread")
+        || !gates.enabled("MatchLabelKeysInPodTopologySpreadSelectorMerge")
     {
         return;
     }

@@ -421,7 +421,7 @@ fn topology_spread_match_label_keys_merge_and_validation() {
     let mut extra = pod.spec.extra.clone();
     extra["topologySpreadConstraints"][0]["labelSelector"] =
         json!({"matchLabels": {"key": "value1"}});
-    mutate_topology_spread_constraints(&mut extra, &pod.metadata.labels);
+    mutate_topology_spread_constraints(&mut extra, &pod.metadata.labels, &Default::default());
     pod.spec_mut().extra = extra;
     assert_eq!(
         strs(&validate_pod_create(&pod)),

@@ -1131,10 +1131,10 @@ fn validate_pod_update_table() {
             "cpu limit change with pod-level resources",
             make_pod("pod", |p| {
                 with_resources(get_resources("200m", "0", "1Gi"), none())(p);
-                p.spec_mut().extra.insert(
-                    "resources".into(),
+                p.spec_mut().resources = serde_json::from_value(
                     json!({"limits": {"cpu": "100m", "memory": "200Mi"}}),
-                );
+                )
+                .ok();
             }),
             make_pod("pod", with_resources(get_resources("100m", "0", "1Gi"), none())),
             "pod updates may not change fields other than",
@@ -1144,10 +1144,10 @@ fn validate_pod_update_table() {
             make_pod("pod", with_resources(get_resources("100m", "100Mi", ""), none())),
             make_pod("pod", |p| {
                 with_resources(get_resources("100m", "200Mi", ""), none())(p);
-                p.spec_mut().extra.insert(
-                    "resources".into(),
+                p.spec_mut().resources = serde_json::from_value(
                     json!({"limits": {"cpu": "100m", "memory": "200Mi"}}),
-                );
+                )
+                .ok();
             }),
             "pod updates may not change fields other than",
         ),

@@ -18,6 +18,7 @@ pub mod workloads;
 
 use super::errors::FieldError;
 use super::object::Object;
+use crate::features::FeatureGates;
 use std::collections::BTreeSet;
 
 /// `field.Path.Child`.
@@ -74,11 +75,22 @@ pub fn dedupe(errs: Vec<FieldError>) -> Vec<FieldError> {
         .collect()
 }
 
-/// Validates an object on create (`old == None`) or update, as the kind's REST strategy does.
+/// Validates an object on create (`old == None`) or update, as the kind's REST strategy does,
+/// with the feature gates at their 1.35 defaults.
 pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
+    validate_object_gated(o, old, &FeatureGates::default())
+}
+
+/// [`validate_object`] with the validation options the strategies derive from the API server's
+/// feature gates.
+pub fn validate_object_gated(
+    o: &Object,
+    old: Option<&Object>,
+    gates: &FeatureGates,
+) -> Vec<FieldError> {
     let errs = match old {
         None => match o {
-            Object::Pod(p) => pod::validate_pod_create(p),
+            Object::Pod(p) => pod::validate_pod_create_gated(p, gates),
             Object::Node(n) => node::validate_node(n),
             Object::ReplicaSet(rs) => workloads::validate_replica_set(rs),
             Object::ReplicationController(rc) => workloads::validate_replication_controller(rc),
@@ -96,13 +108,13 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
             }
             Object::Service(x) => super::sts_ds_validation::validate_service(x),
             Object::HorizontalPodAutoscaler(x) => {
-                super::autoscaling_validation::validate_horizontal_pod_autoscaler(x)
+                super::autoscaling_validation::validate_horizontal_pod_autoscaler_gated(x, gates)
             }
         },
         Some(old) => {
             let mut new = o.clone();
             prepare_for_update_validation(&mut new, old);
-            return validate_prepared_update(&new, old);
+            return validate_prepared_update_gated(&new, old, gates);
         }
     };
     dedupe(errs)
@@ -112,8 +124,17 @@ pub fn validate_object(o: &Object, old: Option<&Object>) -> Vec<FieldError> {
 /// [`prepare_for_update_validation`] has already run (the API server prepares its own request in
 /// place instead of copying it).
 pub fn validate_prepared_update(new: &Object, old: &Object) -> Vec<FieldError> {
+    validate_prepared_update_gated(new, old, &FeatureGates::default())
+}
+
+/// [`validate_prepared_update`] with the options derived from the API server's feature gates.
+pub fn validate_prepared_update_gated(
+    new: &Object,
+    old: &Object,
+    gates: &FeatureGates,
+) -> Vec<FieldError> {
     let errs = match (&new, old) {
-        (Object::Pod(n), Object::Pod(o)) => pod::validate_pod_update(n, o),
+        (Object::Pod(n), Object::Pod(o)) => pod::validate_pod_update_gated(n, o, gates),
         (Object::Node(n), Object::Node(o)) => {
             let mut e = node::validate_node(n);
             e.extend(node::validate_node_update(n, o));
@@ -147,7 +168,9 @@ pub fn validate_prepared_update(new: &Object, old: &Object) -> Vec<FieldError> {
             super::sts_ds_validation::validate_service_update(n, o)
         }
         (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(o)) => {
-            super::autoscaling_validation::validate_horizontal_pod_autoscaler_update(n, o)
+            super::autoscaling_validation::validate_horizontal_pod_autoscaler_update_gated(
+                n, o, gates,
+            )
         }
         (n, o) => vec![FieldError::internal(
             "kind",

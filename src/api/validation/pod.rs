@@ -21,6 +21,7 @@ use crate::api::core::{
     Pod, PodSpec, PodTemplateSpec, ResourceRequirements, Toleration,
 };
 use crate::api::errors::{go_json, write_go_json_string, FieldError};
+use crate::features::FeatureGates;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -1108,10 +1109,17 @@ fn has_scheduling_gates(spec: &PodSpec) -> bool {
         .is_some_and(|a| !a.is_empty())
 }
 
-/// `ValidatePodCreate`.
+/// `ValidatePodCreate` with the feature gates at their 1.35 defaults.
 pub fn validate_pod_create(pod: &Pod) -> Vec<FieldError> {
+    validate_pod_create_gated(pod, &FeatureGates::default())
+}
+
+/// `ValidatePodCreate` with the options `GetValidationOptionsFromPodSpecAndMeta` derives from the
+/// API server's feature gates.
+pub fn validate_pod_create_gated(pod: &Pod, gates: &FeatureGates) -> Vec<FieldError> {
     let opts = PodValidationOptions {
         resource_is_pod: true,
+        affinity: super::affinity::AffinityValidationOptions::from_gates(gates),
         ..Default::default()
     };
     let mut errs = validate_pod_metadata_and_spec(pod, opts);
@@ -1368,23 +1376,30 @@ fn validate_node_affinity_mutation(
 }
 
 /// The pod (anti-)affinity and topology spread parts of `GetValidationOptionsFromPodSpecAndMeta`
-/// for an update: what the old spec already violated stays allowed.
-pub fn affinity_options_for_update(old: &PodSpec) -> super::affinity::AffinityValidationOptions {
+/// for an update: the gates' options, and what the old spec already violated stays allowed.
+pub fn affinity_options_for_update(
+    old: &PodSpec,
+    gates: &FeatureGates,
+) -> super::affinity::AffinityValidationOptions {
     use super::affinity as a;
     let tsc = old.extra.get("topologySpreadConstraints");
-    let merge = a::MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD
-        && a::MATCH_LABEL_KEYS_IN_POD_TOPOLOGY_SPREAD_SELECTOR_MERGE;
-    a::AffinityValidationOptions {
-        allow_invalid_label_value_in_selector: old
-            .affinity
-            .as_ref()
-            .is_some_and(|af| a::has_invalid_label_value_in_affinity_selector(&af.extra)),
-        allow_invalid_topology_spread_constraint_label_selector:
-            a::has_invalid_topology_spread_constraint_label_selector(tsc),
-        old_pod_violates_match_label_keys_validation: merge
-            && a::has_invalid_topology_spread_constraint_match_label_keys(tsc),
-        old_pod_violates_legacy_match_label_keys_validation: false,
+    let mut opts = a::AffinityValidationOptions::from_gates(gates);
+    opts.allow_invalid_label_value_in_selector = old
+        .affinity
+        .as_ref()
+        .is_some_and(|af| a::has_invalid_label_value_in_affinity_selector(&af.extra));
+    opts.allow_invalid_topology_spread_constraint_label_selector =
+        a::has_invalid_topology_spread_constraint_label_selector(tsc);
+    if opts.allow_match_label_keys_in_pod_topology_spread {
+        if opts.allow_match_label_keys_in_pod_topology_spread_selector_merge {
+            opts.old_pod_violates_match_label_keys_validation =
+                a::has_invalid_topology_spread_constraint_match_label_keys(tsc);
+        } else {
+            opts.old_pod_violates_legacy_match_label_keys_validation =
+                a::has_legacy_invalid_topology_spread_constraint_match_label_keys(tsc);
+        }
     }
+    opts
 }
 
 /// `ValidatePodUpdate`: the new pod must be valid, and only images, a shortened
@@ -1394,6 +1409,11 @@ pub fn affinity_options_for_update(old: &PodSpec) -> super::affinity::AffinityVa
 /// kubeplay has no `pods/binding` subresource: setting `spec.nodeName` on an unbound pod is
 /// accepted here as the binding (upstream's update would refuse it); changing it afterwards is not.
 pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
+    validate_pod_update_gated(new, old, &FeatureGates::default())
+}
+
+/// [`validate_pod_update`] with the options derived from the API server's feature gates.
+pub fn validate_pod_update_gated(new: &Pod, old: &Pod, gates: &FeatureGates) -> Vec<FieldError> {
     let opts = PodValidationOptions {
         allow_invalid_pod_deletion_cost: old
             .metadata
@@ -1403,7 +1423,7 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
         resource_is_pod: true,
         allow_invalid_label_value_in_required_node_affinity:
             has_invalid_label_value_in_required_node_affinity(&old.spec),
-        affinity: affinity_options_for_update(&old.spec),
+        affinity: affinity_options_for_update(&old.spec, gates),
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     let spec_unchanged = Arc::ptr_eq(&new.spec, &old.spec) || new.spec == old.spec;

@@ -664,6 +664,8 @@ impl HorizontalController {
     ) -> (MetricsOutcome, Vec<MetricStatus>) {
         let now = ctx.now();
         let tolerances = self.tolerances_for_hpa(hpa, ctx.gates);
+        // `calculateRequests` reads the PodLevelResources gate.
+        self.replica_calc.pod_level_resources = ctx.gates.enabled("PodLevelResources");
         let hpa_obj = hpa.clone().into_object();
         if scale.selector.is_empty() {
             let msg = "selector is required";

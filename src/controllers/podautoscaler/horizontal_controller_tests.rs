@@ -419,6 +419,7 @@ impl TestCase {
             tolerance: 0.1,
             cpu_initialization_period: Duration::from_secs(120),
             delay_of_initial_readiness_status: Duration::from_secs(10),
+            ..Default::default()
         };
         ctrl.fake_metrics = Some(self.metrics(now));
         if let Some(recs) = &self.recommendations {

@@ -78,40 +78,144 @@ pub fn group_pods(
     g
 }
 
-/// `calculatePodRequests`: each pod's request for `resource` (milli-units), summed over its
-/// containers and restartable (sidecar) init containers.
+/// `calculateRequests` (with no container name: kubeplay serves no ContainerResource metrics):
+/// each pod's request for `resource` (milli-units). With `PodLevelResources` on and pod-level
+/// requests set (`IsPodLevelRequestsSet`: a cpu, memory or hugepages-* request in
+/// `spec.resources.requests`), `calculatePodLevelRequests`: `PodRequests` — the containers'
+/// aggregate with the pod-level values put over it. Otherwise
+/// `calculatePodRequestsFromContainers`: the sum over the containers and restartable (sidecar)
+/// init containers.
 ///
 /// # Errors
-/// `missing request for <resource> in container <c> of Pod <pod>`.
+/// `missing request for <resource> in container <c> of Pod <pod>`, or with pod-level requests
+/// `missing pod-level request for <resource> in Pod <pod>`.
 pub fn calculate_pod_requests(
     pods: &[&Pod],
     resource: &str,
+    pod_level_resources: bool,
 ) -> Result<BTreeMap<String, i64>, String> {
     let mut out = BTreeMap::new();
     for pod in pods {
-        let mut sum: i64 = 0;
-        let sidecars = pod
-            .spec
-            .init_containers
-            .iter()
-            .filter(|c| c.restart_policy.as_deref() == Some("Always"));
-        for c in pod.spec.containers.iter().chain(sidecars) {
-            let req = c.resources.as_ref().and_then(|r| r.requests.get(resource));
-            match req.and_then(|q| parse_quantity(&q.0).ok()) {
-                Some(q) => {
-                    sum = sum.saturating_add(q.milli_value().clamp(0, i64::MAX as i128) as i64)
-                }
-                None => {
-                    return Err(format!(
-                        "missing request for {resource} in container {} of Pod {}",
-                        c.name, pod.metadata.name
-                    ))
-                }
-            }
-        }
-        out.insert(pod.metadata.name.clone(), sum);
+        let request = if pod_level_resources && is_pod_level_requests_set(pod) {
+            calculate_pod_level_requests(pod, resource)?
+        } else {
+            calculate_pod_requests_from_containers(pod, resource)?
+        };
+        out.insert(pod.metadata.name.clone(), request);
     }
     Ok(out)
+}
+
+/// `IsSupportedPodLevelResource`: cpu, memory and hugepages-*.
+fn is_supported_pod_level_resource(name: &str) -> bool {
+    name == "cpu" || name == "memory" || name.starts_with("hugepages-")
+}
+
+/// `IsPodLevelRequestsSet`: `spec.resources.requests` names a supported resource.
+pub fn is_pod_level_requests_set(pod: &Pod) -> bool {
+    pod.spec.resources.as_ref().is_some_and(|r| {
+        r.requests
+            .keys()
+            .any(|k| is_supported_pod_level_resource(k))
+    })
+}
+
+fn milli(q: &crate::api::Quantity) -> Option<i64> {
+    parse_quantity(&q.0)
+        .ok()
+        .map(|q| q.milli_value().clamp(0, i64::MAX as i128) as i64)
+}
+
+/// `calculatePodLevelRequests`: `resourcehelpers.PodRequests(pod, {})[resource]` — a supported
+/// pod-level request wins; else the containers' aggregate (`AggregateContainerRequests`: regular
+/// containers plus sidecars, or the largest init-time need when that is higher), which has the
+/// resource when some container requests it.
+fn calculate_pod_level_requests(pod: &Pod, resource: &str) -> Result<i64, String> {
+    let pod_level = pod
+        .spec
+        .resources
+        .as_ref()
+        .and_then(|r| r.requests.get(resource))
+        .filter(|_| is_supported_pod_level_resource(resource));
+    // An unparsable quantity cannot be stored (validation): treat it as missing.
+    let request = pod_level
+        .and_then(milli)
+        .or_else(|| aggregate_container_request(pod, resource));
+    // `PodRequests` adds `spec.overhead` (ExcludeOverhead is false).
+    let overhead = pod
+        .spec
+        .extra
+        .get("overhead")
+        .and_then(|o| o.get(resource))
+        .and_then(|v| v.as_str().map(String::from).or_else(|| Some(v.to_string())))
+        .and_then(|q| milli(&crate::api::Quantity(q)));
+    match (request, overhead) {
+        (Some(r), Some(o)) => Ok(r.saturating_add(o)),
+        (Some(v), None) | (None, Some(v)) => Ok(v),
+        (None, None) => Err(format!(
+            "missing pod-level request for {resource} in Pod {}",
+            pod.metadata.name
+        )),
+    }
+}
+
+/// `AggregateContainerRequests` for one resource: the sum over the regular containers and the
+/// restartable init containers, raised to what any one (non-restartable) init container needs
+/// while it runs next to the sidecars started before it. `None` when no container requests it.
+fn aggregate_container_request(pod: &Pod, resource: &str) -> Option<i64> {
+    let req = |c: &crate::api::Container| {
+        c.resources
+            .as_ref()
+            .and_then(|r| r.requests.get(resource))
+            .and_then(milli)
+    };
+    let mut found = false;
+    let mut sum: i64 = 0;
+    for c in &pod.spec.containers {
+        if let Some(v) = req(c) {
+            found = true;
+            sum = sum.saturating_add(v);
+        }
+    }
+    let mut restartable: i64 = 0;
+    let mut init_max: i64 = 0;
+    for c in &pod.spec.init_containers {
+        let v = req(c);
+        found |= v.is_some();
+        let v = v.unwrap_or(0);
+        if c.restart_policy.as_deref() == Some("Always") {
+            restartable = restartable.saturating_add(v);
+            sum = sum.saturating_add(v);
+            init_max = init_max.max(restartable);
+        } else {
+            init_max = init_max.max(restartable.saturating_add(v));
+        }
+    }
+    found.then_some(sum.max(init_max))
+}
+
+/// `calculatePodRequestsFromContainers` with no container name: the sum over the containers and
+/// restartable (sidecar) init containers, each of which must request `resource`.
+fn calculate_pod_requests_from_containers(pod: &Pod, resource: &str) -> Result<i64, String> {
+    let mut sum: i64 = 0;
+    let sidecars = pod
+        .spec
+        .init_containers
+        .iter()
+        .filter(|c| c.restart_policy.as_deref() == Some("Always"));
+    for c in pod.spec.containers.iter().chain(sidecars) {
+        let req = c.resources.as_ref().and_then(|r| r.requests.get(resource));
+        match req.and_then(milli) {
+            Some(v) => sum = sum.saturating_add(v),
+            None => {
+                return Err(format!(
+                    "missing request for {resource} in container {} of Pod {}",
+                    c.name, pod.metadata.name
+                ))
+            }
+        }
+    }
+    Ok(sum)
 }
 
 /// `GetResourceUtilizationRatio`: (usage ratio, utilization in percent of the requests,
@@ -202,6 +306,9 @@ pub struct ReplicaCalculator {
     pub tolerance: f64,
     pub cpu_initialization_period: Duration,
     pub delay_of_initial_readiness_status: Duration,
+    /// The `PodLevelResources` gate (beta, on by default since 1.34), read by
+    /// [`calculate_pod_requests`].
+    pub pod_level_resources: bool,
 }
 
 impl Default for ReplicaCalculator {
@@ -210,6 +317,7 @@ impl Default for ReplicaCalculator {
             tolerance: DEFAULT_TOLERANCE,
             cpu_initialization_period: DEFAULT_CPU_INITIALIZATION_PERIOD,
             delay_of_initial_readiness_status: DEFAULT_INITIAL_READINESS_DELAY,
+            pod_level_resources: true,
         }
     }
 }
@@ -253,7 +361,7 @@ impl ReplicaCalculator {
         if m.is_empty() {
             return Err("did not receive metrics for targeted pods (pods might be unready)".into());
         }
-        let requests = calculate_pod_requests(pods, resource)?;
+        let requests = calculate_pod_requests(pods, resource, self.pod_level_resources)?;
         let (usage_ratio, utilization, raw) =
             get_resource_utilization_ratio(&m, &requests, target_utilization)?;
         let scale_up_with_unready = !g.unready_pods.is_empty() && usage_ratio > 1.0;

@@ -134,6 +134,7 @@ impl Case {
             tolerance: 0.1,
             cpu_initialization_period: Duration::from_secs(120),
             delay_of_initial_readiness_status: Duration::from_secs(10),
+            ..Default::default()
         };
         let pods = self.pods();
         let refs: Vec<&Pod> = pods.iter().collect();
@@ -823,13 +824,15 @@ fn group_pods_table() {
 }
 
 // Upstream: TestCalculateRequests (pkg/controller/podautoscaler/replica_calculator_test.go), the
-// rows without pod-level resources or a container name: "void", "Sum container requests if
-// pod-level feature is disabled", "Pod-level resources are enabled, but not set: fallback to sum
-// container requests", "Fail if at least one of the containers is missing requests and pod-level
-// feature/requests are not set" and "pod with restartable init containers". Skipped: the three
-// rows with pod-level `spec.resources` (kubeplay does not model pod-level resources anywhere, see
-// scheduler_score_tests.rs) and the two container-name rows (ContainerResource metrics are not
-// served: computeReplicasForMetrics reports FailedGetContainerResourceMetric), as is
+// rows without a container name, each with its enablePodLevelResources: "void", "Sum container
+// requests if pod-level feature is disabled", "Pod-level resources are enabled, but not set:
+// fallback to sum container requests", "Pod-level resources override container requests when
+// feature enabled and pod resources specified", "Fail if at least one of the containers is
+// missing requests and pod-level feature/requests are not set", "Pod-level resources override
+// missing container requests when feature enabled and pod resources specified" and "pod with
+// restartable init containers". Skipped: the two container-name rows (one of them with pod-level
+// requests; ContainerResource metrics are not served: computeReplicasForMetrics reports
+// FailedGetContainerResourceMetric), as is
 // TestCalculatePodRequestsFromContainers_NonExistentContainer.
 #[test]
 fn calculate_requests_table() {
@@ -857,22 +860,45 @@ fn calculate_requests_table() {
         ..container(name, Some(req))
     };
     let want = |v: i64| Ok(BTreeMap::from([("test-pod".to_string(), v)]));
-    type Row<'a> = (&'a str, Vec<Pod>, Result<BTreeMap<String, i64>, String>);
+    let pod_level = |mut p: Pod, cpu: &str| {
+        p.spec_mut().resources = Some(ResourceRequirements {
+            requests: BTreeMap::from([("cpu".to_string(), Quantity(cpu.into()))]),
+            ..Default::default()
+        });
+        p
+    };
+    // (name, enablePodLevelResources, pods, expected)
+    type Row<'a> = (
+        &'a str,
+        bool,
+        Vec<Pod>,
+        Result<BTreeMap<String, i64>, String>,
+    );
     let rows: Vec<Row> = vec![
-        ("void", vec![], Ok(BTreeMap::new())),
+        ("void", false, vec![], Ok(BTreeMap::new())),
         (
             "Sum container requests if pod-level feature is disabled",
+            false,
             vec![pod(two(), vec![])],
             want(150),
         ),
         (
             "Pod-level resources are enabled, but not set: fallback to sum container requests",
+            true,
             vec![pod(two(), vec![])],
             want(150),
         ),
         (
+            "Pod-level resources override container requests when feature enabled and pod \
+             resources specified",
+            true,
+            vec![pod_level(pod(two(), vec![]), "800m")],
+            want(800),
+        ),
+        (
             "Fail if at least one of the containers is missing requests and pod-level \
              feature/requests are not set",
+            false,
             vec![pod(
                 vec![
                     container("container1", None),
@@ -883,7 +909,24 @@ fn calculate_requests_table() {
             Err("missing request for cpu in container container1 of Pod test-pod".into()),
         ),
         (
+            "Pod-level resources override missing container requests when feature enabled and \
+             pod resources specified",
+            true,
+            vec![pod_level(
+                pod(
+                    vec![
+                        container("container1", None),
+                        container("container2", Some("50m")),
+                    ],
+                    vec![],
+                ),
+                "800m",
+            )],
+            want(800),
+        ),
+        (
             "pod with restartable init containers",
+            false,
             vec![pod(
                 vec![container("container1", Some("100m"))],
                 vec![
@@ -894,10 +937,55 @@ fn calculate_requests_table() {
             want(150),
         ),
     ];
-    for (name, pods, expected) in rows {
+    let n = rows.len();
+    for (name, enabled, pods, expected) in rows {
         let refs: Vec<&Pod> = pods.iter().collect();
-        assert_eq!(calculate_pod_requests(&refs, "cpu"), expected, "{name}");
+        assert_eq!(
+            calculate_pod_requests(&refs, "cpu", enabled),
+            expected,
+            "{name}"
+        );
     }
+    assert_eq!(n, 7);
+}
+
+// Not an upstream row: pod-level requests set but PodLevelResources off — the containers' sum
+// (calculatePodRequestsFromContainers), and a missing container request is an error again; with
+// the gate on, a resource the pod level does not name falls back to the containers' aggregate
+// (PodRequests), and is missing only when no container requests it either.
+#[test]
+fn calculate_requests_pod_level_edges() {
+    let mut p = Pod {
+        metadata: ObjectMeta {
+            name: "test-pod".into(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    p.spec_mut().containers = vec![
+        container("container1", Some("100m")),
+        container("container2", Some("50m")),
+    ];
+    p.spec_mut().resources = Some(ResourceRequirements {
+        requests: BTreeMap::from([("memory".to_string(), Quantity("1Gi".into()))]),
+        ..Default::default()
+    });
+    let refs = [&p];
+    let want = |v: i64| Ok(BTreeMap::from([("test-pod".to_string(), v)]));
+    assert_eq!(calculate_pod_requests(&refs, "cpu", false), want(150));
+    assert_eq!(calculate_pod_requests(&refs, "cpu", true), want(150));
+    assert_eq!(
+        calculate_pod_requests(&refs, "memory", true),
+        want(1024 * 1024 * 1024 * 1000)
+    );
+    assert_eq!(
+        calculate_pod_requests(&refs, "memory", false),
+        Err("missing request for memory in container container1 of Pod test-pod".into())
+    );
+    assert_eq!(
+        calculate_pod_requests(&refs, "ephemeral-storage", true),
+        Err("missing pod-level request for ephemeral-storage in Pod test-pod".into())
+    );
 }
 
 fn milli_map(v: &[(&str, i64)]) -> BTreeMap<String, i64> {
@@ -968,6 +1056,6 @@ fn utilization_sums_wrap_like_go() {
 
 // Not ported from replica_calculator_test.go: the *CM* / *CMObject* / *CMExternal* / *PerPod*
 // rows and TestReplicaCalcExternalMetricUsageOverflow (no custom or external metrics API is
-// served), the ContainerResource rows (no per-container samples) and the pod-level resources
-// rows of TestCalculateRequests (pod-level resources are not modelled). From
+// served), the ContainerResource rows (no per-container samples) and the container-name rows of
+// TestCalculateRequests (see calculate_requests_table). From
 // metrics/*_client_test.go: REST metrics client plumbing, not applicable.
