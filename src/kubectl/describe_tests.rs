@@ -477,3 +477,78 @@ Events:                   <none>
         }
     }
 }
+
+// Upstream: TestPersistentVolumeClaimDescriber, all fourteen cases. Upstream's "now" is
+// time.Now(); ours is the test clock (2025-01-01T01:00:00Z).
+#[test]
+fn persistent_volume_claim_describer() {
+    let now = "Wed, 01 Jan 2025 01:00:00 +0000";
+    let now3339 = "2025-01-01T01:00:00Z";
+    let gold = |volume: &str| json!({"volumeName": volume, "storageClassName": "gold"});
+    let with = |mut base: Value, extra: Value| {
+        if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
+            b.extend(e);
+        }
+        base
+    };
+    let bound = json!({"phase": "Bound"});
+    let cond = |c: Value| json!({"conditions": [c]});
+    let cases: Vec<(&str, Value, Value, Value, bool, Vec<&str>, Vec<&str>)> = vec![
+        ("default", json!({}), gold("volume1"), bound.clone(), true,
+            vec!["Events"], vec!["VolumeMode", "Filesystem"]),
+        ("filesystem", json!({}), with(gold("volume2"), json!({"volumeMode": "Filesystem"})),
+            bound.clone(), true, vec!["VolumeMode", "Filesystem"], vec![]),
+        ("block", json!({}), with(gold("volume3"), json!({"volumeMode": "Block"})),
+            bound.clone(), true, vec!["VolumeMode", "Block"], vec![]),
+        ("condition-type", json!({}), gold("volume4"), cond(json!({"type": "Resizing"})), true,
+            vec!["Conditions", "Type", "Resizing"], vec![]),
+        ("condition-status", json!({}), gold("volume5"), cond(json!({"status": "True"})), true,
+            vec!["Conditions", "Status", "True"], vec![]),
+        ("condition-last-probe-time", json!({}), gold("volume6"),
+            cond(json!({"lastProbeTime": now3339})), true,
+            vec!["Conditions", "LastProbeTime", now], vec![]),
+        ("condition-last-transition-time", json!({}), gold("volume7"),
+            cond(json!({"lastTransitionTime": now3339})), true,
+            vec!["Conditions", "LastTransitionTime", now], vec![]),
+        ("condition-reason", json!({}), gold("volume8"), cond(json!({"reason": "OfflineResize"})),
+            true, vec!["Conditions", "Reason", "OfflineResize"], vec![]),
+        ("condition-message", json!({}), gold("volume9"),
+            cond(json!({"message": "User request resize"})), true,
+            vec!["Conditions", "Message", "User request resize"], vec![]),
+        ("deletion-timestamp", json!({"deletionTimestamp": "2015-01-01T01:00:00Z"}),
+            gold("volume10"), json!({}), true, vec!["Terminating (lasts 10y)"], vec![]),
+        ("pvc-datasource", json!({}),
+            with(gold("volume10"), json!({"dataSource":
+                {"name": "srcpvc", "kind": "PersistentVolumeClaim"}})),
+            json!({}), true,
+            vec!["\nDataSource:\n  Kind:   PersistentVolumeClaim\n  Name:   srcpvc"], vec![]),
+        ("snapshot-datasource", json!({}),
+            with(gold("volume10"), json!({"dataSource": {"name": "src-snapshot",
+                "kind": "VolumeSnapshot", "apiGroup": "snapshot.storage.k8s.io"}})),
+            json!({}), true,
+            vec!["DataSource:\n  APIGroup:  snapshot.storage.k8s.io\n  Kind:      VolumeSnapshot\n  Name:      src-snapshot\n"],
+            vec![]),
+        ("no-show-events", json!({}), gold("volume1"), bound.clone(), false,
+            vec![], vec!["Events"]),
+    ];
+    for (name, meta, spec, status, show_events, wants, dont_wants) in cases {
+        let mut sim = sim();
+        let meta = with(json!({"name": "bar", "namespace": "foo"}), meta);
+        put(
+            &mut sim,
+            json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                "metadata": meta, "spec": spec, "status": status}),
+        );
+        let out = describe(
+            &mut sim,
+            &format!("pvc bar -n foo --show-events={show_events}"),
+        );
+        assert!(!out.is_empty(), "{name}");
+        for want in wants {
+            assert!(out.contains(want), "{name}: {want:?} not in\n{out}");
+        }
+        for dont in dont_wants {
+            assert!(!out.contains(dont), "{name}: {dont:?} in\n{out}");
+        }
+    }
+}
