@@ -1355,11 +1355,15 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
         .pods_on_node(&n.metadata.name)
         .filter(|p| p.status.phase != "Succeeded" && p.status.phase != "Failed")
         .collect();
+    // Upstream uses the capacity map unless the allocatable map has entries.
+    let allocatable = if n.status.allocatable.is_empty() {
+        &n.status.capacity
+    } else {
+        &n.status.allocatable
+    };
     let alloc = |r: &str| -> i128 {
-        n.status
-            .allocatable
+        allocatable
             .get(r)
-            .or_else(|| n.status.capacity.get(r))
             .and_then(|q| parse_quantity_milli(&q.0).ok())
             .unwrap_or(0)
     };
@@ -1405,7 +1409,7 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
     );
     w.w(1, "Resource\tRequests\tLimits\n");
     w.w(1, "--------\t--------\t------\n");
-    for r in ["cpu", "memory", "ephemeral-storage"] {
+    let total = |r: &str| {
         let (mut req, mut lim) = ((0i128, None), (0i128, None));
         for p in &pods {
             let a = pod_resource(p, r, false);
@@ -1419,6 +1423,10 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
                 lim.1 = b.1;
             }
         }
+        (req, lim)
+    };
+    for r in ["cpu", "memory", "ephemeral-storage"] {
+        let (req, lim) = total(r);
         w.w(
             1,
             &format!(
@@ -1429,6 +1437,28 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
                 percent(lim.0, alloc(r))
             ),
         );
+    }
+    // Huge pages with their share of the allocatable amount, then extended resources
+    // (neither standard container resources nor `pods`), each sorted by name.
+    for r in allocatable.keys().filter(|r| r.starts_with("hugepages-")) {
+        let (req, lim) = total(r);
+        w.w(
+            1,
+            &format!(
+                "{r}\t{} ({}%)\t{} ({}%)\n",
+                q(req),
+                percent(req.0, alloc(r)),
+                q(lim),
+                percent(lim.0, alloc(r))
+            ),
+        );
+    }
+    for r in allocatable.keys().filter(|r| {
+        !r.starts_with("hugepages-")
+            && !matches!(r.as_str(), "cpu" | "memory" | "ephemeral-storage" | "pods")
+    }) {
+        let (req, lim) = total(r);
+        w.w(1, &format!("{r}\t{}\t{}\n", q(req), q(lim)));
     }
     if show_events {
         let evs = events::for_object(&sim.api.events, "Node", "", &n.metadata.name, "");

@@ -624,3 +624,63 @@ fn describe_events_toggle() {
         assert!(!out.contains("Events:"), "{kind}: events\n{out}");
     }
 }
+
+// Upstream: TestDescribeNode (kubectl 1.34). Deviations: kubeplay keeps no Lease objects
+// (describe reports the kubelet itself as the lease holder), so the "holder" row is not
+// ported; the pod is bound to the node (spec.nodeName), since upstream's fake clientset
+// ignores the field selector that keeps other nodes' pods out; the two Events are recorded
+// against the node in kubeplay's event log.
+#[test]
+fn describe_node_allocated_resources() {
+    let mut sim = sim();
+    let node = Object::from_value(json!({"apiVersion": "v1", "kind": "Node",
+    "metadata": {"name": "bar", "uid": "uid"},
+    "spec": {"unschedulable": true},
+    "status": {
+        "capacity": {"hugepages-2Mi": "4Gi", "cpu": "8", "memory": "24Gi",
+            "hugepages-1Gi": "0"},
+        "allocatable": {"hugepages-2Mi": "2Gi", "cpu": "4", "memory": "12Gi",
+            "hugepages-1Gi": "0"}
+    }}))
+    .unwrap();
+    sim.api.store.put(node.clone());
+    put(
+        &mut sim,
+        json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "pod-with-resources", "namespace": "foo"},
+            "spec": {"nodeName": "bar", "containers": [
+                {"name": "cpu-mem", "image": "image:latest", "resources": {
+                    "requests": {"cpu": "1", "memory": "1Gi"},
+                    "limits": {"cpu": "2", "memory": "2Gi"}}},
+                {"name": "hugepages", "image": "image:latest", "resources": {
+                    "requests": {"hugepages-2Mi": "512Mi"},
+                    "limits": {"hugepages-2Mi": "512Mi"}}}
+            ]},
+            "status": {"phase": "Running"}}),
+    );
+    for msg in [
+        "Node bar status is now: NodeHasNoDiskPressure",
+        "Node bar status is now: NodeReady",
+    ] {
+        sim.api.record_event(&node, "Normal", "", msg, "kubelet");
+    }
+    let out = describe(&mut sim, "node bar");
+    assert_contains_all(
+        &out,
+        &[
+            "Unschedulable",
+            "true",
+            "Allocated resources:
+  (Total limits may be over 100 percent, i.e., overcommitted.)
+  Resource           Requests     Limits
+  --------           --------     ------
+  cpu                1 (25%)      2 (50%)
+  memory             1Gi (8%)     2Gi (16%)
+  ephemeral-storage  0 (0%)       0 (0%)
+  hugepages-1Gi      0 (0%)       0 (0%)
+  hugepages-2Mi      512Mi (25%)  512Mi (25%)",
+            "Node bar status is now: NodeHasNoDiskPressure",
+            "Node bar status is now: NodeReady",
+        ],
+    );
+}
