@@ -665,4 +665,121 @@ mod tests {
             );
         }
     }
+
+    // Upstream: TestLabelErrors (label_test.go), all eight cases, through `kubectl label`.
+    #[test]
+    fn label_errors() {
+        let cases = [
+            ("no args", "", "one or more resources must be specified"),
+            (
+                "not enough labels",
+                "pods",
+                "at least one label update is required",
+            ),
+            (
+                "wrong labels",
+                "pods -",
+                "at least one label update is required",
+            ),
+            (
+                "wrong labels 2",
+                "pods =bar",
+                "at least one label update is required",
+            ),
+            (
+                "no resources",
+                "pods-",
+                "one or more resources must be specified",
+            ),
+            (
+                "no resources 2",
+                "pods=bar",
+                "one or more resources must be specified",
+            ),
+            (
+                "resources but no selectors",
+                "pods app=bar",
+                "resource(s) were provided, but no name was specified",
+            ),
+            (
+                "multiple resources but no selectors",
+                "pods,deployments app=bar",
+                "resource(s) were provided, but no name was specified",
+            ),
+        ];
+        for (name, args, want) in cases {
+            let mut sim = sim();
+            let err = execute(&mut sim, &format!("label {args}")).unwrap_err();
+            assert!(err.contains(want), "{name}: {err}");
+        }
+    }
+
+    // Upstream: TestAnnotateErrors (annotate_test.go), all six cases, through
+    // `kubectl annotate`.
+    #[test]
+    fn annotate_errors() {
+        let cases = [
+            ("no args", "", "one or more resources must be specified"),
+            (
+                "not enough annotations",
+                "pods",
+                "at least one annotation update is required",
+            ),
+            (
+                "wrong annotations",
+                "pods -",
+                "at least one annotation update is required",
+            ),
+            (
+                "wrong annotations 2",
+                "pods =bar",
+                "at least one annotation update is required",
+            ),
+            (
+                "no resources remove annotations",
+                "pods-",
+                "one or more resources must be specified",
+            ),
+            (
+                "no resources add annotations",
+                "pods=bar",
+                "one or more resources must be specified",
+            ),
+        ];
+        for (name, args, want) in cases {
+            let mut sim = sim();
+            let err = execute(&mut sim, &format!("annotate {args}")).unwrap_err();
+            assert!(err.contains(want), "{name}: {err}");
+        }
+    }
+
+    // Upstream: TestValidateAnnotationOverwrites (annotate_test.go), all four rows, through
+    // `kubectl annotate` without --overwrite.
+    #[test]
+    fn validate_annotation_overwrites() {
+        let cases: [(&str, &[(&str, &str)], &str, bool); 4] = [
+            (
+                "share first annotation",
+                &[("a", "A"), ("b", "B")],
+                "a=a c=C",
+                true,
+            ),
+            (
+                "share second annotation",
+                &[("a", "A"), ("c", "C")],
+                "b=B c=c",
+                true,
+            ),
+            ("no overlap", &[("a", "A"), ("c", "C")], "b=B d=D", false),
+            ("no annotations", &[], "a=A b=B", false),
+        ];
+        for (name, existing, args, expect_err) in cases {
+            let mut sim = sim();
+            let mut p = running_pod("p", "default", "node-1");
+            p.metadata.annotations = map(existing);
+            load_pod(&mut sim, p);
+            let res = execute(&mut sim, &format!("annotate pod p {args}"));
+            assert_eq!(res.is_err(), expect_err, "{name}: {res:?}");
+        }
+    }
 }
