@@ -20,6 +20,27 @@ fn describe(sim: &mut Simulation, args: &str) -> String {
     execute(sim, &format!("describe {args}")).unwrap()
 }
 
+/// A TestDescribeJob case: name, spec, status, wanted and unwanted substrings.
+type JobCase = (
+    &'static str,
+    Value,
+    Value,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+/// A TestPersistentVolumeClaimDescriber case: name, extra metadata, spec, status, show
+/// events, wanted and unwanted substrings.
+type PvcCase = (
+    &'static str,
+    Value,
+    Value,
+    Value,
+    bool,
+    Vec<&'static str>,
+    Vec<&'static str>,
+);
+
 fn assert_contains_all(out: &str, wants: &[&str]) {
     for want in wants {
         assert!(out.contains(want), "{want:?} not in\n{out}");
@@ -93,7 +114,7 @@ fn describe_pod_priority() {
 // Upstream: TestDescribeJob, all six cases.
 #[test]
 fn describe_job_cases() {
-    let cases: [(&str, Value, Value, &[&str], &[&str]); 6] = [
+    let cases: [JobCase; 6] = [
         (
             "empty job",
             json!({}),
@@ -493,7 +514,7 @@ fn persistent_volume_claim_describer() {
     };
     let bound = json!({"phase": "Bound"});
     let cond = |c: Value| json!({"conditions": [c]});
-    let cases: Vec<(&str, Value, Value, Value, bool, Vec<&str>, Vec<&str>)> = vec![
+    let cases: Vec<PvcCase> = vec![
         ("default", json!({}), gold("volume1"), bound.clone(), true,
             vec!["Events"], vec!["VolumeMode", "Filesystem"]),
         ("filesystem", json!({}), with(gold("volume2"), json!({"volumeMode": "Filesystem"})),
@@ -683,4 +704,70 @@ fn describe_node_allocated_resources() {
             "Node bar status is now: NodeReady",
         ],
     );
+}
+
+// Upstream: TestDescribePod, all four cases (a pod deleted ten years before the test clock,
+// 2025-01-01T01:00:00Z, with a 1234s grace period and two readiness gates).
+#[test]
+fn describe_pod_cases() {
+    let cases: [(&str, &str, &str, &[&str]); 4] = [
+        (
+            "foo",
+            "bar",
+            "Running",
+            &[
+                "bar",
+                "Status:",
+                "Terminating (lasts 10y)",
+                "Termination Grace Period",
+                "1234s",
+            ],
+        ),
+        (
+            "pod1",
+            "ns1",
+            "Pending",
+            &[
+                "pod1",
+                "ns1",
+                "Terminating (lasts 10y)",
+                "Termination Grace Period",
+                "1234s",
+            ],
+        ),
+        ("pod2", "ns2", "Succeeded", &["pod2", "ns2", "Succeeded"]),
+        ("pod3", "ns3", "Failed", &["pod3", "ns3", "Failed"]),
+    ];
+    for (name, ns, phase, wants) in cases {
+        let mut sim = sim();
+        put(
+            &mut sim,
+            json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": ns,
+                    "deletionTimestamp": "2015-01-01T01:00:00Z",
+                    "deletionGracePeriodSeconds": 1234},
+                "spec": {"readinessGates": [
+                    {"conditionType": "condition1"}, {"conditionType": "condition2"}]},
+                "status": {"phase": phase,
+                    "conditions": [{"type": "condition1", "status": "True"}]}}),
+        );
+        let out = describe(&mut sim, &format!("pod {name} -n {ns}"));
+        for want in wants {
+            assert!(out.contains(want), "{name}: {want:?} not in\n{out}");
+        }
+    }
+}
+
+// Upstream: TestDescribePodServiceAccount.
+#[test]
+fn describe_pod_service_account() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "bar", "namespace": "foo"},
+            "spec": {"serviceAccountName": "fooaccount"}}),
+    );
+    let out = describe(&mut sim, "pod bar -n foo");
+    assert_contains_all(&out, &["Service Account:", "fooaccount"]);
 }

@@ -543,6 +543,9 @@ mod tests {
         );
     }
 
+    type Strs<'a> = &'a [&'a str];
+    type Pairs<'a> = &'a [(&'a str, &'a str)];
+
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
     }
@@ -558,7 +561,7 @@ mod tests {
     // all seven rows.
     #[test]
     fn parse_labels_table() {
-        let ok: [(&[&str], &[(&str, &str)], &[&str]); 4] = [
+        let ok: [(Strs, Pairs, Strs); 4] = [
             (&["a=b", "c=d"], &[("a", "b"), ("c", "d")], &[]),
             (&[], &[], &[]),
             (&["a=b", "c=d", "e-"], &[("a", "b"), ("c", "d")], &["e"]),
@@ -580,7 +583,7 @@ mod tests {
     // (validateNoOverwrites runs when --overwrite is not given).
     #[test]
     fn validate_labels_table() {
-        let cases: [(&str, &[(&str, &str)], &str, bool); 4] = [
+        let cases: [(&str, Pairs, &str, bool); 4] = [
             ("one shared", &[("a", "b"), ("c", "d")], "a=c d=b", true),
             ("second shared", &[("a", "b"), ("c", "d")], "b=d c=a", true),
             ("no overlap", &[("a", "b"), ("c", "d")], "b=a d=c", false),
@@ -615,7 +618,7 @@ mod tests {
             )),
             "add annotations with special characters"
         );
-        let ok: [(&[&str], &[(&str, &str)], &[&str]); 4] = [
+        let ok: [(Strs, Pairs, Strs); 4] = [
             (&["a=b", "c=d"], &[("a", "b"), ("c", "d")], &[]),
             (&[], &[], &[]),
             (&["a=b", "c=d", "e-"], &[("a", "b"), ("c", "d")], &["e"]),
@@ -757,7 +760,7 @@ mod tests {
     // `kubectl annotate` without --overwrite.
     #[test]
     fn validate_annotation_overwrites() {
-        let cases: [(&str, &[(&str, &str)], &str, bool); 4] = [
+        let cases: [(&str, Pairs, &str, bool); 4] = [
             (
                 "share first annotation",
                 &[("a", "A"), ("b", "B")],
