@@ -637,6 +637,30 @@ fn describe_containers(
                 ),
             );
         }
+        // Devices, listed only when there are some; upstream reuses the mounts' `none`
+        // suffix, so a container with devices but no mounts prints "Devices:\t<none>".
+        let mut devices: Vec<Value> = c
+            .extra
+            .get("volumeDevices")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if !devices.is_empty() {
+            w.w(
+                2,
+                &format!(
+                    "Devices:{}\n",
+                    if mounts.is_empty() { "\t<none>" } else { "" }
+                ),
+            );
+            devices.sort_by_key(|d| extra_v(d, "devicePath"));
+            for d in &devices {
+                w.w(
+                    3,
+                    &format!("{} from {}\n", extra_v(d, "devicePath"), extra_v(d, "name")),
+                );
+            }
+        }
     }
 }
 
@@ -1703,6 +1727,10 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         Err(errs.join("\n"))
     }
 }
+
+#[cfg(test)]
+#[path = "describe_containers_tests.rs"]
+mod containers_tests;
 
 #[cfg(test)]
 mod tests {
