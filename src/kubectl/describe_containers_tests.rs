@@ -246,3 +246,109 @@ fn describe_containers_cases() {
         }
     }
 }
+
+// Upstream: TestDescribeContainerPorts (describe_test.go, kubectl 1.34), all five cases.
+// Upstream calls describeContainerPorts / describeContainerHostPorts directly; kubeplay
+// builds those strings inside describe_containers, so the test reads them off the "Port(s):"
+// and "Host Port(s):" lines (the caller prints "<none>" for the empty string, and the
+// plural title when the list has a comma).
+#[test]
+fn describe_container_ports() {
+    let cases = [
+        ("no ports", json!([]), "", ""),
+        (
+            "container and host port, with name",
+            json!([{"name": "web", "containerPort": 8080, "hostPort": 8080, "protocol": "TCP"}]),
+            "8080/TCP (web)",
+            "8080/TCP (web)",
+        ),
+        (
+            "container and host port, no name",
+            json!([{"containerPort": 8080, "hostPort": 8080, "protocol": "TCP"}]),
+            "8080/TCP",
+            "8080/TCP",
+        ),
+        (
+            "multiple ports with mixed configuration",
+            json!([
+                {"name": "controller", "containerPort": 9093, "hostPort": 9093, "protocol": "TCP"},
+                {"containerPort": 9092, "protocol": "TCP"},
+                {"name": "interbroker", "containerPort": 9094, "hostPort": 9094, "protocol": "TCP"}
+            ]),
+            "9093/TCP (controller), 9092/TCP, 9094/TCP (interbroker)",
+            "9093/TCP (controller), 0/TCP, 9094/TCP (interbroker)",
+        ),
+        (
+            "all ports with mixed configuration",
+            json!([
+                {"name": "controller", "containerPort": 9093, "hostPort": 9093, "protocol": "TCP"},
+                {"name": "client", "containerPort": 9092, "hostPort": 9092, "protocol": "TCP"},
+                {"name": "interbroker", "containerPort": 9094, "hostPort": 9094, "protocol": "TCP"}
+            ]),
+            "9093/TCP (controller), 9092/TCP (client), 9094/TCP (interbroker)",
+            "9093/TCP (controller), 9092/TCP (client), 9094/TCP (interbroker)",
+        ),
+    ];
+    let line = |title: &str, v: &str| {
+        if v.is_empty() {
+            format!("    {title}:\t<none>\n")
+        } else if v.contains(',') {
+            format!("    {title}s:\t{v}\n")
+        } else {
+            format!("    {title}:\t{v}\n")
+        }
+    };
+    for (name, ports, want_container, want_host) in cases {
+        let out = raw(container(json!({"ports": ports})), status(json!({})));
+        for want in [line("Port", want_container), line("Host Port", want_host)] {
+            assert!(out.contains(&want), "{name}: {want:?} not in\n{out:?}");
+        }
+    }
+}
+
+// Upstream: TestPrintLabelsMultiline (describe_test.go), all six cases, against
+// printAnnotationsMultiline's raw output.
+#[test]
+fn print_labels_multiline() {
+    use std::collections::BTreeMap;
+    let key = "MaxLenAnnotation";
+    let max_annotation_len = 140;
+    let value = "a".repeat(max_annotation_len - key.len() - 2);
+    let m = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let cases = [
+        (
+            m(&[("col1", "asd"), ("COL2", "zxc")]),
+            "Annotations:\tCOL2: zxc\n\tcol1: asd\n".to_string(),
+        ),
+        (
+            m(&[(key, &value)]),
+            format!("Annotations:\t{key}: {value}\n"),
+        ),
+        (
+            m(&[(key, &format!("{value}1"))]),
+            format!("Annotations:\t{key}:\n\t  {value}1\n"),
+        ),
+        (
+            m(&[(key, &format!("{value}{value}"))]),
+            format!(
+                "Annotations:\t{key}:\n\t  {}...\n",
+                "a".repeat(max_annotation_len - 2)
+            ),
+        ),
+        (
+            m(&[("key", "value\nwith\nnewlines\n")]),
+            "Annotations:\tkey:\n\t  value\n\t  with\n\t  newlines\n".to_string(),
+        ),
+        (m(&[]), "Annotations:\t<none>\n".to_string()),
+    ];
+    for (i, (annotations, want)) in cases.into_iter().enumerate() {
+        let mut w = Writer::new();
+        super::print_annotations_multiline(&mut w, "Annotations", &annotations);
+        assert_eq!(w.pending, want, "case {i}");
+    }
+}
