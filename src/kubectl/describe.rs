@@ -775,6 +775,35 @@ fn describe_volumes(w: &mut Writer, volumes: Option<&Value>, space: &str) {
     }
 }
 
+/// `describeTopologySpreadConstraints`: sorted by topology key, one per line.
+fn describe_topology_spread_constraints(w: &mut Writer, tscs: Option<&Value>, space: &str) {
+    let mut tscs: Vec<&Value> = match tscs.and_then(Value::as_array) {
+        Some(a) if !a.is_empty() => a.iter().collect(),
+        _ => return,
+    };
+    tscs.sort_by_key(|t| extra_v(t, "topologyKey"));
+    w.w(0, &format!("{space}Topology Spread Constraints:\t"));
+    for (i, t) in tscs.iter().enumerate() {
+        if i != 0 {
+            w.w(0, &format!("{space}\t"));
+        }
+        let skew = t.get("maxSkew").and_then(Value::as_i64).unwrap_or(0);
+        let mut line = format!(
+            "{}:{} when max skew {skew} is exceeded",
+            extra_v(t, "topologyKey"),
+            extra_v(t, "whenUnsatisfiable")
+        );
+        if let Some(sel) = t.get("labelSelector").filter(|v| !v.is_null()) {
+            let formatted = match serde_json::from_value::<crate::api::LabelSelector>(sel.clone()) {
+                Ok(ls) => super::printers::format_label_selector(Some(&ls)),
+                Err(_) => "<error>".to_string(),
+            };
+            line.push_str(&format!(" for selector {formatted}"));
+        }
+        w.w(0, &format!("{line}\n"));
+    }
+}
+
 /// `DescribePodTemplate`.
 fn describe_pod_template(w: &mut Writer, t: Option<&PodTemplateSpec>) {
     w.w(0, "Pod Template:\n");
@@ -802,6 +831,7 @@ fn describe_pod_template(w: &mut Writer, t: Option<&PodTemplateSpec>) {
     }
     describe_containers(w, "Containers", &t.spec.containers, &[], None, "  ");
     describe_volumes(w, t.spec.extra.get("volumes"), "  ");
+    describe_topology_spread_constraints(w, t.spec.extra.get("topologySpreadConstraints"), "  ");
     let pc = extra_str(&t.spec.extra, "priorityClassName");
     if !pc.is_empty() {
         w.w(1, &format!("Priority Class Name:\t{pc}\n"));
@@ -1062,6 +1092,11 @@ fn describe_pod(sim: &Simulation, pod: &Pod, show_events: bool) -> String {
     w.w(0, &format!("QoS Class:\t{qos}\n"));
     print_labels_multiline(&mut w, "Node-Selectors", &pod.spec.node_selector);
     print_tolerations(&mut w, "Tolerations", &pod.spec.tolerations);
+    describe_topology_spread_constraints(
+        &mut w,
+        pod.spec.extra.get("topologySpreadConstraints"),
+        "",
+    );
     if show_events {
         let evs = events::for_object(
             &sim.api.events,

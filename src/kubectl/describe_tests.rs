@@ -43,7 +43,7 @@ type PvcCase = (
 
 fn assert_contains_all(out: &str, wants: &[&str]) {
     for want in wants {
-        assert!(out.contains(want), "{want:?} not in\n{out}");
+        assert!(out.contains(want), "{want:?} not in\n{out:?}");
     }
 }
 
@@ -770,4 +770,31 @@ fn describe_pod_service_account() {
     );
     let out = describe(&mut sim, "pod bar -n foo");
     assert_contains_all(&out, &["Service Account:", "fooaccount"]);
+}
+
+// Upstream: TestDescribeTopologySpreadConstraints.
+#[test]
+fn describe_topology_spread_constraints() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "bar", "namespace": "foo"},
+        "spec": {"topologySpreadConstraints": [
+            {"maxSkew": 3, "topologyKey": "topology.kubernetes.io/test1",
+                "whenUnsatisfiable": "DoNotSchedule",
+                "labelSelector": {"matchLabels": {"key1": "val1", "key2": "val2"}}},
+            {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/test2",
+                "whenUnsatisfiable": "ScheduleAnyway"}
+        ]}}),
+    );
+    // `execute` returns the text without its final newline; describe's output ends with one.
+    let out = describe(&mut sim, "pod bar -n foo --show-events=false") + "\n";
+    assert_contains_all(
+        &out,
+        &[
+            "topology.kubernetes.io/test1:DoNotSchedule when max skew 3 is exceeded for selector key1=val1,key2=val2\n",
+            "topology.kubernetes.io/test2:ScheduleAnyway when max skew 1 is exceeded\n",
+        ],
+    );
 }
