@@ -352,3 +352,40 @@ fn print_labels_multiline() {
         assert_eq!(w.pending, want, "case {i}");
     }
 }
+
+// Upstream: TestDescribeResources (describe_test.go), all four cases. Upstream counts
+// occurrences in describeResources' output alone; kubeplay writes the resources inside
+// describe_containers, so the counts are taken over the whole (raw) container block, whose
+// other lines contain none of the counted words.
+#[test]
+fn describe_resources() {
+    let both = json!({"cpu": "1000", "memory": "100Mi"});
+    let cases: [(Value, &[(&str, usize)]); 4] = [
+        (json!({}), &[]),
+        (
+            json!({"requests": both.clone(), "limits": both.clone()}),
+            &[
+                ("cpu", 2),
+                ("memory", 2),
+                ("Requests", 1),
+                ("Limits", 1),
+                ("1k", 2),
+                ("100Mi", 2),
+            ],
+        ),
+        (
+            json!({"limits": both.clone()}),
+            &[("cpu", 1), ("memory", 1), ("Limits", 1), ("1k", 1), ("100Mi", 1)],
+        ),
+        (
+            json!({"requests": both}),
+            &[("cpu", 1), ("memory", 1), ("Requests", 1), ("1k", 1), ("100Mi", 1)],
+        ),
+    ];
+    for (i, (resources, want)) in cases.into_iter().enumerate() {
+        let out = raw(container(json!({"resources": resources})), status(json!({})));
+        for (key, n) in want {
+            assert_eq!(out.matches(key).count(), *n, "case {i}: {key:?} in\n{out:?}");
+        }
+    }
+}
