@@ -769,6 +769,9 @@ fn describe_volumes(w: &mut Writer, volumes: Option<&Value>, space: &str) {
                     );
                 }
             }
+        } else if let Some(i) = v.get("image") {
+            // printImageVolumeSource.
+            w.w(2, &format!("Type:\tImage (a container image or OCI artifact)\n    Reference:\t{}\n    PullPolicy:\t{}\n", extra_v(i, "reference"), extra_v(i, "pullPolicy")));
         } else {
             w.w(1, "<unknown>\n");
         }

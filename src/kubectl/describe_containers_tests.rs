@@ -375,17 +375,36 @@ fn describe_resources() {
         ),
         (
             json!({"limits": both.clone()}),
-            &[("cpu", 1), ("memory", 1), ("Limits", 1), ("1k", 1), ("100Mi", 1)],
+            &[
+                ("cpu", 1),
+                ("memory", 1),
+                ("Limits", 1),
+                ("1k", 1),
+                ("100Mi", 1),
+            ],
         ),
         (
             json!({"requests": both}),
-            &[("cpu", 1), ("memory", 1), ("Requests", 1), ("1k", 1), ("100Mi", 1)],
+            &[
+                ("cpu", 1),
+                ("memory", 1),
+                ("Requests", 1),
+                ("1k", 1),
+                ("100Mi", 1),
+            ],
         ),
     ];
     for (i, (resources, want)) in cases.into_iter().enumerate() {
-        let out = raw(container(json!({"resources": resources})), status(json!({})));
+        let out = raw(
+            container(json!({"resources": resources})),
+            status(json!({})),
+        );
         for (key, n) in want {
-            assert_eq!(out.matches(key).count(), *n, "case {i}: {key:?} in\n{out:?}");
+            assert_eq!(
+                out.matches(key).count(),
+                *n,
+                "case {i}: {key:?} in\n{out:?}"
+            );
         }
     }
 }

@@ -798,3 +798,37 @@ fn describe_topology_spread_constraints() {
         ],
     );
 }
+
+// Upstream: TestDescribePodVolumes (an image volume), compared byte for byte (`execute`
+// drops the final newline).
+#[test]
+fn describe_pod_volumes() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "bar", "namespace": "foo"},
+            "spec": {"volumes": [{"name": "image",
+                "image": {"reference": "image", "pullPolicy": "IfNotPresent"}}]}}),
+    );
+    let expected = "Name:         bar
+Namespace:    foo
+Node:         <none>
+Labels:       <none>
+Annotations:  <none>
+Status:       
+IP:           
+IPs:          <none>
+Containers: <none>
+Volumes:
+  image:
+    Type:        Image (a container image or OCI artifact)
+    Reference:   image
+    PullPolicy:  IfNotPresent
+QoS Class:       BestEffort
+Node-Selectors:  <none>
+Tolerations:     <none>
+Events:          <none>
+";
+    assert_eq!(describe(&mut sim, "pod bar -n foo") + "\n", expected);
+}
