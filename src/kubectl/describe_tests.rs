@@ -832,3 +832,36 @@ Events:          <none>
 ";
     assert_eq!(describe(&mut sim, "pod bar -n foo") + "\n", expected);
 }
+
+// Upstream: TestControllerRef: of three pods matching the RC's selector only the one it
+// controls (by UID) counts, so Pods Status reads "1 Running".
+#[test]
+fn controller_ref() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "v1", "kind": "ReplicationController",
+            "metadata": {"name": "bar", "namespace": "foo", "uid": "123456"},
+            "spec": {"replicas": 1, "selector": {"abc": "xyz"},
+                "template": {"spec": {"containers": [{"image": "mytest-image:latest"}]}}}}),
+    );
+    for (name, owner) in [
+        ("barpod", Some(("bar", "123456"))),
+        ("orphan", None),
+        ("buzpod", Some(("buz", "654321"))),
+    ] {
+        let mut meta = json!({"name": name, "namespace": "foo", "labels": {"abc": "xyz"}});
+        if let Some((owner, uid)) = owner {
+            meta["ownerReferences"] = json!([{"apiVersion": "", "kind": "", "name": owner,
+                "uid": uid, "controller": true}]);
+        }
+        put(
+            &mut sim,
+            json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+                "spec": {"containers": [{"image": "mytest-image:latest"}]},
+                "status": {"phase": "Running"}}),
+        );
+    }
+    let out = describe(&mut sim, "rc bar -n foo --show-events=false");
+    assert_contains_all(&out, &["1 Running"]);
+}
