@@ -865,3 +865,49 @@ fn controller_ref() {
     let out = describe(&mut sim, "rc bar -n foo --show-events=false");
     assert_contains_all(&out, &["1 Running"]);
 }
+
+// Upstream: TestGetPodsTotalRequests (its one case): the summed requests of two pods with two
+// containers each are cpu 1.184 (1184m), memory 546Mi, storage 2.4G. kubeplay sums inside
+// describe node, so the pods run on a node and the totals are read off its "Allocated
+// resources" rows; `storage` is not a row kubectl prints (only cpu, memory,
+// ephemeral-storage, huge pages and extended resources), so that total is not checked.
+#[test]
+fn get_pods_total_requests() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"},
+            "status": {"allocatable": {"cpu": "4", "memory": "12Gi"}}}),
+    );
+    let req = |cpu: &str, mem: &str, storage: &str| {
+        json!({"name": "c", "image": "i", "resources": {"requests":
+            {"cpu": cpu, "memory": mem, "storage": storage}}})
+    };
+    for (name, a, b) in [
+        ("p1", req("1", "300Mi", "1G"), req("90m", "120Mi", "200M")),
+        ("p2", req("60m", "43Mi", "500M"), req("34m", "83Mi", "700M")),
+    ] {
+        put(
+            &mut sim,
+            json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": name, "namespace": "default"},
+                "spec": {"nodeName": "n", "containers": [a, b]},
+                "status": {"phase": "Running"}}),
+        );
+    }
+    let out = describe(&mut sim, "node n");
+    let allocated = out
+        .split("Allocated resources:")
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    let row = |r: &str| {
+        allocated
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{r} ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(row("cpu").contains("1184m ("), "{allocated}");
+    assert!(row("memory").contains("546Mi ("), "{allocated}");
+}
