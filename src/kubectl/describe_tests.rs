@@ -646,13 +646,9 @@ fn describe_events_toggle() {
     }
 }
 
-// Upstream: TestDescribeNode (kubectl 1.34). Deviations: kubeplay keeps no Lease objects
-// (describe reports the kubelet itself as the lease holder), so the "holder" row is not
-// ported; the pod is bound to the node (spec.nodeName), since upstream's fake clientset
-// ignores the field selector that keeps other nodes' pods out; the two Events are recorded
-// against the node in kubeplay's event log.
-#[test]
-fn describe_node_allocated_resources() {
+/// The node "bar" of TestDescribeNode / TestDescribeNodeWithSidecar, one pod on it with the
+/// given init containers, and the node's two Events; returns `describe node bar`.
+fn describe_node_fixture(init_containers: Value) -> String {
     let mut sim = sim();
     let node = Object::from_value(json!({"apiVersion": "v1", "kind": "Node",
     "metadata": {"name": "bar", "uid": "uid"},
@@ -669,7 +665,7 @@ fn describe_node_allocated_resources() {
         &mut sim,
         json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "pod-with-resources", "namespace": "foo"},
-            "spec": {"nodeName": "bar", "containers": [
+            "spec": {"nodeName": "bar", "initContainers": init_containers, "containers": [
                 {"name": "cpu-mem", "image": "image:latest", "resources": {
                     "requests": {"cpu": "1", "memory": "1Gi"},
                     "limits": {"cpu": "2", "memory": "2Gi"}}},
@@ -685,7 +681,17 @@ fn describe_node_allocated_resources() {
     ] {
         sim.api.record_event(&node, "Normal", "", msg, "kubelet");
     }
-    let out = describe(&mut sim, "node bar");
+    describe(&mut sim, "node bar")
+}
+
+// Upstream: TestDescribeNode (kubectl 1.34). Deviations: kubeplay keeps no Lease objects
+// (describe reports the kubelet itself as the lease holder), so the "holder" row is not
+// ported; the pod is bound to the node (spec.nodeName), since upstream's fake clientset
+// ignores the field selector that keeps other nodes' pods out; the two Events are recorded
+// against the node in kubeplay's event log.
+#[test]
+fn describe_node_allocated_resources() {
+    let out = describe_node_fixture(json!([]));
     assert_contains_all(
         &out,
         &[
@@ -697,6 +703,37 @@ fn describe_node_allocated_resources() {
   --------           --------     ------
   cpu                1 (25%)      2 (50%)
   memory             1Gi (8%)     2Gi (16%)
+  ephemeral-storage  0 (0%)       0 (0%)
+  hugepages-1Gi      0 (0%)       0 (0%)
+  hugepages-2Mi      512Mi (25%)  512Mi (25%)",
+            "Node bar status is now: NodeHasNoDiskPressure",
+            "Node bar status is now: NodeReady",
+        ],
+    );
+}
+
+// Upstream: TestDescribeNodeWithSidecar (kubectl 1.34): a restartable (sidecar) init
+// container's requests add to the pod's, a plain init container's only bound them from
+// below. Same deviations as TestDescribeNode above.
+#[test]
+fn describe_node_with_sidecar() {
+    let out = describe_node_fixture(json!([
+        {"name": "init-container-1", "restartPolicy": "Always",
+            "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}},
+        {"name": "init-container-2",
+            "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}
+    ]));
+    assert_contains_all(
+        &out,
+        &[
+            "Unschedulable",
+            "true",
+            "Allocated resources:
+  (Total limits may be over 100 percent, i.e., overcommitted.)
+  Resource           Requests     Limits
+  --------           --------     ------
+  cpu                2 (50%)      2 (50%)
+  memory             2Gi (16%)    2Gi (16%)
   ephemeral-storage  0 (0%)       0 (0%)
   hugepages-1Gi      0 (0%)       0 (0%)
   hugepages-2Mi      512Mi (25%)  512Mi (25%)",
