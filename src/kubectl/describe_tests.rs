@@ -948,3 +948,243 @@ fn get_pods_total_requests() {
     assert!(row("cpu").contains("1184m ("), "{allocated}");
     assert!(row("memory").contains("546Mi ("), "{allocated}");
 }
+
+// Upstream: TestDescribeHorizontalPodAutoscaler (kubectl 1.34), all twenty-two autoscaling/v2
+// cases and four autoscaling/v1 cases; upstream only requires each description to succeed
+// and be non-empty. Quantities `NewMilliQuantity(n)` are written as "nm".
+#[test]
+fn describe_horizontal_pod_autoscaler_cases() {
+    let sel = json!({"matchLabels": {"label": "value"}});
+    let avg = |m: &str| json!({"type": "AverageValue", "averageValue": m});
+    let val = |m: &str| json!({"type": "Value", "value": m});
+    let util = json!({"type": "Utilization", "averageUtilization": 80});
+    let external = |target: Value| {
+        json!({"type": "External", "external": {
+            "metric": {"name": "some-external-metric", "selector": sel}, "target": target}})
+    };
+    let external_cur = |current: Value| {
+        json!({"type": "External", "external": {
+            "metric": {"name": "some-external-metric", "selector": sel}, "current": current}})
+    };
+    let pods = |name: &str, m: &str| json!({"type": "Pods", "pods": {"metric": {"name": name}, "target": avg(m)}});
+    let pods_cur = |name: &str, m: &str| {
+        json!({"type": "Pods", "pods": {"metric": {"name": name},
+            "current": {"averageValue": m}}})
+    };
+    let object = |target: Value| {
+        json!({"type": "Object", "object": {
+            "describedObject": {"name": "some-service", "kind": "Service"},
+            "metric": {"name": "some-service-metric"}, "target": target}})
+    };
+    let object_cur = |current: Value| {
+        json!({"type": "Object", "object": {
+            "describedObject": {"name": "some-service", "kind": "Service"},
+            "metric": {"name": "some-service-metric"}, "current": current}})
+    };
+    let resource =
+        |target: Value| json!({"type": "Resource", "resource": {"name": "cpu", "target": target}});
+    let resource_cur = |current: Value| json!({"type": "Resource", "resource": {"name": "cpu", "current": current}});
+    let container = |target: Value| {
+        json!({"type": "ContainerResource", "containerResource": {
+            "name": "cpu", "container": "application", "target": target}})
+    };
+    let container_cur = |current: Value| {
+        json!({"type": "ContainerResource", "containerResource": {
+            "name": "cpu", "container": "application", "current": current}})
+    };
+    let hpa = |min: Option<i32>, metrics: Vec<Value>, current: Vec<Value>| {
+        let mut spec = json!({"scaleTargetRef": {"name": "some-rc", "kind": "ReplicationController"},
+            "maxReplicas": 10, "metrics": metrics});
+        if let Some(m) = min {
+            spec["minReplicas"] = m.into();
+        }
+        json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+            "spec": spec,
+            "status": {"currentReplicas": 4, "desiredReplicas": 5, "currentMetrics": current}})
+    };
+    let behavior = |rules: Value| {
+        json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+            "spec": {"scaleTargetRef": {"name": "behavior-target", "kind": "Deployment"},
+                "minReplicas": 2, "maxReplicas": 10, "metrics": [resource(util.clone())],
+                "behavior": rules}})
+    };
+    let policies = json!([
+        {"type": "Pods", "value": 10, "periodSeconds": 10},
+        {"type": "Percent", "value": 10, "periodSeconds": 10}
+    ]);
+    let m2 = Some(2);
+    let cases: Vec<(&str, Value)> = vec![
+        ("minReplicas unset", hpa(None, vec![], vec![])),
+        (
+            "external source type, target average value (no current)",
+            hpa(m2, vec![external(avg("100m"))], vec![]),
+        ),
+        (
+            "external source type, target average value (with current)",
+            hpa(
+                m2,
+                vec![external(avg("100m"))],
+                vec![external_cur(json!({"averageValue": "50m"}))],
+            ),
+        ),
+        (
+            "external source type, target value (no current)",
+            hpa(m2, vec![external(val("100m"))], vec![]),
+        ),
+        (
+            "external source type, target value (with current)",
+            hpa(
+                m2,
+                vec![external(val("100m"))],
+                vec![external_cur(json!({"value": "50m"}))],
+            ),
+        ),
+        (
+            "pods source type (no current)",
+            hpa(m2, vec![pods("some-pods-metric", "100m")], vec![]),
+        ),
+        (
+            "pods source type (with current)",
+            hpa(
+                m2,
+                vec![pods("some-pods-metric", "100m")],
+                vec![pods_cur("some-pods-metric", "50m")],
+            ),
+        ),
+        (
+            "object source type target average value (no current)",
+            hpa(m2, vec![object(avg("100m"))], vec![]),
+        ),
+        (
+            "object source type target average value (with current)",
+            hpa(
+                m2,
+                vec![object(avg("100m"))],
+                vec![object_cur(json!({"averageValue": "50m"}))],
+            ),
+        ),
+        (
+            "object source type target value (no current)",
+            hpa(m2, vec![object(val("100m"))], vec![]),
+        ),
+        (
+            "object source type target value (with current)",
+            hpa(
+                m2,
+                vec![object(val("100m"))],
+                vec![object_cur(json!({"value": "50m"}))],
+            ),
+        ),
+        (
+            "resource source type, target average value (no current)",
+            hpa(m2, vec![resource(avg("100m"))], vec![]),
+        ),
+        (
+            "resource source type, target average value (with current)",
+            hpa(
+                m2,
+                vec![resource(avg("100m"))],
+                vec![resource_cur(json!({"averageValue": "50m"}))],
+            ),
+        ),
+        (
+            "resource source type, target utilization (no current)",
+            hpa(m2, vec![resource(util.clone())], vec![]),
+        ),
+        (
+            "resource source type, target utilization (with current)",
+            hpa(
+                m2,
+                vec![resource(util.clone())],
+                vec![resource_cur(
+                    json!({"averageUtilization": 50, "averageValue": "40m"}),
+                )],
+            ),
+        ),
+        (
+            "container resource source type, target average value (no current)",
+            hpa(m2, vec![container(avg("100m"))], vec![]),
+        ),
+        (
+            "container resource source type, target average value (with current)",
+            hpa(
+                m2,
+                vec![container(avg("100m"))],
+                vec![container_cur(json!({"averageValue": "50m"}))],
+            ),
+        ),
+        (
+            "container resource source type, target utilization (no current)",
+            hpa(m2, vec![container(util.clone())], vec![]),
+        ),
+        (
+            "container resource source type, target utilization (with current)",
+            hpa(
+                m2,
+                vec![container(util.clone())],
+                vec![container_cur(
+                    json!({"averageUtilization": 50, "averageValue": "40m"}),
+                )],
+            ),
+        ),
+        (
+            "multiple metrics",
+            hpa(
+                m2,
+                vec![
+                    pods("some-pods-metric", "100m"),
+                    resource(util.clone()),
+                    pods("other-pods-metric", "400m"),
+                ],
+                vec![
+                    pods_cur("some-pods-metric", "50m"),
+                    resource_cur(json!({"averageUtilization": 50, "averageValue": "40m"})),
+                ],
+            ),
+        ),
+        (
+            "scale up behavior specified",
+            behavior(
+                json!({"scaleUp": {"stabilizationWindowSeconds": 30, "selectPolicy": "Max",
+                "policies": policies}}),
+            ),
+        ),
+        (
+            "scale down behavior specified",
+            behavior(json!({"scaleDown": {"stabilizationWindowSeconds": 30,
+                "policies": policies}})),
+        ),
+    ];
+    let v1 = |min: Option<i32>, target: Option<i32>, current: Option<i32>| {
+        let mut spec = json!({"scaleTargetRef": {"name": "some-rc", "kind": "ReplicationController"},
+            "maxReplicas": 10});
+        if let Some(m) = min {
+            spec["minReplicas"] = m.into();
+        }
+        if let Some(t) = target {
+            spec["targetCPUUtilizationPercentage"] = t.into();
+        }
+        let mut status = json!({"currentReplicas": 4, "desiredReplicas": 5});
+        if let Some(c) = current {
+            status["currentCPUUtilizationPercentage"] = c.into();
+        }
+        json!({"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+            "spec": spec, "status": status})
+    };
+    let cases_v1: Vec<(&str, Value)> = vec![
+        ("v1 minReplicas unset", v1(None, None, None)),
+        ("v1 minReplicas set", v1(Some(2), None, None)),
+        ("v1 with target no current", v1(Some(2), Some(80), None)),
+        (
+            "v1 with target and current",
+            v1(Some(2), Some(80), Some(50)),
+        ),
+    ];
+    for (name, mut h) in cases.into_iter().chain(cases_v1) {
+        h["metadata"] = json!({"name": "bar", "namespace": "foo"});
+        let mut sim = sim();
+        put(&mut sim, h);
+        let out = execute(&mut sim, "describe hpa bar -n foo");
+        assert!(out.as_ref().is_ok_and(|o| !o.is_empty()), "{name}: {out:?}");
+    }
+}
