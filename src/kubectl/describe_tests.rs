@@ -1188,3 +1188,19 @@ fn describe_horizontal_pod_autoscaler_cases() {
         assert!(out.as_ref().is_ok_and(|o| !o.is_empty()), "{name}: {out:?}");
     }
 }
+
+// Not ported from describe_test.go (kubectl 1.34) — kinds kubeplay does not model:
+// TestDescribeSecret, TestDescribeNamespace, TestDescribePriorityClass, TestDescribeConfigMap,
+// TestDescribeLimitRange, TestPersistentVolumeDescriber, TestDescribeIngress*,
+// TestDescribeStorageClass, TestDescribeVolumeAttributesClass, TestDescribeCSINode,
+// TestDescribePodDisruptionBudget*, TestDescribeResourceQuota, TestDescribeNetworkPolicies
+// and its variants, TestDescribeServiceAccount, TestDescribeEndpointSlice,
+// TestDescribeServiceCIDR, TestDescribeIPAddress, TestDescribeTerminalEscape (a ConfigMap),
+// TestDescribeRole*/ClusterRole*, TestCertificateSigningRequestDescriber,
+// TestGetPodsForPVC (lists pods through the PVC describer's client). Not ported yet:
+// TestDescribePodEphemeralContainers, TestDescribePodRuntimeClass, TestDescribeSeccompProfile,
+// TestDescribeProjectedVolumesOptionalSecret, TestDescribeUnstructuredContent,
+// TestDescribers / TestDefaultDescribers (describer registry plumbing),
+// TestPodDescribeResultsSorted (needs events without an involved object).
+// TestDescribeReplicaSet and TestDescribeCronJob exist only after 1.34 (CronJob is ported
+// above without its 1.36 Time Zone row).
