@@ -1060,6 +1060,30 @@ fn describe_pod(sim: &Simulation, pod: &Pod, show_events: bool) -> String {
         Some(pod),
         "",
     );
+    // Ephemeral containers (kept in the spec's and status's unmodelled fields), described
+    // like containers when there are any.
+    let ephemeral: Vec<Container> = pod
+        .spec
+        .extra
+        .get("ephemeralContainers")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    if !ephemeral.is_empty() {
+        let statuses: Vec<ContainerStatus> = pod
+            .status
+            .extra
+            .get("ephemeralContainerStatuses")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default();
+        describe_containers(
+            &mut w,
+            "Ephemeral Containers",
+            &ephemeral,
+            &statuses,
+            Some(pod),
+            "",
+        );
+    }
     if let Some(gates) = pod
         .spec
         .extra

@@ -1189,6 +1189,48 @@ fn describe_horizontal_pod_autoscaler_cases() {
     }
 }
 
+// Upstream: TestDescribePodEphemeralContainers.
+#[test]
+fn describe_pod_ephemeral_containers() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "bar", "namespace": "foo"},
+            "spec": {"ephemeralContainers": [{"name": "debugger", "image": "busybox"}]},
+            "status": {"ephemeralContainerStatuses": [{"name": "debugger",
+                "state": {"running": {"startedAt": "2025-01-01T01:00:00Z"}},
+                "ready": false, "restartCount": 0}]}}),
+    );
+    let out = describe(&mut sim, "pod bar -n foo");
+    assert_contains_all(&out, &["debugger:", "busybox"]);
+}
+
+// Upstream: TestDescribePodRuntimeClass, all three cases (upstream's pods have no namespace;
+// ours live in "default").
+#[test]
+fn describe_pod_runtime_class() {
+    let cases = [
+        ("test1", json!({"runtimeClassName": "test1"}), true),
+        ("test2", json!({"runtimeClassName": ""}), false),
+        ("test3", json!({}), false),
+    ];
+    for (name, spec, shown) in cases {
+        let mut sim = sim();
+        put(
+            &mut sim,
+            json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "bar", "namespace": "default"}, "spec": spec}),
+        );
+        let out = describe(&mut sim, "pod bar");
+        assert!(out.contains("Name") && out.contains("bar"), "{name}: {out}");
+        assert_eq!(out.contains("Runtime Class Name"), shown, "{name}: {out}");
+        if shown {
+            assert!(out.contains("test1"), "{name}: {out}");
+        }
+    }
+}
+
 // Not ported from describe_test.go (kubectl 1.34) — kinds kubeplay does not model:
 // TestDescribeSecret, TestDescribeNamespace, TestDescribePriorityClass, TestDescribeConfigMap,
 // TestDescribeLimitRange, TestPersistentVolumeDescriber, TestDescribeIngress*,
@@ -1198,7 +1240,7 @@ fn describe_horizontal_pod_autoscaler_cases() {
 // TestDescribeServiceCIDR, TestDescribeIPAddress, TestDescribeTerminalEscape (a ConfigMap),
 // TestDescribeRole*/ClusterRole*, TestCertificateSigningRequestDescriber,
 // TestGetPodsForPVC (lists pods through the PVC describer's client). Not ported yet:
-// TestDescribePodEphemeralContainers, TestDescribePodRuntimeClass, TestDescribeSeccompProfile,
+// TestDescribeSeccompProfile,
 // TestDescribeProjectedVolumesOptionalSecret, TestDescribeUnstructuredContent,
 // TestDescribers / TestDefaultDescribers (describer registry plumbing),
 // TestPodDescribeResultsSorted (needs events without an involved object).
