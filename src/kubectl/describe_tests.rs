@@ -1231,6 +1231,24 @@ fn describe_pod_runtime_class() {
     }
 }
 
+// Upstream: TestDescribeProjectedVolumesOptionalSecret.
+#[test]
+fn describe_projected_volumes_optional_secret() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "bar", "namespace": "foo"},
+            "spec": {"volumes": [{"name": "optional-secret", "projected": {"sources": [
+                {"secret": {"name": "optional-secret", "optional": true}}]}}]}}),
+    );
+    let out = describe(&mut sim, "pod bar -n foo");
+    assert_contains_all(
+        &out,
+        &["SecretName:  optional-secret\n    Optional:    true"],
+    );
+}
+
 // Not ported from describe_test.go (kubectl 1.34) — kinds kubeplay does not model:
 // TestDescribeSecret, TestDescribeNamespace, TestDescribePriorityClass, TestDescribeConfigMap,
 // TestDescribeLimitRange, TestPersistentVolumeDescriber, TestDescribeIngress*,
@@ -1241,7 +1259,7 @@ fn describe_pod_runtime_class() {
 // TestDescribeRole*/ClusterRole*, TestCertificateSigningRequestDescriber,
 // TestGetPodsForPVC (lists pods through the PVC describer's client). Not ported yet:
 // TestDescribeSeccompProfile,
-// TestDescribeProjectedVolumesOptionalSecret, TestDescribeUnstructuredContent,
+// TestDescribeUnstructuredContent,
 // TestDescribers / TestDefaultDescribers (describer registry plumbing),
 // TestPodDescribeResultsSorted (needs events without an involved object).
 // TestDescribeReplicaSet and TestDescribeCronJob exist only after 1.34 (CronJob is ported
