@@ -390,6 +390,30 @@ fn field_ref_value(pod: Option<&Pod>, path: &str) -> String {
     }
 }
 
+/// A `securityContext.seccompProfile` as describe prints it: `SeccompProfile:\tTYPE`, then
+/// for `Localhost` profiles `LocalhostProfile:\tPATH` (at `profile_level`).
+fn describe_seccomp_profile(
+    w: &mut Writer,
+    security_context: Option<&Value>,
+    level: usize,
+    profile_level: usize,
+) {
+    let Some(p) = security_context
+        .and_then(|sc| sc.get("seccompProfile"))
+        .filter(|p| !p.is_null())
+    else {
+        return;
+    };
+    let ty = extra_v(p, "type");
+    w.w(level, &format!("SeccompProfile:\t{ty}\n"));
+    if ty == "Localhost" {
+        w.w(
+            profile_level,
+            &format!("LocalhostProfile:\t{}\n", extra_v(p, "localhostProfile")),
+        );
+    }
+}
+
 /// `describeContainers`: one block per container with its status when there is one.
 fn describe_containers(
     w: &mut Writer,
@@ -458,6 +482,7 @@ fn describe_containers(
         } else {
             w.w(2, &format!("Host Port:\t{}\n", or_none(&hps)));
         }
+        describe_seccomp_profile(w, c.extra.get("securityContext"), 2, 3);
         for (key, title) in [("command", "Command"), ("args", "Args")] {
             if let Some(list) = c
                 .extra
@@ -1013,6 +1038,7 @@ fn describe_pod(sim: &Simulation, pod: &Pod, show_events: bool) -> String {
     if !pod.status.message.is_empty() {
         w.w(0, &format!("Message:\t{}\n", pod.status.message));
     }
+    describe_seccomp_profile(&mut w, pod.spec.extra.get("securityContext"), 0, 0);
     w.w(0, &format!("IP:\t{}\n", pod.status.pod_ip));
     let ips: Vec<String> = pod
         .status

@@ -1249,6 +1249,83 @@ fn describe_projected_volumes_optional_secret() {
     );
 }
 
+// Upstream: TestDescribeSeccompProfile, all six cases (pod, container and ephemeral
+// container profiles; upstream's unnamed pods live in "default" here as "bar").
+#[test]
+fn describe_seccomp_profile() {
+    let localhost = |p: &str| {
+        json!({"securityContext": {"seccompProfile":
+        {"type": "Localhost", "localhostProfile": p}}})
+    };
+    let other = |t: &str| json!({"securityContext": {"seccompProfile": {"type": t}}});
+    let with_container = |key: &str, sc: Value| {
+        let mut c = json!({"name": "c", "image": "i"});
+        if let (Some(m), Value::Object(e)) = (c.as_object_mut(), sc) {
+            m.extend(e);
+        }
+        json!({ key: [c] })
+    };
+    let cases: Vec<(&str, Value, Vec<&str>)> = vec![
+        (
+            "podLocalhostSeccomp",
+            localhost("lauseafoodpod"),
+            vec![
+                "SeccompProfile",
+                "Localhost",
+                "LocalhostProfile",
+                "lauseafoodpod",
+            ],
+        ),
+        (
+            "podOther",
+            other("RuntimeDefault"),
+            vec!["SeccompProfile", "RuntimeDefault"],
+        ),
+        (
+            "containerLocalhostSeccomp",
+            with_container("containers", localhost("tikkamasalaconatiner")),
+            vec![
+                "SeccompProfile",
+                "Localhost",
+                "LocalhostProfile",
+                "tikkamasalaconatiner",
+            ],
+        ),
+        (
+            "containerOther",
+            with_container("containers", other("Unconfined")),
+            vec!["SeccompProfile", "Unconfined"],
+        ),
+        (
+            "ephemeralLocalhostSeccomp",
+            with_container("ephemeralContainers", localhost("dropshotephemeral")),
+            vec![
+                "SeccompProfile",
+                "Localhost",
+                "LocalhostProfile",
+                "dropshotephemeral",
+            ],
+        ),
+        (
+            "ephemeralOther",
+            with_container("containers", other("Unconfined")),
+            vec!["SeccompProfile", "Unconfined"],
+        ),
+    ];
+    for (name, spec, wants) in cases {
+        let mut sim = sim();
+        put(
+            &mut sim,
+            json!({"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": "bar", "namespace": "default"}, "spec": spec}),
+        );
+        let out = describe(&mut sim, "pod bar");
+        for want in wants {
+            assert!(out.contains(want), "{name}: {want:?} not in\n{out}");
+        }
+    }
+}
+
 // Not ported from describe_test.go (kubectl 1.34) — kinds kubeplay does not model:
 // TestDescribeSecret, TestDescribeNamespace, TestDescribePriorityClass, TestDescribeConfigMap,
 // TestDescribeLimitRange, TestPersistentVolumeDescriber, TestDescribeIngress*,
@@ -1258,7 +1335,6 @@ fn describe_projected_volumes_optional_secret() {
 // TestDescribeServiceCIDR, TestDescribeIPAddress, TestDescribeTerminalEscape (a ConfigMap),
 // TestDescribeRole*/ClusterRole*, TestCertificateSigningRequestDescriber,
 // TestGetPodsForPVC (lists pods through the PVC describer's client). Not ported yet:
-// TestDescribeSeccompProfile,
 // TestDescribeUnstructuredContent,
 // TestDescribers / TestDefaultDescribers (describer registry plumbing),
 // TestPodDescribeResultsSorted (needs events without an involved object).
