@@ -383,6 +383,88 @@ mod tests {
         assert_eq!(Duration::from_secs(7200).to_string(), "2h0m0s");
     }
 
+    const S: i64 = 1000;
+    const M: i64 = 60 * S;
+    const H: i64 = 60 * M;
+    const D: i64 = 24 * H;
+    const Y: i64 = 365 * D;
+
+    fn hd(ms: i64) -> String {
+        human_duration(Duration(ms))
+    }
+
+    // Upstream: TestHumanDuration (staging/src/k8s.io/apimachinery/pkg/util/duration/duration_test.go),
+    // all ten rows.
+    #[test]
+    fn human_duration_upstream_table() {
+        let cases = [
+            (S, "1s"),
+            (70 * S, "70s"),
+            (190 * S, "3m10s"),
+            (70 * M, "70m"),
+            (47 * H, "47h"),
+            (49 * H, "2d1h"),
+            ((8 * 24 + 2) * H, "8d"),
+            (367 * D, "367d"),
+            (2 * Y + 25 * H, "2y1d"),
+            (8 * Y + 2 * H, "8y"),
+        ];
+        for (ms, want) in cases {
+            assert_eq!(hd(ms), want, "{ms}ms");
+        }
+    }
+
+    // Upstream: TestHumanDurationBoundaries (same file). Our Duration has millisecond
+    // resolution, so the row `-2*time.Second + 1` (one nanosecond above -2s) is ported as
+    // -2s + 1ms: both truncate to -1 whole seconds and print "0s".
+    #[test]
+    fn human_duration_boundaries() {
+        let cases = [
+            (-2 * S, "<invalid>"),
+            (-2 * S + 1, "0s"),
+            (0, "0s"),
+            (S - 1, "0s"),
+            (2 * M - 1, "119s"),
+            (2 * M, "2m"),
+            (2 * M + S, "2m1s"),
+            (10 * M - 1, "9m59s"),
+            (10 * M, "10m"),
+            (10 * M + S, "10m"),
+            (3 * H - 1, "179m"),
+            (3 * H, "3h"),
+            (3 * H + M, "3h1m"),
+            (8 * H - 1, "7h59m"),
+            (8 * H, "8h"),
+            (8 * H + 59 * M, "8h"),
+            (2 * D - 1, "47h"),
+            (2 * D, "2d"),
+            (2 * D + H, "2d1h"),
+            (8 * D - 1, "7d23h"),
+            (8 * D, "8d"),
+            (8 * D + 23 * H, "8d"),
+            (2 * Y - 1, "729d"),
+            (2 * Y, "2y"),
+            (2 * Y + 23 * H, "2y"),
+            (2 * Y + 23 * H + 59 * M, "2y"),
+            (2 * Y + D - 1, "2y"),
+            (2 * Y + D, "2y1d"),
+            (3 * Y, "3y"),
+            (4 * Y, "4y"),
+            (5 * Y, "5y"),
+            (6 * Y, "6y"),
+            (7 * Y, "7y"),
+            (8 * Y - 1, "7y364d"),
+            (8 * Y, "8y"),
+            (8 * Y + 364 * D, "8y"),
+            (9 * Y, "9y"),
+        ];
+        for (ms, want) in cases {
+            assert_eq!(hd(ms), want, "{ms}ms");
+        }
+    }
+    // Not ported: TestShortHumanDurationBoundaries — kubeplay has no ShortHumanDuration
+    // (none of the modelled kubectl outputs use it).
+
     /// Port of k8s.io/apimachinery/pkg/util/duration TestHumanDuration (selected rows).
     #[test]
     fn human_duration_table() {

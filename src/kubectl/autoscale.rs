@@ -178,4 +178,42 @@ mod tests {
             "{e}"
         );
     }
+
+    // Upstream: TestAutoscaleValidate (staging/src/k8s.io/kubectl/pkg/cmd/autoscale/
+    // autoscale_test.go, kubectl 1.34), the five rows on --min/--max, through
+    // `kubectl autoscale --dry-run=client` (so only the flag validation can fail).
+    // Not ported: the eleven --cpu/--memory rows — kubeplay's autoscale does not implement
+    // kubectl 1.34's --cpu and --memory flags yet (see the module's FLAGS).
+    #[test]
+    fn autoscale_validate_table() {
+        let cases: [(&str, i32, i32, Option<&str>); 5] = [
+            ("valid options", 10, 1, None),
+            (
+                "max less than 1",
+                0,
+                1,
+                Some("--max=MAXPODS is required and must be at least 1, max: 0"),
+            ),
+            (
+                "min greater than max",
+                1,
+                2,
+                Some("--max=MAXPODS must be larger or equal to --min=MINPODS, max: 1, min: 2"),
+            ),
+            ("zero min replicas", 5, 0, None),
+            ("negative min replicas", 5, -2, None),
+        ];
+        for (name, max, min, err) in cases {
+            let mut sim = sim();
+            load_fixture(&mut sim);
+            let got = execute(
+                &mut sim,
+                &format!("autoscale rs frontend --max={max} --min={min} --dry-run=client"),
+            );
+            match err {
+                None => assert!(got.is_ok(), "{name}: {got:?}"),
+                Some(e) => assert_eq!(got, Err(format!("error: {e}")), "{name}"),
+            }
+        }
+    }
 }

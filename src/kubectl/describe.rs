@@ -390,6 +390,30 @@ fn field_ref_value(pod: Option<&Pod>, path: &str) -> String {
     }
 }
 
+/// A `securityContext.seccompProfile` as describe prints it: `SeccompProfile:\tTYPE`, then
+/// for `Localhost` profiles `LocalhostProfile:\tPATH` (at `profile_level`).
+fn describe_seccomp_profile(
+    w: &mut Writer,
+    security_context: Option<&Value>,
+    level: usize,
+    profile_level: usize,
+) {
+    let Some(p) = security_context
+        .and_then(|sc| sc.get("seccompProfile"))
+        .filter(|p| !p.is_null())
+    else {
+        return;
+    };
+    let ty = extra_v(p, "type");
+    w.w(level, &format!("SeccompProfile:\t{ty}\n"));
+    if ty == "Localhost" {
+        w.w(
+            profile_level,
+            &format!("LocalhostProfile:\t{}\n", extra_v(p, "localhostProfile")),
+        );
+    }
+}
+
 /// `describeContainers`: one block per container with its status when there is one.
 fn describe_containers(
     w: &mut Writer,
@@ -458,6 +482,7 @@ fn describe_containers(
         } else {
             w.w(2, &format!("Host Port:\t{}\n", or_none(&hps)));
         }
+        describe_seccomp_profile(w, c.extra.get("securityContext"), 2, 3);
         for (key, title) in [("command", "Command"), ("args", "Args")] {
             if let Some(list) = c
                 .extra
@@ -637,6 +662,30 @@ fn describe_containers(
                 ),
             );
         }
+        // Devices, listed only when there are some; upstream reuses the mounts' `none`
+        // suffix, so a container with devices but no mounts prints "Devices:\t<none>".
+        let mut devices: Vec<Value> = c
+            .extra
+            .get("volumeDevices")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if !devices.is_empty() {
+            w.w(
+                2,
+                &format!(
+                    "Devices:{}\n",
+                    if mounts.is_empty() { "\t<none>" } else { "" }
+                ),
+            );
+            devices.sort_by_key(|d| extra_v(d, "devicePath"));
+            for d in &devices {
+                w.w(
+                    3,
+                    &format!("{} from {}\n", extra_v(d, "devicePath"), extra_v(d, "name")),
+                );
+            }
+        }
     }
 }
 
@@ -745,9 +794,41 @@ fn describe_volumes(w: &mut Writer, volumes: Option<&Value>, space: &str) {
                     );
                 }
             }
+        } else if let Some(i) = v.get("image") {
+            // printImageVolumeSource.
+            w.w(2, &format!("Type:\tImage (a container image or OCI artifact)\n    Reference:\t{}\n    PullPolicy:\t{}\n", extra_v(i, "reference"), extra_v(i, "pullPolicy")));
         } else {
             w.w(1, "<unknown>\n");
         }
+    }
+}
+
+/// `describeTopologySpreadConstraints`: sorted by topology key, one per line.
+fn describe_topology_spread_constraints(w: &mut Writer, tscs: Option<&Value>, space: &str) {
+    let mut tscs: Vec<&Value> = match tscs.and_then(Value::as_array) {
+        Some(a) if !a.is_empty() => a.iter().collect(),
+        _ => return,
+    };
+    tscs.sort_by_key(|t| extra_v(t, "topologyKey"));
+    w.w(0, &format!("{space}Topology Spread Constraints:\t"));
+    for (i, t) in tscs.iter().enumerate() {
+        if i != 0 {
+            w.w(0, &format!("{space}\t"));
+        }
+        let skew = t.get("maxSkew").and_then(Value::as_i64).unwrap_or(0);
+        let mut line = format!(
+            "{}:{} when max skew {skew} is exceeded",
+            extra_v(t, "topologyKey"),
+            extra_v(t, "whenUnsatisfiable")
+        );
+        if let Some(sel) = t.get("labelSelector").filter(|v| !v.is_null()) {
+            let formatted = match serde_json::from_value::<crate::api::LabelSelector>(sel.clone()) {
+                Ok(ls) => super::printers::format_label_selector(Some(&ls)),
+                Err(_) => "<error>".to_string(),
+            };
+            line.push_str(&format!(" for selector {formatted}"));
+        }
+        w.w(0, &format!("{line}\n"));
     }
 }
 
@@ -778,6 +859,7 @@ fn describe_pod_template(w: &mut Writer, t: Option<&PodTemplateSpec>) {
     }
     describe_containers(w, "Containers", &t.spec.containers, &[], None, "  ");
     describe_volumes(w, t.spec.extra.get("volumes"), "  ");
+    describe_topology_spread_constraints(w, t.spec.extra.get("topologySpreadConstraints"), "  ");
     let pc = extra_str(&t.spec.extra, "priorityClassName");
     if !pc.is_empty() {
         w.w(1, &format!("Priority Class Name:\t{pc}\n"));
@@ -956,6 +1038,7 @@ fn describe_pod(sim: &Simulation, pod: &Pod, show_events: bool) -> String {
     if !pod.status.message.is_empty() {
         w.w(0, &format!("Message:\t{}\n", pod.status.message));
     }
+    describe_seccomp_profile(&mut w, pod.spec.extra.get("securityContext"), 0, 0);
     w.w(0, &format!("IP:\t{}\n", pod.status.pod_ip));
     let ips: Vec<String> = pod
         .status
@@ -1003,6 +1086,30 @@ fn describe_pod(sim: &Simulation, pod: &Pod, show_events: bool) -> String {
         Some(pod),
         "",
     );
+    // Ephemeral containers (kept in the spec's and status's unmodelled fields), described
+    // like containers when there are any.
+    let ephemeral: Vec<Container> = pod
+        .spec
+        .extra
+        .get("ephemeralContainers")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    if !ephemeral.is_empty() {
+        let statuses: Vec<ContainerStatus> = pod
+            .status
+            .extra
+            .get("ephemeralContainerStatuses")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default();
+        describe_containers(
+            &mut w,
+            "Ephemeral Containers",
+            &ephemeral,
+            &statuses,
+            Some(pod),
+            "",
+        );
+    }
     if let Some(gates) = pod
         .spec
         .extra
@@ -1038,6 +1145,11 @@ fn describe_pod(sim: &Simulation, pod: &Pod, show_events: bool) -> String {
     w.w(0, &format!("QoS Class:\t{qos}\n"));
     print_labels_multiline(&mut w, "Node-Selectors", &pod.spec.node_selector);
     print_tolerations(&mut w, "Tolerations", &pod.spec.tolerations);
+    describe_topology_spread_constraints(
+        &mut w,
+        pod.spec.extra.get("topologySpreadConstraints"),
+        "",
+    );
     if show_events {
         let evs = events::for_object(
             &sim.api.events,
@@ -1355,11 +1467,15 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
         .pods_on_node(&n.metadata.name)
         .filter(|p| p.status.phase != "Succeeded" && p.status.phase != "Failed")
         .collect();
+    // Upstream uses the capacity map unless the allocatable map has entries.
+    let allocatable = if n.status.allocatable.is_empty() {
+        &n.status.capacity
+    } else {
+        &n.status.allocatable
+    };
     let alloc = |r: &str| -> i128 {
-        n.status
-            .allocatable
+        allocatable
             .get(r)
-            .or_else(|| n.status.capacity.get(r))
             .and_then(|q| parse_quantity_milli(&q.0).ok())
             .unwrap_or(0)
     };
@@ -1405,7 +1521,7 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
     );
     w.w(1, "Resource\tRequests\tLimits\n");
     w.w(1, "--------\t--------\t------\n");
-    for r in ["cpu", "memory", "ephemeral-storage"] {
+    let total = |r: &str| {
         let (mut req, mut lim) = ((0i128, None), (0i128, None));
         for p in &pods {
             let a = pod_resource(p, r, false);
@@ -1419,6 +1535,10 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
                 lim.1 = b.1;
             }
         }
+        (req, lim)
+    };
+    for r in ["cpu", "memory", "ephemeral-storage"] {
+        let (req, lim) = total(r);
         w.w(
             1,
             &format!(
@@ -1429,6 +1549,28 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
                 percent(lim.0, alloc(r))
             ),
         );
+    }
+    // Huge pages with their share of the allocatable amount, then extended resources
+    // (neither standard container resources nor `pods`), each sorted by name.
+    for r in allocatable.keys().filter(|r| r.starts_with("hugepages-")) {
+        let (req, lim) = total(r);
+        w.w(
+            1,
+            &format!(
+                "{r}\t{} ({}%)\t{} ({}%)\n",
+                q(req),
+                percent(req.0, alloc(r)),
+                q(lim),
+                percent(lim.0, alloc(r))
+            ),
+        );
+    }
+    for r in allocatable.keys().filter(|r| {
+        !r.starts_with("hugepages-")
+            && !matches!(r.as_str(), "cpu" | "memory" | "ephemeral-storage" | "pods")
+    }) {
+        let (req, lim) = total(r);
+        w.w(1, &format!("{r}\t{}\t{}\n", q(req), q(lim)));
     }
     if show_events {
         let evs = events::for_object(&sim.api.events, "Node", "", &n.metadata.name, "");
@@ -1673,6 +1815,10 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         Err(errs.join("\n"))
     }
 }
+
+#[cfg(test)]
+#[path = "describe_containers_tests.rs"]
+mod containers_tests;
 
 #[cfg(test)]
 mod tests {

@@ -535,13 +535,16 @@ pub(super) fn describe_service(sim: &Simulation, svc: &Service, show_events: boo
     }
     if let Some(Value::Array(ing)) = svc.status.load_balancer.get("ingress") {
         if !ing.is_empty() {
-            // `buildIngressString`: IP, else hostname, comma-separated in order.
+            // `buildIngressString`: IP with its ` (ipMode)` when set, else hostname,
+            // comma-separated in order.
             let list: Vec<String> = ing
                 .iter()
                 .map(|i| {
                     let ip = extra_v(i, "ip");
                     if ip.is_empty() {
                         extra_v(i, "hostname")
+                    } else if let Some(mode) = i.get("ipMode").and_then(Value::as_str) {
+                        format!("{ip} ({mode})")
                     } else {
                         ip
                     }

@@ -542,4 +542,247 @@ mod tests {
             "error: cannot set --all and --selector at the same time"
         );
     }
+
+    type Strs<'a> = &'a [&'a str];
+    type Pairs<'a> = &'a [(&'a str, &'a str)];
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn map(pairs: &[(&str, &str)]) -> std::collections::BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    // Upstream: TestParseLabels (staging/src/k8s.io/kubectl/pkg/cmd/label/label_test.go),
+    // all seven rows.
+    #[test]
+    fn parse_labels_table() {
+        let ok: [(Strs, Pairs, Strs); 4] = [
+            (&["a=b", "c=d"], &[("a", "b"), ("c", "d")], &[]),
+            (&[], &[], &[]),
+            (&["a=b", "c=d", "e-"], &[("a", "b"), ("c", "d")], &["e"]),
+            (&["a="], &[("a", "")], &[]),
+        ];
+        for (spec, labels, remove) in ok {
+            assert_eq!(
+                super::parse_labels(&strings(spec)),
+                Ok((map(labels), strings(remove))),
+                "{spec:?}"
+            );
+        }
+        for spec in [&["ab", "c=d"][..], &["a=b", "c=d", "a-"], &["a=%^$"]] {
+            assert!(super::parse_labels(&strings(spec)).is_err(), "{spec:?}");
+        }
+    }
+
+    // Upstream: TestValidateLabels (label_test.go), all four rows, through `kubectl label`
+    // (validateNoOverwrites runs when --overwrite is not given).
+    #[test]
+    fn validate_labels_table() {
+        let cases: [(&str, Pairs, &str, bool); 4] = [
+            ("one shared", &[("a", "b"), ("c", "d")], "a=c d=b", true),
+            ("second shared", &[("a", "b"), ("c", "d")], "b=d c=a", true),
+            ("no overlap", &[("a", "b"), ("c", "d")], "b=a d=c", false),
+            ("no labels", &[], "b=a d=c", false),
+        ];
+        for (name, existing, args, expect_err) in cases {
+            let mut sim = sim();
+            let mut p = running_pod("p", "default", "node-1");
+            p.metadata.labels = map(existing);
+            load_pod(&mut sim, p);
+            let res = execute(&mut sim, &format!("label pod p {args}"));
+            assert_eq!(res.is_err(), expect_err, "{name}: {res:?}");
+        }
+    }
+
+    // Upstream: TestParseAnnotations (staging/src/k8s.io/kubectl/pkg/cmd/annotate/
+    // annotate_test.go), all nine rows. Upstream's error values are printed by kubectl with
+    // an "error: " prefix, which our errors already carry.
+    #[test]
+    fn parse_annotations_table() {
+        let url = "https://test.com/index.htm?id=123#u=user-name";
+        let json = r#"'{"kind":"SerializedReference","apiVersion":"v1","reference":{"kind":"ReplicationController","namespace":"default","name":"my-nginx","uid":"c544ee78-2665-11e5-8051-42010af0c213","apiVersion":"v1","resourceVersion":"61368"}}'"#;
+        let special = [
+            format!("url={url}"),
+            format!("fake.kubernetes.io/annotation={json}"),
+        ];
+        assert_eq!(
+            super::parse_annotations(&special),
+            Ok((
+                map(&[("url", url), ("fake.kubernetes.io/annotation", json)]),
+                vec![]
+            )),
+            "add annotations with special characters"
+        );
+        let ok: [(Strs, Pairs, Strs); 4] = [
+            (&["a=b", "c=d"], &[("a", "b"), ("c", "d")], &[]),
+            (&[], &[], &[]),
+            (&["a=b", "c=d", "e-"], &[("a", "b"), ("c", "d")], &["e"]),
+            (&["a="], &[("a", "")], &[]),
+        ];
+        for (spec, pairs, remove) in ok {
+            assert_eq!(
+                super::parse_annotations(&strings(spec)),
+                Ok((map(pairs), strings(remove))),
+                "{spec:?}"
+            );
+        }
+        let bad: [(&[&str], &str); 4] = [
+            (&["ab", "c=d"], "invalid annotation format: ab"),
+            (&["ab", "a="], "invalid annotation format: ab"),
+            (&["-"], "invalid annotation format: -"),
+            (&["=bar"], "invalid annotation format: =bar"),
+        ];
+        for (spec, err) in bad {
+            assert_eq!(
+                super::parse_annotations(&strings(spec)),
+                Err(format!("error: {err}")),
+                "{spec:?}"
+            );
+        }
+    }
+
+    // Upstream: TestValidateAnnotations (annotate_test.go), both rows, through
+    // parse_annotations (which runs validateAnnotations).
+    #[test]
+    fn validate_annotations_table() {
+        let cases: [(&[&str], &str); 2] = [
+            (
+                &["a=b", "c=d", "a-"],
+                "can not both modify and remove the following annotation(s) in the same command: a",
+            ),
+            (
+                &["a=b", "c=d", "a-", "c-"],
+                "can not both modify and remove the following annotation(s) in the same command: a, c",
+            ),
+        ];
+        for (spec, err) in cases {
+            assert_eq!(
+                super::parse_annotations(&strings(spec)),
+                Err(format!("error: {err}")),
+                "{spec:?}"
+            );
+        }
+    }
+
+    // Upstream: TestLabelErrors (label_test.go), all eight cases, through `kubectl label`.
+    #[test]
+    fn label_errors() {
+        let cases = [
+            ("no args", "", "one or more resources must be specified"),
+            (
+                "not enough labels",
+                "pods",
+                "at least one label update is required",
+            ),
+            (
+                "wrong labels",
+                "pods -",
+                "at least one label update is required",
+            ),
+            (
+                "wrong labels 2",
+                "pods =bar",
+                "at least one label update is required",
+            ),
+            (
+                "no resources",
+                "pods-",
+                "one or more resources must be specified",
+            ),
+            (
+                "no resources 2",
+                "pods=bar",
+                "one or more resources must be specified",
+            ),
+            (
+                "resources but no selectors",
+                "pods app=bar",
+                "resource(s) were provided, but no name was specified",
+            ),
+            (
+                "multiple resources but no selectors",
+                "pods,deployments app=bar",
+                "resource(s) were provided, but no name was specified",
+            ),
+        ];
+        for (name, args, want) in cases {
+            let mut sim = sim();
+            let err = execute(&mut sim, &format!("label {args}")).unwrap_err();
+            assert!(err.contains(want), "{name}: {err}");
+        }
+    }
+
+    // Upstream: TestAnnotateErrors (annotate_test.go), all six cases, through
+    // `kubectl annotate`.
+    #[test]
+    fn annotate_errors() {
+        let cases = [
+            ("no args", "", "one or more resources must be specified"),
+            (
+                "not enough annotations",
+                "pods",
+                "at least one annotation update is required",
+            ),
+            (
+                "wrong annotations",
+                "pods -",
+                "at least one annotation update is required",
+            ),
+            (
+                "wrong annotations 2",
+                "pods =bar",
+                "at least one annotation update is required",
+            ),
+            (
+                "no resources remove annotations",
+                "pods-",
+                "one or more resources must be specified",
+            ),
+            (
+                "no resources add annotations",
+                "pods=bar",
+                "one or more resources must be specified",
+            ),
+        ];
+        for (name, args, want) in cases {
+            let mut sim = sim();
+            let err = execute(&mut sim, &format!("annotate {args}")).unwrap_err();
+            assert!(err.contains(want), "{name}: {err}");
+        }
+    }
+
+    // Upstream: TestValidateAnnotationOverwrites (annotate_test.go), all four rows, through
+    // `kubectl annotate` without --overwrite.
+    #[test]
+    fn validate_annotation_overwrites() {
+        let cases: [(&str, Pairs, &str, bool); 4] = [
+            (
+                "share first annotation",
+                &[("a", "A"), ("b", "B")],
+                "a=a c=C",
+                true,
+            ),
+            (
+                "share second annotation",
+                &[("a", "A"), ("c", "C")],
+                "b=B c=c",
+                true,
+            ),
+            ("no overlap", &[("a", "A"), ("c", "C")], "b=B d=D", false),
+            ("no annotations", &[], "a=A b=B", false),
+        ];
+        for (name, existing, args, expect_err) in cases {
+            let mut sim = sim();
+            let mut p = running_pod("p", "default", "node-1");
+            p.metadata.annotations = map(existing);
+            load_pod(&mut sim, p);
+            let res = execute(&mut sim, &format!("annotate pod p {args}"));
+            assert_eq!(res.is_err(), expect_err, "{name}: {res:?}");
+        }
+    }
 }

@@ -11,6 +11,8 @@ pub mod deployment;
 pub mod event;
 pub mod node;
 pub mod pod;
+#[cfg(test)]
+mod pod_list_tests;
 pub mod replicaset;
 
 use super::table::{Column, Row};

@@ -288,4 +288,106 @@ mod tests {
             ]
         );
     }
+
+    fn node_info_ext(name: &str, info: serde_json::Value) -> Node {
+        let mut n = node(name, false, &[]);
+        n.status.extra.insert("nodeInfo".into(), info);
+        n.status.extra.insert(
+            "addresses".into(),
+            serde_json::json!([{"type": "ExternalIP", "address": "1.1.1.1"}]),
+        );
+        n
+    }
+
+    // Upstream: TestPrintNodeKernelVersion (pkg/printers/internalversion/printers_test.go),
+    // both rows.
+    #[test]
+    fn print_node_kernel_version() {
+        let n = node_info_ext(
+            "foo1",
+            serde_json::json!({"kernelVersion": "fake-kernel-version"}),
+        );
+        assert_eq!(
+            cells(&n, true),
+            [
+                "foo1",
+                "Unknown",
+                "<none>",
+                "<unknown>",
+                "",
+                "<none>",
+                "1.1.1.1",
+                "<unknown>",
+                "fake-kernel-version",
+                "<unknown>"
+            ]
+        );
+        let n = node_info_ext("foo2", serde_json::json!({"osImage": "fake-os-image"}));
+        assert_eq!(
+            cells(&n, true),
+            [
+                "foo2",
+                "Unknown",
+                "<none>",
+                "<unknown>",
+                "",
+                "<none>",
+                "1.1.1.1",
+                "fake-os-image",
+                "<unknown>",
+                "<unknown>"
+            ]
+        );
+    }
+
+    // Upstream: TestPrintNodeContainerRuntimeVersion (printers_test.go), both rows.
+    #[test]
+    fn print_node_container_runtime_version() {
+        let n = node_info_ext(
+            "foo1",
+            serde_json::json!({"containerRuntimeVersion": "foo://1.2.3"}),
+        );
+        assert_eq!(
+            cells(&n, true),
+            [
+                "foo1",
+                "Unknown",
+                "<none>",
+                "<unknown>",
+                "",
+                "<none>",
+                "1.1.1.1",
+                "<unknown>",
+                "<unknown>",
+                "foo://1.2.3"
+            ]
+        );
+        let n = node_info_ext("foo2", serde_json::json!({}));
+        assert_eq!(
+            cells(&n, true),
+            [
+                "foo2",
+                "Unknown",
+                "<none>",
+                "<unknown>",
+                "",
+                "<none>",
+                "1.1.1.1",
+                "<unknown>",
+                "<unknown>",
+                "<unknown>"
+            ]
+        );
+    }
+
+    // Upstream: TestPrintNodeName (printers_test.go), both rows.
+    #[test]
+    fn print_node_name() {
+        for name in ["127.0.0.1", ""] {
+            assert_eq!(
+                cells(&node(name, false, &[]), false),
+                [name, "Unknown", "<none>", "<unknown>", ""]
+            );
+        }
+    }
 }
