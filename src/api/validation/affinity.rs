@@ -667,23 +667,16 @@ pub fn has_invalid_topology_spread_constraint_label_selector(constraints: Option
 pub fn has_invalid_topology_spread_constraint_match_label_keys(
     constraints: Option<&Value>,
 ) -> bool {
-    constraints
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .any(|c| {
-            let mut ignored = vec![];
-            let sel = selector(c.get("labelSelector"), "", &mut ignored);
-            let keys = strings(c.get("matchLabelKeys"), "", &mut ignored);
-            !validate_match_label_keys_and_mismatch_label_keys("", &keys, &[], sel.as_ref())
-                .is_empty()
-        })
+    any_constraint_keys_fail(constraints, |keys, sel| {
+        validate_match_label_keys_and_mismatch_label_keys("", keys, &[], sel)
+    })
 }
 
-/// `hasLegacyInvalidTopologySpreadConstrainMatchLabelKeys`: the old pod's constraints fail the
-/// legacy (pre-merge) matchLabelKeys rule.
-pub fn has_legacy_invalid_topology_spread_constraint_match_label_keys(
+/// Whether `check` reports errors for some constraint's `matchLabelKeys` and `labelSelector`
+/// (decoded leniently: an old pod's malformed parts count as absent).
+fn any_constraint_keys_fail(
     constraints: Option<&Value>,
+    check: impl Fn(&[String], Option<&LabelSelector>) -> Vec<FieldError>,
 ) -> bool {
     constraints
         .and_then(Value::as_array)
@@ -693,8 +686,18 @@ pub fn has_legacy_invalid_topology_spread_constraint_match_label_keys(
             let mut ignored = vec![];
             let sel = selector(c.get("labelSelector"), "", &mut ignored);
             let keys = strings(c.get("matchLabelKeys"), "", &mut ignored);
-            !validate_match_label_keys_in_topology_spread("", &keys, sel.as_ref()).is_empty()
+            !check(&keys, sel.as_ref()).is_empty()
         })
+}
+
+/// `hasLegacyInvalidTopologySpreadConstrainMatchLabelKeys`: the old pod's constraints fail the
+/// legacy (pre-merge) matchLabelKeys rule.
+pub fn has_legacy_invalid_topology_spread_constraint_match_label_keys(
+    constraints: Option<&Value>,
+) -> bool {
+    any_constraint_keys_fail(constraints, |keys, sel| {
+        validate_match_label_keys_in_topology_spread("", keys, sel)
+    })
 }
 
 /// `matchLabelKeysInTopologySpreadInUse`: some constraint has a non-empty `matchLabelKeys`.
