@@ -34,7 +34,7 @@ fn api_only_sim() -> Simulation {
     thread_local! {
         static BASE: (ApiServer, World, FeatureGates, Time) = {
             let sim = empty_sim();
-            (sim.api.clone(), sim.world.clone(), sim.gates.clone(), sim.start)
+            (sim.api.clone(), sim.world.clone(), sim.gates().clone(), sim.start)
         };
     }
     BASE.with(|(api, world, gates, start)| {
@@ -57,7 +57,7 @@ fn kubectl_sim() -> Simulation {
             crate::kubectl::execute_with_input(&mut sim, "apply -f -", Some(KUBECTL_FIXTURE))
                 .expect("the fixture applies");
             sim.run_for(Duration::from_secs(5)).expect("the fixture runs");
-            (sim.api.clone(), sim.world.clone(), sim.gates.clone(), sim.start)
+            (sim.api.clone(), sim.world.clone(), sim.gates().clone(), sim.start)
         };
     }
     BASE.with(|(api, world, gates, start)| {

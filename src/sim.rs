@@ -47,8 +47,9 @@ pub const MAX_SYNCS_PER_INSTANT: u64 = 2_000_000;
 pub struct Simulation {
     pub api: ApiServer,
     /// The scenario's feature gates, read by the controllers; the API server holds the same set
-    /// (`api.gates`, given by [`Simulation::new`]).
-    pub gates: FeatureGates,
+    /// (`api.gates`, given by [`Simulation::new`]). Private so the two cannot drift apart:
+    /// read them with [`Simulation::gates`].
+    gates: FeatureGates,
     pub world: World,
     loops: Vec<Loop>,
     next_loop: usize,
@@ -92,6 +93,11 @@ impl Simulation {
             checker: None,
             current_component: "",
         }
+    }
+
+    /// The scenario's feature gates (the controllers' and the API server's).
+    pub fn gates(&self) -> &FeatureGates {
+        &self.gates
     }
 
     pub fn now(&self) -> Time {

@@ -884,7 +884,7 @@ impl WasmSimulation {
         replicas: i32,
     ) -> Result<JsScaleDownExplanation, Error> {
         let gates =
-            crate::controllers::controller_utils::ScaleDownGates::from_gates(&self.sim.gates);
+            crate::controllers::controller_utils::ScaleDownGates::from_gates(self.sim.gates());
         let e = crate::controllers::replicaset::explain::explain_scale_down_in_store(
             &self.sim.api.store,
             kind,
@@ -1026,7 +1026,7 @@ impl WasmSimulation {
         let e = crate::controllers::statefulset::explain::explain_stateful_sets_in_store(
             &self.sim.api.store,
             self.sim.now(),
-            &self.sim.gates,
+            self.sim.gates(),
         );
         Ok(to_js(&e)?.unchecked_into())
     }

@@ -173,7 +173,7 @@ fn what_if_scale_down_deletes_what_kubernetes_would() {
     let mut sim = imported_sim();
     // Rule 4 keeps tw4nd (deletion cost 100); rule 5 then picks 2xkqp, doubled up on
     // kind-worker, over 8rjmz alone on kind-worker2.
-    let gates = kubeplay::controllers::controller_utils::ScaleDownGates::from_gates(&sim.gates);
+    let gates = kubeplay::controllers::controller_utils::ScaleDownGates::from_gates(sim.gates());
     let e = kubeplay::controllers::replicaset::explain::explain_scale_down_in_store(
         &sim.api.store,
         "rs",

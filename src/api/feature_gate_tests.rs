@@ -214,6 +214,32 @@ fn pod_level_resources_gate() {
     assert!(stored(&off, "Pod", "p")["spec"].get("resources").is_none());
 }
 
+// Pod-level requests and limits are validated as quantities, with requests ≤ limits
+// (`validatePodResourceRequirements`' quantity and limit rules, as for a container).
+#[test]
+fn pod_level_resources_are_validated() {
+    let mut sim = sim_with("");
+    let pod = |resources: Value| {
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"resources": resources, "containers": [{"name": "c", "image": "nginx"}]}})
+    };
+    let (ok, out) = apply(&mut sim, &pod(json!({"requests": {"cpu": "abc"}})));
+    assert!(!ok);
+    assert!(
+        out.contains("spec.resources.requests[cpu]: Invalid value: \"abc\": quantities must match the regular expression"),
+        "{out}"
+    );
+    let (ok, out) = apply(
+        &mut sim,
+        &pod(json!({"requests": {"cpu": "2"}, "limits": {"cpu": "1"}})),
+    );
+    assert!(!ok);
+    assert!(
+        out.contains("spec.resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1"),
+        "{out}"
+    );
+}
+
 // GetValidationOptionsFromPodSpecAndMeta on update: with the merge gate on,
 // OldPodViolatesMatchLabelKeysValidation (hasInvalidTopologySpreadConstrainMatchLabelKeys); with
 // it off, OldPodViolatesLegacyMatchLabelKeysValidation

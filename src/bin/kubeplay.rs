@@ -250,7 +250,7 @@ fn explain(sim: &Simulation, ns: &str, target: &str, replicas: i32) -> Result<St
     let (kind, name) = target
         .split_once('/')
         .ok_or_else(|| format!("error: expected rs/NAME or rc/NAME, got {target:?}"))?;
-    let gates = kubeplay::controllers::controller_utils::ScaleDownGates::from_gates(&sim.gates);
+    let gates = kubeplay::controllers::controller_utils::ScaleDownGates::from_gates(sim.gates());
     kubeplay::controllers::replicaset::explain::explain_scale_down_in_store(
         &sim.api.store,
         kind,

@@ -875,6 +875,12 @@ pub fn validate_pod_spec(
         &spec.containers,
         &child(path, "initContainers"),
     ));
+    // Pod-level `resources` (PodLevelResources): the quantities and requests ≤ limits, as for a
+    // container. Upstream's further pod-level rules (supported resource names, container
+    // totals within the pod's limits) are not modelled yet.
+    if let Some(r) = &spec.resources {
+        errs.extend(validate_resource_requirements(r, &child(path, "resources")));
+    }
     // validatePodHostNetworkDeps
     if extra_bool(&spec.extra, "hostNetwork") {
         for (i, c) in spec.containers.iter().enumerate() {

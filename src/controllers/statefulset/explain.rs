@@ -436,7 +436,7 @@ mod tests {
     }
 
     fn web(sim: &Simulation) -> StatefulSetExplanation {
-        explain_stateful_sets_in_store(&sim.api.store, sim.now(), &sim.gates)
+        explain_stateful_sets_in_store(&sim.api.store, sim.now(), sim.gates())
             .into_iter()
             .find(|e| e.name == "web")
             .unwrap()
