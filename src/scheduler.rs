@@ -297,7 +297,7 @@ fn value_of(milli: i128) -> i128 {
 }
 
 /// `resource.PodRequests`: regular containers summed, sidecars added, init containers as a
-/// maximum. With `non_missing`, a container without a cpu/memory request counts as
+/// maximum, then pod-level requests (`spec.resources`) over that aggregate. With `non_missing`, a container without a cpu/memory request counts as
 /// 100m / 200Mi (`NonMissingContainerRequests`, used for scoring).
 pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
     let container = |c: &crate::api::Container| -> BTreeMap<String, i128> {
@@ -350,6 +350,18 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
     for (k, v) in init_max {
         let e = sum.entry(k).or_insert(0);
         *e = (*e).max(v);
+    }
+    // PodLevelResources: pod-level requests of the supported resources (cpu, memory,
+    // hugepages-*) replace the containers' aggregate. The API server drops `spec.resources`
+    // when the gate is off, so a stored pod carries it only with the gate on.
+    if let Some(r) = &pod.spec.resources {
+        for (k, q) in &r.requests {
+            if k == "cpu" || k == "memory" || k.starts_with("hugepages-") {
+                if let Some(v) = milli_of(q) {
+                    sum.insert(k.clone(), v);
+                }
+            }
+        }
     }
     let mut r = Resources::default();
     for (k, v) in sum {
@@ -2645,6 +2657,31 @@ mod tests {
         assert_eq!(pod_requests(&Pod::default(), false), Resources::default());
         let nz = pod_requests(&with_requests("", ""), true);
         assert_eq!((nz.milli_cpu, nz.memory), (100, 200 * 1024 * 1024));
+    }
+
+    // PodRequests with pod-level resources (component-helpers `PodRequests`): a supported
+    // pod-level request replaces the containers' aggregate; other resources keep it; an
+    // unsupported pod-level name is ignored.
+    #[test]
+    fn pod_level_requests_replace_the_container_aggregate() {
+        let mut p = with_requests("100m", "1Gi");
+        p.spec_mut().resources = Some(crate::api::ResourceRequirements {
+            requests: [
+                ("cpu".to_string(), crate::api::Quantity("2".into())),
+                (
+                    "example.com/gpu".to_string(),
+                    crate::api::Quantity("1".into()),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+            ..Default::default()
+        });
+        let r = pod_requests(&p, false);
+        assert_eq!((r.milli_cpu, r.memory), (2000, 1024 * 1024 * 1024));
+        assert!(r.scalar.is_empty(), "{:?}", r.scalar);
+        let st = filter_node_resources_fit(&p, &NodeInfo::new(&node_alloc("1", "2Gi", "10")));
+        assert_eq!(st.unwrap().reasons, vec!["Insufficient cpu"]);
     }
 
     // FitError.Error() format (pkg/scheduler/framework/types_test.go TestFitError-style): the
