@@ -1310,11 +1310,11 @@ impl Controller for Kubelet {
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, _now: Time) {
         match change.object() {
             Object::Node(n) => {
-                queue.add(&format!("node:{}", n.metadata.name));
+                queue.add_prefixed("node:", &n.metadata.name);
                 // A (re)appearing node: its kubelet resyncs every pod it runs.
                 if change.old.is_none() {
                     for p in store.pods_on_node(&n.metadata.name) {
-                        queue.add(&format!("pod:{}", p.metadata.key()));
+                        queue.add_prefixed("pod:", &p.metadata.key());
                     }
                 }
             }
@@ -1322,7 +1322,7 @@ impl Controller for Kubelet {
                 let bound = !p.spec.node_name.is_empty()
                     || matches!(change.old_obj(), Some(Object::Pod(o)) if !o.spec.node_name.is_empty());
                 if bound {
-                    queue.add(&format!("pod:{}", p.metadata.key()));
+                    queue.add_prefixed("pod:", &p.metadata.key());
                 }
             }
             _ => {}
@@ -1341,11 +1341,11 @@ impl Controller for Kubelet {
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for n in store.list::<Node>(None) {
-            queue.add(&format!("node:{}", n.metadata.name));
+            queue.add_prefixed("node:", &n.metadata.name);
         }
         for p in store.list::<Pod>(None) {
             if !p.spec.node_name.is_empty() {
-                queue.add(&format!("pod:{}", p.metadata.key()));
+                queue.add_prefixed("pod:", &p.metadata.key());
             }
         }
     }

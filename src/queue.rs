@@ -28,9 +28,23 @@ impl WorkQueue {
 
     /// `Add`: enqueue now unless already queued.
     pub fn add(&mut self, key: &str) {
-        if self.queued.insert(key.to_string()) {
-            self.ready.push_back(key.to_string());
+        if !self.queued.contains(key) {
+            self.add_owned(key.to_string());
         }
+    }
+
+    /// [`add`](Self::add) for a key the caller has already built.
+    pub fn add_owned(&mut self, key: String) {
+        if !self.queued.contains(&key) {
+            self.ready.push_back(key.clone());
+            self.queued.insert(key);
+        }
+    }
+
+    /// [`add`](Self::add) of the key `prefix` + `rest` (watch handlers' `pod:ns/name`), built
+    /// with one allocation rather than through `format!`.
+    pub fn add_prefixed(&mut self, prefix: &str, rest: &str) {
+        self.add_owned([prefix, rest].concat());
     }
 
     /// `AddAfter`: enqueue at `now + d` (immediately when `d <= 0`). If the key is already

@@ -2165,7 +2165,7 @@ impl Controller for Scheduler {
         self.primed = true;
         for p in store.list::<Pod>(None) {
             if responsible(p) {
-                queue.add(&p.metadata.key());
+                queue.add_owned(p.metadata.key());
             }
         }
     }

@@ -90,11 +90,11 @@ pub fn validation_options_for_job(old: Option<&Job>) -> JobValidationOptions {
 
 /// `ValidateHasLabel`.
 fn validate_has_label(labels: &Labels, path: &str, key: &str, expected: &str) -> Vec<FieldError> {
-    let p = format!("{path}.labels[{key}]");
+    let p = || format!("{path}.labels[{key}]");
     match labels.get(key) {
-        None => vec![FieldError::required(p, format!("must be '{expected}'"))],
+        None => vec![FieldError::required(p(), format!("must be '{expected}'"))],
         Some(v) if v != expected => vec![FieldError::invalid(
-            p,
+            p(),
             labels_value(labels),
             format!("must be '{expected}'"),
         )],

@@ -73,7 +73,7 @@ impl ObjectMeta {
         if self.namespace.is_empty() {
             self.name.clone()
         } else {
-            format!("{}/{}", self.namespace, self.name)
+            [self.namespace.as_str(), "/", self.name.as_str()].concat()
         }
     }
 }

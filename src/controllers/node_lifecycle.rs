@@ -657,9 +657,9 @@ impl Controller for NodeLifecycleController {
         match (change.old_obj(), change.new_obj()) {
             (old, Some(Object::Node(n))) => {
                 let name = &n.metadata.name;
-                queue.add(&format!("noschedule:{name}"));
+                queue.add_prefixed("noschedule:", &name);
                 match old {
-                    None => queue.add(&format!("monitor:{name}")),
+                    None => queue.add_prefixed("monitor:", &name),
                     // The next monitor pass sees the new Ready condition.
                     Some(Object::Node(o)) if ready_status(o) != ready_status(n) => {
                         queue.add_after(&format!("monitor:{name}"), NODE_MONITOR_PERIOD, now);
@@ -668,13 +668,13 @@ impl Controller for NodeLifecycleController {
                 }
             }
             (Some(Object::Node(n)), None) => {
-                queue.add(&format!("monitor:{}", n.metadata.name));
+                queue.add_prefixed("monitor:", &n.metadata.name);
             }
             (old, Some(Object::Pod(p))) => {
                 let assigned = !p.spec.node_name.is_empty()
                     && !matches!(old, Some(Object::Pod(o)) if o.spec.node_name == p.spec.node_name);
                 if assigned {
-                    queue.add(&format!("pod:{}", p.metadata.key()));
+                    queue.add_prefixed("pod:", &p.metadata.key());
                 }
             }
             _ => {}
@@ -718,8 +718,8 @@ impl Controller for NodeLifecycleController {
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for n in store.list::<Node>(None) {
-            queue.add(&format!("monitor:{}", n.metadata.name));
-            queue.add(&format!("noschedule:{}", n.metadata.name));
+            queue.add_prefixed("monitor:", &n.metadata.name);
+            queue.add_prefixed("noschedule:", &n.metadata.name);
         }
     }
 

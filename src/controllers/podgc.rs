@@ -134,14 +134,14 @@ impl Controller for PodGcController {
                     now,
                 );
             }
-            (_, Some(Object::Node(n))) => queue.add(&format!("node:{}", n.metadata.name)),
+            (_, Some(Object::Node(n))) => queue.add_prefixed("node:", &n.metadata.name),
             (_, Some(Object::Pod(p))) => {
                 let node = &p.spec.node_name;
                 if !node.is_empty() && store.get::<Node>("", node).is_none() {
                     queue.add_after(&format!("orphans:{node}"), QUARANTINE_TIME, now);
                 }
                 if p.metadata.deletion_timestamp.is_some() {
-                    queue.add(&format!("pod:{}", p.metadata.key()));
+                    queue.add_prefixed("pod:", &p.metadata.key());
                 }
                 if is_terminated(p) {
                     queue.add("terminated");
@@ -235,7 +235,7 @@ impl Controller for PodGcController {
             .collect();
         self.primed = true;
         for n in store.list::<Node>(None) {
-            queue.add(&format!("node:{}", n.metadata.name));
+            queue.add_prefixed("node:", &n.metadata.name);
         }
         let mut orphan_nodes = std::collections::BTreeSet::new();
         for p in store.list::<Pod>(None) {
@@ -243,12 +243,12 @@ impl Controller for PodGcController {
                 orphan_nodes.insert(p.spec.node_name.clone());
             }
             if p.metadata.deletion_timestamp.is_some() {
-                queue.add(&format!("pod:{}", p.metadata.key()));
+                queue.add_prefixed("pod:", &p.metadata.key());
             }
         }
         for n in orphan_nodes {
             // The quarantine starts when the (re)started controller first sees the orphan.
-            queue.add(&format!("orphans-start:{n}"));
+            queue.add_prefixed("orphans-start:", &n);
         }
         queue.add("terminated");
     }

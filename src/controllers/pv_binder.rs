@@ -102,7 +102,7 @@ impl Controller for VolumeBinder {
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for c in store.list::<PersistentVolumeClaim>(None) {
             if needs_binding(c) {
-                queue.add(&c.metadata.key());
+                queue.add_owned(c.metadata.key());
             }
         }
     }

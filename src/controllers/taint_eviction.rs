@@ -246,18 +246,18 @@ impl Controller for TaintEvictionController {
                     Some(t) => self.seen.insert(name.clone(), t),
                     None => self.seen.remove(&name),
                 };
-                queue.add(&format!("node:{name}"));
+                queue.add_prefixed("node:", &name);
             }
             // PodUpdated: only a change of tolerations or node matters.
             (Some(Object::Pod(o)), Some(Object::Pod(n)))
                 if o.spec.tolerations != n.spec.tolerations
                     || o.spec.node_name != n.spec.node_name =>
             {
-                queue.add(&format!("pod:{}", n.metadata.key()));
+                queue.add_prefixed("pod:", &n.metadata.key());
             }
             (Some(Object::Pod(_)), Some(Object::Pod(_))) => {}
             (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None) => {
-                queue.add(&format!("pod:{}", p.metadata.key()));
+                queue.add_prefixed("pod:", &p.metadata.key());
             }
             _ => {}
         }
@@ -286,7 +286,7 @@ impl Controller for TaintEvictionController {
         for n in store.list::<Node>(None) {
             self.seen
                 .insert(n.metadata.name.clone(), no_execute_taints(&n.spec.taints));
-            queue.add(&format!("node:{}", n.metadata.name));
+            queue.add_prefixed("node:", &n.metadata.name);
         }
     }
 

@@ -124,7 +124,7 @@ impl Controller for TtlAfterFinishedController {
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, _now: Time) {
         if let Some(Object::Job(j)) = change.new_obj() {
             if j.metadata.deletion_timestamp.is_none() && needs_cleanup(j) {
-                queue.add(&j.metadata.key());
+                queue.add_owned(j.metadata.key());
             }
         }
     }
@@ -136,7 +136,7 @@ impl Controller for TtlAfterFinishedController {
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for j in store.list::<Job>(None) {
             if j.metadata.deletion_timestamp.is_none() && needs_cleanup(j) {
-                queue.add(&j.metadata.key());
+                queue.add_owned(j.metadata.key());
             }
         }
     }

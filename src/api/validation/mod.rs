@@ -26,18 +26,43 @@ pub(crate) fn child(path: &str, name: &str) -> String {
     if path.is_empty() {
         name.to_string()
     } else {
-        format!("{path}.{name}")
+        // Not `format!`: paths are built on every write, and the formatting machinery costs
+        // several times a plain concatenation.
+        [path, ".", name].concat()
     }
 }
 
 /// `field.Path.Index`.
 pub(crate) fn idx(path: &str, i: usize) -> String {
-    format!("{path}[{i}]")
+    let mut s = String::with_capacity(path.len() + 4);
+    s.push_str(path);
+    s.push('[');
+    push_decimal(&mut s, i);
+    s.push(']');
+    s
 }
 
 /// `field.Path.Key` (the key is printed as is).
 pub(crate) fn key(path: &str, k: &str) -> String {
-    format!("{path}[{k}]")
+    [path, "[", k, "]"].concat()
+}
+
+/// Appends `n` in decimal (what `{}` prints) without going through `core::fmt`.
+pub(crate) fn push_decimal(s: &mut String, n: usize) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        s.push(char::from(b));
+    }
 }
 
 /// What `rest.BeforeUpdate` and the strategies' `PrepareForUpdate` do to the new object's

@@ -245,7 +245,7 @@ fn mask_trailing_dash(name: &str) -> String {
     if name.len() > 1 && name.ends_with('-') {
         // Byte slicing as Go does; fall back to the whole name if that would split a character.
         match name.get(..name.len() - 2) {
-            Some(head) => format!("{head}a"),
+            Some(head) => [head, "a"].concat(),
             None => name.to_string(),
         }
     } else {

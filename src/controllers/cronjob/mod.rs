@@ -90,7 +90,7 @@ impl CronJobController {
     fn enqueue_owner(store: &Store, queue: &mut WorkQueue, job: &Job) {
         if let Some(r) = job.metadata.controller_ref() {
             if let Some(cj) = Self::resolve_controller_ref(store, &job.metadata.namespace, r) {
-                queue.add(&cj.metadata.key());
+                queue.add_owned(cj.metadata.key());
             }
         }
     }
@@ -501,7 +501,7 @@ impl Controller for CronJobController {
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
         match (change.old_obj(), change.new_obj()) {
             (None, Some(Object::CronJob(c))) | (Some(Object::CronJob(c)), None) => {
-                queue.add(&c.metadata.key())
+                queue.add_owned(c.metadata.key())
             }
             (Some(Object::CronJob(old)), Some(Object::CronJob(cur))) => {
                 Self::update_cron_job(queue, old, cur, now)
@@ -529,7 +529,7 @@ impl Controller for CronJobController {
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for c in store.list::<CronJob>(None) {
-            queue.add(&c.metadata.key());
+            queue.add_owned(c.metadata.key());
         }
     }
 

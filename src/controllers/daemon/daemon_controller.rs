@@ -282,7 +282,7 @@ impl DaemonSetsController {
             return;
         }
         for ds in get_daemon_sets_for_labels(store, &pod.metadata.namespace, &pod.metadata.labels) {
-            queue.add(&ds.metadata.key());
+            queue.add_owned(ds.metadata.key());
         }
     }
 
@@ -309,7 +309,7 @@ impl DaemonSetsController {
         if ref_changed {
             if let Some(o) = old_ref {
                 if let Some(ds) = resolve_controller_ref(store, &old.metadata.namespace, o) {
-                    queue.add(&ds.metadata.key());
+                    queue.add_owned(ds.metadata.key());
                 }
             }
         }
@@ -317,7 +317,7 @@ impl DaemonSetsController {
             let Some(ds) = resolve_controller_ref(store, &cur.metadata.namespace, c) else {
                 return;
             };
-            queue.add(&ds.metadata.key());
+            queue.add_owned(ds.metadata.key());
             if !is_pod_ready(old) && is_pod_ready(cur) && ds.spec.min_ready_seconds > 0 {
                 // Add a second to avoid milliseconds skew in AddAfter (upstream's comment).
                 let d = Duration::from_secs(i64::from(ds.spec.min_ready_seconds) + 1);
@@ -330,7 +330,7 @@ impl DaemonSetsController {
             for ds in
                 get_daemon_sets_for_labels(store, &cur.metadata.namespace, &cur.metadata.labels)
             {
-                queue.add(&ds.metadata.key());
+                queue.add_owned(ds.metadata.key());
             }
         }
     }
@@ -352,7 +352,7 @@ impl DaemonSetsController {
     pub fn add_node(&mut self, store: &Store, queue: &mut WorkQueue, node: &Node) {
         for ds in store.list::<DaemonSet>(None) {
             if node_should_run_daemon_pod(node, ds).0 {
-                queue.add(&ds.metadata.key());
+                queue.add_owned(ds.metadata.key());
             }
         }
     }
@@ -365,7 +365,7 @@ impl DaemonSetsController {
         }
         for ds in store.list::<DaemonSet>(None) {
             if node_should_run_daemon_pod(old, ds) != node_should_run_daemon_pod(cur, ds) {
-                queue.add(&ds.metadata.key());
+                queue.add_owned(ds.metadata.key());
             }
         }
     }
@@ -392,7 +392,7 @@ impl DaemonSetsController {
                 for ds in
                     get_daemon_sets_for_labels(store, &h.metadata.namespace, &h.metadata.labels)
                 {
-                    queue.add(&ds.metadata.key());
+                    queue.add_owned(ds.metadata.key());
                 }
             }
             (Some(o), Some(h)) => {
@@ -405,13 +405,13 @@ impl DaemonSetsController {
                 if ref_changed {
                     if let Some(r) = old_ref {
                         if let Some(ds) = resolve_controller_ref(store, &o.metadata.namespace, r) {
-                            queue.add(&ds.metadata.key());
+                            queue.add_owned(ds.metadata.key());
                         }
                     }
                 }
                 if let Some(r) = cur_ref {
                     if let Some(ds) = resolve_controller_ref(store, &h.metadata.namespace, r) {
-                        queue.add(&ds.metadata.key());
+                        queue.add_owned(ds.metadata.key());
                     }
                     return;
                 }
@@ -419,14 +419,14 @@ impl DaemonSetsController {
                     for ds in
                         get_daemon_sets_for_labels(store, &h.metadata.namespace, &h.metadata.labels)
                     {
-                        queue.add(&ds.metadata.key());
+                        queue.add_owned(ds.metadata.key());
                     }
                 }
             }
             (Some(h), None) => {
                 if let Some(c) = h.metadata.controller_ref() {
                     if let Some(ds) = resolve_controller_ref(store, &h.metadata.namespace, c) {
-                        queue.add(&ds.metadata.key());
+                        queue.add_owned(ds.metadata.key());
                     }
                 }
             }
@@ -917,12 +917,12 @@ impl Controller for DaemonSetsController {
                         if o.metadata.uid != n.metadata.uid {
                             self.expectations.delete_expectations(&o.metadata.key());
                         }
-                        queue.add(&n.metadata.key());
+                        queue.add_owned(n.metadata.key());
                     }
-                    (None, Some(Object::DaemonSet(d))) => queue.add(&d.metadata.key()),
+                    (None, Some(Object::DaemonSet(d))) => queue.add_owned(d.metadata.key()),
                     (Some(Object::DaemonSet(d)), None) => {
                         self.expectations.delete_expectations(&d.metadata.key());
-                        queue.add(&d.metadata.key());
+                        queue.add_owned(d.metadata.key());
                     }
                     _ => {}
                 }
@@ -944,7 +944,7 @@ impl Controller for DaemonSetsController {
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for d in store.list::<DaemonSet>(None) {
-            queue.add(&d.metadata.key());
+            queue.add_owned(d.metadata.key());
         }
     }
 

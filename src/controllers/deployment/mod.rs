@@ -383,7 +383,7 @@ pub fn sync_deployment(ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
 }
 
 fn enqueue(queue: &mut WorkQueue, d: &Deployment) {
-    queue.add(&d.metadata.key());
+    queue.add_owned(d.metadata.key());
 }
 
 /// `addReplicaSet`.

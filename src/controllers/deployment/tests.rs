@@ -2294,7 +2294,7 @@ impl Controller for InstantReplicaSets {
     }
     fn watch(&mut self, change: &Change, _store: &Store, queue: &mut WorkQueue, _now: Time) {
         if let Some(Object::ReplicaSet(rs)) = change.new_obj() {
-            queue.add(&rs.metadata.key());
+            queue.add_owned(rs.metadata.key());
         }
     }
     fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
@@ -2311,7 +2311,7 @@ impl Controller for InstantReplicaSets {
     }
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for rs in store.list::<ReplicaSet>(None) {
-            queue.add(&rs.metadata.key());
+            queue.add_owned(rs.metadata.key());
         }
     }
     fn as_any(&self) -> &dyn std::any::Any {

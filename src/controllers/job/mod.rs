@@ -381,7 +381,7 @@ impl JobController {
     }
 
     fn enqueue_orphan(queue: &mut WorkQueue, pod: &Pod) {
-        queue.add(&format!("{ORPHAN_PREFIX}{}", pod.metadata.key()));
+        queue.add_prefixed(ORPHAN_PREFIX, &pod.metadata.key());
     }
 
     /// `addPod`.
@@ -1728,12 +1728,12 @@ impl Controller for JobController {
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
         match (change.old_obj(), change.new_obj()) {
-            (None, Some(Object::Job(j))) => queue.add(&j.metadata.key()),
+            (None, Some(Object::Job(j))) => queue.add_owned(j.metadata.key()),
             (Some(Object::Job(old)), Some(Object::Job(cur))) => {
                 self.update_job(store, queue, old, cur, now)
             }
             (Some(Object::Job(j)), None) => {
-                queue.add(&j.metadata.key());
+                queue.add_owned(j.metadata.key());
                 Self::cleanup_pod_finalizers(store, queue, j);
             }
             (None, Some(Object::Pod(p))) => self.add_pod(store, queue, p, now),
@@ -1758,7 +1758,7 @@ impl Controller for JobController {
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for j in store.list::<Job>(None) {
-            queue.add(&j.metadata.key());
+            queue.add_owned(j.metadata.key());
         }
         // Orphans with a tracking finalizer (their Job is gone).
         for p in store.list::<Pod>(None) {

@@ -533,7 +533,7 @@ impl ReplicaSetController {
 
     /// `addRS`.
     pub fn add_rs(&mut self, queue: &mut WorkQueue, rs: &ReplicaSet) {
-        queue.add(&rs.metadata.key());
+        queue.add_owned(rs.metadata.key());
     }
 
     /// `updateRS`: a changed UID means the old owner was deleted and re-created.
@@ -541,7 +541,7 @@ impl ReplicaSetController {
         if old.metadata.uid != cur.metadata.uid {
             self.delete_rs(queue, old);
         }
-        queue.add(&cur.metadata.key());
+        queue.add_owned(cur.metadata.key());
     }
 
     /// `deleteRS`: forget its expectations so a re-created owner starts clean.
@@ -569,7 +569,7 @@ impl ReplicaSetController {
         }
         // An orphan: sync every matching owner so one may adopt it (no creation observed).
         for rs in get_pod_replica_sets(self.owner_kind, store, pod) {
-            queue.add(&rs.metadata.key());
+            queue.add_owned(rs.metadata.key());
         }
     }
 
@@ -602,7 +602,7 @@ impl ReplicaSetController {
                 if let Some(rs) =
                     self.resolve_controller_ref(store, &old.metadata.namespace, old_ref)
                 {
-                    queue.add(&rs.metadata.key());
+                    queue.add_owned(rs.metadata.key());
                 }
             }
         }
@@ -611,7 +611,7 @@ impl ReplicaSetController {
             else {
                 return;
             };
-            queue.add(&rs.metadata.key());
+            queue.add_owned(rs.metadata.key());
             if !is_pod_ready(old) && is_pod_ready(cur) && rs.spec.min_ready_seconds > 0 {
                 // Add a second to avoid milliseconds skew in AddAfter (upstream's comment). On
                 // the virtual clock the precise requeue planned by syncReplicaSet (1.34,
@@ -623,7 +623,7 @@ impl ReplicaSetController {
         }
         if label_changed || ref_changed {
             for rs in get_pod_replica_sets(self.owner_kind, store, cur) {
-                queue.add(&rs.metadata.key());
+                queue.add_owned(rs.metadata.key());
             }
         }
     }
@@ -1082,7 +1082,7 @@ impl Controller for ReplicaSetController {
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for rs in self.owner_kind.list(store, None) {
-            queue.add(&rs.metadata.key());
+            queue.add_owned(rs.metadata.key());
         }
     }
 

@@ -72,12 +72,12 @@ impl StatefulSetController {
         }
         if let Some(cref) = pod.metadata.controller_ref() {
             if let Some(set) = resolve_controller_ref(store, &pod.metadata.namespace, cref) {
-                queue.add(&set.metadata.key());
+                queue.add_owned(set.metadata.key());
             }
             return;
         }
         for set in get_stateful_sets_for_pod(store, pod) {
-            queue.add(&set.metadata.key());
+            queue.add_owned(set.metadata.key());
         }
     }
 
@@ -100,7 +100,7 @@ impl StatefulSetController {
         if ref_changed {
             if let Some(o) = old_ref {
                 if let Some(set) = resolve_controller_ref(store, &old.metadata.namespace, o) {
-                    queue.add(&set.metadata.key());
+                    queue.add_owned(set.metadata.key());
                 }
             }
         }
@@ -108,7 +108,7 @@ impl StatefulSetController {
             let Some(set) = resolve_controller_ref(store, &cur.metadata.namespace, c) else {
                 return;
             };
-            queue.add(&set.metadata.key());
+            queue.add_owned(set.metadata.key());
             if !is_pod_ready(old) && is_pod_ready(cur) && set.spec.min_ready_seconds > 0 {
                 // Add a second to avoid milliseconds skew in AddAfter (upstream's comment).
                 let d = Duration::from_secs(i64::from(set.spec.min_ready_seconds) + 1);
@@ -118,7 +118,7 @@ impl StatefulSetController {
         }
         if label_changed || ref_changed {
             for set in get_stateful_sets_for_pod(store, cur) {
-                queue.add(&set.metadata.key());
+                queue.add_owned(set.metadata.key());
             }
         }
     }
@@ -127,7 +127,7 @@ impl StatefulSetController {
     pub fn delete_pod(&mut self, store: &Store, queue: &mut WorkQueue, pod: &Pod) {
         if let Some(cref) = pod.metadata.controller_ref() {
             if let Some(set) = resolve_controller_ref(store, &pod.metadata.namespace, cref) {
-                queue.add(&set.metadata.key());
+                queue.add_owned(set.metadata.key());
             }
         }
     }
@@ -141,7 +141,7 @@ impl StatefulSetController {
                 continue;
             };
             if !sel.is_empty() && sel.matches(&pvc.metadata.labels) {
-                queue.add(&set.metadata.key());
+                queue.add_owned(set.metadata.key());
             }
         }
     }
@@ -243,7 +243,7 @@ impl Controller for StatefulSetController {
             }
             (Some(Object::Pod(p)), None) => self.delete_pod(store, queue, p),
             (_, Some(Object::StatefulSet(s))) | (Some(Object::StatefulSet(s)), None) => {
-                queue.add(&s.metadata.key());
+                queue.add_owned(s.metadata.key());
             }
             (Some(Object::PersistentVolumeClaim(c)), None) => self.delete_claim(store, queue, c),
             _ => {}
@@ -256,7 +256,7 @@ impl Controller for StatefulSetController {
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
         for s in store.list::<StatefulSet>(None) {
-            queue.add(&s.metadata.key());
+            queue.add_owned(s.metadata.key());
         }
     }
 
