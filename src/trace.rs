@@ -192,7 +192,7 @@ impl Snapshot {
                         .unwrap_or_else(|| "Unknown".into()),
                     unschedulable: n.spec.unschedulable,
                     down: sim.world.nodes_down.contains_key(&n.metadata.name),
-                    labels: n.metadata.labels.clone(),
+                    labels: n.metadata.labels.clone().into(),
                     taints: n
                         .spec
                         .taints

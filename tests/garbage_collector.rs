@@ -67,7 +67,7 @@ fn rs_in(ns: &str, name: &str, uid: &str, owners: Vec<OwnerReference>) -> Object
     };
     let labels: BTreeMap<String, String> = [("app".to_string(), name.to_string())].into();
     rs.spec.selector = Some(kubeplay::api::LabelSelector::from_labels(&labels));
-    rs.spec.template_mut().metadata.labels = labels;
+    rs.spec.template_mut().metadata.labels = labels.into();
     rs.spec.template_mut().spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "nginx:1.27".into(),
@@ -88,7 +88,7 @@ fn rc(name: &str, uid: &str, owners: Vec<OwnerReference>) -> Object {
     };
     rc.spec.selector = [("app".to_string(), name.to_string())].into();
     let mut template = kubeplay::api::PodTemplateSpec::default();
-    template.metadata.labels = rc.spec.selector.clone();
+    template.metadata.labels = rc.spec.selector.clone().into();
     template.spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "nginx:1.27".into(),

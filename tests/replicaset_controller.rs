@@ -223,7 +223,7 @@ fn pod_controller_lookup() {
     assert!(get_pod_replica_sets(OwnerKind::ReplicaSet, &h.api.store, &unlabeled).is_empty());
     // Matching labels, not namespace; then matching both.
     let mut p = unlabeled.clone();
-    p.metadata.labels = labels(&[("foo", "bar")]);
+    p.metadata.labels = labels(&[("foo", "bar")]).into();
     p.metadata.namespace = "ns".into();
     assert!(get_pod_replica_sets(OwnerKind::ReplicaSet, &h.api.store, &p).is_empty());
     p.metadata.namespace = NS.into();
@@ -292,7 +292,7 @@ fn update_pods_enqueues_owners() {
     };
     let base = |labels: &kubeplay::api::Labels, owner: Option<&ReplicaSet>, rv: &str| {
         let mut p = new_pod("pod0", &rs1, "Running", false);
-        p.metadata.labels = labels.clone();
+        p.metadata.labels = labels.clone().into();
         p.metadata.owner_references = owner.map(|o| vec![controller_ref(o)]).unwrap_or_default();
         p.metadata.resource_version = rv.into();
         p
@@ -336,7 +336,7 @@ fn update_status_retries_once() {
     // Someone else updates the RS after our read.
     let mut newer = stored.clone();
     if let Object::ReplicaSet(r) = &mut newer {
-        r.metadata.labels = labels(&[("touched", "yes")]);
+        r.metadata.labels = labels(&[("touched", "yes")]).into();
     }
     h.api.update(newer).unwrap();
     let Object::ReplicaSet(view) = &stored else {
@@ -661,7 +661,7 @@ fn claim_pods_adopts_orphans_and_releases_mismatches() {
     h.load(rs.clone());
     h.load(new_pod("orphan", &rs, "Running", false));
     let mut stray = new_pod("stray", &rs, "Running", true);
-    stray.metadata.labels = labels(&[("foo", "other")]);
+    stray.metadata.labels = labels(&[("foo", "other")]).into();
     h.load(stray);
     h.load(new_pod("mine", &rs, "Running", true));
     h.sync(&key(&rs)).unwrap();
@@ -957,7 +957,7 @@ fn replication_controller_creates_pods() {
     rc.metadata.namespace = NS.into();
     rc.spec.replicas = Some(3);
     let mut tpl = kubeplay::api::PodTemplateSpec::default();
-    tpl.metadata.labels = labels(&[("app", "frontend")]);
+    tpl.metadata.labels = labels(&[("app", "frontend")]).into();
     tpl.spec_mut().containers = vec![kubeplay::api::Container {
         name: "php".into(),
         image: "php:8".into(),
@@ -1225,7 +1225,7 @@ fn controller_update_replicas() {
     let mut h = Harness::new(ReplicaSetController::new());
     let mut rs = new_replica_set("foobar", 5, &[("foo", "bar")]);
     let extra = labels(&[("foo", "bar"), ("extraKey", "extraValue")]);
-    rs.spec.template_mut().metadata.labels = extra.clone();
+    rs.spec.template_mut().metadata.labels = extra.clone().into();
     rs.status = kubeplay::api::ReplicaSetStatus {
         replicas: 2,
         fully_labeled_replicas: 6,
@@ -1239,7 +1239,7 @@ fn controller_update_replicas() {
         h.load(new_pod(&format!("pod{i}"), &rs, "Running", true));
         // Upstream's "podWithExtraLabel<i>": pod names must be lowercase RFC 1123 here.
         let mut p = new_pod(&format!("pod-with-extra-label{i}"), &rs, "Running", true);
-        p.metadata.labels = extra.clone();
+        p.metadata.labels = extra.clone().into();
         h.load(p);
     }
     h.sync(&key(&rs)).unwrap();
@@ -1453,7 +1453,8 @@ fn update_selector_controller_ref() {
     updated.spec.selector = Some(kubeplay::api::LabelSelector::from_labels(&labels(&[(
         "foo", "baz",
     )])));
-    updated.spec.template_mut().metadata.labels = labels(&[("foo", "baz"), ("type", "production")]);
+    updated.spec.template_mut().metadata.labels =
+        labels(&[("foo", "baz"), ("type", "production")]).into();
     h.api.store.put(Object::ReplicaSet(updated.clone()));
     h.drop_changes();
     h.ctrl.update_rs(&mut h.queue, &old, &updated);

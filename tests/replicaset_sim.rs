@@ -226,7 +226,7 @@ fn replica_sets_and_replication_controllers_side_by_side() {
     rc.metadata.namespace = NS.into();
     rc.spec.replicas = Some(3);
     let mut tpl = kubeplay::api::PodTemplateSpec::default();
-    tpl.metadata.labels = labels(&[("app", "rc")]);
+    tpl.metadata.labels = labels(&[("app", "rc")]).into();
     tpl.spec_mut().containers = vec![kubeplay::api::Container {
         name: "c".into(),
         image: "nginx".into(),

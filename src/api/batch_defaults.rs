@@ -226,7 +226,7 @@ mod tests {
         );
         // Labels from the template when the Job has none; kept otherwise.
         let mut j = job();
-        j.spec.template_mut().metadata.labels = Labels::from([("app".into(), "pi".into())]);
+        j.spec.template_mut().metadata.labels = Labels::from([("app".into(), "pi".into())]).into();
         set_defaults_job(&mut j);
         assert_eq!(j.metadata.labels["app"], "pi");
     }

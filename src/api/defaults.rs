@@ -658,7 +658,7 @@ pub fn default_object(o: &mut Object) {
             // SetDefaults_ReplicationController: selector and labels from the template labels.
             if let Some(t) = &rc.spec.template {
                 if rc.spec.selector.is_empty() {
-                    rc.spec.selector = t.metadata.labels.clone();
+                    rc.spec.selector = t.metadata.labels.clone().into();
                 }
                 if rc.metadata.labels.is_empty() {
                     rc.metadata.labels = t.metadata.labels.clone();

@@ -280,7 +280,7 @@ mod tests {
         d.metadata.name = "abc".into();
         d.metadata.namespace = "default".into();
         d.spec.selector = Some(LabelSelector::from_labels(&labels(&[("name", "abc")])));
-        d.spec.template_mut().metadata.labels = labels(&[("name", "abc")]);
+        d.spec.template_mut().metadata.labels = labels(&[("name", "abc")]).into();
         d.spec.template_mut().spec_mut().containers = vec![Container {
             name: "nginx".into(),
             image: "image".into(),
@@ -443,7 +443,7 @@ mod tests {
             Vec::<String>::new()
         );
         new.spec.selector = Some(LabelSelector::from_labels(&labels(&[("name", "def")])));
-        new.spec.template_mut().metadata.labels = labels(&[("name", "def")]);
+        new.spec.template_mut().metadata.labels = labels(&[("name", "def")]).into();
         assert_eq!(
             msgs(&validate_deployment_update(&new, &old)),
             vec!["spec.selector: Invalid value: {\"matchLabels\":{\"name\":\"def\"}}: field is immutable"]

@@ -6,6 +6,110 @@ use std::collections::BTreeMap;
 
 pub type Labels = BTreeMap<String, String>;
 
+/// `metadata.labels` / `metadata.annotations`: a string map shared between copies of an object
+/// until one of them changes it (copy on write through [`DerefMut`](std::ops::DerefMut)).
+/// Controllers, the store's versions and watch events clone object metadata many times per
+/// write; this makes those clones copy a pointer instead of every key and value. It reads,
+/// prints, compares and serialises exactly as the map it holds.
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SharedMap(std::sync::Arc<Labels>);
+
+impl SharedMap {
+    /// The map, to keep or change (copied only if shared).
+    pub fn into_map(self) -> Labels {
+        std::sync::Arc::try_unwrap(self.0).unwrap_or_else(|a| (*a).clone())
+    }
+}
+
+impl std::ops::Deref for SharedMap {
+    type Target = Labels;
+    fn deref(&self) -> &Labels {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SharedMap {
+    fn deref_mut(&mut self) -> &mut Labels {
+        std::sync::Arc::make_mut(&mut self.0)
+    }
+}
+
+impl std::fmt::Debug for SharedMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<Labels> for SharedMap {
+    fn from(m: Labels) -> Self {
+        SharedMap(std::sync::Arc::new(m))
+    }
+}
+
+impl<const N: usize> From<[(String, String); N]> for SharedMap {
+    fn from(a: [(String, String); N]) -> Self {
+        SharedMap::from(Labels::from(a))
+    }
+}
+
+impl From<SharedMap> for Labels {
+    fn from(m: SharedMap) -> Self {
+        m.into_map()
+    }
+}
+
+impl PartialEq<Labels> for SharedMap {
+    fn eq(&self, other: &Labels) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<SharedMap> for Labels {
+    fn eq(&self, other: &SharedMap) -> bool {
+        *self == *other.0
+    }
+}
+
+impl FromIterator<(String, String)> for SharedMap {
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> Self {
+        SharedMap::from(iter.into_iter().collect::<Labels>())
+    }
+}
+
+impl<'a> IntoIterator for &'a SharedMap {
+    type Item = (&'a String, &'a String);
+    type IntoIter = std::collections::btree_map::Iter<'a, String, String>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl IntoIterator for SharedMap {
+    type Item = (String, String);
+    type IntoIter = std::collections::btree_map::IntoIter<String, String>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_map().into_iter()
+    }
+}
+
+impl Extend<(String, String)> for SharedMap {
+    fn extend<I: IntoIterator<Item = (String, String)>>(&mut self, iter: I) {
+        std::sync::Arc::make_mut(&mut self.0).extend(iter);
+    }
+}
+
+impl Serialize for SharedMap {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for SharedMap {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Labels::deserialize(d).map(SharedMap::from)
+    }
+}
+
 /// `metadata` as Kubernetes writes it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -29,9 +133,9 @@ pub struct ObjectMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_grace_period_seconds: Option<i64>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: Labels,
+    pub labels: SharedMap,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub annotations: BTreeMap<String, String>,
+    pub annotations: SharedMap,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub owner_references: Vec<OwnerReference>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -245,7 +245,7 @@ mod tests {
             "spec": {"containers": [{"name": "c", "image": "foo/bar"}]}
         }))
         .unwrap();
-        p.metadata.labels = labels(label);
+        p.metadata.labels = labels(label).into();
         if let Some(uid) = owner {
             // Upstream's owner objects have no name; the API server requires one.
             let m = ObjectMeta {

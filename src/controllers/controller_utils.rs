@@ -1549,7 +1549,7 @@ mod tests {
             let got = get_deletion_cost_from_pod_annotations(&m).map_err(|_| ());
             assert_eq!(&got, want, "{v:?}");
             let mut p = Pod::default();
-            p.metadata.annotations = m;
+            p.metadata.annotations = m.into();
             assert_eq!(pod_deletion_cost(&p), want.unwrap_or(0), "{v:?}");
         }
         assert_eq!(

@@ -74,7 +74,7 @@ pub fn new_controller_revision(
         kind: "ControllerRevision".into(),
         metadata: ObjectMeta {
             namespace: parent.namespace.clone(),
-            labels: template_labels.clone(),
+            labels: template_labels.clone().into(),
             owner_references: vec![new_controller_ref(parent, api_version, kind)],
             ..Default::default()
         },

@@ -657,9 +657,9 @@ impl Controller for NodeLifecycleController {
         match (change.old_obj(), change.new_obj()) {
             (old, Some(Object::Node(n))) => {
                 let name = &n.metadata.name;
-                queue.add_prefixed("noschedule:", &name);
+                queue.add_prefixed("noschedule:", name);
                 match old {
-                    None => queue.add_prefixed("monitor:", &name),
+                    None => queue.add_prefixed("monitor:", name),
                     // The next monitor pass sees the new Ready condition.
                     Some(Object::Node(o)) if ready_status(o) != ready_status(n) => {
                         queue.add_after(&format!("monitor:{name}"), NODE_MONITOR_PERIOD, now);

@@ -26,7 +26,7 @@ pub fn job_from_cron_job(name: &str, namespace: &str, cj: &CronJob) -> Job {
         metadata: ObjectMeta {
             name: name.into(),
             namespace: namespace.into(),
-            annotations,
+            annotations: annotations.into(),
             labels: cj.spec.job_template.metadata.labels.clone(),
             owner_references: vec![OwnerReference {
                 api_version: "batch/v1".into(),

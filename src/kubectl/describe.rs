@@ -2045,7 +2045,7 @@ System Info:
             metadata: ObjectMeta {
                 name: "bar".into(),
                 namespace: "foo".into(),
-                labels: l.clone(),
+                labels: l.clone().into(),
                 ..Default::default()
             },
             spec: std::sync::Arc::new(PodSpec {
@@ -2070,7 +2070,7 @@ System Info:
             metadata: ObjectMeta {
                 name: "bar".into(),
                 namespace: "foo".into(),
-                labels: l.clone(),
+                labels: l.clone().into(),
                 uid: "00000000-0000-0000-0000-000000000001".into(),
                 creation_timestamp: Some(Time::parse_rfc3339("2021-01-01T00:00:00Z").unwrap()),
                 ..Default::default()
@@ -2091,7 +2091,7 @@ System Info:
                     name: name.into(),
                     namespace: "foo".into(),
                     uid: uid.into(),
-                    labels: l.clone(),
+                    labels: l.clone().into(),
                     owner_references: vec![OwnerReference {
                         controller: Some(true),
                         uid: "00000000-0000-0000-0000-000000000001".into(),

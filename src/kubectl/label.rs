@@ -592,7 +592,7 @@ mod tests {
         for (name, existing, args, expect_err) in cases {
             let mut sim = sim();
             let mut p = running_pod("p", "default", "node-1");
-            p.metadata.labels = map(existing);
+            p.metadata.labels = map(existing).into();
             load_pod(&mut sim, p);
             let res = execute(&mut sim, &format!("label pod p {args}"));
             assert_eq!(res.is_err(), expect_err, "{name}: {res:?}");
@@ -779,7 +779,7 @@ mod tests {
         for (name, existing, args, expect_err) in cases {
             let mut sim = sim();
             let mut p = running_pod("p", "default", "node-1");
-            p.metadata.annotations = map(existing);
+            p.metadata.annotations = map(existing).into();
             load_pod(&mut sim, p);
             let res = execute(&mut sim, &format!("annotate pod p {args}"));
             assert_eq!(res.is_err(), expect_err, "{name}: {res:?}");

@@ -1213,7 +1213,7 @@ spec:
             metadata: ObjectMeta {
                 name: "foo".into(),
                 generation: 2,
-                annotations: labels(&[("deployment.kubernetes.io/revision", "3")]),
+                annotations: labels(&[("deployment.kubernetes.io/revision", "3")]).into(),
                 ..Default::default()
             },
             spec: DeploymentSpec {
@@ -1274,8 +1274,8 @@ spec:
                 name: format!("moons-{i}"),
                 namespace: "default".into(),
                 uid: format!("00000000-0000-0000-0000-00000000000{i}"),
-                labels: l.clone(),
-                annotations,
+                labels: l.clone().into(),
+                annotations: annotations.into(),
                 owner_references: vec![OwnerReference {
                     api_version: "apps/v1".into(),
                     kind: "Deployment".into(),
@@ -1291,7 +1291,7 @@ spec:
                 selector: Some(LabelSelector::from_labels(&l)),
                 template: std::sync::Arc::new(PodTemplateSpec {
                     metadata: ObjectMeta {
-                        labels: l,
+                        labels: l.into(),
                         ..Default::default()
                     },
                     spec: std::sync::Arc::new(PodSpec {

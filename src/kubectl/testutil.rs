@@ -45,7 +45,7 @@ pub fn node(name: &str, ready: bool, created_secs_ago: i64) -> Node {
             name: name.into(),
             uid: format!("uid-{name}"),
             creation_timestamp: t,
-            labels: labels(&[("kubernetes.io/hostname", name)]),
+            labels: labels(&[("kubernetes.io/hostname", name)]).into(),
             ..Default::default()
         },
         spec: NodeSpec::default(),
@@ -107,7 +107,7 @@ pub fn running_pod(name: &str, ns: &str, node: &str) -> Pod {
             namespace: ns.into(),
             uid: format!("uid-{name}"),
             creation_timestamp: Some(ago(300)),
-            labels: labels(&[("app", "web")]),
+            labels: labels(&[("app", "web")]).into(),
             ..Default::default()
         },
         spec: std::sync::Arc::new(PodSpec {
@@ -166,7 +166,7 @@ pub fn replica_set(name: &str, replicas: i32, ready: i32) -> ReplicaSet {
             namespace: "default".into(),
             uid: format!("uid-{name}"),
             creation_timestamp: Some(ago(600)),
-            labels: l.clone(),
+            labels: l.clone().into(),
             ..Default::default()
         },
         spec: ReplicaSetSpec {
@@ -174,7 +174,7 @@ pub fn replica_set(name: &str, replicas: i32, ready: i32) -> ReplicaSet {
             selector: Some(LabelSelector::from_labels(&l)),
             template: std::sync::Arc::new(PodTemplateSpec {
                 metadata: ObjectMeta {
-                    labels: l,
+                    labels: l.into(),
                     ..Default::default()
                 },
                 spec: std::sync::Arc::new(PodSpec {
@@ -211,7 +211,7 @@ pub fn replication_controller(name: &str, replicas: i32) -> ReplicationControlle
             selector: l.clone(),
             template: Some(PodTemplateSpec {
                 metadata: ObjectMeta {
-                    labels: l,
+                    labels: l.into(),
                     ..Default::default()
                 },
                 spec: std::sync::Arc::new(PodSpec {
@@ -247,6 +247,6 @@ pub fn load_fixture(sim: &mut Simulation) {
         load_pod(sim, p);
     }
     let mut bare = running_pod("bare", "default", "node-2");
-    bare.metadata.labels = labels(&[("app", "db")]);
+    bare.metadata.labels = labels(&[("app", "db")]).into();
     load_pod(sim, bare);
 }

@@ -479,7 +479,7 @@ fn make_node(name: &str, e: &NodeSpecEntry, now: Time) -> Node {
         kind: "Node".into(),
         metadata: ObjectMeta {
             name: name.into(),
-            labels,
+            labels: labels.into(),
             ..Default::default()
         },
         spec: crate::api::NodeSpec {

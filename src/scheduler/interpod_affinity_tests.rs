@@ -117,7 +117,7 @@ impl P {
         let mut p = Pod::default();
         p.metadata.namespace = self.ns;
         p.metadata.name = self.name;
-        p.metadata.labels = self.labels;
+        p.metadata.labels = self.labels.into();
         p.spec_mut().node_name = self.node;
         if !self.aff.is_empty() {
             p.spec_mut().affinity = Some(Affinity {

@@ -56,7 +56,7 @@ fn pod(spec: &str) -> Pod {
     if toks.last() == Some(&"!") {
         p.metadata.deletion_timestamp = Some(Time::default());
     }
-    p.metadata.labels = labels_of(toks.into_iter().filter(|t| *t != "!"));
+    p.metadata.labels = labels_of(toks.into_iter().filter(|t| *t != "!")).into();
     p
 }
 

@@ -47,7 +47,7 @@ pub fn new_replica_set(name: &str, replicas: i32, selector: &[(&str, &str)]) -> 
     rs.spec.selector = Some(LabelSelector::from_labels(&labels(selector)));
     let mut tl = labels(selector);
     tl.insert("type".into(), "production".into());
-    rs.spec.template_mut().metadata.labels = tl;
+    rs.spec.template_mut().metadata.labels = tl.into();
     rs.spec.template_mut().spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "foo/bar".into(),
@@ -64,12 +64,13 @@ pub fn new_pod(name: &str, rs: &ReplicaSet, phase: &str, owned: bool) -> Pod {
     p.metadata.namespace = rs.metadata.namespace.clone();
     p.metadata.uid = format!("uid-{name}");
     p.metadata.creation_timestamp = Some(t0());
-    p.metadata.labels = rs
+    p.metadata.labels = (rs
         .spec
         .selector
         .as_ref()
         .and_then(|s| s.match_labels.clone())
-        .unwrap_or_default();
+        .unwrap_or_default())
+    .into();
     if owned {
         p.metadata.owner_references = vec![controller_ref(rs)];
     }
@@ -202,7 +203,7 @@ impl Harness {
             p.metadata.namespace = NS.into();
             p.metadata.uid = format!("blocker-{i}");
             p.metadata.creation_timestamp = Some(t0());
-            p.metadata.labels = labels(&[("blocker", "true")]);
+            p.metadata.labels = labels(&[("blocker", "true")]).into();
             p.spec_mut().containers = vec![kubeplay::api::Container {
                 name: "c".into(),
                 image: "nginx".into(),

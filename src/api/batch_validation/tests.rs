@@ -853,7 +853,7 @@ fn manual(labels: &[(&str, &str)], restart: &str) -> JobMutate {
         let sel: crate::api::Labels = [("a".to_string(), "b".to_string())].into();
         j.spec.selector = Some(crate::api::LabelSelector::from_labels(&sel));
         j.spec.manual_selector = Some(true);
-        j.spec.template_mut().metadata.labels = labels.clone();
+        j.spec.template_mut().metadata.labels = labels.clone().into();
         j.spec.template_mut().spec_mut().restart_policy = restart.clone();
     })
 }
@@ -1159,7 +1159,7 @@ fn validate_job_generated_selector_errors() {
         Box::new(move |j: &mut Job| {
             j.spec.manual_selector = None;
             j.spec.selector = Some(crate::api::LabelSelector::from_labels(&sel));
-            j.spec.template_mut().metadata.labels = labels.clone();
+            j.spec.template_mut().metadata.labels = labels.clone().into();
             j.spec.template_mut().spec_mut().init_containers = vec![Container {
                 name: "def".into(),
                 image: "image".into(),

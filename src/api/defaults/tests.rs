@@ -235,7 +235,7 @@ fn replication_controller_defaults() {
     let rc = |selector: Labels, own: Labels, replicas: Option<i32>| {
         Object::ReplicationController(ReplicationController {
             metadata: ObjectMeta {
-                labels: own,
+                labels: own.into(),
                 ..Default::default()
             },
             spec: ReplicationControllerSpec {
@@ -244,7 +244,7 @@ fn replication_controller_defaults() {
                 selector,
                 template: Some(PodTemplateSpec {
                     metadata: ObjectMeta {
-                        labels: labels(&[("foo", "bar")]),
+                        labels: labels(&[("foo", "bar")]).into(),
                         ..Default::default()
                     },
                     spec: std::sync::Arc::new(PodSpec::default()),
@@ -487,7 +487,7 @@ fn replica_set_replicas_rows() {
                 replicas,
                 template: std::sync::Arc::new(PodTemplateSpec {
                     metadata: ObjectMeta {
-                        labels: labels(&[("foo", "bar")]),
+                        labels: labels(&[("foo", "bar")]).into(),
                         ..Default::default()
                     },
                     spec: Default::default(),

@@ -561,7 +561,8 @@ fn pod_deletion_cost_rows() {
         assert!(!deletion_cost_valid(v), "{v}");
     }
     let mut p = pod("p", spec_with(vec![ctr("a", "image")]));
-    p.metadata.annotations = labels(&[("controller.kubernetes.io/pod-deletion-cost", "abc")]);
+    p.metadata.annotations =
+        labels(&[("controller.kubernetes.io/pod-deletion-cost", "abc")]).into();
     assert_eq!(
         strs(&validate_pod_create(&p)),
         vec!["metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: \"abc\": must be a 32bit integer"]
@@ -579,7 +580,8 @@ fn pod_annotation_rows() {
         ("kubernetes.io/config.mirror", "x"),
         ("container.apparmor.security.beta.kubernetes.io/b", "bogus"),
         ("seccomp.security.alpha.kubernetes.io/pod", "foo"),
-    ]);
+    ])
+    .into();
     assert_eq!(
         strs(&validate_pod_create(&p)),
         vec![
@@ -648,7 +650,7 @@ fn pod_update_rows() {
         ),
         (
             "labels",
-            with(&|p| p.metadata.labels = labels(&[("a", "b")])),
+            with(&|p| p.metadata.labels = labels(&[("a", "b")]).into()),
         ),
         (
             "bind to a node (kubeplay's pods/binding)",
@@ -826,7 +828,7 @@ fn rs_obj(name: &str, replicas: i32, selector: Labels, t: PodTemplateSpec) -> Ob
 fn tmpl(l: &[(&str, &str)], containers: Vec<Container>) -> PodTemplateSpec {
     PodTemplateSpec {
         metadata: ObjectMeta {
-            labels: labels(l),
+            labels: labels(l).into(),
             ..Default::default()
         },
         spec: std::sync::Arc::new(PodSpec {
@@ -990,7 +992,7 @@ fn create_pod_applies_admission_and_reports_errors() {
     let bad = Object::Pod(Pod {
         metadata: ObjectMeta {
             name: "q".into(),
-            annotations: labels(&[("controller.kubernetes.io/pod-deletion-cost", "1e3")]),
+            annotations: labels(&[("controller.kubernetes.io/pod-deletion-cost", "1e3")]).into(),
             ..Default::default()
         },
         spec: std::sync::Arc::new(PodSpec {
@@ -1058,7 +1060,7 @@ fn create_node_and_rc_through_api_server() {
                 selector: Labels::new(),
                 template: Some(PodTemplateSpec {
                     metadata: ObjectMeta {
-                        labels: labels_,
+                        labels: labels_.into(),
                         ..Default::default()
                     },
                     spec: std::sync::Arc::new(PodSpec {

@@ -231,7 +231,7 @@ mod tests {
     fn template(l: &[(&str, &str)]) -> PodTemplateSpec {
         PodTemplateSpec {
             metadata: ObjectMeta {
-                labels: labels(l),
+                labels: labels(l).into(),
                 ..Default::default()
             },
             spec: std::sync::Arc::new(pod_spec()),
@@ -290,9 +290,9 @@ mod tests {
         let mut no_containers = template(&[("a", "b")]);
         no_containers.spec_mut().containers.clear();
         let mut invalid_label = rs("abc-123", "default", 0, valid(), template(&[("a", "b")]));
-        invalid_label.metadata.labels = labels(&[(INVALID_KEY, "bar")]);
+        invalid_label.metadata.labels = labels(&[(INVALID_KEY, "bar")]).into();
         let mut invalid_annotation = rs("abc-123", "default", 0, valid(), template(&[("a", "b")]));
-        invalid_annotation.metadata.annotations = labels(&[(INVALID_KEY, "bar")]);
+        invalid_annotation.metadata.annotations = labels(&[(INVALID_KEY, "bar")]).into();
         let cases: Vec<(&str, ReplicaSet, Vec<String>)> = vec![
             (
                 "zero-length ID",
@@ -359,7 +359,7 @@ mod tests {
             None,
             template(&[(INVALID_KEY, "b")]),
         );
-        r.metadata.labels = labels(&[(INVALID_KEY, "bar")]);
+        r.metadata.labels = labels(&[(INVALID_KEY, "bar")]).into();
         assert_eq!(
             strs(&validate_replica_set(&r)),
             vec![

@@ -1338,7 +1338,7 @@ impl OneSync {
         let mut p = Pod::default();
         p.metadata.namespace = "default".into();
         p.metadata.generate_name = format!("{node}-");
-        p.metadata.labels = labels(label);
+        p.metadata.labels = labels(label).into();
         if owned {
             let hash = crate::controllers::deployment::util::compute_hash(
                 &self.ds.spec.template,
@@ -2029,7 +2029,7 @@ fn handler_world(names: &[&str], third_selects_label2: bool) -> (Simulation, Vec
         if third_selects_label2 && i == 2 {
             let l = labels(SIMPLE_LABEL_2);
             ds.spec.selector.as_mut().unwrap().match_labels = Some(l.clone());
-            ds.spec.template_mut().metadata.labels = l;
+            ds.spec.template_mut().metadata.labels = l.into();
         }
         let Object::DaemonSet(ds) = sim.api.create(Object::DaemonSet(ds)).unwrap() else {
             unreachable!()
@@ -2044,7 +2044,7 @@ fn handler_pod(name: &str, label: &[(&str, &str)], owner: Option<&DaemonSet>) ->
     let mut p = Pod::default();
     p.metadata.namespace = "default".into();
     p.metadata.name = name.into();
-    p.metadata.labels = labels(label);
+    p.metadata.labels = labels(label).into();
     p.metadata.resource_version = "1".into();
     p.spec_mut().node_name = "node-0".into();
     if let Some(ds) = owner {
@@ -2141,7 +2141,7 @@ fn pod_handlers_queue_the_right_sets() {
 
     // TestUpdatePodOrphanWithNewLabels.
     let mut prev = orphan.clone();
-    prev.metadata.labels = labels(&[("foo2", "bar2")]);
+    prev.metadata.labels = labels(&[("foo2", "bar2")]).into();
     c.update_pod(
         store,
         &mut q,

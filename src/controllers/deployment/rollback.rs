@@ -232,7 +232,7 @@ pub fn rollout_undo(
             annotations.insert(k.clone(), v.clone());
         }
     }
-    out.metadata.annotations = annotations;
+    out.metadata.annotations = annotations.into();
     Ok(UndoResult::RolledBack(Box::new(out)))
 }
 

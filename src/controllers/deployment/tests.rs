@@ -198,7 +198,7 @@ fn new_deployment(
     });
     d.spec.replicas = Some(replicas);
     d.spec.selector = Some(LabelSelector::from_labels(&selector));
-    d.spec.template_mut().metadata.labels = selector;
+    d.spec.template_mut().metadata.labels = selector.into();
     d.spec.template_mut().spec = std::sync::Arc::new(PodSpec {
         containers: vec![Container {
             name: "foo".into(),
@@ -221,10 +221,10 @@ fn rs(name: &str, replicas: i32, selector: Labels, timestamp: Option<Time>) -> R
     r.metadata.name = name.into();
     r.metadata.namespace = "default".into();
     r.metadata.creation_timestamp = timestamp;
-    r.metadata.labels = selector.clone();
+    r.metadata.labels = selector.clone().into();
     r.spec.replicas = Some(replicas);
     r.spec.selector = Some(LabelSelector::from_labels(&selector));
-    r.spec.template_mut().metadata.labels = selector;
+    r.spec.template_mut().metadata.labels = selector.into();
     r.spec.template_mut().spec_mut().containers = vec![Container {
         name: "old".into(),
         image: "foo/bar".into(),
@@ -247,7 +247,14 @@ fn new_replica_set(d: &Deployment, name: &str, replicas: i32) -> ReplicaSet {
             name: name.into(),
             uid: format!("uid-{name}"),
             namespace: "default".into(),
-            labels: d.spec.selector.clone().unwrap().match_labels.unwrap(),
+            labels: d
+                .spec
+                .selector
+                .clone()
+                .unwrap()
+                .match_labels
+                .unwrap()
+                .into(),
             owner_references: vec![controller_ref(d)],
             ..Default::default()
         },
@@ -266,13 +273,14 @@ fn generate_pod_from_rs(rs: &ReplicaSet) -> Pod {
     let mut p = Pod::default();
     p.metadata.name = format!("{}-pod", rs.metadata.name);
     p.metadata.namespace = rs.metadata.namespace.clone();
-    p.metadata.labels = rs
+    p.metadata.labels = (rs
         .spec
         .selector
         .clone()
         .unwrap()
         .match_labels
-        .unwrap_or_default();
+        .unwrap_or_default())
+    .into();
     p.metadata.owner_references = vec![OwnerReference {
         api_version: "v1beta1".into(),
         kind: "ReplicaSet".into(),
@@ -1026,7 +1034,7 @@ fn current_deployment(
     d.spec.replicas = Some(replicas);
     d.spec.strategy.type_ = RECREATE.into();
     d.spec.selector = Some(LabelSelector::from_labels(&foo_bar()));
-    d.spec.template_mut().metadata.labels = foo_bar();
+    d.spec.template_mut().metadata.labels = foo_bar().into();
     d.spec.template_mut().spec_mut().containers = vec![Container {
         name: "foo".into(),
         image: "foo/bar".into(),
@@ -1454,16 +1462,16 @@ fn test_dont_sync_deployments_with_empty_pod_selector() {
 fn test_reentrant_rollback() {
     let mut fx = Fixture::new();
     let mut d = new_deployment("foo", 1, None, None, Some(IntOrString::Int(1)), foo_bar());
-    d.metadata.annotations = labels(&[(REVISION_ANNOTATION, "2")]);
+    d.metadata.annotations = labels(&[(REVISION_ANNOTATION, "2")]).into();
     super::rollback::set_rollback_to(&mut d, Some(0));
     let mut rs1 = new_replica_set(&d, "deploymentrs-old", 0);
-    rs1.metadata.annotations = labels(&[(REVISION_ANNOTATION, "1")]);
+    rs1.metadata.annotations = labels(&[(REVISION_ANNOTATION, "1")]).into();
     rs1.spec
         .template_mut()
         .spec_mut()
         .termination_grace_period_seconds = Some(1);
     let mut rs2 = new_replica_set(&d, "deploymentrs-new", 1);
-    rs2.metadata.annotations = labels(&[(REVISION_ANNOTATION, "2")]);
+    rs2.metadata.annotations = labels(&[(REVISION_ANNOTATION, "2")]).into();
     // Upstream sets pod-template-hash on the ReplicaSets' selectors only, but its Go helpers share
     // one label map between every selector, template and label set of the test (the deployment's
     // included), so the hash ends up everywhere. Here the ReplicaSets carry it in their selector,
@@ -1531,10 +1539,10 @@ fn rollback_events() {
         "ReplicaSet \"foo-1\" has successfully progressed.",
         ts("2016-05-20T02:00:00Z"),
     )];
-    d.metadata.annotations = labels(&[(REVISION_ANNOTATION, "1")]);
+    d.metadata.annotations = labels(&[(REVISION_ANNOTATION, "1")]).into();
     super::rollback::set_rollback_to(&mut d, Some(5));
     let mut r = new_replica_set(&d, "foo-1", 1);
-    r.metadata.annotations = labels(&[(REVISION_ANNOTATION, "1")]);
+    r.metadata.annotations = labels(&[(REVISION_ANNOTATION, "1")]).into();
     fx.put_d(&d);
     fx.put_rs(&r);
     sync_deployment(&mut fx.ctx(), "default/foo").unwrap();
@@ -1700,7 +1708,7 @@ fn test_get_replica_sets_for_deployment_adopt_release() {
     adopt.metadata.owner_references.clear();
     // Upstream: rsRelease.
     let mut release = new_replica_set(&d, "rs-release", 1);
-    release.metadata.labels = labels(&[("foo", "notbar")]);
+    release.metadata.labels = labels(&[("foo", "notbar")]).into();
     fx.put_rs(&adopt);
     fx.put_rs(&release);
     let got = get_replica_sets_for_deployment(&mut fx.ctx(), &d).unwrap();
@@ -1782,7 +1790,7 @@ fn test_replica_set_event_handlers() {
     let d2 = fx.put_d(&new_deployment("d2", 1, None, None, None, foo_bar()));
     let mut d3 = new_deployment("d3", 1, None, None, None, foo_bar());
     d3.spec.selector = Some(LabelSelector::from_labels(&labels(&[("foo", "notbar")])));
-    d3.spec.template_mut().metadata.labels = labels(&[("foo", "notbar")]);
+    d3.spec.template_mut().metadata.labels = labels(&[("foo", "notbar")]).into();
     fx.put_d(&d3);
     let rs1 = new_replica_set(&d1, "rs1", 1);
     let rs2 = new_replica_set(&d2, "rs2", 1);
@@ -1815,7 +1823,7 @@ fn test_replica_set_event_handlers() {
     assert!(handle(rs_change(Some(&rs1), Some(&rs1)), &mut fx).is_empty());
     // TestUpdateReplicaSetOrphanWithNewLabels
     let mut prev = orphan.clone();
-    prev.metadata.labels = labels(&[("foo", "notbar")]);
+    prev.metadata.labels = labels(&[("foo", "notbar")]).into();
     assert_eq!(
         handle(rs_change(Some(&prev), Some(&bump(&orphan))), &mut fx).len(),
         2
@@ -2495,7 +2503,7 @@ fn api_server_strategy_hooks() {
     // Selector changes are rejected on update.
     let mut bad = s.clone();
     bad.spec.selector = Some(LabelSelector::from_labels(&labels(&[("foo", "baz")])));
-    bad.spec.template_mut().metadata.labels = labels(&[("foo", "baz")]);
+    bad.spec.template_mut().metadata.labels = labels(&[("foo", "baz")]).into();
     let err = api.update(Object::Deployment(bad)).unwrap_err();
     assert_eq!(
         err.kubectl_message(),

@@ -77,7 +77,7 @@ impl Fixture {
                 selector: Some(LabelSelector::from_labels(&labels)),
                 template: std::sync::Arc::new(crate::api::PodTemplateSpec {
                     metadata: crate::api::ObjectMeta {
-                        labels,
+                        labels: labels.into(),
                         ..Default::default()
                     },
                     spec: std::sync::Arc::new(crate::api::PodSpec {

@@ -245,7 +245,7 @@ impl TestCase {
         let sel = LabelSelector::from_labels(&Self::labels());
         let template = crate::api::PodTemplateSpec {
             metadata: ObjectMeta {
-                labels: Self::labels(),
+                labels: Self::labels().into(),
                 ..Default::default()
             },
             spec: std::sync::Arc::new(crate::api::PodSpec {
@@ -332,7 +332,7 @@ impl TestCase {
                 metadata: ObjectMeta {
                     name: format!("test-pod-{i}"),
                     namespace: NS.into(),
-                    labels: self.pod_labels(),
+                    labels: self.pod_labels().into(),
                     ..Default::default()
                 },
                 ..Default::default()

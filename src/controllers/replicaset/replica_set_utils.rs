@@ -264,7 +264,8 @@ mod tests {
         rs.metadata.uid = "rs-uid".into();
         rs.spec.replicas = Some(replicas);
         rs.spec.selector = Some(LabelSelector::from_labels(&selector));
-        rs.spec.template_mut().metadata.labels = labels(&[("name", "foo"), ("type", "production")]);
+        rs.spec.template_mut().metadata.labels =
+            labels(&[("name", "foo"), ("type", "production")]).into();
         rs
     }
 
@@ -274,12 +275,13 @@ mod tests {
         let mut p = Pod::default();
         p.metadata.name = name.into();
         p.metadata.namespace = rs.metadata.namespace.clone();
-        p.metadata.labels = rs
+        p.metadata.labels = (rs
             .spec
             .selector
             .as_ref()
             .and_then(|s| s.match_labels.clone())
-            .unwrap_or_default();
+            .unwrap_or_default())
+        .into();
         p.metadata.owner_references = vec![OwnerReference {
             api_version: "apps/v1".into(),
             kind: "ReplicaSet".into(),

@@ -3032,7 +3032,7 @@ fn sets_in_store(
             let l: std::collections::BTreeMap<String, String> =
                 [(k.to_string(), v.to_string())].into();
             s.spec.selector.as_mut().unwrap().match_labels = Some(l.clone());
-            s.spec.template_mut().metadata.labels = l;
+            s.spec.template_mut().metadata.labels = l.into();
         }
         let Object::StatefulSet(s) = sim.api.create(Object::StatefulSet(s)).unwrap() else {
             unreachable!()

@@ -112,7 +112,7 @@ pub fn rows(objects: &[&Object], opts: &PrintOptions) -> Vec<Row> {
         .map(|o| Row {
             cells: (printer_for(o.kind()).row)(o, opts),
             namespace: o.meta().namespace.clone(),
-            labels: o.meta().labels.clone(),
+            labels: o.meta().labels.clone().into(),
         })
         .collect()
 }

@@ -25,7 +25,7 @@ fn generate_deployment(image: &str) -> Deployment {
     d.metadata.name = image.into();
     d.spec.replicas = Some(1);
     d.spec.selector = Some(LabelSelector::from_labels(&pod_labels));
-    d.spec.template_mut().metadata.labels = pod_labels;
+    d.spec.template_mut().metadata.labels = pod_labels.into();
     d.spec.template_mut().spec_mut().containers = vec![Container {
         name: image.into(),
         image: image.into(),
@@ -97,8 +97,8 @@ fn pod_template(
 ) -> PodTemplateSpec {
     let mut p = PodTemplateSpec::default();
     p.metadata.name = name.into();
-    p.metadata.annotations = labels(annotations);
-    p.metadata.labels = labels(lbls);
+    p.metadata.annotations = labels(annotations).into();
+    p.metadata.labels = labels(lbls).into();
     p.spec_mut().node_name = node.into();
     p
 }
@@ -813,7 +813,7 @@ fn test_get_non_negative_int32_from_annotation() {
     ];
     for (name, ann, want, err) in cases {
         let meta = ObjectMeta {
-            annotations: labels(ann),
+            annotations: labels(ann).into(),
             ..Default::default()
         };
         match get_non_negative_int32_from_annotation(&meta, "test") {
@@ -944,7 +944,7 @@ fn test_replicas_annotations_need_update() {
         metadata: ObjectMeta {
             name: "hello".into(),
             namespace: "test".into(),
-            annotations: labels(ann),
+            annotations: labels(ann).into(),
             ..Default::default()
         },
         ..Default::default()
@@ -1008,7 +1008,8 @@ fn test_get_deployments_for_replica_set() {
                 labels: labels(&[
                     ("app", &format!("test-{i}")),
                     ("label", &format!("label-{i}")),
-                ]),
+                ])
+                .into(),
                 ..Default::default()
             },
             ..Default::default()
@@ -1058,9 +1059,10 @@ fn test_get_replica_set_fraction() {
         d.spec.replicas = Some(dr);
         rolling(&mut d, IntOrString::Int(surge), IntOrString::Int(1));
         let mut rs = generate_rs(&d, "rs", "rs");
-        rs.metadata.annotations = ann
+        rs.metadata.annotations = (ann
             .map(|a| labels(&[(MAX_REPLICAS_ANNOTATION, a)]))
-            .unwrap_or_default();
+            .unwrap_or_default())
+        .into();
         rs.spec.replicas = Some(rsr);
         assert_eq!(get_replica_set_fraction(&rs, &d), want, "{name}");
     }
@@ -1075,7 +1077,7 @@ fn get_proportion_bounds() {
     rolling(&mut d, IntOrString::Int(0), IntOrString::Int(1));
     let mut rs = generate_rs(&d, "rs", "rs");
     rs.spec.replicas = Some(50);
-    rs.metadata.annotations = labels(&[(MAX_REPLICAS_ANNOTATION, "100")]);
+    rs.metadata.annotations = labels(&[(MAX_REPLICAS_ANNOTATION, "100")]).into();
     assert_eq!(get_proportion(Some(&rs), &d, 20, 0), 10);
     assert_eq!(get_proportion(Some(&rs), &d, 20, 15), 5);
     assert_eq!(get_proportion(Some(&rs), &d, 20, 20), 0);

@@ -14,7 +14,7 @@ fn put_job(f: &mut Fixture, name: &str, selector: Option<(&str, &str)>) -> Job {
     if let Some((k, v)) = selector {
         let l: Labels = [(k.to_string(), v.to_string())].into();
         j.spec.selector = Some(LabelSelector::from_labels(&l));
-        j.spec.template_mut().metadata.labels = l;
+        j.spec.template_mut().metadata.labels = l.into();
     }
     f.load_job(j);
     f.api.store.get::<Job>("default", name).unwrap().clone()
