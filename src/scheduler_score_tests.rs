@@ -1710,7 +1710,8 @@ fn default_selector_table() {
                 uid: String::new(),
                 controller: Some(true),
                 block_owner_deletion: None,
-            }];
+            }]
+            .into();
         }
         p
     };

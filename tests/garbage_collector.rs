@@ -35,7 +35,7 @@ fn meta(ns: &str, name: &str, uid: &str, owners: Vec<OwnerReference>) -> ObjectM
         name: name.into(),
         namespace: ns.into(),
         uid: uid.into(),
-        owner_references: owners,
+        owner_references: owners.into(),
         ..Default::default()
     }
 }
@@ -371,7 +371,7 @@ fn foreground_owner_remains_until_blocking_dependents_are_gone() {
     sim.run_for(Duration::from_secs(60)).unwrap();
     let live = get(&sim, &owner_rs).expect("owner waits for its dependents");
     assert!(live.meta().deletion_timestamp.is_some());
-    assert_eq!(live.meta().finalizers, vec![FINALIZER_FOREGROUND]);
+    assert_eq!(*live.meta().finalizers, vec![FINALIZER_FOREGROUND]);
     assert!(!exists(&sim, &p1));
     assert!(get(&sim, &p2).unwrap().meta().deletion_timestamp.is_some());
 
@@ -477,7 +477,7 @@ fn chain_foreground_deletes_the_middle_in_the_foreground_too() {
     for o in [&top, &mid] {
         let live = get(&sim, o).expect("waiting");
         assert_eq!(
-            live.meta().finalizers,
+            *live.meta().finalizers,
             vec![FINALIZER_FOREGROUND],
             "{}",
             o.meta().name
@@ -541,7 +541,7 @@ fn foreground_cycle_guard_unblocks_the_middle_item() {
     sim.settle().unwrap();
     assert!(!exists(&sim, &top), "top is no longer blocked by mid");
     let mid_live = get(&sim, &mid).expect("mid waits for leaf");
-    assert_eq!(mid_live.meta().finalizers, vec![FINALIZER_FOREGROUND]);
+    assert_eq!(*mid_live.meta().finalizers, vec![FINALIZER_FOREGROUND]);
     assert_eq!(
         mid_live.meta().owner_references[0].block_owner_deletion,
         Some(false)
@@ -617,7 +617,7 @@ fn orphan_removes_the_owner_reference_then_the_finalizer() {
     let adopter = rs("web-v2", "rs2-uid", vec![]);
     load(&mut sim, &[&adopter]);
     let mut adopted = get(&sim, &p1).unwrap().clone();
-    adopted.meta_mut().owner_references = vec![controller_ref(&adopter)];
+    adopted.meta_mut().owner_references = vec![controller_ref(&adopter)].into();
     sim.api.update(adopted).unwrap();
     sim.settle().unwrap();
     assert_eq!(owner_uids(&sim, &p1), vec!["rs2-uid"]);
@@ -630,7 +630,7 @@ fn object_already_carrying_the_orphan_finalizer_is_collected_with_orphan_propaga
     let mut sim = new_sim();
     let owner_rs = rs("gone", "gone-uid", vec![]);
     let mut mid = rs("mid", "mid-uid", vec![controller_ref(&owner_rs)]);
-    mid.meta_mut().finalizers = vec![FINALIZER_ORPHAN.into()];
+    mid.meta_mut().finalizers = vec![FINALIZER_ORPHAN.into()].into();
     let p = pod("mid-1", "p1", vec![controller_ref(&mid)]);
     load(&mut sim, &[&mid, &p]);
     sim.settle().unwrap();

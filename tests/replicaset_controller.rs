@@ -188,7 +188,7 @@ fn get_replica_sets_with_same_controller_table() {
     let mut pending_deletion = new_replica_set("rs4", 1, &[("foo", "xyzzy")]);
     pending_deletion.metadata.owner_references[0].uid = "789".into();
     pending_deletion.metadata.deletion_timestamp = Some(t0());
-    pending_deletion.metadata.finalizers = vec!["example.com/keep".into()];
+    pending_deletion.metadata.finalizers = vec!["example.com/keep".into()].into();
     for r in [&some, &related, &unrelated, &pending_deletion] {
         h.load(r.clone());
     }
@@ -243,7 +243,7 @@ fn related_pods_lookup() {
     let mut pending = new_replica_set("foo3", 1, &[("foo", "xyzzy")]);
     pending.metadata.owner_references[0].uid = "789".into();
     pending.metadata.deletion_timestamp = Some(t0());
-    pending.metadata.finalizers = vec!["example.com/keep".into()];
+    pending.metadata.finalizers = vec!["example.com/keep".into()].into();
     for r in [&some, &related, &unrelated, &pending] {
         h.load(r.clone());
     }
@@ -293,7 +293,8 @@ fn update_pods_enqueues_owners() {
     let base = |labels: &kubeplay::api::Labels, owner: Option<&ReplicaSet>, rv: &str| {
         let mut p = new_pod("pod0", &rs1, "Running", false);
         p.metadata.labels = labels.clone().into();
-        p.metadata.owner_references = owner.map(|o| vec![controller_ref(o)]).unwrap_or_default();
+        p.metadata.owner_references =
+            (owner.map(|o| vec![controller_ref(o)]).unwrap_or_default()).into();
         p.metadata.resource_version = rv.into();
         p
     };
@@ -685,7 +686,7 @@ fn do_not_adopt_or_create_if_being_deleted() {
     let mut h = Harness::new(ReplicaSetController::new());
     let mut rs = new_replica_set("foobar", 2, &[("foo", "bar")]);
     rs.metadata.deletion_timestamp = Some(t0());
-    rs.metadata.finalizers = vec!["foregroundDeletion".into()];
+    rs.metadata.finalizers = vec!["foregroundDeletion".into()].into();
     h.load(rs.clone());
     h.load(new_pod("pod1", &rs, "Running", false));
     h.sync(&key(&rs)).unwrap();
@@ -1035,7 +1036,7 @@ fn terminating_replicas_gate() {
         h.load(new_pod("live", &rs, "Running", true));
         let mut dying = new_pod("dying", &rs, "Running", true);
         dying.metadata.deletion_timestamp = Some(t0());
-        dying.metadata.finalizers = vec!["example.com/keep".into()];
+        dying.metadata.finalizers = vec!["example.com/keep".into()].into();
         h.load(dying);
         h.sync(&key(&rs)).unwrap();
         let st = h.rs("foobar").status;
@@ -1353,7 +1354,8 @@ fn patch_pod_with_other_owner_ref() {
         uid: "job-uid".into(),
         controller: None,
         block_owner_deletion: None,
-    }];
+    }]
+    .into();
     h.load(pod);
     h.sync(&key(&rs)).unwrap();
     assert_pod_calls(&h, 1, 0, 1);
@@ -1384,7 +1386,7 @@ fn patch_pod_with_correct_owner_ref() {
     let mut r = controller_ref(&rs);
     r.controller = None;
     r.block_owner_deletion = None;
-    pod.metadata.owner_references = vec![r];
+    pod.metadata.owner_references = vec![r].into();
     h.load(pod);
     h.sync(&key(&rs)).unwrap();
     assert_pod_calls(&h, 1, 0, 1);

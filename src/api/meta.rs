@@ -6,43 +6,51 @@ use std::collections::BTreeMap;
 
 pub type Labels = BTreeMap<String, String>;
 
-/// `metadata.labels` / `metadata.annotations`: a string map shared between copies of an object
-/// until one of them changes it (copy on write through [`DerefMut`](std::ops::DerefMut)).
-/// Controllers, the store's versions and watch events clone object metadata many times per
-/// write; this makes those clones copy a pointer instead of every key and value. It reads,
-/// prints, compares and serialises exactly as the map it holds.
+/// Object metadata fields shared between copies of an object until one of them changes it
+/// (copy on write through [`DerefMut`](std::ops::DerefMut)): labels, annotations, owner
+/// references, finalizers. Controllers, the store's versions and watch events clone object
+/// metadata many times per write; this makes those clones copy a pointer instead of every key
+/// and value. It reads, prints, compares and serialises exactly as the value it holds.
 #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct SharedMap(std::sync::Arc<Labels>);
+pub struct Shared<T: Clone>(std::sync::Arc<T>);
 
-impl SharedMap {
-    /// The map, to keep or change (copied only if shared).
-    pub fn into_map(self) -> Labels {
+/// `metadata.labels` / `metadata.annotations`.
+pub type SharedMap = Shared<Labels>;
+
+impl<T: Clone> Shared<T> {
+    /// The value, to keep or change (copied only if shared).
+    pub fn into_inner(self) -> T {
         std::sync::Arc::try_unwrap(self.0).unwrap_or_else(|a| (*a).clone())
+    }
+
+    /// The map, to keep or change (copied only if shared).
+    pub fn into_map(self) -> T {
+        self.into_inner()
     }
 }
 
-impl std::ops::Deref for SharedMap {
-    type Target = Labels;
-    fn deref(&self) -> &Labels {
+impl<T: Clone> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
         &self.0
     }
 }
 
-impl std::ops::DerefMut for SharedMap {
-    fn deref_mut(&mut self) -> &mut Labels {
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut T {
         std::sync::Arc::make_mut(&mut self.0)
     }
 }
 
-impl std::fmt::Debug for SharedMap {
+impl<T: Clone + std::fmt::Debug> std::fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
     }
 }
 
-impl From<Labels> for SharedMap {
-    fn from(m: Labels) -> Self {
-        SharedMap(std::sync::Arc::new(m))
+impl<T: Clone> From<T> for Shared<T> {
+    fn from(v: T) -> Self {
+        Shared(std::sync::Arc::new(v))
     }
 }
 
@@ -54,12 +62,18 @@ impl<const N: usize> From<[(String, String); N]> for SharedMap {
 
 impl From<SharedMap> for Labels {
     fn from(m: SharedMap) -> Self {
-        m.into_map()
+        m.into_inner()
     }
 }
 
-impl PartialEq<Labels> for SharedMap {
-    fn eq(&self, other: &Labels) -> bool {
+impl<T: Clone> From<Shared<Vec<T>>> for Vec<T> {
+    fn from(m: Shared<Vec<T>>) -> Self {
+        m.into_inner()
+    }
+}
+
+impl<T: Clone + PartialEq> PartialEq<T> for Shared<T> {
+    fn eq(&self, other: &T) -> bool {
         *self.0 == *other
     }
 }
@@ -70,43 +84,58 @@ impl PartialEq<SharedMap> for Labels {
     }
 }
 
+impl<T: Clone + PartialEq> PartialEq<Shared<Vec<T>>> for Vec<T> {
+    fn eq(&self, other: &Shared<Vec<T>>) -> bool {
+        *self == *other.0
+    }
+}
+
 impl FromIterator<(String, String)> for SharedMap {
     fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> Self {
         SharedMap::from(iter.into_iter().collect::<Labels>())
     }
 }
 
-impl<'a> IntoIterator for &'a SharedMap {
-    type Item = (&'a String, &'a String);
-    type IntoIter = std::collections::btree_map::Iter<'a, String, String>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
+impl<T: Clone> FromIterator<T> for Shared<Vec<T>> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        Shared::from(iter.into_iter().collect::<Vec<T>>())
     }
 }
 
-impl IntoIterator for SharedMap {
-    type Item = (String, String);
-    type IntoIter = std::collections::btree_map::IntoIter<String, String>;
+impl<'a, T: Clone> IntoIterator for &'a Shared<T>
+where
+    &'a T: IntoIterator,
+{
+    type Item = <&'a T as IntoIterator>::Item;
+    type IntoIter = <&'a T as IntoIterator>::IntoIter;
     fn into_iter(self) -> Self::IntoIter {
-        self.into_map().into_iter()
+        (&*self.0).into_iter()
     }
 }
 
-impl Extend<(String, String)> for SharedMap {
-    fn extend<I: IntoIterator<Item = (String, String)>>(&mut self, iter: I) {
+impl<T: Clone + IntoIterator> IntoIterator for Shared<T> {
+    type Item = T::Item;
+    type IntoIter = T::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_inner().into_iter()
+    }
+}
+
+impl<A, T: Clone + Extend<A>> Extend<A> for Shared<T> {
+    fn extend<I: IntoIterator<Item = A>>(&mut self, iter: I) {
         std::sync::Arc::make_mut(&mut self.0).extend(iter);
     }
 }
 
-impl Serialize for SharedMap {
+impl<T: Clone + Serialize> Serialize for Shared<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(s)
     }
 }
 
-impl<'de> Deserialize<'de> for SharedMap {
+impl<'de, T: Clone + Deserialize<'de>> Deserialize<'de> for Shared<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Labels::deserialize(d).map(SharedMap::from)
+        T::deserialize(d).map(Shared::from)
     }
 }
 
@@ -137,9 +166,9 @@ pub struct ObjectMeta {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub annotations: SharedMap,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub owner_references: Vec<OwnerReference>,
+    pub owner_references: Shared<Vec<OwnerReference>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub finalizers: Vec<String>,
+    pub finalizers: Shared<Vec<String>>,
     /// managedFields and anything else metav1 carries that kubeplay does not model: kept so a
     /// pasted `kubectl get -o yaml` round-trips.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -274,7 +274,7 @@ mod tests {
         let owned = Some("123");
         let deleting = |mut p: Pod| {
             p.metadata.deletion_timestamp = Some(Time::from_unix_secs(1_735_689_600));
-            p.metadata.finalizers = vec!["test/hold".into()];
+            p.metadata.finalizers = vec!["test/hold".into()].into();
             p
         };
         let in_ns = |mut p: Pod, ns: &str| {

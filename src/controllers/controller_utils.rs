@@ -1806,7 +1806,7 @@ mod tests {
         let mut tpl = PodTemplateSpec::default();
         tpl.metadata.labels.insert("name".into(), "foo".into());
         tpl.metadata.annotations.insert("a".into(), "b".into());
-        tpl.metadata.finalizers = vec!["example.com/keep".into()];
+        tpl.metadata.finalizers = vec!["example.com/keep".into()].into();
         tpl.spec_mut().containers = vec![crate::api::Container {
             name: "c".into(),
             image: "foo/bar".into(),

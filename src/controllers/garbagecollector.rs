@@ -296,9 +296,9 @@ impl MetadataOnlyObject {
             namespace: m.namespace.clone(),
             name: m.name.clone(),
             uid: m.uid.clone(),
-            owner_references: m.owner_references.clone(),
+            owner_references: m.owner_references.clone().into(),
             being_deleted: m.deletion_timestamp.is_some(),
-            finalizers: m.finalizers.clone(),
+            finalizers: m.finalizers.clone().into(),
         }
     }
 

@@ -75,7 +75,7 @@ pub fn new_controller_revision(
         metadata: ObjectMeta {
             namespace: parent.namespace.clone(),
             labels: template_labels.clone().into(),
-            owner_references: vec![new_controller_ref(parent, api_version, kind)],
+            owner_references: vec![new_controller_ref(parent, api_version, kind)].into(),
             ..Default::default()
         },
         data: Some(data),

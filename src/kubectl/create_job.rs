@@ -35,7 +35,8 @@ pub fn job_from_cron_job(name: &str, namespace: &str, cj: &CronJob) -> Job {
                 uid: cj.metadata.uid.clone(),
                 controller: Some(true),
                 block_owner_deletion: None,
-            }],
+            }]
+            .into(),
             ..Default::default()
         },
         spec: cj.spec.job_template.spec.clone(),

@@ -294,13 +294,13 @@ mod tests {
             "replicaset.apps \"frontend\" deleted from default namespace"
         );
         let r = rs(&sim).unwrap();
-        assert_eq!(r.metadata.finalizers, [FINALIZER_FOREGROUND]);
+        assert_eq!(*r.metadata.finalizers, [FINALIZER_FOREGROUND]);
         assert!(r.metadata.deletion_timestamp.is_some());
 
         let mut sim = super::super::testutil::sim();
         load_fixture(&mut sim);
         execute(&mut sim, "delete rs/frontend --cascade=orphan").unwrap();
-        assert_eq!(rs(&sim).unwrap().metadata.finalizers, [FINALIZER_ORPHAN]);
+        assert_eq!(*rs(&sim).unwrap().metadata.finalizers, [FINALIZER_ORPHAN]);
 
         let mut sim = super::super::testutil::sim();
         load_fixture(&mut sim);
@@ -316,7 +316,7 @@ mod tests {
             execute(&mut sim, "delete rs frontend --cascade=false").unwrap(),
             "warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.\nreplicaset.apps \"frontend\" deleted from default namespace"
         );
-        assert_eq!(rs(&sim).unwrap().metadata.finalizers, [FINALIZER_ORPHAN]);
+        assert_eq!(*rs(&sim).unwrap().metadata.finalizers, [FINALIZER_ORPHAN]);
         assert_eq!(
             execute(&mut sim, "delete rs frontend --cascade=sideways").unwrap_err(),
             "error: invalid cascade value (sideways). Must be \"background\", \"foreground\", or \"orphan\""

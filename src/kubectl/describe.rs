@@ -2096,7 +2096,8 @@ System Info:
                         controller: Some(true),
                         uid: "00000000-0000-0000-0000-000000000001".into(),
                         ..Default::default()
-                    }],
+                    }]
+                    .into(),
                     ..Default::default()
                 },
                 spec: crate::api::ReplicaSetSpec {

@@ -544,10 +544,12 @@ mod tests {
             uid: "uid-agent".into(),
             controller: Some(true),
             block_owner_deletion: Some(true),
-        }];
+        }]
+        .into();
         load_pod(&mut sim, ds_pod);
         let mut cache = running_pod("cache", "default", "node-2");
-        cache.metadata.owner_references = vec![owner("ReplicaSet", "frontend", "uid-frontend")];
+        cache.metadata.owner_references =
+            vec![owner("ReplicaSet", "frontend", "uid-frontend")].into();
         cache.spec_mut().extra.insert(
             "volumes".into(),
             serde_json::json!([{"name": "tmp", "emptyDir": {}}]),

@@ -1283,7 +1283,8 @@ spec:
                     uid: "fc7e66ad-eacc-4413-8277-e22276eacce6".into(),
                     controller: Some(true),
                     block_owner_deletion: None,
-                }],
+                }]
+                .into(),
                 ..Default::default()
             },
             spec: ReplicaSetSpec {

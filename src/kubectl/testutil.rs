@@ -243,7 +243,7 @@ pub fn load_fixture(sim: &mut Simulation) {
         .unwrap();
     for n in ["frontend-a", "frontend-b"] {
         let mut p = running_pod(n, "default", "node-1");
-        p.metadata.owner_references = vec![owner("ReplicaSet", "frontend", "uid-frontend")];
+        p.metadata.owner_references = vec![owner("ReplicaSet", "frontend", "uid-frontend")].into();
         load_pod(sim, p);
     }
     let mut bare = running_pod("bare", "default", "node-2");

@@ -42,7 +42,8 @@ pub fn new_replica_set(name: &str, replicas: i32, selector: &[(&str, &str)]) -> 
         uid: "123".into(),
         controller: Some(true),
         block_owner_deletion: None,
-    }];
+    }]
+    .into();
     rs.spec.replicas = Some(replicas);
     rs.spec.selector = Some(LabelSelector::from_labels(&labels(selector)));
     let mut tl = labels(selector);
@@ -72,7 +73,7 @@ pub fn new_pod(name: &str, rs: &ReplicaSet, phase: &str, owned: bool) -> Pod {
         .unwrap_or_default())
     .into();
     if owned {
-        p.metadata.owner_references = vec![controller_ref(rs)];
+        p.metadata.owner_references = vec![controller_ref(rs)].into();
     }
     p.spec_mut().containers = vec![Container {
         name: "c".into(),

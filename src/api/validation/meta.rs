@@ -805,7 +805,7 @@ mod tests {
     fn finalizers_rows() {
         let m = ObjectMeta {
             name: "test".into(),
-            finalizers: vec!["orphan".into(), "foregroundDeletion".into()],
+            finalizers: vec!["orphan".into(), "foregroundDeletion".into()].into(),
             ..Default::default()
         };
         assert_eq!(
@@ -814,7 +814,7 @@ mod tests {
         );
         let m = ObjectMeta {
             name: "test".into(),
-            finalizers: vec!["custom".into(), "example.com/ok".into(), "bad/".into()],
+            finalizers: vec!["custom".into(), "example.com/ok".into(), "bad/".into()].into(),
             ..Default::default()
         };
         assert_eq!(

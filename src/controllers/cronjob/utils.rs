@@ -180,7 +180,8 @@ pub fn get_job_from_template2(
         &cj.metadata,
         "batch/v1",
         "CronJob",
-    )];
+    )]
+    .into();
     job.spec = t.spec.clone();
     Ok(job)
 }

@@ -991,7 +991,8 @@ fn excess_pods_on_a_node_are_deleted() {
             &ds.metadata,
             "apps/v1",
             "DaemonSet",
-        )];
+        )]
+        .into();
     h.sim.api.create(Object::Pod(extra)).unwrap();
     h.settle();
     let names: Vec<String> = h
@@ -1353,7 +1354,8 @@ impl OneSync {
                     &self.ds.metadata,
                     "apps/v1",
                     "DaemonSet",
-                )];
+                )]
+                .into();
         } else {
             p.spec_mut().containers = vec![crate::api::Container {
                 name: "c".into(),
@@ -1706,7 +1708,7 @@ fn nothing_happens_while_being_deleted() {
             n.status.allocatable = allocatable("200M", "200m")
         });
         let mut ds = ds_with(&strategy, |s| resource_spec(s, "75M", "75m"));
-        ds.metadata.finalizers = vec!["example.com/hold".into()];
+        ds.metadata.finalizers = vec!["example.com/hold".into()].into();
         let mut s = OneSync::new(vec![node], ds);
         let other = s.pod("not-too-much-mem", &[], false);
         s.add(other);
@@ -2053,7 +2055,8 @@ fn handler_pod(name: &str, label: &[(&str, &str)], owner: Option<&DaemonSet>) ->
                 &ds.metadata,
                 "apps/v1",
                 "DaemonSet",
-            )];
+            )]
+            .into();
     }
     p
 }
@@ -2221,7 +2224,7 @@ fn delete_no_daemon_pod_rows() {
             p.metadata.name = deleted.into();
             resource_spec(p.spec_mut(), "50M", "50m");
             if with_ref {
-                p.metadata.owner_references = vec![bare_ref.clone()];
+                p.metadata.owner_references = vec![bare_ref.clone()].into();
             }
             let mut c = DaemonSetsController::new();
             let mut q = crate::queue::WorkQueue::new();
@@ -2397,7 +2400,7 @@ fn get_nodes_to_daemon_pods_rows() {
                 ..Default::default()
             }];
             if deleting {
-                p.metadata.finalizers = vec!["example.com/hold".into()];
+                p.metadata.finalizers = vec!["example.com/hold".into()].into();
             }
             let Object::Pod(mut p) = sim.api.create(Object::Pod(p)).unwrap() else {
                 unreachable!()
@@ -2589,7 +2592,7 @@ fn surge_creates_for_a_node_whose_old_pod_is_being_deleted() {
                     .get::<Pod>("default", &name)
                     .cloned()
                     .unwrap();
-            p.metadata.finalizers = vec!["example.com/hold".into()];
+            p.metadata.finalizers = vec!["example.com/hold".into()].into();
             p.metadata.resource_version.clear();
             s.h.sim.api.update(Object::Pod(p)).unwrap();
             s.h.sim
@@ -3072,7 +3075,8 @@ fn controlled_histories_rows() {
                         &ds1.metadata,
                         "apps/v1",
                         "DaemonSet",
-                    )];
+                    )]
+                    .into();
             }
             r.data = Some(json!({}));
             r.revision = 1;

@@ -412,7 +412,8 @@ impl DaemonSetsController {
                     &ds.metadata,
                     super::daemon_controller::CONTROLLER_API_VERSION,
                     super::daemon_controller::CONTROLLER_KIND,
-                )],
+                )]
+                .into(),
                 ..Default::default()
             },
             data: Some(template_patch(&ds.spec.template)),

@@ -190,7 +190,7 @@ pub fn get_new_replica_set(
     let mut new_rs = ReplicaSet::default();
     new_rs.metadata.name = generate_replica_set_name(&d.metadata.name, &hash);
     new_rs.metadata.namespace = d.metadata.namespace.clone();
-    new_rs.metadata.owner_references = vec![controller_ref(d)];
+    new_rs.metadata.owner_references = vec![controller_ref(d)].into();
     new_rs.metadata.labels = template.metadata.labels.clone();
     new_rs.spec.replicas = Some(0);
     new_rs.spec.min_ready_seconds = d.spec.min_ready_seconds;

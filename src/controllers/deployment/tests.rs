@@ -255,7 +255,7 @@ fn new_replica_set(d: &Deployment, name: &str, replicas: i32) -> ReplicaSet {
                 .match_labels
                 .unwrap()
                 .into(),
-            owner_references: vec![controller_ref(d)],
+            owner_references: vec![controller_ref(d)].into(),
             ..Default::default()
         },
         spec: ReplicaSetSpec {
@@ -288,7 +288,8 @@ fn generate_pod_from_rs(rs: &ReplicaSet) -> Pod {
         uid: rs.metadata.uid.clone(),
         controller: Some(true),
         block_owner_deletion: None,
-    }];
+    }]
+    .into();
     p.spec = rs.spec.template.spec.clone();
     p
 }
@@ -1830,7 +1831,7 @@ fn test_replica_set_event_handlers() {
     );
     // TestUpdateReplicaSetChangeControllerRef: old and new owners.
     let mut prev = rs1.clone();
-    prev.metadata.owner_references = vec![controller_ref(&d2)];
+    prev.metadata.owner_references = vec![controller_ref(&d2)].into();
     assert_eq!(
         handle(rs_change(Some(&prev), Some(&bump(&rs1))), &mut fx).len(),
         2

@@ -112,7 +112,7 @@ impl Fixture {
         p.metadata.name = format!("pod-{:03}", self.seq);
         p.metadata.generate_name.clear();
         p.metadata.uid = format!("pod-uid-{:03}", self.seq);
-        p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+        p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()].into();
         // Upstream's fixture pods have a zero creation time: their failures are long past.
         p.metadata.creation_timestamp = Some(ts("2024-01-01T00:00:00Z"));
         p.spec_mut().node_name = "node-1".into();
@@ -229,7 +229,7 @@ fn run(name: &str, r: Row) {
     }
     if r.deleting {
         job.metadata.deletion_timestamp = Some(f.api.now);
-        job.metadata.finalizers = vec!["kubeplay.dev/test".into()];
+        job.metadata.finalizers = vec!["kubeplay.dev/test".into()].into();
     }
     let mut ctl = JobController::new();
     let key = "default/foobar";

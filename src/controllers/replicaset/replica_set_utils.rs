@@ -289,7 +289,8 @@ mod tests {
             uid: rs.metadata.uid.clone(),
             controller: Some(true),
             block_owner_deletion: None,
-        }];
+        }]
+        .into();
         p.status.phase = phase.into();
         if phase == "Running" {
             p.status.conditions = vec![PodCondition {

@@ -167,7 +167,7 @@ fn create_pod_pvc_deleting() {
     let pod = new_pod(&set, 0);
     env.load_claims(&set, &pod, |c| {
         c.metadata.deletion_timestamp = Some(Time::from_unix_secs(1_546_300_800));
-        c.metadata.finalizers = vec!["kubernetes.io/pvc-protection".into()];
+        c.metadata.finalizers = vec!["kubernetes.io/pvc-protection".into()].into();
     });
     let err = create_stateful_pod(&mut env.ctx(), &set, &pod).unwrap_err();
     assert!(
@@ -425,8 +425,8 @@ fn pod_claim_is_stale_rows() {
             .unwrap();
             match *state {
                 EXISTS => {}
-                STALE => claim.metadata.owner_references = vec![pod_ref("stale")],
-                WITH_REF => claim.metadata.owner_references = vec![pod_ref("123")],
+                STALE => claim.metadata.owner_references = vec![pod_ref("stale")].into(),
+                WITH_REF => claim.metadata.owner_references = vec![pod_ref("123")].into(),
                 _ => continue, // missing
             }
             env.api.load(Object::PersistentVolumeClaim(claim)).unwrap();

@@ -533,7 +533,7 @@ fn claim_owner_up_to_date_edge_cases() {
         let pod = bare_pod("pod-1", "pod-123");
         let set = bare_set("stateful-set", "ss-456", 1, Some(policy));
         let mut claim = meta("target-claim", "");
-        claim.owner_references = refs;
+        claim.owner_references = refs.into();
         assert_eq!(
             is_claim_owner_up_to_date(&claim, &set, &pod, &gates()),
             should,
@@ -704,7 +704,7 @@ fn update_claim_controller_ref_rows() {
         let set = bare_set("sts", "123", 1, Some(("Delete", "Delete")));
         let pod = bare_pod("pod-0", "456");
         let mut claim = ObjectMeta {
-            owner_references: original,
+            owner_references: original.into(),
             ..Default::default()
         };
         update_claim_owner_ref_for_set_and_pod(&mut claim, &set, &pod, &gates());
@@ -728,7 +728,8 @@ fn has_owner_ref_rows() {
             oref("", "", "", "123", Some(true)),
             oref("", "", "", "456", Some(false)),
             oref("", "", "", "789", None),
-        ],
+        ]
+        .into(),
         ..Default::default()
     };
     for (uid, has) in [("123", true), ("456", true), ("789", true), ("012", false)] {
@@ -840,7 +841,7 @@ fn has_unexpected_controller_rows() {
     ];
     for (name, refs, should) in rows {
         let target = ObjectMeta {
-            owner_references: refs,
+            owner_references: refs.into(),
             ..Default::default()
         };
         let pod = bare_pod("pod", "pod-uid");
@@ -907,7 +908,7 @@ fn non_controller_rows() {
     ];
     for (name, refs, non_controller) in rows {
         let claim = ObjectMeta {
-            owner_references: refs,
+            owner_references: refs.into(),
             ..Default::default()
         };
         let pod = bare_pod("pod", "pod");
@@ -927,7 +928,8 @@ fn has_stale_owner_ref_rows() {
         owner_references: vec![
             oref("v1", "Pod", "bob", "123", None),
             oref("v1", "Pod", "shirley", "456", None),
-        ],
+        ]
+        .into(),
         ..Default::default()
     };
     let stale = |o: ObjectMeta| has_stale_owner_ref(&target, &o, POD_API_VERSION, POD_KIND);
@@ -3148,7 +3150,7 @@ fn controller_respects_termination() {
     for o in [3, 4] {
         // addTerminatingPod: a Running, Ready pod being deleted.
         let mut p = new_pod(&set, o);
-        p.metadata.finalizers = vec!["example.com/hold".into()];
+        p.metadata.finalizers = vec!["example.com/hold".into()].into();
         p.status.phase = "Running".into();
         let Object::Pod(p) = h.sim.api.create(Object::Pod(p)).unwrap() else {
             unreachable!()
@@ -3210,7 +3212,7 @@ fn controller_deletion_timestamp() {
     sim.add_loop(Box::new(StatefulSetController::new()));
     let mut set = new_stateful_set(3);
     set.metadata.uid.clear();
-    set.metadata.finalizers = vec!["example.com/hold".into()];
+    set.metadata.finalizers = vec!["example.com/hold".into()].into();
     sim.api.create(Object::StatefulSet(set)).unwrap();
     sim.api
         .delete("StatefulSet", "default", "foo", &DeleteOptions::default())

@@ -239,7 +239,7 @@ mod tests {
     fn print_controller_revision() {
         let cr = |name: &str, owners: Vec<OwnerReference>, revision: i64| {
             let mut m = meta(name);
-            m.owner_references = owners;
+            m.owner_references = owners.into();
             Object::ControllerRevision(ControllerRevision {
                 metadata: m,
                 revision,

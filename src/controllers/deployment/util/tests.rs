@@ -54,7 +54,8 @@ fn generate_rs(d: &Deployment, name: &str, uid: &str) -> ReplicaSet {
                 uid: d.metadata.uid.clone(),
                 controller: Some(true),
                 block_owner_deletion: None,
-            }],
+            }]
+            .into(),
             ..Default::default()
         },
         spec: ReplicaSetSpec {

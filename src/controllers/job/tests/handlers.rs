@@ -28,7 +28,7 @@ fn new_pod(name: &str, job: &Job) -> Pod {
     p.metadata.namespace = job.metadata.namespace.clone();
     p.metadata.labels = job.spec.template.metadata.labels.clone();
     p.metadata.resource_version = "1".into();
-    p.metadata.owner_references = vec![new_controller_ref(&job.metadata, "batch/v1", "Job")];
+    p.metadata.owner_references = vec![new_controller_ref(&job.metadata, "batch/v1", "Job")].into();
     p
 }
 
@@ -103,7 +103,8 @@ fn pod_event_handlers() {
 
     // TestUpdatePodChangeControllerRef: the old and the new owner.
     let mut prev = pod1.clone();
-    prev.metadata.owner_references = vec![new_controller_ref(&job2.metadata, "batch/v1", "Job")];
+    prev.metadata.owner_references =
+        vec![new_controller_ref(&job2.metadata, "batch/v1", "Job")].into();
     let mut cur = pod1.clone();
     bump_resource_version(&mut cur);
     ctl.watch(
@@ -248,7 +249,7 @@ fn orphan_pod(f: &mut Fixture, name: &str, owner: Option<OwnerReference>, labels
     let mut p = Pod::default();
     p.metadata.name = name.into();
     p.metadata.namespace = "default".into();
-    p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+    p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()].into();
     p.metadata.owner_references = owner.into_iter().collect();
     p.metadata.labels = labels
         .iter()
@@ -515,7 +516,7 @@ fn watch_jobs_and_pods() {
     f.api.store.take_changes();
     let mut pod = new_pod("pod-a", &job);
     pod.metadata.resource_version.clear();
-    pod.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+    pod.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()].into();
     pod.spec_mut().containers = vec![Container {
         name: "c".into(),
         image: "foo/bar".into(),

@@ -19,7 +19,7 @@ fn job_pod(job: &Job, name: &str, finalizer: bool) -> Pod {
     p.metadata.generate_name.clear();
     p.metadata.uid = format!("uid-{name}");
     if finalizer {
-        p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+        p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()].into();
     }
     p
 }
@@ -507,7 +507,7 @@ fn get_new_finished_pods_table() {
                 p.metadata.uid = uid.to_string();
                 p.status.phase = phase.to_string();
                 if *fin {
-                    p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+                    p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()].into();
                 }
                 if *deleting {
                     p.metadata.deletion_timestamp = Some(f.api.now);

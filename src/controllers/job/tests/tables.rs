@@ -299,7 +299,7 @@ impl Sync {
                 p.metadata.uid.clone()
             };
             if p.metadata.annotations.remove(NO_FINALIZER).is_none() {
-                base.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()];
+                base.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()].into();
             }
             base.metadata.creation_timestamp = Some(ts("2024-01-01T00:00:00Z"));
             base.metadata.annotations.extend(p.metadata.annotations);
@@ -1609,7 +1609,7 @@ impl Track {
             let mut j = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
             j.metadata.deletion_timestamp = Some(f.api.now);
             // A finalizer keeps the deleted Job in the store (as upstream's informer copy).
-            j.metadata.finalizers = vec!["kubeplay.dev/test".into()];
+            j.metadata.finalizers = vec!["kubeplay.dev/test".into()].into();
             f.api.store.put(j.into_object());
         }
         let now = f.api.now;
