@@ -838,7 +838,7 @@ fn with_status(pod: &Pod, status: PodStatus) -> Object {
         kind: pod.kind.clone(),
         metadata: pod.metadata.clone(),
         spec: pod.spec.clone(),
-        status,
+        status: status.into(),
     }
     .into_object()
 }
@@ -1250,7 +1250,7 @@ impl Kubelet {
                     }
                 }
                 let status = pod_status(pod, rt, &env, now, true);
-                if status != pod.status {
+                if status != *pod.status {
                     match ctx.update_status(with_status(pod, status)) {
                         Ok(_) => {}
                         Err(e) if e.is_not_found() => {}
@@ -1278,7 +1278,7 @@ impl Kubelet {
         rt.advance(images, &env, now, &mut events);
         let status = pod_status(pod, rt, &env, now, false);
         let wake = rt.next_wake(now);
-        if status != pod.status {
+        if status != *pod.status {
             ctx.update_status(with_status(pod, status))?;
         }
         record(ctx, pod, &events);

@@ -566,7 +566,7 @@ fn fields_kubeplay_writes_use_kubernetes_names() {
     // ...and what kubeplay writes itself (as the kubelet will) keeps those names on the way out.
     let t = Time::parse_rfc3339("2025-01-01T00:01:00Z").expect("time");
     let mut pod = p.clone();
-    pod.status = PodStatus {
+    pod.status = (PodStatus {
         phase: "Running".into(),
         conditions: vec![PodCondition {
             type_: "Ready".into(),
@@ -594,7 +594,8 @@ fn fields_kubeplay_writes_use_kubernetes_names() {
             ..Default::default()
         }],
         ..Default::default()
-    };
+    })
+    .into();
     let pod = Object::Pod(pod);
     let mut diffs = vec![];
     json_diff(

@@ -3,7 +3,7 @@
 //! Fields kubeplay does not interpret (volumes, env, probes, ...) are kept in `extra` maps so a
 //! pasted manifest round-trips unchanged.
 
-use super::meta::{is_zero_i32, Labels, ObjectMeta};
+use super::meta::{is_zero_i32, Labels, ObjectMeta, Shared};
 use super::time::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -25,7 +25,7 @@ pub struct Pod {
     #[serde(default)]
     pub spec: Arc<PodSpec>,
     #[serde(default)]
-    pub status: PodStatus,
+    pub status: Shared<PodStatus>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -61,10 +61,11 @@ pub fn prepare_for_create_gated(o: &mut Object, gates: &FeatureGates) {
                 );
             }
             admit_pod_create(p.spec_mut());
-            p.status = PodStatus {
+            p.status = (PodStatus {
                 phase: "Pending".into(),
                 ..Default::default()
-            };
+            })
+            .into();
             p.status.qos_class = qos_class(&p.spec).into();
         }
         Object::ReplicaSet(rs) => rs.status = Default::default(),

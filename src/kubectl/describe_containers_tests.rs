@@ -14,10 +14,11 @@ fn raw(container: Value, status: Value) -> String {
             containers: vec![c.clone()],
             ..Default::default()
         }),
-        status: PodStatus {
+        status: (PodStatus {
             container_statuses: vec![s.clone()],
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     };
     let mut w = Writer::new();

@@ -115,7 +115,7 @@ pub fn running_pod(name: &str, ns: &str, node: &str) -> Pod {
             node_name: node.into(),
             ..Default::default()
         }),
-        status: PodStatus {
+        status: (PodStatus {
             phase: "Running".into(),
             host_ip: "10.0.0.1".into(),
             pod_ip: "10.244.1.5".into(),
@@ -149,7 +149,8 @@ pub fn running_pod(name: &str, ns: &str, node: &str) -> Pod {
                 ..Default::default()
             }],
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     }
 }

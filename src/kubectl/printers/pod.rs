@@ -324,10 +324,11 @@ mod tests {
                 containers: containers(n),
                 ..Default::default()
             }),
-            status: PodStatus {
+            status: (PodStatus {
                 phase: phase.into(),
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         }
     }

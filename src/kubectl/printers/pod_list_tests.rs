@@ -36,11 +36,12 @@ fn pod(name: &str, labels: &[(&str, &str)], n: usize, statuses: Vec<ContainerSta
             containers: (0..n).map(|_| Default::default()).collect(),
             ..Default::default()
         }),
-        status: PodStatus {
+        status: (PodStatus {
             phase: "podPhase".into(),
             container_statuses: statuses,
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     })
 }
