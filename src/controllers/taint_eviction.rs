@@ -14,7 +14,7 @@ use crate::queue::WorkQueue;
 use crate::scheduler::get_matching_tolerations;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::{Change, Store};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub const COMPONENT: &str = "taint-eviction-controller";
 
@@ -58,6 +58,10 @@ pub struct TaintEvictionController {
     tainted_nodes: BTreeMap<String, Vec<Taint>>,
     /// The TimedWorkerQueue: pod key → scheduled deletion.
     work: BTreeMap<String, Work>,
+    /// Keys whose work ran successfully. Upstream's `getWrappedWorkerFunc` keeps such a key in
+    /// the queue with a nil worker "to avoid duplicated calls": `AddWork` for it is a no-op and
+    /// `GetWorkerUnsafe` returns nil, until `CancelWork` removes it (without an event).
+    done: BTreeSet<String>,
     /// NoExecute taints of each node as last delivered by the watch.
     seen: BTreeMap<String, Vec<Taint>>,
 }
@@ -76,7 +80,10 @@ fn pod_ref(key: &str) -> Object {
 }
 
 impl TaintEvictionController {
+    /// `cancelWorkWithEvent`: `CancelWork` reports (and the event follows) only a pending worker;
+    /// a completed one is just forgotten.
     fn cancel(&mut self, ctx: &mut Ctx, key: &str) {
+        self.done.remove(key);
         if self.work.remove(key).is_some() {
             let (ns, name) = key.split_once('/').unwrap_or(("", key));
             let o = ctx
@@ -138,7 +145,7 @@ impl TaintEvictionController {
         created: Time,
         fire_at: Time,
     ) -> Result<(), ApiError> {
-        if self.work.contains_key(key) {
+        if self.work.contains_key(key) || self.done.contains(key) {
             return Ok(());
         }
         let now = ctx.now();
@@ -150,9 +157,19 @@ impl TaintEvictionController {
         Ok(())
     }
 
-    /// `deletePodHandler` → `addConditionAndDeletePod`.
+    /// The wrapped work function: `deletePodHandler`; on success the key stays in the queue as
+    /// completed, on error it is removed.
     fn fire(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         self.work.remove(key);
+        let res = self.delete_pod_handler(ctx, key);
+        if res.is_ok() {
+            self.done.insert(key.to_string());
+        }
+        res
+    }
+
+    /// `deletePodHandler` → `addConditionAndDeletePod`.
+    fn delete_pod_handler(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
             return Ok(());
