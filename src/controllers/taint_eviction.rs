@@ -313,6 +313,10 @@ impl Controller for TaintEvictionController {
 }
 
 #[cfg(test)]
+#[path = "taint_eviction_timed_workers_tests.rs"]
+mod timed_workers_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

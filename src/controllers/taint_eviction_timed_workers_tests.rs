@@ -1,0 +1,218 @@
+//! Ports of `pkg/controller/tainteviction/timed_workers_test.go`. Upstream drives a bare
+//! `TimedWorkerQueue` whose work function counts its calls; here the queue is the taint eviction
+//! controller's own (`add_work` / `cancel` / the `fire:` keys) and the work function is the real
+//! one (`deletePodHandler`), so a call shows as a "Marking for deletion" event and a pod delete.
+//! Upstream's work args `NewWorkArgs("1", "1")` name pod `1/1`; here pod `default/p1`.
+
+use super::*;
+use crate::api::Duration;
+use crate::controllers::Action;
+use crate::features::FeatureGates;
+use crate::store::apiserver::ApiServer;
+use crate::world::World;
+
+const T0: i64 = 1_700_000_000;
+
+struct Fixture {
+    api: ApiServer,
+    gates: FeatureGates,
+    queue: WorkQueue,
+    world: World,
+    actions: Vec<Action>,
+    ctrl: TaintEvictionController,
+}
+
+fn key(i: usize) -> String {
+    format!("default/p{i}")
+}
+
+impl Fixture {
+    /// Five running pods `default/p1`..`default/p5` on `node1`.
+    fn new() -> Self {
+        let mut api = ApiServer::new(1, Time::from_unix_secs(T0));
+        for i in 1..=5 {
+            let mut p = Pod::default();
+            p.metadata.namespace = "default".into();
+            p.metadata.name = format!("p{i}");
+            p.spec_mut().node_name = "node1".into();
+            p.spec_mut().containers = vec![crate::api::Container {
+                name: "c".into(),
+                image: "busybox".into(),
+                ..Default::default()
+            }];
+            p.status.phase = "Running".into();
+            api.load(p.into_object()).expect("pod loads");
+        }
+        Fixture {
+            api,
+            gates: FeatureGates::default(),
+            queue: WorkQueue::new(),
+            world: World::default(),
+            actions: vec![],
+            ctrl: TaintEvictionController::default(),
+        }
+    }
+
+    fn now(&self) -> Time {
+        self.api.now
+    }
+
+    /// `queue.AddWork(ctx, NewWorkArgs(...), createdAt, fireAt)`.
+    fn add_work(&mut self, key: &str, created: Time, fire_at: Time) {
+        let mut ctx = Ctx {
+            api: &mut self.api,
+            gates: &self.gates,
+            queue: &mut self.queue,
+            world: &mut self.world,
+            actions: &mut self.actions,
+            component: COMPONENT,
+        };
+        self.ctrl
+            .add_work(&mut ctx, key, created, fire_at)
+            .expect("work runs");
+    }
+
+    /// `queue.CancelWork(logger, key)`.
+    fn cancel_work(&mut self, key: &str) {
+        let mut ctx = Ctx {
+            api: &mut self.api,
+            gates: &self.gates,
+            queue: &mut self.queue,
+            world: &mut self.world,
+            actions: &mut self.actions,
+            component: COMPONENT,
+        };
+        self.ctrl.cancel(&mut ctx, key);
+    }
+
+    /// `fakeClock.Step(d)`: the due timers fire.
+    fn step(&mut self, d: Duration) {
+        self.api.now = self.api.now + d;
+        let now = self.api.now;
+        self.queue.promote_due(now);
+        while let Some(k) = self.queue.pop() {
+            let mut ctx = Ctx {
+                api: &mut self.api,
+                gates: &self.gates,
+                queue: &mut self.queue,
+                world: &mut self.world,
+                actions: &mut self.actions,
+                component: COMPONENT,
+            };
+            self.ctrl.sync(&k, &mut ctx).expect("sync succeeds");
+        }
+    }
+
+    /// How many times the work function ran (its "Marking for deletion" events).
+    fn calls(&self) -> usize {
+        self.api
+            .events
+            .iter()
+            .filter(|e| e.message.starts_with("Marking for deletion Pod"))
+            .count()
+    }
+
+    /// The pods whose deletion the work function issued.
+    fn deleted(&self) -> Vec<String> {
+        self.actions
+            .iter()
+            .filter(|a| a.verb == "delete" && a.kind == "Pod")
+            .map(|a| format!("{}/{}", a.namespace, a.name))
+            .collect()
+    }
+}
+
+// upstream: TestExecute (pkg/controller/tainteviction/timed_workers_test.go): work due now runs at
+// once; adding the same five keys a second time is a no-op, so the function runs five times.
+#[test]
+fn execute() {
+    let mut f = Fixture::new();
+    let now = f.now();
+    for _ in 0..2 {
+        for i in 1..=5 {
+            f.add_work(&key(i), now, now);
+        }
+    }
+    assert_eq!(f.calls(), 5, "Expected testVal = 5");
+    assert_eq!(f.deleted(), (1..=5).map(key).collect::<Vec<_>>());
+}
+
+// upstream: TestExecuteDelayed: work due in 10 s, each key added twice, runs once per key when
+// the clock passes the deadline.
+#[test]
+fn execute_delayed() {
+    let mut f = Fixture::new();
+    let now = f.now();
+    let then = now + Duration::from_secs(10);
+    for _ in 0..2 {
+        for i in 1..=5 {
+            f.add_work(&key(i), now, then);
+        }
+    }
+    f.step(Duration::from_secs(9));
+    assert_eq!(f.calls(), 0, "nothing fires before the deadline");
+    f.step(Duration::from_secs(2));
+    assert_eq!(f.calls(), 5, "Expected testVal = 5");
+    assert_eq!(f.deleted(), (1..=5).map(key).collect::<Vec<_>>());
+}
+
+// upstream: TestCancel: keys 2 and 4 are cancelled before their deadline; three run.
+#[test]
+fn cancel() {
+    let mut f = Fixture::new();
+    let now = f.now();
+    let then = now + Duration::from_secs(10);
+    for _ in 0..2 {
+        for i in 1..=5 {
+            f.add_work(&key(i), now, then);
+        }
+    }
+    f.cancel_work(&key(2));
+    f.cancel_work(&key(4));
+    f.step(Duration::from_secs(11));
+    assert_eq!(f.calls(), 3, "Expected testVal = 3");
+    assert_eq!(f.deleted(), vec![key(1), key(3), key(5)]);
+}
+
+// upstream: TestCancelAndReadd: keys 2 and 4 are cancelled, then 2 is added again; four run.
+#[test]
+fn cancel_and_readd() {
+    let mut f = Fixture::new();
+    let now = f.now();
+    let then = now + Duration::from_secs(10);
+    for _ in 0..2 {
+        for i in 1..=5 {
+            f.add_work(&key(i), now, then);
+        }
+    }
+    f.cancel_work(&key(2));
+    f.cancel_work(&key(4));
+    f.add_work(&key(2), now, then);
+    f.step(Duration::from_secs(11));
+    assert_eq!(f.calls(), 4, "Expected testVal = 4");
+    assert_eq!(f.deleted(), vec![key(1), key(2), key(3), key(5)]);
+}
+
+// Not upstream, the rule TestExecute rests on (getWrappedWorkerFunc): a key whose work ran
+// successfully stays in the queue until cancelled, so adding it again does nothing, and
+// cancelling it then neither emits "Cancelling deletion" nor blocks a later addition.
+#[test]
+fn completed_work_blocks_readding_until_cancelled() {
+    let mut f = Fixture::new();
+    let now = f.now();
+    f.add_work(&key(1), now, now);
+    f.add_work(&key(1), now, now + Duration::from_secs(5));
+    f.step(Duration::from_secs(6));
+    assert_eq!(f.calls(), 1);
+    f.cancel_work(&key(1));
+    assert!(
+        !f.api
+            .events
+            .iter()
+            .any(|e| e.message.starts_with("Cancelling deletion")),
+        "a completed worker is not cancelled with an event"
+    );
+    let now = f.now();
+    f.add_work(&key(1), now, now);
+    assert_eq!(f.calls(), 2, "after the cancel the key can be added again");
+}
