@@ -216,3 +216,82 @@ fn completed_work_blocks_readding_until_cancelled() {
     f.add_work(&key(1), now, now);
     assert_eq!(f.calls(), 2, "after the cancel the key can be added again");
 }
+
+/// A Ready node `node1` with the given NoExecute taints (`key=value`).
+fn node(taints: &[(&str, &str)]) -> Node {
+    let mut n = Node::default();
+    n.metadata.name = "node1".into();
+    n.spec.taints = taints
+        .iter()
+        .map(|(k, v)| Taint {
+            key: (*k).into(),
+            value: (*v).into(),
+            effect: "NoExecute".into(),
+            time_added: None,
+        })
+        .collect();
+    n.status.conditions = vec![crate::api::NodeCondition {
+        type_: "Ready".into(),
+        status: "True".into(),
+        ..Default::default()
+    }];
+    n
+}
+
+// Not upstream, the controller-level consequence of the rule above (processPodOnNode): a pod
+// tolerating the node's taints for a while is evicted once; when a further tolerated taint is
+// added while the pod is still terminating, GetWorkerUnsafe finds no pending worker and AddWork
+// is a no-op for the completed key, so the pod is not marked for deletion a second time.
+#[test]
+fn re_taint_after_a_completed_eviction_does_not_evict_again() {
+    use crate::sim::Simulation;
+    let mut sim = Simulation::new(
+        1,
+        Time::from_unix_secs(T0),
+        FeatureGates::default(),
+        World::default(),
+    );
+    sim.add_loop(super::new_taint_eviction_controller());
+    sim.api
+        .create(Object::Node(node(&[("a", "1")])))
+        .expect("node");
+    let mut p = Pod::default();
+    p.metadata.namespace = "default".into();
+    p.metadata.name = "p".into();
+    p.spec_mut().node_name = "node1".into();
+    p.spec_mut().containers = vec![crate::api::Container {
+        name: "c".into(),
+        image: "busybox".into(),
+        ..Default::default()
+    }];
+    p.spec_mut().tolerations = ["a", "b"]
+        .iter()
+        .map(|k| Toleration {
+            key: (*k).into(),
+            operator: "Exists".into(),
+            effect: "NoExecute".into(),
+            toleration_seconds: Some(10),
+            ..Default::default()
+        })
+        .collect();
+    p.status.phase = "Running".into();
+    sim.api.create(Object::Pod(p)).expect("pod");
+    sim.run_for(Duration::from_secs(15)).unwrap();
+    let marked = |sim: &Simulation| {
+        sim.api
+            .events
+            .iter()
+            .filter(|e| e.message == "Marking for deletion Pod default/p")
+            .count()
+    };
+    assert_eq!(marked(&sim), 1, "evicted once the toleration ran out");
+    let pod = sim.api.store.get::<Pod>("default", "p").cloned().unwrap();
+    assert!(pod.metadata.deletion_timestamp.is_some(), "terminating");
+
+    let mut n = sim.api.store.get::<Node>("", "node1").cloned().unwrap();
+    n.spec.taints = node(&[("a", "1"), ("b", "2")]).spec.taints;
+    n.metadata.resource_version.clear();
+    sim.api.update(Object::Node(n)).expect("node update");
+    sim.run_for(Duration::from_secs(30)).unwrap();
+    assert_eq!(marked(&sim), 1, "the completed eviction is not run again");
+}
