@@ -157,22 +157,30 @@ impl TaintEvictionController {
         Ok(())
     }
 
-    /// The wrapped work function: `deletePodHandler`; on success the key stays in the queue as
-    /// completed, on error it is removed.
+    /// The wrapped work function (`getWrappedWorkerFunc`): `deletePodHandler`; when it succeeds
+    /// the key stays in the queue as completed, when it fails (a NotFound included) it is removed.
     fn fire(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         self.work.remove(key);
-        let res = self.delete_pod_handler(ctx, key);
-        if res.is_ok() {
+        if self.delete_pod_handler(ctx, key)? {
             self.done.insert(key.to_string());
         }
-        res
+        Ok(())
     }
 
-    /// `deletePodHandler` → `addConditionAndDeletePod`.
-    fn delete_pod_handler(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
+    /// `deletePodHandler` → `addConditionAndDeletePod`: the "Marking for deletion" event (on a
+    /// reference to the pod, emitted before the pod is read), then the DisruptionTarget condition
+    /// and the delete. `Ok(false)`: the pod was gone (upstream's work function returns the
+    /// NotFound error, which the simulation does not requeue).
+    fn delete_pod_handler(&mut self, ctx: &mut Ctx, key: &str) -> Result<bool, ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
-            return Ok(());
+            ctx.event(
+                &pod_ref(key),
+                "Normal",
+                "TaintManagerEviction",
+                &format!("Marking for deletion Pod {key}"),
+            );
+            return Ok(false);
         };
         ctx.event(
             &*pod,
@@ -191,13 +199,13 @@ impl TaintEvictionController {
         if p.status != pod.status {
             match ctx.update_status(p.into_object()) {
                 Ok(_) => {}
-                Err(e) if e.is_not_found() => return Ok(()),
+                Err(e) if e.is_not_found() => return Ok(false),
                 Err(e) => return Err(e),
             }
         }
         match ctx.delete::<Pod>(ns, name, &DeleteOptions::default()) {
-            Ok(_) => Ok(()),
-            Err(e) if e.is_not_found() => Ok(()),
+            Ok(_) => Ok(true),
+            Err(e) if e.is_not_found() => Ok(false),
             Err(e) => Err(e),
         }
     }
