@@ -295,3 +295,24 @@ fn re_taint_after_a_completed_eviction_does_not_evict_again() {
     sim.run_for(Duration::from_secs(30)).unwrap();
     assert_eq!(marked(&sim), 1, "the completed eviction is not run again");
 }
+
+// Not upstream, the other half of getWrappedWorkerFunc: deletePodHandler emits "Marking for
+// deletion" on a reference to the pod before reading it, and for a pod that is already gone it
+// returns the NotFound error, so the key is dropped rather than kept: a later AddWork runs again.
+#[test]
+fn work_for_a_vanished_pod_emits_the_event_and_is_not_kept() {
+    let mut f = Fixture::new();
+    let opts = DeleteOptions {
+        grace_period_seconds: Some(0),
+        ..Default::default()
+    };
+    f.api
+        .delete("Pod", "default", "p1", &opts)
+        .expect("pod deleted");
+    let now = f.now();
+    f.add_work(&key(1), now, now);
+    assert_eq!(f.calls(), 1, "the event is emitted for the missing pod");
+    assert!(f.deleted().is_empty(), "no delete call reaches the API");
+    f.add_work(&key(1), now, now);
+    assert_eq!(f.calls(), 2, "the failed work is not kept in the queue");
+}
