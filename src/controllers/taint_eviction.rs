@@ -79,14 +79,9 @@ impl TaintEvictionController {
     /// `cancelWorkWithEvent`: the event follows only when a pending worker was cancelled.
     fn cancel(&mut self, ctx: &mut Ctx, key: &str) {
         if self.work.remove(key).is_some() {
-            let (ns, name) = key.split_once('/').unwrap_or(("", key));
-            let o = ctx
-                .store()
-                .get::<Pod>(ns, name)
-                .map(|p| p.clone().into_object())
-                .unwrap_or_else(|| pod_ref(key));
+            // emitCancelPodDeletionEvent: on a reference to the pod (namespace and name only).
             ctx.event(
-                &o,
+                &pod_ref(key),
                 "Normal",
                 "TaintManagerEviction",
                 &format!("Cancelling deletion of Pod {key}"),
@@ -164,21 +159,16 @@ impl TaintEvictionController {
     /// logged).
     fn delete_pod_handler(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
-        let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
-            ctx.event(
-                &pod_ref(key),
-                "Normal",
-                "TaintManagerEviction",
-                &format!("Marking for deletion Pod {key}"),
-            );
-            return Ok(());
-        };
+        // emitPodDeletionEvent: on a reference to the pod (namespace and name only).
         ctx.event(
-            &*pod,
+            &pod_ref(key),
             "Normal",
             "TaintManagerEviction",
             &format!("Marking for deletion Pod {key}"),
         );
+        let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
+            return Ok(());
+        };
         let mut p = Pod::clone(&pod);
         p.set_condition(
             "DisruptionTarget",
