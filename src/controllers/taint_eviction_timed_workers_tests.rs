@@ -137,6 +137,17 @@ fn execute() {
     assert_eq!(f.calls(), 5, "Expected testVal = 5");
     assert_eq!(f.deleted(), (1..=5).map(key).collect::<Vec<_>>());
     assert!(f.ctrl.work.is_empty(), "finished work leaves the queue");
+    // emitPodDeletionEvent: the event's object is a bare reference (kind, namespace, name).
+    let e = &f.api.events[0];
+    assert_eq!(
+        (
+            e.kind.as_str(),
+            e.namespace.as_str(),
+            e.name.as_str(),
+            e.uid.as_str()
+        ),
+        ("Pod", "default", "p1", "")
+    );
     for i in 1..=5 {
         f.add_work(&key(i), now, now);
     }
