@@ -662,3 +662,6 @@ fn configurable_tolerance_update_disabled() {
     assert!(errs.is_empty(), "{errs:?}");
     assert_eq!(scale_up_tolerance(&h).as_deref(), Some("10m"));
 }
+
+#[path = "autoscaling_validation_tests2.rs"]
+mod tests2;

@@ -76,16 +76,12 @@ fn pod_ref(key: &str) -> Object {
 }
 
 impl TaintEvictionController {
+    /// `cancelWorkWithEvent`: the event follows only when a pending worker was cancelled.
     fn cancel(&mut self, ctx: &mut Ctx, key: &str) {
         if self.work.remove(key).is_some() {
-            let (ns, name) = key.split_once('/').unwrap_or(("", key));
-            let o = ctx
-                .store()
-                .get::<Pod>(ns, name)
-                .map(|p| p.clone().into_object())
-                .unwrap_or_else(|| pod_ref(key));
+            // emitCancelPodDeletionEvent: on a reference to the pod (namespace and name only).
             ctx.event(
-                &o,
+                &pod_ref(key),
                 "Normal",
                 "TaintManagerEviction",
                 &format!("Cancelling deletion of Pod {key}"),
@@ -150,19 +146,29 @@ impl TaintEvictionController {
         Ok(())
     }
 
-    /// `deletePodHandler` → `addConditionAndDeletePod`.
+    /// The wrapped work function (`getWrappedWorkerFunc`): `deletePodHandler`, after which the key
+    /// leaves the queue whatever the outcome, so a later `AddWork` schedules it afresh.
     fn fire(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         self.work.remove(key);
+        self.delete_pod_handler(ctx, key)
+    }
+
+    /// `deletePodHandler` → `addConditionAndDeletePod`: the "Marking for deletion" event (on a
+    /// reference to the pod, emitted before the pod is read), then the DisruptionTarget condition
+    /// and the delete. A pod already gone ends the work (upstream's NotFound error is only
+    /// logged).
+    fn delete_pod_handler(&mut self, ctx: &mut Ctx, key: &str) -> Result<(), ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
-        let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
-            return Ok(());
-        };
+        // emitPodDeletionEvent: on a reference to the pod (namespace and name only).
         ctx.event(
-            &*pod,
+            &pod_ref(key),
             "Normal",
             "TaintManagerEviction",
             &format!("Marking for deletion Pod {key}"),
         );
+        let Some(pod) = ctx.store().get_shared::<Pod>(ns, name) else {
+            return Ok(());
+        };
         let mut p = Pod::clone(&pod);
         p.set_condition(
             "DisruptionTarget",
@@ -294,6 +300,10 @@ impl Controller for TaintEvictionController {
         self
     }
 }
+
+#[cfg(test)]
+#[path = "taint_eviction_timed_workers_tests.rs"]
+mod timed_workers_tests;
 
 #[cfg(test)]
 mod tests {

@@ -1784,3 +1784,6 @@ pub fn new_job_controller() -> Box<dyn Controller> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod upstream_tests2;

@@ -1059,3 +1059,5 @@ fn utilization_sums_wrap_like_go() {
 // served), the ContainerResource rows (no per-container samples) and the container-name rows of
 // TestCalculateRequests (see calculate_requests_table). From
 // metrics/*_client_test.go: REST metrics client plumbing, not applicable.
+
+mod upstream_tests2;
