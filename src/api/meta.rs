@@ -468,6 +468,41 @@ pub fn labels_string(l: &Labels) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn shared_metadata_is_copied_on_write_and_serialises_as_the_plain_value() {
+        let mut a = ObjectMeta {
+            name: "web".into(),
+            labels: Labels::from([("app".to_string(), "web".to_string())]).into(),
+            finalizers: vec!["f/one".to_string()].into(),
+            ..Default::default()
+        };
+        let b = a.clone();
+        // A clone shares the maps and lists ...
+        assert!(std::sync::Arc::ptr_eq(&a.labels.0, &b.labels.0));
+        assert!(std::sync::Arc::ptr_eq(&a.finalizers.0, &b.finalizers.0));
+        // ... until one side changes them: the other keeps its value.
+        a.labels.insert("tier".into(), "front".into());
+        a.finalizers.retain(|f| f != "f/one");
+        assert_eq!(a.labels.len(), 2);
+        assert_eq!(b.labels.len(), 1);
+        assert!(a.finalizers.is_empty());
+        assert_eq!(*b.finalizers, vec!["f/one".to_string()]);
+        assert_ne!(a, b);
+        // The JSON is that of the plain map and list; empty ones are omitted.
+        assert_eq!(
+            serde_json::to_value(&b).unwrap(),
+            serde_json::json!({"name": "web", "labels": {"app": "web"}, "finalizers": ["f/one"]})
+        );
+        assert_eq!(
+            serde_json::to_value(&a).unwrap(),
+            serde_json::json!({"name": "web", "labels": {"app": "web", "tier": "front"}})
+        );
+        let back: ObjectMeta = serde_json::from_value(serde_json::to_value(&b).unwrap()).unwrap();
+        assert_eq!(back, b);
+        // Debug output is the plain value's (traces and test messages print it).
+        assert_eq!(format!("{:?}", b.labels), r#"{"app": "web"}"#);
+    }
+
     fn labels(pairs: &[(&str, &str)]) -> Labels {
         pairs
             .iter()

@@ -1206,3 +1206,23 @@ fn value_rendering() {
         "spec.x: Unsupported value: \"y\": supported values: \"a\\\"b\""
     );
 }
+
+#[test]
+fn field_path_helpers_print_as_field_path_does() {
+    // field.Path: Child joins with '.', Index prints the decimal index, Key the key as is.
+    assert_eq!(super::child("", "spec"), "spec");
+    assert_eq!(super::child("spec", "containers"), "spec.containers");
+    for (i, want) in [
+        (0, "spec.containers[0]"),
+        (7, "spec.containers[7]"),
+        (10, "spec.containers[10]"),
+        (1234567, "spec.containers[1234567]"),
+        (usize::MAX, &*format!("spec.containers[{}]", usize::MAX)),
+    ] {
+        assert_eq!(super::idx("spec.containers", i), want);
+    }
+    assert_eq!(
+        super::key("metadata.labels", "app/x"),
+        "metadata.labels[app/x]"
+    );
+}
