@@ -600,3 +600,5 @@ pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> 
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upstream_tests2;
