@@ -1,6 +1,7 @@
 //! More ports of pkg/apis/apps/validation/validation_test.go tables (StatefulSet).
 
 use super::*;
+use crate::api::errors::FieldErrorType;
 use serde_json::json;
 
 /// `generateStatefulSetSpec` (validation_test.go): a valid spec with the given minReadySeconds.
@@ -53,5 +54,309 @@ fn validate_stateful_set_min_ready_seconds() {
                 "{name}"
             );
         }
+    }
+}
+
+/// `mkStatefulSet(&validPodTemplate, tweaks...)` (validation_test.go), the tweaks given as a JSON
+/// merge patch over the internal-type StatefulSet (replicas 0, no serviceName).
+fn mk_stateful_set(patch: serde_json::Value) -> StatefulSet {
+    let mut base = json!({
+        "metadata": {"name": "abc", "namespace": "default"},
+        "spec": {
+            "podManagementPolicy": "OrderedReady",
+            "replicas": 0,
+            "selector": {"matchLabels": {"a": "b"}},
+            "template": {
+                "metadata": {"labels": {"a": "b"}},
+                "spec": {
+                    "restartPolicy": "Always",
+                    "dnsPolicy": "ClusterFirst",
+                    "containers": [{"name": "abc", "image": "image", "imagePullPolicy": "IfNotPresent"}]
+                }
+            },
+            "updateStrategy": {"type": "RollingUpdate"}
+        }
+    });
+    merge(&mut base, patch);
+    serde_json::from_value(base).expect("valid StatefulSet JSON")
+}
+
+/// JSON merge patch (null deletes).
+fn merge(base: &mut serde_json::Value, patch: serde_json::Value) {
+    match (base, patch) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(p)) => {
+            for (k, v) in p {
+                if v.is_null() {
+                    b.remove(&k);
+                } else {
+                    merge(b.entry(k).or_insert(serde_json::Value::Null), v);
+                }
+            }
+        }
+        (b, p) => *b = p,
+    }
+}
+
+/// The (type, field) of each error, sorted: upstream compares with BadValue and Detail ignored
+/// and the lists sorted.
+fn type_and_field(errs: &[FieldError]) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = errs
+        .iter()
+        .map(|e| {
+            let t = match &e.type_ {
+                FieldErrorType::Required => "Required",
+                FieldErrorType::Invalid => "Invalid",
+                FieldErrorType::Unsupported(_) => "NotSupported",
+                FieldErrorType::Forbidden => "Forbidden",
+                FieldErrorType::Duplicate => "Duplicate",
+                FieldErrorType::TooLong(_) => "TooLong",
+                FieldErrorType::TooMany(_) => "TooMany",
+                FieldErrorType::NotFound => "NotFound",
+                FieldErrorType::Internal => "Internal",
+            };
+            (t.to_string(), e.field.clone())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+// upstream: TestValidateStatefulSet (pkg/apis/apps/validation/validation_test.go), the whole
+// table with upstream's row names, errors compared by type and field as upstream's cmp options do.
+#[test]
+fn validate_stateful_set_upstream_table() {
+    let invalid_labels = json!({"NoUppercaseOrSpecialCharsLike=Equals": "b"});
+    let success: Vec<(&str, serde_json::Value)> = vec![
+        ("alpha name", json!({"metadata": {"name": "abc"}})),
+        (
+            "alphanumeric name",
+            json!({"metadata": {"name": "abc-123"}}),
+        ),
+        (
+            "hostNetwork true",
+            json!({"spec": {"template": {"spec": {
+                "securityContext": {"hostNetwork": true},
+                "containers": [{"name": "abc", "image": "image", "imagePullPolicy": "IfNotPresent",
+                    "ports": [{"containerPort": 12345, "protocol": "TCP"}]}]
+            }}}}),
+        ),
+        (
+            "parallel pod management",
+            json!({"spec": {"podManagementPolicy": "Parallel"}}),
+        ),
+        (
+            "ordered ready pod management",
+            json!({"spec": {"podManagementPolicy": "OrderedReady"}}),
+        ),
+        (
+            "update strategy",
+            json!({"spec": {"replicas": 3, "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 2}}}}),
+        ),
+        (
+            "PVC policy [enable StatefulSetAutoDeletePVC]",
+            json!({"spec": {"persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Delete", "whenScaled": "Retain"}}}),
+        ),
+        (
+            "maxUnavailable with parallel pod management",
+            json!({"spec": {"replicas": 3, "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 2, "maxUnavailable": 2}}}}),
+        ),
+        (
+            "ordinals.start positive value",
+            json!({"spec": {"replicas": 3, "ordinals": {"start": 2}}}),
+        ),
+    ];
+    for (name, patch) in success {
+        let errs = validate_stateful_set(&mk_stateful_set(patch));
+        assert!(errs.is_empty(), "success case {name}: {errs:?}");
+    }
+
+    let mu = |v: serde_json::Value| json!({"spec": {"replicas": 3, "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": v}}}});
+    let errors: Vec<(&str, serde_json::Value, Vec<(&str, &str)>)> = vec![
+        (
+            "zero-length name",
+            json!({"metadata": {"name": ""}}),
+            vec![("Required", "metadata.name")],
+        ),
+        (
+            "name-with-dots",
+            json!({"metadata": {"name": "abc.123"}}),
+            vec![("Invalid", "metadata.name")],
+        ),
+        (
+            "long name",
+            json!({"metadata": {"name": "a".repeat(64)}}),
+            vec![("Invalid", "metadata.name")],
+        ),
+        (
+            "missing-namespace",
+            json!({"metadata": {"namespace": ""}}),
+            vec![("Required", "metadata.namespace")],
+        ),
+        (
+            // selector is empty, labels are not, so select doesn't match labels
+            "empty selector",
+            json!({"spec": {"selector": null}}),
+            vec![
+                ("Required", "spec.selector"),
+                ("Invalid", "spec.template.metadata.labels"),
+            ],
+        ),
+        (
+            "selector_doesnt_match",
+            json!({"spec": {"selector": {"matchLabels": {"foo": "bar"}}}}),
+            vec![("Invalid", "spec.template.metadata.labels")],
+        ),
+        (
+            "negative_replicas",
+            json!({"spec": {"replicas": -1}}),
+            vec![("Invalid", "spec.replicas")],
+        ),
+        (
+            "invalid_label",
+            json!({"metadata": {"labels": {"NoUppercaseOrSpecialCharsLike=Equals": "bar"}}}),
+            vec![("Invalid", "metadata.labels")],
+        ),
+        (
+            "invalid_label 2",
+            json!({
+                "metadata": {"labels": {"NoUppercaseOrSpecialCharsLike=Equals": "bar"}},
+                "spec": {
+                    "selector": {"matchLabels": invalid_labels.clone()},
+                    "template": {
+                        "metadata": {"labels": invalid_labels.clone()},
+                        "spec": {"containers": null}
+                    }
+                }
+            }),
+            vec![
+                ("Invalid", "metadata.labels"),
+                ("Invalid", "spec.selector"),
+                ("Invalid", "spec.selector.matchLabels"),
+            ],
+        ),
+        (
+            "invalid_annotation",
+            json!({"metadata": {"annotations": {"NoUppercaseOrSpecialCharsLike=Equals": "bar"}}}),
+            vec![("Invalid", "metadata.annotations")],
+        ),
+        (
+            "invalid restart policy 1",
+            json!({"spec": {"template": {"spec": {"restartPolicy": "OnFailure"}}}}),
+            vec![("NotSupported", "spec.template.spec.restartPolicy")],
+        ),
+        (
+            "invalid restart policy 2",
+            json!({"spec": {"template": {"spec": {"restartPolicy": "Never"}}}}),
+            vec![("NotSupported", "spec.template.spec.restartPolicy")],
+        ),
+        (
+            "empty restart policy",
+            json!({"spec": {"template": {"spec": {"restartPolicy": ""}}}}),
+            vec![("NotSupported", "spec.template.spec.restartPolicy")],
+        ),
+        (
+            "invalid update strategy",
+            json!({"spec": {"replicas": 3, "updateStrategy": {"type": "foo"}}}),
+            vec![("Invalid", "spec.updateStrategy")],
+        ),
+        (
+            "empty update strategy",
+            json!({"spec": {"replicas": 3, "updateStrategy": {"type": ""}}}),
+            vec![("Required", "spec.updateStrategy")],
+        ),
+        (
+            "invalid rolling update",
+            json!({"spec": {"replicas": 3, "updateStrategy": {"type": "OnDelete", "rollingUpdate": {"partition": 1}}}}),
+            vec![("Invalid", "spec.updateStrategy.rollingUpdate")],
+        ),
+        (
+            "negative partition",
+            json!({"spec": {"replicas": 3, "updateStrategy": {"rollingUpdate": {"partition": -1}}}}),
+            vec![("Invalid", "spec.updateStrategy.rollingUpdate.partition")],
+        ),
+        (
+            "empty pod management policy",
+            json!({"spec": {"podManagementPolicy": "", "replicas": 3}}),
+            vec![("Required", "spec.podManagementPolicy")],
+        ),
+        (
+            "invalid pod management policy",
+            json!({"spec": {"podManagementPolicy": "foo"}}),
+            vec![("Invalid", "spec.podManagementPolicy")],
+        ),
+        (
+            "set active deadline seconds",
+            json!({"spec": {"replicas": 3, "template": {"spec": {"activeDeadlineSeconds": 60, "containers": null}}}}),
+            vec![("Forbidden", "spec.template.spec.activeDeadlineSeconds")],
+        ),
+        (
+            "empty PersistentVolumeClaimRetentionPolicy [enable StatefulSetAutoDeletePVC]",
+            json!({"spec": {"persistentVolumeClaimRetentionPolicy": {}}}),
+            vec![
+                (
+                    "NotSupported",
+                    "spec.persistentVolumeClaimRetentionPolicy.whenDeleted",
+                ),
+                (
+                    "NotSupported",
+                    "spec.persistentVolumeClaimRetentionPolicy.whenScaled",
+                ),
+            ],
+        ),
+        (
+            "invalid PersistentVolumeClaimRetentionPolicy [enable StatefulSetAutoDeletePVC]",
+            json!({"spec": {"persistentVolumeClaimRetentionPolicy": {
+                "whenDeleted": "invalid-retention-policy",
+                "whenScaled": "invalid-retention-policy"
+            }}}),
+            vec![
+                (
+                    "NotSupported",
+                    "spec.persistentVolumeClaimRetentionPolicy.whenDeleted",
+                ),
+                (
+                    "NotSupported",
+                    "spec.persistentVolumeClaimRetentionPolicy.whenScaled",
+                ),
+            ],
+        ),
+        (
+            "zero maxUnavailable",
+            mu(json!(0)),
+            vec![(
+                "Invalid",
+                "spec.updateStrategy.rollingUpdate.maxUnavailable",
+            )],
+        ),
+        (
+            "zero percent maxUnavailable",
+            mu(json!("0%")),
+            vec![(
+                "Invalid",
+                "spec.updateStrategy.rollingUpdate.maxUnavailable",
+            )],
+        ),
+        (
+            "greater than 100 percent maxUnavailable",
+            mu(json!("101%")),
+            vec![(
+                "Invalid",
+                "spec.updateStrategy.rollingUpdate.maxUnavailable",
+            )],
+        ),
+        (
+            "invalid ordinals.start",
+            json!({"spec": {"replicas": 3, "ordinals": {"start": -2}}}),
+            vec![("Invalid", "spec.ordinals.start")],
+        ),
+    ];
+    for (name, patch, want) in errors {
+        let errs = validate_stateful_set(&mk_stateful_set(patch));
+        let mut want: Vec<(String, String)> = want
+            .into_iter()
+            .map(|(t, f)| (t.to_string(), f.to_string()))
+            .collect();
+        want.sort();
+        assert_eq!(type_and_field(&errs), want, "error case {name}: {errs:?}");
     }
 }
