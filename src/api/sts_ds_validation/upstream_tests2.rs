@@ -360,3 +360,149 @@ fn validate_stateful_set_upstream_table() {
         assert_eq!(type_and_field(&errs), want, "error case {name}: {errs:?}");
     }
 }
+
+// upstream: TestValidateStatefulSetUpdate (pkg/apis/apps/validation/validation_test.go), the
+// whole table with upstream's row names; errors compared by type and field.
+#[test]
+fn validate_stateful_set_update_upstream_table() {
+    let add_containers = json!({"spec": {"template": {"spec": {"containers": [
+        {"name": "abc", "image": "image", "imagePullPolicy": "IfNotPresent"},
+        {"name": "def", "image": "image2", "imagePullPolicy": "IfNotPresent"}
+    ]}}}});
+    let pvc = |name: &str, class: &str, size: &str| {
+        json!({"metadata": {"name": name}, "spec": {
+            "storageClassName": class,
+            "resources": {"requests": {"storage": size}}
+        }})
+    };
+    let valid_pvc = pvc("pvc-abc", "storage-class1", "1Gi");
+    let valid_pvc_changed_size = pvc("pvc-abc", "storage-class1", "2Gi");
+    let valid_pvc_changed_class = pvc("pvc-abc", "storage-class2", "1Gi");
+    let valid_pvc2 = pvc("pvc-abc2", "storage-class2", "2Gi");
+    let with_rv = |patch: serde_json::Value| {
+        let mut s = mk_stateful_set(patch);
+        s.metadata.resource_version = "1".into();
+        s
+    };
+    let success: Vec<(&str, serde_json::Value, serde_json::Value)> = vec![
+        (
+            "update replica count",
+            json!({}),
+            json!({"spec": {"replicas": 3}}),
+        ),
+        ("update containers 1", json!({}), add_containers.clone()),
+        ("update containers 2", add_containers.clone(), json!({})),
+        (
+            "update containers and pvc retention policy 1",
+            add_containers.clone(),
+            json!({"spec": {"persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Retain", "whenScaled": "Retain"}}}),
+        ),
+        (
+            "update containers and pvc retention policy 2",
+            json!({"spec": {"persistentVolumeClaimRetentionPolicy": {"whenScaled": "Retain"}}}),
+            json!({}),
+        ),
+        (
+            "update update strategy",
+            json!({}),
+            json!({"spec": {"updateStrategy": {"type": "OnDelete"}}}),
+        ),
+        (
+            "update min ready seconds 1",
+            json!({}),
+            json!({"spec": {"minReadySeconds": 10}}),
+        ),
+        (
+            "update min ready seconds 2",
+            json!({"spec": {"minReadySeconds": 5}}),
+            json!({"spec": {"minReadySeconds": 10}}),
+        ),
+        (
+            "update existing instance with now-invalid name",
+            json!({"metadata": {"finalizers": ["final"]}}),
+            json!({}),
+        ),
+        (
+            "update existing instance with .spec.ordinals.start",
+            json!({}),
+            json!({"spec": {"ordinals": {"start": 3}}}),
+        ),
+    ];
+    for (name, old, update) in success {
+        let errs = validate_stateful_set_update(&with_rv(update), &with_rv(old));
+        assert!(errs.is_empty(), "success case {name}: {errs:?}");
+    }
+    let errors: Vec<(
+        &str,
+        serde_json::Value,
+        serde_json::Value,
+        Vec<(&str, &str)>,
+    )> = vec![
+        (
+            "update name",
+            json!({"metadata": {"name": "abc"}}),
+            json!({"metadata": {"name": "abc2"}}),
+            vec![("Invalid", "metadata.name")],
+        ),
+        (
+            "update namespace",
+            json!({"metadata": {"namespace": "default"}}),
+            json!({"metadata": {"namespace": "default1"}}),
+            vec![("Invalid", "metadata.namespace")],
+        ),
+        (
+            "update selector",
+            json!({"spec": {"selector": {"matchLabels": {"a": "b"}}}}),
+            json!({"spec": {
+                "selector": {"matchLabels": {"c": "d"}},
+                "template": {"metadata": {"labels": {"c": "d"}}}
+            }}),
+            vec![("Forbidden", "spec")],
+        ),
+        (
+            "update pod management policy 1",
+            json!({"spec": {"podManagementPolicy": ""}}),
+            json!({"spec": {"podManagementPolicy": "OrderedReady"}}),
+            vec![("Forbidden", "spec")],
+        ),
+        (
+            "update pod management policy 2",
+            json!({"spec": {"podManagementPolicy": "Parallel"}}),
+            json!({"spec": {"podManagementPolicy": "OrderedReady"}}),
+            vec![("Forbidden", "spec")],
+        ),
+        (
+            "update to negative replicas",
+            json!({}),
+            json!({"spec": {"replicas": -1}}),
+            vec![("Invalid", "spec.replicas")],
+        ),
+        (
+            "update pvc template size",
+            json!({"spec": {"volumeClaimTemplates": [valid_pvc.clone()]}}),
+            json!({"spec": {"volumeClaimTemplates": [valid_pvc_changed_size]}}),
+            vec![("Forbidden", "spec")],
+        ),
+        (
+            "update pvc template storage class",
+            json!({"spec": {"volumeClaimTemplates": [valid_pvc.clone()]}}),
+            json!({"spec": {"volumeClaimTemplates": [valid_pvc_changed_class]}}),
+            vec![("Forbidden", "spec")],
+        ),
+        (
+            "add new pvc template",
+            json!({"spec": {"volumeClaimTemplates": [valid_pvc.clone()]}}),
+            json!({"spec": {"volumeClaimTemplates": [valid_pvc, valid_pvc2]}}),
+            vec![("Forbidden", "spec")],
+        ),
+    ];
+    for (name, old, update, want) in errors {
+        let errs = validate_stateful_set_update(&with_rv(update), &with_rv(old));
+        let mut want: Vec<(String, String)> = want
+            .into_iter()
+            .map(|(t, f)| (t.to_string(), f.to_string()))
+            .collect();
+        want.sort();
+        assert_eq!(type_and_field(&errs), want, "error case {name}: {errs:?}");
+    }
+}
