@@ -124,6 +124,7 @@ fn type_and_field(errs: &[FieldError]) -> Vec<(String, String)> {
 // upstream: TestValidateStatefulSet (pkg/apis/apps/validation/validation_test.go), the whole
 // table with upstream's row names, errors compared by type and field as upstream's cmp options do.
 #[test]
+#[allow(clippy::type_complexity)]
 fn validate_stateful_set_upstream_table() {
     let invalid_labels = json!({"NoUppercaseOrSpecialCharsLike=Equals": "b"});
     let success: Vec<(&str, serde_json::Value)> = vec![
@@ -364,6 +365,7 @@ fn validate_stateful_set_upstream_table() {
 // upstream: TestValidateStatefulSetUpdate (pkg/apis/apps/validation/validation_test.go), the
 // whole table with upstream's row names; errors compared by type and field.
 #[test]
+#[allow(clippy::type_complexity)]
 fn validate_stateful_set_update_upstream_table() {
     let add_containers = json!({"spec": {"template": {"spec": {"containers": [
         {"name": "abc", "image": "image", "imagePullPolicy": "IfNotPresent"},
