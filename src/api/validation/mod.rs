@@ -147,7 +147,7 @@ pub fn validate_prepared_update_gated(
             workloads::validate_replication_controller_strategy_update(n, o)
         }
         (Object::Deployment(n), Object::Deployment(o)) => {
-            super::deployment_validation::validate_deployment_update(n, o)
+            super::deployment_validation::validate_deployment_strategy_update(n, o)
         }
         (Object::Job(_), Object::Job(_)) | (Object::CronJob(_), Object::CronJob(_)) => {
             super::batch_validation::validate_batch_object(new, Some(old))
