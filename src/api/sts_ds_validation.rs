@@ -436,6 +436,25 @@ pub fn validate_controller_revision(r: &ControllerRevision) -> Vec<FieldError> {
     errs
 }
 
+/// `ValidateControllerRevisionCreate`: [`validate_controller_revision`], and the data must be a
+/// JSON object (TestValidateControllerRevision's "json bool/int/float/null/array/string" rows are
+/// invalid, "json object" valid). The update path keeps the older rules (data present and
+/// immutable), so a stored revision is never rejected by the object check. The wording of the
+/// object error is kubeplay's; upstream's test checks only validity.
+pub fn validate_controller_revision_create(r: &ControllerRevision) -> Vec<FieldError> {
+    let mut errs = validate_controller_revision(r);
+    if let Some(d) = &r.data {
+        if !d.is_object() {
+            errs.push(FieldError::invalid(
+                "data",
+                d.clone(),
+                "data must be a valid JSON object",
+            ));
+        }
+    }
+    errs
+}
+
 /// `ValidateControllerRevisionUpdate`: data is immutable.
 pub fn validate_controller_revision_update(
     new: &ControllerRevision,

@@ -508,3 +508,113 @@ fn validate_stateful_set_update_upstream_table() {
         assert_eq!(type_and_field(&errs), want, "error case {name}: {errs:?}");
     }
 }
+
+// upstream: TestValidateControllerRevision (pkg/apis/apps/validation/validation_test.go), the
+// rows kubeplay can represent (its data is parsed JSON, so the "json error" row `{` cannot be
+// built; "nil data" and "json null" are both an absent data).
+#[test]
+fn validate_controller_revision_upstream_table() {
+    let ss = serde_json::to_value(mk_stateful_set(json!({}))).expect("serializable");
+    let cr = |name: &str, ns: &str, data: Option<serde_json::Value>, revision: i64| {
+        let mut r: ControllerRevision = serde_json::from_value(json!({
+            "metadata": {"name": name, "namespace": ns},
+            "revision": revision
+        }))
+        .expect("valid ControllerRevision JSON");
+        r.data = data;
+        r
+    };
+    let bad = "NoUppercaseOrSpecialCharsLike=Equals";
+    let tests = [
+        (
+            "valid",
+            cr("validname", "validns", Some(ss.clone()), 0),
+            true,
+        ),
+        (
+            "negative revision",
+            cr("validname", "validns", Some(ss.clone()), -1),
+            false,
+        ),
+        ("empty name", cr("", "validns", Some(ss.clone()), 0), false),
+        (
+            "invalid name",
+            cr(bad, "validns", Some(ss.clone()), 0),
+            false,
+        ),
+        (
+            "empty namespace",
+            cr("validname", "", Some(ss.clone()), 100),
+            false,
+        ),
+        (
+            "invalid namespace",
+            cr("validname", bad, Some(ss.clone()), 100),
+            false,
+        ),
+        ("nil data", cr("validname", bad, None, 100), false),
+        (
+            "json bool",
+            cr("validname", "validns", Some(json!(true)), 0),
+            false,
+        ),
+        (
+            "json int",
+            cr("validname", "validns", Some(json!(0)), 0),
+            false,
+        ),
+        (
+            "json float",
+            cr("validname", "validns", Some(json!(0.5)), 0),
+            false,
+        ),
+        ("json null", cr("validname", "validns", None, 0), false),
+        (
+            "json array",
+            cr("validname", "validns", Some(json!([])), 0),
+            false,
+        ),
+        (
+            "json string",
+            cr("validname", "validns", Some(json!("test")), 0),
+            false,
+        ),
+        (
+            "json object",
+            cr("validname", "validns", Some(json!({})), 0),
+            true,
+        ),
+    ];
+    for (name, r, is_valid) in tests {
+        let errs = validate_controller_revision_create(&r);
+        assert_eq!(errs.is_empty(), is_valid, "{name}: {errs:?}");
+    }
+}
+
+// upstream: TestValidateControllerRevisionUpdate (pkg/apis/apps/validation/validation_test.go)
+#[test]
+fn validate_controller_revision_update_upstream_table() {
+    let ss = serde_json::to_value(mk_stateful_set(json!({"metadata": {"name": "abc"}}))).unwrap();
+    let modified =
+        serde_json::to_value(mk_stateful_set(json!({"metadata": {"name": "cdf"}}))).unwrap();
+    let cr = |version: &str, data: &serde_json::Value, revision: i64| {
+        let mut r: ControllerRevision = serde_json::from_value(json!({
+            "metadata": {"name": "validname", "namespace": "validns", "resourceVersion": version},
+            "revision": revision
+        }))
+        .unwrap();
+        r.data = Some(data.clone());
+        r
+    };
+    let valid = cr("1", &ss, 0);
+    let cases = [
+        ("valid", cr("1", &ss, 0), true),
+        ("invalid", cr("", &ss, 0), false),
+        ("changed data", cr("1", &modified, 0), false),
+        ("changed revision", cr("1", &ss, 1), true),
+    ];
+    for (name, new, is_valid) in cases {
+        let errs = validate_controller_revision_update(&new, &valid);
+        assert_eq!(errs.is_empty(), is_valid, "{name}: {errs:?}");
+    }
+}

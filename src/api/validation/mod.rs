@@ -101,7 +101,7 @@ pub fn validate_object_gated(
             Object::StatefulSet(x) => super::sts_ds_validation::validate_stateful_set(x),
             Object::DaemonSet(x) => super::sts_ds_validation::validate_daemon_set(x),
             Object::ControllerRevision(x) => {
-                super::sts_ds_validation::validate_controller_revision(x)
+                super::sts_ds_validation::validate_controller_revision_create(x)
             }
             Object::PersistentVolumeClaim(x) => {
                 super::sts_ds_validation::validate_persistent_volume_claim(x)
