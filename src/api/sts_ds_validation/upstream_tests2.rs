@@ -618,3 +618,217 @@ fn validate_controller_revision_update_upstream_table() {
         assert_eq!(errs.is_empty(), is_valid, "{name}: {errs:?}");
     }
 }
+
+/// `podtest.MakePodSpec()` with its container named `ctr` (pkg/api/pod/testing).
+fn make_pod_spec(container: &str) -> serde_json::Value {
+    json!({
+        "containers": [{"name": container, "image": "image", "imagePullPolicy": "IfNotPresent",
+            "terminationMessagePolicy": "File"}],
+        "dnsPolicy": "ClusterFirst",
+        "restartPolicy": "Always",
+        "terminationGracePeriodSeconds": 30,
+        "schedulerName": "default-scheduler",
+        "securityContext": {},
+        "enableServiceLinks": true
+    })
+}
+
+// upstream: TestValidateDaemonSetUpdate (pkg/apis/apps/validation/validation_test.go): the
+// success cases and the error cases with upstream's exact error counts. apps/v1 keeps the
+// internal spec.templateGeneration in the deprecated.daemonset.template.generation annotation.
+#[test]
+fn validate_daemon_set_update_upstream_table() {
+    let valid_selector = json!({"a": "b"});
+    let valid_selector2 = json!({"c": "d"});
+    let invalid_selector = json!({"NoUppercaseOrSpecialCharsLike=Equals": "b"});
+    let spec_abc = make_pod_spec("abc");
+    let spec_def = make_pod_spec("def");
+    let mut spec_node_selector = make_pod_spec("ctr");
+    spec_node_selector["nodeSelector"] = valid_selector.clone();
+    spec_node_selector["nodeName"] = json!("xyz");
+    let mut spec_volume = make_pod_spec("ctr");
+    spec_volume["volumes"] = json!([{"name": "gcepd", "gcePersistentDisk":
+        {"pdName": "my-PD", "fsType": "ext4", "partition": 1, "readOnly": false}}]);
+    let mut spec_abc_semantically_equal = spec_abc.clone();
+    spec_abc_semantically_equal["imagePullSecrets"] = json!([]);
+    let tpl = |labels: &serde_json::Value, spec: &serde_json::Value| json!({"metadata": {"labels": labels}, "spec": spec});
+    let abc = tpl(&valid_selector, &spec_abc);
+    let abc_semantically_equal = tpl(&valid_selector, &spec_abc_semantically_equal);
+    let node_selector = tpl(&valid_selector, &spec_node_selector);
+    let abc2 = tpl(&valid_selector2, &spec_abc);
+    let def = tpl(&valid_selector2, &spec_def);
+    let mut no_containers = make_pod_spec("ctr");
+    no_containers["containers"] = json!([]);
+    let invalid = tpl(&valid_selector, &no_containers);
+    let read_write_volume = tpl(&valid_selector, &spec_volume);
+    let on_delete = json!({"type": "OnDelete"});
+    let rolling = json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}});
+    let mk = |name: &str,
+              rv: &str,
+              generation: i64,
+              selector: &serde_json::Value,
+              template: &serde_json::Value,
+              strategy: &serde_json::Value| {
+        let d: DaemonSet = serde_json::from_value(json!({
+            "metadata": {"name": name, "namespace": "default", "resourceVersion": rv,
+                "annotations": {"deprecated.daemonset.template.generation": generation.to_string()}},
+            "spec": {"selector": {"matchLabels": selector}, "template": template,
+                "updateStrategy": strategy}
+        }))
+        .expect("valid DaemonSet JSON");
+        d
+    };
+    let success = [
+        (
+            "no change",
+            mk("abc", "1", 1, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 1, &valid_selector, &abc, &on_delete),
+        ),
+        (
+            "change template and selector",
+            mk("abc", "1", 2, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 3, &valid_selector2, &abc2, &on_delete),
+        ),
+        (
+            "change template",
+            mk("abc", "1", 3, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 4, &valid_selector, &node_selector, &on_delete),
+        ),
+        (
+            "change container image name",
+            mk("abc", "1", 1, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 2, &valid_selector2, &def, &on_delete),
+        ),
+        (
+            "change update strategy",
+            mk("abc", "1", 4, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 4, &valid_selector, &abc, &rolling),
+        ),
+        (
+            "unchanged templateGeneration upon semantically equal template update",
+            mk("abc", "1", 4, &valid_selector, &abc, &on_delete),
+            mk(
+                "abc",
+                "2",
+                4,
+                &valid_selector,
+                &abc_semantically_equal,
+                &rolling,
+            ),
+        ),
+        (
+            "Read-write volume verification",
+            mk("abc", "1", 1, &valid_selector, &abc, &on_delete),
+            mk(
+                "abc",
+                "2",
+                2,
+                &valid_selector,
+                &read_write_volume,
+                &on_delete,
+            ),
+        ),
+    ];
+    for (name, old, update) in &success {
+        let errs = validate_daemon_set_update(update, old);
+        assert!(
+            errs.is_empty(),
+            "{name:?} expected no error, but got: {errs:?}"
+        );
+    }
+    let errors = [
+        (
+            "change daemon name",
+            mk("", "1", 1, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 1, &valid_selector, &abc, &on_delete),
+            1,
+        ),
+        (
+            "invalid selector",
+            mk("abc", "1", 1, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 1, &invalid_selector, &abc, &on_delete),
+            1,
+        ),
+        (
+            "invalid pod",
+            mk("abc", "1", 1, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 2, &valid_selector, &invalid, &on_delete),
+            1,
+        ),
+        (
+            "invalid update strategy",
+            mk("abc", "1", 1, &valid_selector, &abc, &on_delete),
+            mk(
+                "abc",
+                "2",
+                1,
+                &valid_selector,
+                &abc,
+                &json!({"type": "Random"}),
+            ),
+            1,
+        ),
+        (
+            "negative templateGeneration",
+            mk("abc", "1", -1, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", -1, &valid_selector, &abc, &on_delete),
+            1,
+        ),
+        (
+            "decreased templateGeneration",
+            mk("abc", "1", 2, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 1, &valid_selector, &abc, &on_delete),
+            1,
+        ),
+        (
+            "unchanged templateGeneration upon template update",
+            mk("abc", "1", 2, &valid_selector, &abc, &on_delete),
+            mk("abc", "2", 2, &valid_selector2, &abc2, &on_delete),
+            1,
+        ),
+    ];
+    for (name, old, update, want) in &errors {
+        let errs = validate_daemon_set_update(update, old);
+        assert_eq!(errs.len(), *want, "{name:?}: {errs:?}");
+    }
+}
+
+// daemonSetStrategy.PrepareForUpdate (pkg/registry/apps/daemonset/strategy.go) bumps the template
+// generation only when !apiequality.Semantic.DeepEqual(new template, old template): an added
+// empty imagePullSecrets list is no change; an added container is.
+#[test]
+fn template_generation_bumps_only_on_a_semantic_template_change() {
+    let base = json!({
+        "metadata": {"name": "abc", "namespace": "default",
+            "annotations": {"deprecated.daemonset.template.generation": "4"}},
+        "spec": {"selector": {"matchLabels": {"a": "b"}},
+            "template": {"metadata": {"labels": {"a": "b"}}, "spec": make_pod_spec("abc")},
+            "updateStrategy": {"type": "OnDelete"}}
+    });
+    // The stored object is defaulted.
+    let mut old: DaemonSet = serde_json::from_value(base.clone()).unwrap();
+    crate::api::sts_ds_defaults::set_defaults_daemon_set(&mut old);
+    let generation_after = |patch: serde_json::Value| {
+        let mut v = base.clone();
+        merge(&mut v, patch);
+        let mut new = crate::api::Object::DaemonSet(serde_json::from_value(v).unwrap());
+        crate::api::sts_ds_defaults::prepare_for_update(
+            &mut new,
+            &crate::api::Object::DaemonSet(old.clone()),
+        );
+        match &new {
+            crate::api::Object::DaemonSet(d) => crate::api::sts_ds_defaults::template_generation(d),
+            _ => unreachable!(),
+        }
+    };
+    assert_eq!(
+        generation_after(json!({"spec": {"template": {"spec": {"imagePullSecrets": []}}}})),
+        4
+    );
+    assert_eq!(
+        generation_after(
+            json!({"spec": {"template": {"spec": {"imagePullSecrets": [{"name": "s"}]}}}})
+        ),
+        5
+    );
+}

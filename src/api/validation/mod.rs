@@ -156,7 +156,7 @@ pub fn validate_prepared_update_gated(
             super::sts_ds_validation::validate_stateful_set_update(n, o)
         }
         (Object::DaemonSet(n), Object::DaemonSet(o)) => {
-            super::sts_ds_validation::validate_daemon_set_update(n, o)
+            super::sts_ds_validation::validate_daemon_set_strategy_update(n, o)
         }
         (Object::ControllerRevision(n), Object::ControllerRevision(o)) => {
             super::sts_ds_validation::validate_controller_revision_update(n, o)
