@@ -173,3 +173,120 @@ fn update_reports_an_invalid_label_once() {
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert_eq!(errs[0].field, "metadata.labels");
 }
+
+/// `validDeployment()` (validation_test.go) without `rollbackTo`, which apps/v1 does not have.
+fn valid_deployment() -> serde_json::Value {
+    json!({
+        "metadata": {"name": "abc", "namespace": "default"},
+        "spec": {
+            "replicas": 0,
+            "selector": {"matchLabels": {"name": "abc"}},
+            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 1}},
+            "template": {
+                "metadata": {"name": "abc", "namespace": "default", "labels": {"name": "abc"}},
+                "spec": make_pod_spec()
+            }
+        }
+    })
+}
+
+fn patched(patch: serde_json::Value) -> Deployment {
+    let mut v = valid_deployment();
+    merge(&mut v, patch);
+    serde_json::from_value(v).expect("valid Deployment JSON")
+}
+
+/// JSON merge patch (null deletes).
+fn merge(base: &mut serde_json::Value, patch: serde_json::Value) {
+    match (base, patch) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(p)) => {
+            for (k, v) in p {
+                if v.is_null() {
+                    b.remove(&k);
+                } else {
+                    merge(b.entry(k).or_insert(serde_json::Value::Null), v);
+                }
+            }
+        }
+        (b, p) => *b = p,
+    }
+}
+
+// upstream: TestValidateDeployment (pkg/apis/apps/validation/validation_test.go): the success
+// cases, and each error case's first error contains upstream's expected text. (The rollbackTo
+// row is left out: apps/v1 has no spec.rollbackTo.)
+#[test]
+fn validate_deployment_upstream_table() {
+    let success = [
+        patched(json!({})),
+        patched(json!({"spec": {"template": {"spec": {
+            "securityContext": {"hostNetwork": true},
+            "containers": [{"name": "ctr", "image": "image", "imagePullPolicy": "IfNotPresent",
+                "terminationMessagePolicy": "File",
+                "ports": [{"containerPort": 12345, "protocol": "TCP"}]}]
+        }}}})),
+    ];
+    for d in &success {
+        let errs = validate_deployment(d);
+        assert!(errs.is_empty(), "expected success: {errs:?}");
+    }
+    let empty: Deployment =
+        serde_json::from_value(json!({"metadata": {"namespace": "default"}})).unwrap();
+    let errors = [
+        ("metadata.name: Required value", empty),
+        (
+            "`selector` does not match template `labels`",
+            patched(json!({"spec": {"selector": {"matchLabels": {"name": "def"}}}})),
+        ),
+        (
+            "Unsupported value: \"Never\"",
+            patched(json!({"spec": {"template": {"spec": {"restartPolicy": "Never"}}}})),
+        ),
+        (
+            r#"supported values: "Recreate", "RollingUpdate""#,
+            patched(json!({"spec": {"strategy": {"type": "randomType"}}})),
+        ),
+        (
+            "may not be specified when strategy `type` is 'Recreate'",
+            patched(
+                json!({"spec": {"strategy": {"type": "Recreate", "rollingUpdate": {"maxSurge": null, "maxUnavailable": null}}}}),
+            ),
+        ),
+        (
+            "a valid percent string must be",
+            patched(json!({"spec": {"strategy": {"type": "RollingUpdate",
+                "rollingUpdate": {"maxSurge": "20Percent", "maxUnavailable": 0}}}})),
+        ),
+        (
+            "may not be 0 when `maxSurge` is 0",
+            patched(json!({"spec": {"strategy": {"type": "RollingUpdate",
+                "rollingUpdate": {"maxSurge": "0%", "maxUnavailable": 0}}}})),
+        ),
+        (
+            "must not be greater than 100%",
+            patched(json!({"spec": {"strategy": {"type": "RollingUpdate",
+                "rollingUpdate": {"maxSurge": 0, "maxUnavailable": "110%"}}}})),
+        ),
+        (
+            "must be greater than minReadySeconds",
+            patched(json!({"spec": {"progressDeadlineSeconds": 600, "minReadySeconds": 600}})),
+        ),
+        (
+            "ephemeral containers not allowed",
+            patched(
+                json!({"spec": {"template": {"spec": {"ephemeralContainers": [{"name": "ec",
+                "image": "image", "imagePullPolicy": "IfNotPresent",
+                "terminationMessagePolicy": "File"}]}}}}),
+            ),
+        ),
+    ];
+    for (k, d) in &errors {
+        let errs = validate_deployment(d);
+        assert!(!errs.is_empty(), "[{k}] expected failure");
+        assert!(
+            errs[0].to_string().contains(k),
+            "unexpected error: {:?}, expected: {k:?}",
+            errs[0].to_string()
+        );
+    }
+}

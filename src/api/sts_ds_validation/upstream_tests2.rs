@@ -832,3 +832,126 @@ fn template_generation_bumps_only_on_a_semantic_template_change() {
         5
     );
 }
+
+// upstream: TestValidateDaemonSet (pkg/apis/apps/validation/validation_test.go): the success
+// cases, and every error case fails with errors only on upstream's allowed fields.
+#[test]
+fn validate_daemon_set_upstream_table() {
+    let valid_selector = json!({"a": "b"});
+    let valid = json!({"metadata": {"labels": valid_selector}, "spec": make_pod_spec("ctr")});
+    let mut host_net = make_pod_spec("abc");
+    host_net["securityContext"] = json!({"hostNetwork": true});
+    host_net["containers"][0]["ports"] = json!([{"containerPort": 12345, "protocol": "TCP"}]);
+    let host_net = json!({"metadata": {"labels": valid_selector}, "spec": host_net});
+    // podtest.MakePodSpec(podtest.SetLabels(invalidSelector)): the labels tweak has nothing to
+    // set on a PodSpec, so the template has no labels.
+    let invalid = json!({"spec": make_pod_spec("ctr")});
+    let with_restart = |p: &str| {
+        let mut s = make_pod_spec("ctr");
+        s["restartPolicy"] = json!(p);
+        json!({"spec": s})
+    };
+    let mut ephemeral = make_pod_spec("ctr");
+    ephemeral["ephemeralContainers"] = json!([{"name": "debug", "image": "image",
+        "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]);
+    let ephemeral = json!({"metadata": {"labels": valid_selector}, "spec": ephemeral});
+    let ds = |v: serde_json::Value| -> DaemonSet { serde_json::from_value(v).unwrap() };
+    let on_delete = json!({"type": "OnDelete"});
+    for v in [
+        json!({"metadata": {"name": "abc", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": valid, "updateStrategy": on_delete}}),
+        json!({"metadata": {"name": "abc-123", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": valid, "updateStrategy": on_delete}}),
+        json!({"metadata": {"name": "hostnet", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": host_net, "updateStrategy": on_delete}}),
+    ] {
+        let errs = validate_daemon_set(&ds(v.clone()));
+        assert!(errs.is_empty(), "expected success: {v}: {errs:?}");
+    }
+    let bad = json!({"NoUppercaseOrSpecialCharsLike=Equals": "bar"});
+    let errors = [
+        (
+            "zero-length ID",
+            json!({"metadata": {"name": "", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": valid}}),
+        ),
+        (
+            "missing-namespace",
+            json!({"metadata": {"name": "abc-123"},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": valid}}),
+        ),
+        (
+            "nil selector",
+            json!({"metadata": {"name": "abc", "namespace": "default"},
+            "spec": {"template": valid}}),
+        ),
+        (
+            "empty selector",
+            json!({"metadata": {"name": "abc", "namespace": "default"},
+            "spec": {"selector": {}, "template": valid}}),
+        ),
+        (
+            "selector_doesnt_match",
+            json!({"metadata": {"name": "abc", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": {"foo": "bar"}}, "template": valid}}),
+        ),
+        (
+            "invalid template",
+            json!({"metadata": {"name": "abc", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": valid_selector}}}),
+        ),
+        (
+            "invalid_label",
+            json!({"metadata": {"name": "abc-123", "namespace": "default", "labels": bad},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": valid}}),
+        ),
+        (
+            "invalid_label 2",
+            json!({"metadata": {"name": "abc-123", "namespace": "default", "labels": bad},
+            "spec": {"template": invalid}}),
+        ),
+        (
+            "invalid_annotation",
+            json!({"metadata": {"name": "abc-123", "namespace": "default", "annotations": bad},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": valid}}),
+        ),
+        (
+            "invalid restart policy 1",
+            json!({"metadata": {"name": "abc-123", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": with_restart("OnFailure")}}),
+        ),
+        (
+            "invalid restart policy 2",
+            json!({"metadata": {"name": "abc-123", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": with_restart("Never")}}),
+        ),
+        (
+            "template may not contain ephemeral containers",
+            json!({"metadata": {"name": "abc", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": valid_selector}, "template": ephemeral, "updateStrategy": on_delete}}),
+        ),
+    ];
+    for (k, v) in errors {
+        let errs = validate_daemon_set(&ds(v));
+        assert!(!errs.is_empty(), "expected failure for {k}");
+        for e in &errs {
+            let f = e.field.as_str();
+            assert!(
+                f.starts_with("spec.template.")
+                    || f.starts_with("spec.updateStrategy")
+                    || [
+                        "metadata.name",
+                        "metadata.namespace",
+                        "spec.selector",
+                        "spec.template",
+                        "GCEPersistentDisk.ReadOnly",
+                        "spec.template.labels",
+                        "metadata.annotations",
+                        "metadata.labels",
+                    ]
+                    .contains(&f),
+                "{k}: missing prefix for: {e:?}"
+            );
+        }
+    }
+}
