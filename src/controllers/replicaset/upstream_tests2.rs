@@ -67,6 +67,7 @@ fn terminating(mut p: Pod) -> Pod {
 // with terminating pods and the gate column. kubeplay's calculate_status takes the terminating
 // pods only when the gate is on (None otherwise), as upstream's syncReplicaSet passes them.
 #[test]
+#[allow(clippy::type_complexity)]
 fn calculate_status_terminating_rows() {
     let fully = new_replica_set(2, labels(&[("name", "foo"), ("type", "production")]));
     let status = |replicas: i32, terminating: Option<i32>| ReplicaSetStatus {
