@@ -7,7 +7,7 @@
 use super::apps::{Deployment, DeploymentSpec, DeploymentStrategy, RollingUpdateDeployment};
 use super::errors::FieldError;
 use super::intstr::IntOrString;
-use super::meta::{LabelSelector, Selector};
+use super::meta::LabelSelector;
 use super::object::Object;
 use serde_json::Value;
 
@@ -132,39 +132,17 @@ pub fn validate_deployment_strategy(s: &DeploymentStrategy, path: &str) -> Vec<F
     }
 }
 
-/// `unversionedvalidation.ValidateLabelSelector` (operators and their values).
-fn validate_label_selector(sel: &LabelSelector, path: &str) -> Vec<FieldError> {
-    let mut errs = vec![];
-    for (i, e) in sel.match_expressions.iter().flatten().enumerate() {
-        let p = format!("{path}.matchExpressions[{i}]");
-        let n = e.values.as_ref().map_or(0, Vec::len);
-        match e.operator.as_str() {
-            "In" | "NotIn" if n == 0 => errs.push(FieldError::required(
-                format!("{p}.values"),
-                "must be specified when `operator` is 'In' or 'NotIn'",
-            )),
-            "Exists" | "DoesNotExist" if n > 0 => errs.push(FieldError::forbidden(
-                format!("{p}.values"),
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-            )),
-            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-            op => errs.push(FieldError::invalid(
-                format!("{p}.operator"),
-                op,
-                "not a valid selector operator",
-            )),
-        }
-    }
-    errs
-}
-
 /// `ValidateDeploymentSpec` (`spec.*` paths).
 pub fn validate_deployment_spec(spec: &DeploymentSpec) -> Vec<FieldError> {
     let mut errs = validate_nonnegative(i64::from(spec.replicas.unwrap_or(1)), "spec.replicas");
     match &spec.selector {
         None => errs.push(FieldError::required("spec.selector", "")),
         Some(sel) => {
-            errs.extend(validate_label_selector(sel, "spec.selector"));
+            // Strict (`AllowInvalidLabelValueInSelector: false`): keys, values and operators.
+            errs.extend(crate::api::validation::meta::validate_label_selector(
+                sel,
+                "spec.selector",
+            ));
             if sel.is_empty() {
                 errs.push(FieldError::invalid(
                     "spec.selector",
@@ -174,15 +152,12 @@ pub fn validate_deployment_spec(spec: &DeploymentSpec) -> Vec<FieldError> {
             }
         }
     }
-    // metav1.LabelSelectorAsSelector: nil selects nothing.
-    let selector = match &spec.selector {
-        None => Ok(Selector::Nothing),
-        Some(sel) => sel.to_selector(),
-    };
-    match selector {
-        Err(_) => errs.push(FieldError::invalid(
+    // metav1.LabelSelectorAsSelector: nil selects nothing; an invalid key, value or operator is
+    // an error.
+    match crate::api::validation::meta::label_selector_as_selector(spec.selector.as_ref()) {
+        Err(_) => errs.push(crate::api::validation::meta::invalid_selector(
             "spec.selector",
-            to_value(&spec.selector),
+            spec.selector.as_ref().unwrap_or(&LabelSelector::default()),
             "invalid label selector",
         )),
         Ok(s) => errs.extend(
@@ -236,15 +211,25 @@ pub fn validate_deployment(d: &Deployment) -> Vec<FieldError> {
     errs
 }
 
-/// `ValidateDeploymentUpdate` plus `deploymentStrategy.ValidateUpdate`'s selector immutability
-/// for apps/v1 (`spec.selector: Invalid value: {...}: field is immutable`).
+/// `ValidateDeploymentUpdate` (pkg/apis/apps/validation/validation.go): the metadata update
+/// rules (`ValidateObjectMetaUpdate`) and the new spec. Unlike `ValidateDeployment` it does not
+/// revalidate the object meta of the new object (a name that was valid when it was created stays
+/// acceptable, and label/annotation errors are reported once, by the update rules).
 pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Vec<FieldError> {
-    let mut errs = validate_deployment(new);
-    errs.extend(crate::api::validation::meta::validate_object_meta_update(
+    let mut errs = crate::api::validation::meta::validate_object_meta_update(
         &new.metadata,
         &old.metadata,
         "metadata",
-    ));
+    );
+    errs.extend(validate_deployment_spec(&new.spec));
+    errs
+}
+
+/// The Deployment REST strategy's `ValidateUpdate` for apps/v1 (pkg/registry/apps/deployment/
+/// strategy.go): [`validate_deployment_update`], then `spec.selector` immutability
+/// (`ValidateImmutableField`: `spec.selector: Invalid value: {...}: field is immutable`).
+pub fn validate_deployment_strategy_update(new: &Deployment, old: &Deployment) -> Vec<FieldError> {
+    let mut errs = validate_deployment_update(new, old);
     if new.spec.selector != old.spec.selector {
         errs.push(FieldError::invalid(
             "spec.selector",
@@ -258,10 +243,13 @@ pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Vec<Fie
 /// The hook called by [`crate::api::validation::validate_object`].
 pub fn validate_deployment_object(d: &Deployment, old: Option<&Object>) -> Vec<FieldError> {
     match old {
-        Some(Object::Deployment(o)) => validate_deployment_update(d, o),
+        Some(Object::Deployment(o)) => validate_deployment_strategy_update(d, o),
         _ => validate_deployment(d),
     }
 }
+
+#[cfg(test)]
+mod upstream_tests2;
 
 #[cfg(test)]
 mod tests {
@@ -419,7 +407,7 @@ mod tests {
                 }),
                 vec![
                     "spec.selector.matchExpressions[0].operator: Invalid value: \"Equals\": not a valid selector operator",
-                    "spec.selector: Invalid value: {\"matchExpressions\":[{\"key\":\"name\",\"operator\":\"Equals\",\"values\":[\"abc\"]}],\"matchLabels\":{\"name\":\"abc\"}}: invalid label selector",
+                    "spec.selector: Invalid value: {\"matchLabels\":{\"name\":\"abc\"},\"matchExpressions\":[{\"key\":\"name\",\"operator\":\"Equals\",\"values\":[\"abc\"]}]}: invalid label selector",
                 ],
             ),
         ];
@@ -446,6 +434,10 @@ mod tests {
         new.spec.template_mut().metadata.labels = labels(&[("name", "def")]).into();
         assert_eq!(
             msgs(&validate_deployment_update(&new, &old)),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            msgs(&validate_deployment_strategy_update(&new, &old)),
             vec!["spec.selector: Invalid value: {\"matchLabels\":{\"name\":\"def\"}}: field is immutable"]
         );
         let o = Object::Deployment(old.clone());

@@ -336,8 +336,19 @@ pub fn validate_daemon_set_update_strategy(
     }
 }
 
-/// `ValidateDaemonSetSpec` (`spec.*` paths).
+/// `ValidateDaemonSetSpec` (`spec.*` paths) of a spec whose template generation is 0 (see
+/// [`validate_daemon_set_spec_with_generation`]).
 pub fn validate_daemon_set_spec(spec: &DaemonSetSpec) -> Vec<FieldError> {
+    validate_daemon_set_spec_with_generation(spec, 0)
+}
+
+/// `ValidateDaemonSetSpec` (`spec.*` paths), with the internal `spec.templateGeneration` (apps/v1
+/// keeps it in the `deprecated.daemonset.template.generation` annotation), which must not be
+/// negative.
+pub fn validate_daemon_set_spec_with_generation(
+    spec: &DaemonSetSpec,
+    template_generation: i64,
+) -> Vec<FieldError> {
     let mut errs = vec![];
     if let Some(sel) = &spec.selector {
         errs.extend(validate_label_selector(sel, "spec.selector"));
@@ -382,6 +393,10 @@ pub fn validate_daemon_set_spec(spec: &DaemonSetSpec) -> Vec<FieldError> {
         i64::from(spec.min_ready_seconds),
         "spec.minReadySeconds",
     ));
+    errs.extend(validate_nonnegative_field(
+        template_generation,
+        "spec.templateGeneration",
+    ));
     errs.extend(validate_daemon_set_update_strategy(
         &spec.update_strategy,
         "spec.updateStrategy",
@@ -398,21 +413,68 @@ pub fn validate_daemon_set_spec(spec: &DaemonSetSpec) -> Vec<FieldError> {
 /// `ValidateDaemonSet`: object meta (a DNS subdomain name) and spec.
 pub fn validate_daemon_set(ds: &DaemonSet) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&ds.metadata, true, name_is_dns_subdomain, "metadata");
-    errs.extend(validate_daemon_set_spec(&ds.spec));
+    errs.extend(validate_daemon_set_spec_with_generation(
+        &ds.spec,
+        crate::api::sts_ds_defaults::template_generation(ds),
+    ));
     errs
 }
 
-/// `daemonSetStrategy.ValidateUpdate` for apps/v1: `ValidateDaemonSet`, `ValidateDaemonSetUpdate`
-/// and the immutable selector. (The template generation is the server's own, kept consistent by
-/// [`crate::api::sts_ds_defaults::prepare_for_update`], so its rules cannot fail here.)
+/// `ValidateDaemonSetSpecUpdate`: the template generation (apps/v1 keeps it in the
+/// `deprecated.daemonset.template.generation` annotation, the internal `spec.templateGeneration`)
+/// is never decremented, and goes up exactly when the pod template changes.
+pub fn validate_daemon_set_spec_update(new: &DaemonSet, old: &DaemonSet) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let (ng, og) = (
+        crate::api::sts_ds_defaults::template_generation(new),
+        crate::api::sts_ds_defaults::template_generation(old),
+    );
+    if ng < og {
+        errs.push(FieldError::invalid(
+            "spec.templateGeneration",
+            ng,
+            "must not be decremented",
+        ));
+    }
+    let template_updated = !crate::api::sts_ds_defaults::pod_templates_semantically_equal(
+        &new.spec.template,
+        &old.spec.template,
+    );
+    if ng == og && template_updated {
+        errs.push(FieldError::invalid(
+            "spec.templateGeneration",
+            ng,
+            "must be incremented upon template update",
+        ));
+    } else if ng > og && !template_updated {
+        errs.push(FieldError::invalid(
+            "spec.templateGeneration",
+            ng,
+            "must not be incremented without template update",
+        ));
+    }
+    errs
+}
+
+/// `ValidateDaemonSetUpdate` (pkg/apis/apps/validation/validation.go): the metadata update rules,
+/// [`validate_daemon_set_spec_update`] and the new spec.
 pub fn validate_daemon_set_update(new: &DaemonSet, old: &DaemonSet) -> Vec<FieldError> {
-    let mut errs = validate_daemon_set(new);
-    errs.extend(validate_object_meta_update(
-        &new.metadata,
-        &old.metadata,
-        "metadata",
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_daemon_set_spec_update(new, old));
+    errs.extend(validate_daemon_set_spec_with_generation(
+        &new.spec,
+        crate::api::sts_ds_defaults::template_generation(new),
     ));
-    errs.extend(validate_daemon_set_spec(&new.spec));
+    errs
+}
+
+/// `daemonSetStrategy.ValidateUpdate` for apps/v1 (pkg/registry/apps/daemonset/strategy.go):
+/// `ValidateDaemonSet`, [`validate_daemon_set_update`] (so spec errors appear twice, as
+/// upstream's) and the immutable selector. The template generation is the server's own, kept
+/// consistent by [`crate::api::sts_ds_defaults::prepare_for_update`].
+pub fn validate_daemon_set_strategy_update(new: &DaemonSet, old: &DaemonSet) -> Vec<FieldError> {
+    let mut errs = validate_daemon_set(new);
+    errs.extend(validate_daemon_set_update(new, old));
     if new.spec.selector != old.spec.selector {
         errs.push(match &new.spec.selector {
             Some(sel) => invalid_selector("spec.selector", sel, FIELD_IMMUTABLE),
@@ -433,6 +495,25 @@ pub fn validate_controller_revision(r: &ControllerRevision) -> Vec<FieldError> {
         errs.push(FieldError::required("data", "data is mandatory"));
     }
     errs.extend(validate_nonnegative_field(r.revision, "revision"));
+    errs
+}
+
+/// `ValidateControllerRevisionCreate`: [`validate_controller_revision`], and the data must be a
+/// JSON object (TestValidateControllerRevision's "json bool/int/float/null/array/string" rows are
+/// invalid, "json object" valid). The update path keeps the older rules (data present and
+/// immutable), so a stored revision is never rejected by the object check. The wording of the
+/// object error is kubeplay's; upstream's test checks only validity.
+pub fn validate_controller_revision_create(r: &ControllerRevision) -> Vec<FieldError> {
+    let mut errs = validate_controller_revision(r);
+    if let Some(d) = &r.data {
+        if !d.is_object() {
+            errs.push(FieldError::invalid(
+                "data",
+                d.clone(),
+                "data must be a valid JSON object",
+            ));
+        }
+    }
     errs
 }
 
@@ -600,3 +681,5 @@ pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> 
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upstream_tests2;

@@ -1098,6 +1098,9 @@ pub fn find_min_next_pod_availability_check<'a>(
 }
 
 #[cfg(test)]
+mod upstream_tests2;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::api::{ContainerStatus, PodCondition};

@@ -320,7 +320,7 @@ impl ApiServer {
         let mut new = if status_only && Self::only_status_differs(&mut o, &old) {
             // The request carries the stored spec and metadata (the usual controller write):
             // take it as is instead of copying the stored object.
-            let errs = crate::api::validation::status::validate_status(&o);
+            let errs = crate::api::validation::status::validate_status_update(&o, &old);
             if !errs.is_empty() {
                 return Err(Self::invalid(&o, errs));
             }
@@ -330,7 +330,7 @@ impl ApiServer {
             let mut n = (*old).clone();
             crate::api::defaults::copy_status(&o, &mut n);
             crate::api::deployment_defaults::prepare_for_status_update(&o, &mut n);
-            let errs = crate::api::validation::status::validate_status(&n);
+            let errs = crate::api::validation::status::validate_status_update(&n, &old);
             if !errs.is_empty() {
                 return Err(Self::invalid(&n, errs));
             }

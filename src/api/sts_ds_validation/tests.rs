@@ -315,7 +315,7 @@ fn daemon_set_rows() {
     }
 }
 
-// Port of TestValidateDaemonSetUpdate: the selector is immutable.
+// The strategy's selector immutability (pkg/registry/apps/daemonset/strategy.go).
 #[test]
 fn daemon_set_selector_is_immutable() {
     let old = ds(json!({"metadata": {"resourceVersion": "1"}}));
@@ -324,7 +324,12 @@ fn daemon_set_selector_is_immutable() {
         "template": {"metadata": {"labels": {"a": "b", "c": "d"}}}}}),
     );
     new.metadata.resource_version = "1".into();
-    let errs = validate_daemon_set_update(&new, &old);
+    // The server bumps the template generation with the template (PrepareForUpdate).
+    new.metadata.annotations.insert(
+        crate::api::sts_ds_defaults::DEPRECATED_TEMPLATE_GENERATION.into(),
+        "1".into(),
+    );
+    let errs = validate_daemon_set_strategy_update(&new, &old);
     assert_eq!(
         errs.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
         ["spec.selector: Invalid value: {\"matchLabels\":{\"a\":\"b\",\"c\":\"d\"}}: field is immutable"]
@@ -333,7 +338,11 @@ fn daemon_set_selector_is_immutable() {
         json!({"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "image:2"}]}}}}),
     );
     image.metadata.resource_version = "1".into();
-    assert!(validate_daemon_set_update(&image, &old).is_empty());
+    image.metadata.annotations.insert(
+        crate::api::sts_ds_defaults::DEPRECATED_TEMPLATE_GENERATION.into(),
+        "1".into(),
+    );
+    assert!(validate_daemon_set_strategy_update(&image, &old).is_empty());
 }
 
 // Ports of TestValidateControllerRevision and TestValidateControllerRevisionUpdate.

@@ -126,7 +126,7 @@ pub fn validate_object_gated(
             Object::StatefulSet(x) => super::sts_ds_validation::validate_stateful_set(x),
             Object::DaemonSet(x) => super::sts_ds_validation::validate_daemon_set(x),
             Object::ControllerRevision(x) => {
-                super::sts_ds_validation::validate_controller_revision(x)
+                super::sts_ds_validation::validate_controller_revision_create(x)
             }
             Object::PersistentVolumeClaim(x) => {
                 super::sts_ds_validation::validate_persistent_volume_claim(x)
@@ -172,7 +172,7 @@ pub fn validate_prepared_update_gated(
             workloads::validate_replication_controller_strategy_update(n, o)
         }
         (Object::Deployment(n), Object::Deployment(o)) => {
-            super::deployment_validation::validate_deployment_update(n, o)
+            super::deployment_validation::validate_deployment_strategy_update(n, o)
         }
         (Object::Job(_), Object::Job(_)) | (Object::CronJob(_), Object::CronJob(_)) => {
             super::batch_validation::validate_batch_object(new, Some(old))
@@ -181,7 +181,7 @@ pub fn validate_prepared_update_gated(
             super::sts_ds_validation::validate_stateful_set_update(n, o)
         }
         (Object::DaemonSet(n), Object::DaemonSet(o)) => {
-            super::sts_ds_validation::validate_daemon_set_update(n, o)
+            super::sts_ds_validation::validate_daemon_set_strategy_update(n, o)
         }
         (Object::ControllerRevision(n), Object::ControllerRevision(o)) => {
             super::sts_ds_validation::validate_controller_revision_update(n, o)

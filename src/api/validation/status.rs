@@ -225,6 +225,49 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
     e
 }
 
+/// `apivalidation.IsDecremented`: a pointer counter went down, or was unset.
+fn is_decremented(update: Option<i32>, old: Option<i32>) -> bool {
+    match (update, old) {
+        (None, Some(_)) => true,
+        (Some(u), Some(o)) => u < o,
+        _ => false,
+    }
+}
+
+/// The status rules of a status update (`ValidateDeploymentStatusUpdate`,
+/// `ValidateStatefulSetStatusUpdate`, `ValidateDaemonSetStatusUpdate`, ... in
+/// pkg/apis/apps/validation/validation.go): [`validate_status`] of the new object, and for the
+/// kinds with a `status.collisionCount` the rule that it may not be decremented or unset
+/// (`field.Invalid(status.collisionCount, <new value or 0>, "cannot be decremented")`).
+pub fn validate_status_update(new: &Object, old: &Object) -> Vec<FieldError> {
+    let mut e = validate_status(new);
+    let counts = match (new, old) {
+        (Object::Deployment(n), Object::Deployment(o)) => {
+            Some((n.status.collision_count, o.status.collision_count))
+        }
+        (Object::StatefulSet(n), Object::StatefulSet(o)) => {
+            Some((n.status.collision_count, o.status.collision_count))
+        }
+        (Object::DaemonSet(n), Object::DaemonSet(o)) => {
+            Some((n.status.collision_count, o.status.collision_count))
+        }
+        _ => None,
+    };
+    if let Some((n, o)) = counts {
+        if is_decremented(n, o) {
+            e.push(FieldError::invalid(
+                "status.collisionCount",
+                n.unwrap_or(0),
+                "cannot be decremented",
+            ));
+        }
+    }
+    e
+}
+
+#[cfg(test)]
+mod upstream_status_update_tests;
+
 #[cfg(test)]
 mod tests {
     use super::*;

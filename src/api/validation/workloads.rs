@@ -202,6 +202,9 @@ pub fn validate_replication_controller_strategy_update(
 }
 
 #[cfg(test)]
+mod upstream_tests2;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::api::core::{Container, PodSpec};

@@ -17,3 +17,5 @@ pub use daemon_controller::{
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upstream_tests2;

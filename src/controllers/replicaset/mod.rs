@@ -19,3 +19,6 @@ pub use replica_set::{
     ReplicaSetController, BURST_REPLICAS,
 };
 pub use replica_set_utils::{calculate_status, update_replica_set_status};
+
+#[cfg(test)]
+mod upstream_tests2;
