@@ -21,7 +21,8 @@ fn new_replica_set(replicas: i32, selector: Labels) -> ReplicaSet {
     rs.metadata.uid = "rs-uid".into();
     rs.spec.replicas = Some(replicas);
     rs.spec.selector = Some(LabelSelector::from_labels(&selector));
-    rs.spec.template_mut().metadata.labels = labels(&[("name", "foo"), ("type", "production")]);
+    rs.spec.template_mut().metadata.labels =
+        (labels(&[("name", "foo"), ("type", "production")])).into();
     rs
 }
 
@@ -30,20 +31,22 @@ fn running_pod(name: &str, rs: &ReplicaSet) -> Pod {
     let mut p = Pod::default();
     p.metadata.name = name.into();
     p.metadata.namespace = rs.metadata.namespace.clone();
-    p.metadata.labels = rs
+    p.metadata.labels = (rs
         .spec
         .selector
         .as_ref()
         .and_then(|s| s.match_labels.clone())
-        .unwrap_or_default();
-    p.metadata.owner_references = vec![OwnerReference {
+        .unwrap_or_default())
+    .into();
+    p.metadata.owner_references = (vec![OwnerReference {
         api_version: "apps/v1".into(),
         kind: "ReplicaSet".into(),
         name: rs.metadata.name.clone(),
         uid: rs.metadata.uid.clone(),
         controller: Some(true),
         block_owner_deletion: None,
-    }];
+    }])
+    .into();
     p.status.phase = "Running".into();
     p.status.conditions = vec![PodCondition {
         type_: "Ready".into(),
