@@ -2382,7 +2382,7 @@ fn pod_to_gc_node(p: &Object, is_virtual: bool) -> Node {
         deleting_dependents: false,
         being_deleted: false,
         is_virtual,
-        owners: vec![],
+        owners: vec![].into(),
     };
     n.identity.uid = p.meta().uid.clone();
     n
@@ -2469,7 +2469,7 @@ fn test_orphan_dependents_failure() {
         deleting_dependents: false,
         being_deleted: false,
         is_virtual: false,
-        owners: vec![],
+        owners: vec![].into(),
     }];
     let err = h
         .with_ctx(|gc, ctx| gc.orphan_dependents(&ObjectReference::default(), &dependents, ctx))

@@ -35,7 +35,8 @@
 //! dangling, and the item is retried with back-off.
 
 use crate::api::{
-    kind_info, ApiError, EventRecord, Object, ObjectMeta, OwnerReference, Reason, Time, KINDS,
+    kind_info, ApiError, EventRecord, Object, ObjectMeta, OwnerReference, Reason, Shared, Time,
+    KINDS,
 };
 use crate::controllers::{Action, Controller, Ctx};
 use crate::queue::WorkQueue;
@@ -168,8 +169,8 @@ pub struct Node {
     pub being_deleted: bool,
     /// Constructed from an owner reference, never observed through a watch event.
     pub is_virtual: bool,
-    /// The ownerReferences last observed.
-    pub owners: Vec<OwnerReference>,
+    /// The ownerReferences last observed (shared with the observed metadata).
+    pub owners: Shared<Vec<OwnerReference>>,
 }
 
 impl Node {
@@ -180,7 +181,7 @@ impl Node {
             deleting_dependents: false,
             being_deleted: false,
             is_virtual: false,
-            owners: vec![],
+            owners: vec![].into(),
         }
     }
 
@@ -281,10 +282,11 @@ pub struct MetadataOnlyObject {
     pub namespace: String,
     pub name: String,
     pub uid: String,
-    pub owner_references: Vec<OwnerReference>,
+    /// Shared with the object's metadata (copy on write).
+    pub owner_references: Shared<Vec<OwnerReference>>,
     /// deletionTimestamp is set.
     pub being_deleted: bool,
-    pub finalizers: Vec<String>,
+    pub finalizers: Shared<Vec<String>>,
 }
 
 impl MetadataOnlyObject {
@@ -296,9 +298,9 @@ impl MetadataOnlyObject {
             namespace: m.namespace.clone(),
             name: m.name.clone(),
             uid: m.uid.clone(),
-            owner_references: m.owner_references.clone().into(),
+            owner_references: m.owner_references.clone(),
             being_deleted: m.deletion_timestamp.is_some(),
-            finalizers: m.finalizers.clone().into(),
+            finalizers: m.finalizers.clone(),
         }
     }
 
@@ -315,7 +317,7 @@ impl MetadataOnlyObject {
                 .map(ObjectReference::owner_reference)
                 .collect(),
             being_deleted: false,
-            finalizers: vec![],
+            finalizers: vec![].into(),
         }
     }
 
@@ -1812,7 +1814,8 @@ mod tests {
         let dep = |name: &str, owner_name: &str| {
             let mut d = Node::new(ObjectReference::new("v1", "Pod", "ns1", name, name));
             d.owners =
-                vec![ObjectReference::new("v1", "Pod", "ns1", owner_name, "u").owner_reference()];
+                vec![ObjectReference::new("v1", "Pod", "ns1", owner_name, "u").owner_reference()]
+                    .into();
             d
         };
         let deps = [dep("d1", "a"), dep("d2", "c"), dep("d3", "b")];
