@@ -2,7 +2,7 @@
 //! Go tags), with the well-known labels, annotations, finalizer, condition types and reasons.
 
 use super::core::PodTemplateSpec;
-use super::meta::{is_zero_i32, LabelSelector, ObjectMeta};
+use super::meta::{is_zero_i32, LabelSelector, ObjectMeta, Shared};
 use super::time::Time;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -53,10 +53,11 @@ pub struct Job {
     pub kind: String,
     #[serde(default)]
     pub metadata: ObjectMeta,
+    /// Copy-on-write, as the metadata's maps: a Job copy shares spec and status until written.
     #[serde(default)]
-    pub spec: JobSpec,
+    pub spec: Shared<JobSpec>,
     #[serde(default)]
-    pub status: JobStatus,
+    pub status: Shared<JobStatus>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -228,10 +229,12 @@ pub struct CronJob {
     pub kind: String,
     #[serde(default)]
     pub metadata: ObjectMeta,
+    /// Copy-on-write, as the metadata's maps: a CronJob copy shares spec and status until
+    /// written.
     #[serde(default)]
-    pub spec: CronJobSpec,
+    pub spec: Shared<CronJobSpec>,
     #[serde(default)]
-    pub status: CronJobStatus,
+    pub status: Shared<CronJobStatus>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -221,7 +221,7 @@ mod tests {
         set_defaults_job(&mut j);
         assert_eq!(j.spec.pod_replacement_policy.as_deref(), Some("Failed"));
         assert_eq!(
-            j.spec.pod_failure_policy.unwrap().rules[0].on_pod_conditions[0].status,
+            j.spec.pod_failure_policy.clone().unwrap().rules[0].on_pod_conditions[0].status,
             "True"
         );
         // Labels from the template when the Job has none; kept otherwise.
@@ -484,7 +484,7 @@ mod tests {
         assert_eq!(l["batch.kubernetes.io/job-name"], "pi");
         assert_eq!(l["job-name"], "pi");
         assert_eq!(
-            j.spec.selector.unwrap().match_labels.unwrap(),
+            j.spec.selector.clone().unwrap().match_labels.unwrap(),
             Labels::from([("batch.kubernetes.io/controller-uid".into(), "u-1".into())])
         );
         // manualSelector: nothing generated.

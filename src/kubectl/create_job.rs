@@ -39,7 +39,7 @@ pub fn job_from_cron_job(name: &str, namespace: &str, cj: &CronJob) -> Job {
             .into(),
             ..Default::default()
         },
-        spec: cj.spec.job_template.spec.clone(),
+        spec: cj.spec.job_template.spec.clone().into(),
         ..Default::default()
     }
 }

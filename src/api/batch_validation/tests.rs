@@ -453,7 +453,7 @@ fn validate_job_update_status() {
     for (name, st, want) in rows {
         let mut j = valid_job();
         j.metadata.name = "abc".into();
-        j.status = st;
+        j.status = st.into();
         let got: Vec<(FieldErrorType, String)> = validate_status(&Object::Job(j))
             .into_iter()
             .map(|e| (e.type_, e.field))

@@ -182,7 +182,7 @@ pub fn get_job_from_template2(
         "CronJob",
     )]
     .into();
-    job.spec = t.spec.clone();
+    job.spec = t.spec.clone().into();
     Ok(job)
 }
 

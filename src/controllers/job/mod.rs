@@ -1318,7 +1318,7 @@ impl JobController {
                 .map_err(|e| wrap("adding uncounted pods to status", e))?;
             self.backoff_store
                 .update_backoff_record(jc.new_backoff_record.clone());
-            *old_counters = jc.job.status.clone();
+            *old_counters = (*jc.job.status).clone();
             needs_flush = false;
         }
         let mut rm_err = None;

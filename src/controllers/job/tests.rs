@@ -68,7 +68,7 @@ impl Fixture {
                 uid: "job-uid".into(),
                 ..Default::default()
             },
-            spec: JobSpec {
+            spec: (JobSpec {
                 parallelism: Some(parallelism),
                 completions: (completions >= 0).then_some(completions),
                 backoff_limit: Some(backoff_limit),
@@ -91,7 +91,8 @@ impl Fixture {
                     }),
                 }),
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         }
     }
@@ -150,6 +151,7 @@ impl Fixture {
             .expect("job")
             .status
             .clone()
+            .into_inner()
     }
 }
 

@@ -174,8 +174,8 @@ mod tests {
                 creation_timestamp: Some(created),
                 ..Default::default()
             },
-            spec,
-            status,
+            spec: spec.into(),
+            status: status.into(),
             ..Default::default()
         })
     }
@@ -298,7 +298,7 @@ mod tests {
                     creation_timestamp: Some(created),
                     ..Default::default()
                 },
-                spec: CronJobSpec {
+                spec: (CronJobSpec {
                     schedule: "0/5 * * * ?".into(),
                     time_zone: tz.map(str::to_string),
                     suspend: Some(false),
@@ -311,11 +311,13 @@ mod tests {
                         ..Default::default()
                     }),
                     ..Default::default()
-                },
-                status: CronJobStatus {
+                })
+                .into(),
+                status: (CronJobStatus {
                     last_schedule_time: last,
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             })
         };

@@ -50,15 +50,17 @@ fn ip(v: &[(&str, &str)]) -> Vec<(String, String)> {
 
 fn job(completions: i32, completed: &str) -> Job {
     Job {
-        spec: JobSpec {
+        spec: (JobSpec {
             completions: Some(completions),
             completion_mode: Some("Indexed".into()),
             ..Default::default()
-        },
-        status: crate::api::batch::JobStatus {
+        })
+        .into(),
+        status: (crate::api::batch::JobStatus {
             completed_indexes: completed.into(),
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     }
 }

@@ -173,10 +173,11 @@ fn job_pod_lookup() {
             "matching labels, different namespace",
             Job {
                 metadata: meta("foo", ""),
-                spec: JobSpec {
+                spec: (JobSpec {
                     selector: Some(LabelSelector::from_labels(&foo_bar)),
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             },
             pod("foo2", "ns", &[("foo", "bar")]),
@@ -186,7 +187,7 @@ fn job_pod_lookup() {
             "matching ns and labels returns",
             Job {
                 metadata: meta("bar", "ns"),
-                spec: JobSpec {
+                spec: (JobSpec {
                     selector: Some(LabelSelector {
                         match_expressions: Some(vec![LabelSelectorRequirement {
                             key: "foo".into(),
@@ -196,7 +197,8 @@ fn job_pod_lookup() {
                         ..Default::default()
                     }),
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             },
             pod("foo3", "ns", &[("foo", "bar")]),

@@ -1708,7 +1708,7 @@ impl Track {
             .take_changes()
             .into_iter()
             .filter_map(|c| match c.new_obj() {
-                Some(Object::Job(j)) => Some(j.status.clone()),
+                Some(Object::Job(j)) => Some((*j.status).clone()),
                 _ => None,
             })
             .collect();
