@@ -378,7 +378,13 @@ fn update_status_retries_once() {
         component,
     };
     let st = again.status.clone();
-    update_replica_set_status(&mut ctx, &Object::ReplicaSet(again.clone()), &again, st).unwrap();
+    update_replica_set_status(
+        &mut ctx,
+        &Object::ReplicaSet(again.clone()),
+        &again,
+        st.into_inner(),
+    )
+    .unwrap();
     assert!(h.actions.is_empty());
 }
 
@@ -1174,7 +1180,7 @@ fn sync_replica_set_creates() {
 fn status_updates_without_replicas_change() {
     let mut h = Harness::new(ReplicaSetController::new());
     let mut rs = new_replica_set("foobar", 5, &[("foo", "bar")]);
-    rs.status = kubeplay::api::ReplicaSetStatus {
+    rs.status = (kubeplay::api::ReplicaSetStatus {
         replicas: 5,
         ready_replicas: 5,
         available_replicas: 5,
@@ -1182,7 +1188,8 @@ fn status_updates_without_replicas_change() {
         // DeploymentReplicaSetTerminatingReplicas is on by default: part of the steady state.
         terminating_replicas: Some(0),
         ..Default::default()
-    };
+    })
+    .into();
     h.load(rs.clone());
     for i in 0..5 {
         h.load(new_pod(&format!("pod{i}"), &rs, "Running", true));
@@ -1227,14 +1234,15 @@ fn controller_update_replicas() {
     let mut rs = new_replica_set("foobar", 5, &[("foo", "bar")]);
     let extra = labels(&[("foo", "bar"), ("extraKey", "extraValue")]);
     rs.spec.template_mut().metadata.labels = extra.clone().into();
-    rs.status = kubeplay::api::ReplicaSetStatus {
+    rs.status = (kubeplay::api::ReplicaSetStatus {
         replicas: 2,
         fully_labeled_replicas: 6,
         ready_replicas: 2,
         available_replicas: 2,
         observed_generation: 0,
         ..Default::default()
-    };
+    })
+    .into();
     h.load(rs.clone());
     for i in 0..2 {
         h.load(new_pod(&format!("pod{i}"), &rs, "Running", true));
@@ -1265,11 +1273,12 @@ fn controller_update_replicas() {
 fn ready_replicas() {
     let mut h = Harness::new(ReplicaSetController::new());
     let mut rs = new_replica_set("foobar", 2, &[("foo", "bar")]);
-    rs.status = kubeplay::api::ReplicaSetStatus {
+    rs.status = (kubeplay::api::ReplicaSetStatus {
         replicas: 2,
         observed_generation: 1,
         ..Default::default()
-    };
+    })
+    .into();
     h.load(rs.clone());
     for i in 0..2 {
         h.load(new_pod(&format!("pod{i}"), &rs, "Pending", true));
@@ -1305,11 +1314,12 @@ fn ready_replicas() {
 fn available_replicas() {
     let mut h = Harness::new(ReplicaSetController::new());
     let mut rs = new_replica_set("foobar", 2, &[("foo", "bar")]);
-    rs.status = kubeplay::api::ReplicaSetStatus {
+    rs.status = (kubeplay::api::ReplicaSetStatus {
         replicas: 2,
         observed_generation: 1,
         ..Default::default()
-    };
+    })
+    .into();
     rs.spec.min_ready_seconds = 15;
     h.load(rs.clone());
     let now = h.api.now;

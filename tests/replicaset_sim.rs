@@ -25,6 +25,7 @@ fn rs_status(s: &Simulation, name: &str) -> kubeplay::api::ReplicaSetStatus {
         .unwrap()
         .status
         .clone()
+        .into_inner()
 }
 
 fn set_replicas(s: &mut Simulation, name: &str, n: i32) {

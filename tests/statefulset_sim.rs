@@ -202,7 +202,7 @@ fn deletion_order(sim: &Simulation, since: i64) -> Vec<i32> {
 fn rolling_update_goes_from_the_largest_ordinal_one_at_a_time() {
     let mut sim = build("statefulset-rolling-update");
     at(&mut sim, 60);
-    let old = sts(&sim).status.current_revision;
+    let old = sts(&sim).status.current_revision.clone();
     update_sts(&mut sim, |s| {
         s.spec.template_mut().spec_mut().containers[0].image =
             "registry.k8s.io/nginx-slim:0.25".into()
@@ -233,13 +233,13 @@ fn rolling_update_goes_from_the_largest_ordinal_one_at_a_time() {
 fn partition_is_a_canary_until_lowered() {
     let mut sim = build("statefulset-canary");
     at(&mut sim, 60);
-    let old = sts(&sim).status.current_revision;
+    let old = sts(&sim).status.current_revision.clone();
     update_sts(&mut sim, |s| {
         s.spec.template_mut().spec_mut().containers[0].image =
             "registry.k8s.io/nginx-slim:0.25".into()
     });
     at(&mut sim, 120);
-    let new = sts(&sim).status.update_revision;
+    let new = sts(&sim).status.update_revision.clone();
     let revs = |sim: &Simulation| -> Vec<String> {
         (0..3)
             .map(|o| get_pod_revision(&pod(sim, &format!("web-{o}")).unwrap()).to_string())
@@ -296,13 +296,13 @@ fn a_failing_web_0_holds_back_web_2() {
 fn forced_rollback_needs_a_manual_delete() {
     let mut sim = build("statefulset-forced-rollback");
     at(&mut sim, 60);
-    let good = sts(&sim).status.current_revision;
+    let good = sts(&sim).status.current_revision.clone();
     update_sts(&mut sim, |s| {
         s.spec.template_mut().spec_mut().containers[0].image =
             "registry.k8s.io/nginx-slim:0.99-broken".into()
     });
     at(&mut sim, 120);
-    let bad = sts(&sim).status.update_revision;
+    let bad = sts(&sim).status.update_revision.clone();
     let broken = pod(&sim, "web-2").unwrap();
     assert_eq!(get_pod_revision(&broken), bad);
     assert!(!is_running_and_ready(&broken));

@@ -3,7 +3,7 @@
 
 use super::core::PodTemplateSpec;
 use super::intstr::IntOrString;
-use super::meta::{is_false, is_zero_i32, is_zero_i64, LabelSelector, Labels, ObjectMeta};
+use super::meta::{is_false, is_zero_i32, is_zero_i64, LabelSelector, Labels, ObjectMeta, Shared};
 use super::time::Time;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -19,9 +19,9 @@ pub struct ReplicaSet {
     #[serde(default)]
     pub metadata: ObjectMeta,
     #[serde(default)]
-    pub spec: ReplicaSetSpec,
+    pub spec: Shared<ReplicaSetSpec>,
     #[serde(default)]
-    pub status: ReplicaSetStatus,
+    pub status: Shared<ReplicaSetStatus>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -123,13 +123,14 @@ impl ReplicationController {
             api_version: "v1".into(),
             kind: "ReplicationController".into(),
             metadata: self.metadata.clone(),
-            spec: ReplicaSetSpec {
+            spec: (ReplicaSetSpec {
                 replicas: self.spec.replicas,
                 min_ready_seconds: self.spec.min_ready_seconds,
                 selector: Some(LabelSelector::from_labels(&self.spec.selector)),
                 template: std::sync::Arc::new(self.spec.template.clone().unwrap_or_default()),
-            },
-            status: self.status.clone(),
+            })
+            .into(),
+            status: self.status.clone().into(),
         }
     }
 }
@@ -146,9 +147,9 @@ pub struct Deployment {
     #[serde(default)]
     pub metadata: ObjectMeta,
     #[serde(default)]
-    pub spec: DeploymentSpec,
+    pub spec: Shared<DeploymentSpec>,
     #[serde(default)]
-    pub status: DeploymentStatus,
+    pub status: Shared<DeploymentStatus>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

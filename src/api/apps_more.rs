@@ -7,7 +7,7 @@
 use super::core::PodTemplateSpec;
 use super::core_more::PersistentVolumeClaim;
 use super::intstr::IntOrString;
-use super::meta::{is_zero_i32, is_zero_i64, LabelSelector, ObjectMeta};
+use super::meta::{is_zero_i32, is_zero_i64, LabelSelector, ObjectMeta, Shared};
 use super::time::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -34,9 +34,9 @@ pub struct StatefulSet {
     #[serde(default)]
     pub metadata: ObjectMeta,
     #[serde(default)]
-    pub spec: StatefulSetSpec,
+    pub spec: Shared<StatefulSetSpec>,
     #[serde(default)]
-    pub status: StatefulSetStatus,
+    pub status: Shared<StatefulSetStatus>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -168,9 +168,9 @@ pub struct DaemonSet {
     #[serde(default)]
     pub metadata: ObjectMeta,
     #[serde(default)]
-    pub spec: DaemonSetSpec,
+    pub spec: Shared<DaemonSetSpec>,
     #[serde(default)]
-    pub status: DaemonSetStatus,
+    pub status: Shared<DaemonSetStatus>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

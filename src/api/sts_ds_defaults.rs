@@ -316,7 +316,11 @@ mod tests {
             })
         );
         assert_eq!(s.spec.revision_history_limit, Some(10));
-        let p = s.spec.persistent_volume_claim_retention_policy.unwrap();
+        let p = s
+            .spec
+            .persistent_volume_claim_retention_policy
+            .clone()
+            .unwrap();
         assert_eq!(
             (p.when_deleted.as_str(), p.when_scaled.as_str()),
             ("Retain", "Retain")
@@ -339,7 +343,11 @@ mod tests {
         assert_eq!(s.spec.update_strategy.type_, ON_DELETE_STRATEGY);
         assert_eq!(s.spec.update_strategy.rolling_update, None);
         assert_eq!(s.spec.revision_history_limit, Some(2));
-        let p = s.spec.persistent_volume_claim_retention_policy.unwrap();
+        let p = s
+            .spec
+            .persistent_volume_claim_retention_policy
+            .clone()
+            .unwrap();
         assert_eq!(
             (p.when_deleted.as_str(), p.when_scaled.as_str()),
             ("Retain", "Delete")
@@ -351,7 +359,12 @@ mod tests {
         );
         set_defaults_stateful_set(&mut s);
         assert_eq!(
-            s.spec.update_strategy.rolling_update.unwrap().partition,
+            s.spec
+                .update_strategy
+                .rolling_update
+                .clone()
+                .unwrap()
+                .partition,
             Some(2)
         );
     }

@@ -2075,13 +2075,14 @@ System Info:
                 creation_timestamp: Some(Time::parse_rfc3339("2021-01-01T00:00:00Z").unwrap()),
                 ..Default::default()
             },
-            spec: DeploymentSpec {
+            spec: (DeploymentSpec {
                 replicas: Some(replicas),
                 selector: Some(LabelSelector::from_labels(&l)),
                 template: std::sync::Arc::new(template(image)),
                 ..Default::default()
-            },
-            status,
+            })
+            .into(),
+            status: status.into(),
             ..Default::default()
         };
         sim.api.store.put(Object::Deployment(d.clone()));
@@ -2100,18 +2101,20 @@ System Info:
                     .into(),
                     ..Default::default()
                 },
-                spec: crate::api::ReplicaSetSpec {
+                spec: (crate::api::ReplicaSetSpec {
                     replicas: Some(spec),
                     selector: Some(LabelSelector::from_labels(&l)),
                     template: std::sync::Arc::new(template(image)),
                     ..Default::default()
-                },
-                status: crate::api::ReplicaSetStatus {
+                })
+                .into(),
+                status: (crate::api::ReplicaSetStatus {
                     replicas: status,
                     ready_replicas: status,
                     available_replicas: status,
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             }));
         }

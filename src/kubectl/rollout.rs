@@ -1184,18 +1184,20 @@ spec:
                     generation,
                     ..Default::default()
                 },
-                spec: DeploymentSpec {
+                spec: (DeploymentSpec {
                     replicas: Some(spec),
                     ..Default::default()
-                },
-                status: DeploymentStatus {
+                })
+                .into(),
+                status: (DeploymentStatus {
                     observed_generation: observed,
                     replicas,
                     updated_replicas: updated,
                     available_replicas: available,
                     unavailable_replicas: unavailable,
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             };
             assert_eq!(
@@ -1216,11 +1218,12 @@ spec:
                 annotations: labels(&[("deployment.kubernetes.io/revision", "3")]).into(),
                 ..Default::default()
             },
-            spec: DeploymentSpec {
+            spec: (DeploymentSpec {
                 replicas: Some(3),
                 ..Default::default()
-            },
-            status: DeploymentStatus {
+            })
+            .into(),
+            status: (DeploymentStatus {
                 observed_generation: 2,
                 replicas: 4,
                 updated_replicas: 1,
@@ -1231,7 +1234,8 @@ spec:
                     ..Default::default()
                 }],
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         };
         assert_eq!(
@@ -1287,7 +1291,7 @@ spec:
                 .into(),
                 ..Default::default()
             },
-            spec: ReplicaSetSpec {
+            spec: (ReplicaSetSpec {
                 replicas: Some(1),
                 selector: Some(LabelSelector::from_labels(&l)),
                 template: std::sync::Arc::new(PodTemplateSpec {
@@ -1305,7 +1309,8 @@ spec:
                     }),
                 }),
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         }
     }
@@ -2119,13 +2124,14 @@ mod sts_ds_status_tests {
                     generation,
                     ..Default::default()
                 },
-                status: DaemonSetStatus {
+                status: (DaemonSetStatus {
                     observed_generation: 1,
                     updated_number_scheduled: updated,
                     desired_number_scheduled: desired,
                     number_available: available,
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             };
             d.spec.update_strategy.type_ = "RollingUpdate".into();
@@ -2163,7 +2169,7 @@ mod sts_ds_status_tests {
                     generation,
                     ..Default::default()
                 },
-                spec: crate::api::StatefulSetSpec {
+                spec: (crate::api::StatefulSetSpec {
                     replicas: Some(3),
                     update_strategy: StatefulSetUpdateStrategy {
                         type_: strategy.into(),
@@ -2173,8 +2179,9 @@ mod sts_ds_status_tests {
                         }),
                     },
                     ..Default::default()
-                },
-                status: StatefulSetStatus {
+                })
+                .into(),
+                status: (StatefulSetStatus {
                     observed_generation: observed,
                     replicas: 3,
                     ready_replicas: ready,
@@ -2183,7 +2190,8 @@ mod sts_ds_status_tests {
                     current_revision: "foo".into(),
                     update_revision: "foo".into(),
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             }
         };

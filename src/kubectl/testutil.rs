@@ -170,7 +170,7 @@ pub fn replica_set(name: &str, replicas: i32, ready: i32) -> ReplicaSet {
             labels: l.clone().into(),
             ..Default::default()
         },
-        spec: ReplicaSetSpec {
+        spec: (ReplicaSetSpec {
             replicas: Some(replicas),
             selector: Some(LabelSelector::from_labels(&l)),
             template: std::sync::Arc::new(PodTemplateSpec {
@@ -184,15 +184,17 @@ pub fn replica_set(name: &str, replicas: i32, ready: i32) -> ReplicaSet {
                 }),
             }),
             ..Default::default()
-        },
-        status: ReplicaSetStatus {
+        })
+        .into(),
+        status: (ReplicaSetStatus {
             replicas: ready,
             fully_labeled_replicas: ready,
             ready_replicas: ready,
             available_replicas: ready,
             observed_generation: 1,
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     }
 }

@@ -176,7 +176,7 @@ fn pod_requests_default_to_limits() {
     assert_eq!(p.status.qos_class, "Burstable");
 
     let mut rs = Object::ReplicaSet(ReplicaSet {
-        spec: crate::api::ReplicaSetSpec {
+        spec: (crate::api::ReplicaSetSpec {
             template: std::sync::Arc::new(PodTemplateSpec {
                 metadata: ObjectMeta::default(),
                 spec: std::sync::Arc::new(PodSpec {
@@ -185,7 +185,8 @@ fn pod_requests_default_to_limits() {
                 }),
             }),
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     });
     default_object(&mut rs);
@@ -483,7 +484,7 @@ fn qos_rows() {
 fn replica_set_replicas_rows() {
     for (replicas, want) in [(None, 1), (Some(0), 0), (Some(3), 3)] {
         let mut rs = Object::ReplicaSet(ReplicaSet {
-            spec: crate::api::ReplicaSetSpec {
+            spec: (crate::api::ReplicaSetSpec {
                 replicas,
                 template: std::sync::Arc::new(PodTemplateSpec {
                     metadata: ObjectMeta {
@@ -493,7 +494,8 @@ fn replica_set_replicas_rows() {
                     spec: Default::default(),
                 }),
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         });
         default_object(&mut rs);

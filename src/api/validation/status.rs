@@ -275,7 +275,7 @@ mod tests {
 
     fn deployment(status: DeploymentStatus) -> Object {
         Object::Deployment(Deployment {
-            status,
+            status: status.into(),
             ..Default::default()
         })
     }
@@ -392,10 +392,11 @@ mod tests {
         });
         assert!(validate_status(&ok).is_empty());
         let rs = Object::ReplicaSet(ReplicaSet {
-            status: ReplicaSetStatus {
+            status: (ReplicaSetStatus {
                 terminating_replicas: Some(-2),
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         });
         assert_eq!(
@@ -446,14 +447,15 @@ mod tests {
         ];
         for &(name, replicas, labeled, ready, available, gen, want) in cases {
             let rs = Object::ReplicaSet(ReplicaSet {
-                status: ReplicaSetStatus {
+                status: (ReplicaSetStatus {
                     replicas,
                     fully_labeled_replicas: labeled,
                     ready_replicas: ready,
                     available_replicas: available,
                     observed_generation: gen,
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             });
             let errs = validate_status(&rs);
@@ -545,7 +547,7 @@ mod tests {
         ];
         for &(name, replicas, ready, current, updated, available, gen, collision, want) in cases {
             let ss = Object::StatefulSet(StatefulSet {
-                status: StatefulSetStatus {
+                status: (StatefulSetStatus {
                     replicas,
                     ready_replicas: ready,
                     current_replicas: current,
@@ -554,7 +556,8 @@ mod tests {
                     observed_generation: gen,
                     collision_count: collision,
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             });
             let errs = validate_status(&ss);
@@ -628,7 +631,7 @@ mod tests {
             cases
         {
             let ds = Object::DaemonSet(DaemonSet {
-                status: DaemonSetStatus {
+                status: (DaemonSetStatus {
                     current_number_scheduled: current,
                     number_misscheduled: mis,
                     desired_number_scheduled: desired,
@@ -638,7 +641,8 @@ mod tests {
                     number_available: available,
                     number_unavailable: unavailable,
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             });
             let errs = validate_status(&ds);
@@ -653,14 +657,16 @@ mod tests {
     fn validate_replica_set_status_update() {
         for (replicas, want_err) in [(4, false), (-3, true)] {
             let rs = Object::ReplicaSet(ReplicaSet {
-                spec: crate::api::ReplicaSetSpec {
+                spec: (crate::api::ReplicaSetSpec {
                     replicas: Some(3),
                     ..Default::default()
-                },
-                status: ReplicaSetStatus {
+                })
+                .into(),
+                status: (ReplicaSetStatus {
                     replicas,
                     ..Default::default()
-                },
+                })
+                .into(),
                 ..Default::default()
             });
             let errs = validate_status(&rs);

@@ -815,12 +815,13 @@ fn rs_obj(name: &str, replicas: i32, selector: Labels, t: PodTemplateSpec) -> Ob
             name: name.into(),
             ..Default::default()
         },
-        spec: ReplicaSetSpec {
+        spec: (ReplicaSetSpec {
             replicas: Some(replicas),
             min_ready_seconds: 0,
             selector: Some(LabelSelector::from_labels(&selector)),
             template: std::sync::Arc::new(t),
-        },
+        })
+        .into(),
         ..Default::default()
     })
 }

@@ -255,12 +255,13 @@ mod tests {
                 resource_version: "1".into(),
                 ..Default::default()
             },
-            spec: ReplicaSetSpec {
+            spec: (ReplicaSetSpec {
                 replicas: Some(replicas),
                 min_ready_seconds: 0,
                 selector: sel.map(|l| LabelSelector::from_labels(&l)),
                 template: std::sync::Arc::new(t),
-            },
+            })
+            .into(),
             ..Default::default()
         }
     }

@@ -1419,7 +1419,7 @@ impl OneSync {
     }
 
     fn status(&self) -> crate::api::DaemonSetStatus {
-        self.h.ds(&self.ds.metadata.name).status
+        self.h.ds(&self.ds.metadata.name).status.into_inner()
     }
 }
 

@@ -29,7 +29,7 @@ pub fn sync_rollout_status(
         requeue_stuck_deployment(ctx, d, &new_status);
         return Ok(());
     }
-    d.status = new_status;
+    d.status = new_status.into();
     update_deployment_status(ctx, d).map(|_| ())
 }
 

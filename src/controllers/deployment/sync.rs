@@ -485,7 +485,7 @@ pub fn sync_deployment_status(
     if d.status == new_status {
         return Ok(());
     }
-    d.status = new_status;
+    d.status = new_status.into();
     update_deployment_status(ctx, d).map(|_| ())
 }
 

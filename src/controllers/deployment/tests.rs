@@ -258,12 +258,13 @@ fn new_replica_set(d: &Deployment, name: &str, replicas: i32) -> ReplicaSet {
             owner_references: vec![controller_ref(d)].into(),
             ..Default::default()
         },
-        spec: ReplicaSetSpec {
+        spec: (ReplicaSetSpec {
             selector: d.spec.selector.clone(),
             replicas: Some(replicas),
             template: d.spec.template.clone(),
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     }
 }
@@ -1044,14 +1045,15 @@ fn current_deployment(
     // Upstream leaves readyReplicas at 0; available pods are ready here too (a status with
     // available > ready is refused by ValidateDeploymentStatus), matching the ReplicaSets of
     // `new_rs_with_available`, so DeploymentProgressing sees no change in ready pods either way.
-    d.status = DeploymentStatus {
+    d.status = (DeploymentStatus {
         replicas: status_replicas,
         updated_replicas: updated,
         ready_replicas: available,
         available_replicas: available,
         conditions,
         ..Default::default()
-    };
+    })
+    .into();
     d
 }
 

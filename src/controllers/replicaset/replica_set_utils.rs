@@ -92,7 +92,7 @@ pub fn calculate_status_from_counts(
     manage_replicas_err: Option<&ApiError>,
     now: Time,
 ) -> ReplicaSetStatus {
-    let mut new_status = rs.status.clone();
+    let mut new_status = (*rs.status).clone();
     let failure_cond = get_condition(&rs.status, REPLICA_FAILURE);
     match (manage_replicas_err, failure_cond) {
         (Some(err), None) => {
@@ -179,7 +179,7 @@ pub fn status_unchanged(rs: &ReplicaSet, new_status: &ReplicaSetStatus) -> bool 
 fn with_status(owner: &Object, status: &ReplicaSetStatus) -> Object {
     let mut o = owner.clone();
     match &mut o {
-        Object::ReplicaSet(rs) => rs.status = status.clone(),
+        Object::ReplicaSet(rs) => rs.status = status.clone().into(),
         Object::ReplicationController(rc) => rc.status = status.clone(),
         _ => {}
     }

@@ -577,7 +577,7 @@ pub fn update_stateful_set_status(
         .get::<StatefulSet>(&set.metadata.namespace, &set.metadata.name)
         .cloned()
         .ok_or_else(|| ApiError::not_found("statefulsets.apps", &set.metadata.name))?;
-    fresh.status = status.clone();
+    fresh.status = status.clone().into();
     fresh.metadata.resource_version.clear();
     ctx.update_status(Object::StatefulSet(fresh)).map(|_| ())
 }

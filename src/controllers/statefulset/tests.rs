@@ -1193,7 +1193,7 @@ fn complete_rolling_update_and_inconsistent_status() {
     status3.ready_replicas = 3;
     complete_rolling_update(&set, &mut status3);
     assert_eq!(status3.current_revision, "a", "OnDelete never completes");
-    set.status = status.clone();
+    set.status = status.clone().into();
     assert!(!inconsistent_status(&set, &status));
     let mut newer = status.clone();
     newer.observed_generation += 1;
@@ -1649,9 +1649,9 @@ fn parallel_creates_and_deletes_together() {
 fn rolling_update_replaces_pods_in_reverse_ordinal_order() {
     let mut h = Harness::new(new_stateful_set(3));
     h.bring_up();
-    let old_rev = h.set().status.current_revision;
+    let old_rev = h.set().status.current_revision.clone();
     h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:2".into());
-    let new_rev = h.set().status.update_revision;
+    let new_rev = h.set().status.update_revision.clone();
     assert_ne!(old_rev, new_rev);
     let mut order = vec![];
     for _ in 0..20 {
@@ -1702,9 +1702,9 @@ fn partitioned_rolling_update_is_a_canary() {
     });
     let mut h = Harness::new(set);
     h.bring_up();
-    let cur = h.set().status.current_revision;
+    let cur = h.set().status.current_revision.clone();
     h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:2".into());
-    let upd = h.set().status.update_revision;
+    let upd = h.set().status.update_revision.clone();
     for _ in 0..20 {
         if let Some(p) = h.pods().iter().find(|p| is_terminating(p)) {
             let o = get_ordinal(p);
@@ -1767,9 +1767,9 @@ fn on_delete_updates_only_deleted_pods() {
     };
     let mut h = Harness::new(set);
     h.bring_up();
-    let cur = h.set().status.current_revision;
+    let cur = h.set().status.current_revision.clone();
     h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:2".into());
-    let upd = h.set().status.update_revision;
+    let upd = h.set().status.update_revision.clone();
     h.settle();
     assert!(h
         .pods()
@@ -1791,9 +1791,9 @@ fn on_delete_updates_only_deleted_pods() {
 fn forced_rollback_needs_the_broken_pod_deleted() {
     let mut h = Harness::new(new_stateful_set(3));
     h.bring_up();
-    let good = h.set().status.current_revision;
+    let good = h.set().status.current_revision.clone();
     h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "nginx:broken".into());
-    let bad = h.set().status.update_revision;
+    let bad = h.set().status.update_revision.clone();
     h.finish_termination(2);
     assert_eq!(revision_of(&h.pod(2).unwrap()), bad);
     // foo-2 never becomes Ready. Revert the template.
@@ -2817,7 +2817,7 @@ fn on_delete_ignores_min_ready_seconds() {
         rolling_update: None,
     };
     let mut h = min_ready_harness(set, 30, Duration::from_secs(10));
-    let before = h.set().status.update_revision;
+    let before = h.set().status.update_revision.clone();
     h.update_set(|s| s.spec.template_mut().spec_mut().containers[0].image = "updated-image".into());
     let s = h.set();
     assert_eq!(s.status.available_replicas, 0);

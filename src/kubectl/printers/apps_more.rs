@@ -155,16 +155,18 @@ mod tests {
     fn print_stateful_set() {
         let s = Object::StatefulSet(StatefulSet {
             metadata: meta("test1"),
-            spec: StatefulSetSpec {
+            spec: (StatefulSetSpec {
                 replicas: Some(5),
                 template: std::sync::Arc::new(template()),
                 ..Default::default()
-            },
-            status: StatefulSetStatus {
+            })
+            .into(),
+            status: (StatefulSetStatus {
                 replicas: 5,
                 ready_replicas: 2,
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         });
         let o = PrintOptions {
@@ -189,7 +191,7 @@ mod tests {
     fn print_daemon_set() {
         let d = Object::DaemonSet(DaemonSet {
             metadata: meta("test1"),
-            spec: DaemonSetSpec {
+            spec: (DaemonSetSpec {
                 template: std::sync::Arc::new(template()),
                 selector: Some(LabelSelector::from_labels(
                     &[("foo".to_string(), "bar".to_string())]
@@ -197,15 +199,17 @@ mod tests {
                         .collect(),
                 )),
                 ..Default::default()
-            },
-            status: DaemonSetStatus {
+            })
+            .into(),
+            status: (DaemonSetStatus {
                 current_number_scheduled: 2,
                 desired_number_scheduled: 3,
                 number_ready: 1,
                 updated_number_scheduled: 2,
                 number_available: 0,
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         });
         let o = PrintOptions {

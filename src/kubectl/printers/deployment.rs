@@ -62,7 +62,7 @@ mod tests {
                 creation_timestamp: Some(now() + Duration::from_millis(1900)),
                 ..Default::default()
             },
-            spec: DeploymentSpec {
+            spec: (DeploymentSpec {
                 replicas: Some(5),
                 template: std::sync::Arc::new(PodTemplateSpec {
                     spec: std::sync::Arc::new(PodSpec {
@@ -88,14 +88,16 @@ mod tests {
                         .collect(),
                 )),
                 ..Default::default()
-            },
-            status: DeploymentStatus {
+            })
+            .into(),
+            status: (DeploymentStatus {
                 replicas: 10,
                 updated_replicas: 2,
                 available_replicas: 1,
                 unavailable_replicas: 4,
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         };
         let o = Object::Deployment(d);

@@ -105,7 +105,7 @@ mod tests {
                 creation_timestamp: Some(now() + Duration::from_millis(1900)),
                 ..Default::default()
             },
-            spec: ReplicaSetSpec {
+            spec: (ReplicaSetSpec {
                 replicas: Some(5),
                 selector: Some(LabelSelector::from_labels(
                     &[("foo".to_string(), "bar".to_string())]
@@ -120,12 +120,14 @@ mod tests {
                     ..Default::default()
                 }),
                 ..Default::default()
-            },
-            status: ReplicaSetStatus {
+            })
+            .into(),
+            status: (ReplicaSetStatus {
                 replicas: 5,
                 ready_replicas: 2,
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         };
         let o = Object::ReplicaSet(rs);

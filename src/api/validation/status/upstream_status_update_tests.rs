@@ -7,10 +7,11 @@ use crate::api::{
 
 fn deployment(collision_count: Option<i32>) -> Object {
     Object::Deployment(Deployment {
-        status: DeploymentStatus {
+        status: (DeploymentStatus {
             collision_count,
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     })
 }
@@ -70,19 +71,21 @@ fn deployment_collision_count_decrement_error_text() {
 fn stateful_set_and_daemon_set_collision_count_may_not_decrease() {
     let sts = |c: Option<i32>| {
         Object::StatefulSet(StatefulSet {
-            status: StatefulSetStatus {
+            status: (StatefulSetStatus {
                 collision_count: c,
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         })
     };
     let ds = |c: Option<i32>| {
         Object::DaemonSet(DaemonSet {
-            status: DaemonSetStatus {
+            status: (DaemonSetStatus {
                 collision_count: c,
                 ..Default::default()
-            },
+            })
+            .into(),
             ..Default::default()
         })
     };

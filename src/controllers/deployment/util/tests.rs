@@ -58,12 +58,13 @@ fn generate_rs(d: &Deployment, name: &str, uid: &str) -> ReplicaSet {
             .into(),
             ..Default::default()
         },
-        spec: ReplicaSetSpec {
+        spec: (ReplicaSetSpec {
             replicas: Some(0),
             selector: Some(LabelSelector::from_labels(&template.metadata.labels)),
             template,
             ..Default::default()
-        },
+        })
+        .into(),
         ..Default::default()
     }
 }
@@ -549,7 +550,7 @@ fn test_deployment_progressing() {
         ..Default::default()
     };
     let dep = |s: DeploymentStatus| Deployment {
-        status: s,
+        status: s.into(),
         ..Default::default()
     };
     let cases = [
