@@ -27,6 +27,7 @@ use super::validation::pod::{
     pod_spec_diff, validate_pod_specific_annotations, validate_pod_template_spec,
     PodValidationOptions,
 };
+use super::validation::quantity::parse_quantity;
 use serde_json::Value;
 
 /// `ValidateServiceName` (`NameIsDNS1035Label`), with upstream's trailing-dash masking for
@@ -465,7 +466,8 @@ const ACCESS_MODES: &[&str] = &[
 ];
 
 /// `ValidatePersistentVolumeClaimSpec` (the parts kubeplay models): at least one supported
-/// access mode, a storage request.
+/// access mode (`ReadWriteOncePod` alone), a valid selector, a positive storage request, a
+/// DNS-subdomain storage class, a supported volume mode.
 pub fn validate_persistent_volume_claim_spec(
     spec: &super::core_more::PersistentVolumeClaimSpec,
     path: &str,
@@ -477,6 +479,17 @@ pub fn validate_persistent_volume_claim_spec(
             "at least 1 access mode is required",
         ));
     }
+    // `selector` is kept verbatim; one that does not decode is rejected by the API server
+    // before validation runs.
+    if let Some(sel) = spec
+        .extra
+        .get("selector")
+        .filter(|v| !v.is_null())
+        .and_then(|v| serde_json::from_value::<LabelSelector>(v.clone()).ok())
+    {
+        errs.extend(validate_label_selector(&sel, &format!("{path}.selector")));
+    }
+    let (mut rwop, mut other) = (false, false);
     for m in &spec.access_modes {
         if !ACCESS_MODES.contains(&m.as_str()) {
             errs.push(FieldError::not_supported(
@@ -484,13 +497,40 @@ pub fn validate_persistent_volume_claim_spec(
                 m.as_str(),
                 ACCESS_MODES,
             ));
+        } else if m == "ReadWriteOncePod" {
+            rwop = true;
+        } else {
+            other = true;
         }
     }
-    if !spec.resources.requests.contains_key("storage") {
-        errs.push(FieldError::required(
-            format!("{path}.resources[storage]"),
-            "",
+    if rwop && other {
+        errs.push(FieldError::forbidden(
+            format!("{path}.accessModes"),
+            "may not use ReadWriteOncePod with other access modes",
         ));
+    }
+    let storage_path = format!("{path}.resources[storage]");
+    match spec.resources.requests.get("storage") {
+        None => errs.push(FieldError::required(storage_path, "")),
+        Some(q) => match parse_quantity(q.0.trim()) {
+            // `ValidatePositiveQuantityValue` (which also covers the non-negative check).
+            Ok(v) if v.nanos <= 0 => errs.push(FieldError::invalid(
+                storage_path,
+                v.canonical(),
+                "must be greater than zero",
+            )),
+            Ok(_) => {}
+            Err(m) => errs.push(FieldError::invalid(storage_path, q.0.as_str(), m)),
+        },
+    }
+    if let Some(class) = spec.storage_class_name.as_deref().filter(|c| !c.is_empty()) {
+        for m in name_is_dns_subdomain(class, false) {
+            errs.push(FieldError::invalid(
+                format!("{path}.storageClassName"),
+                class,
+                m,
+            ));
+        }
     }
     if spec
         .volume_mode

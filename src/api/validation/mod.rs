@@ -208,4 +208,6 @@ pub fn validate_prepared_update_gated(
 #[cfg(test)]
 mod core_ports_tests;
 #[cfg(test)]
+mod core_ports_tests2;
+#[cfg(test)]
 mod tests;
