@@ -543,6 +543,21 @@ pub fn validate_persistent_volume_claim_spec(
             &["Block", "Filesystem"],
         ));
     }
+    // VolumeAttributesClass is GA (on) in 1.35: a non-empty class name is a DNS subdomain.
+    if let Some(vac) = spec
+        .extra
+        .get("volumeAttributesClassName")
+        .and_then(Value::as_str)
+        .filter(|v| !v.is_empty())
+    {
+        for m in name_is_dns_subdomain(vac, false) {
+            errs.push(FieldError::invalid(
+                format!("{path}.volumeAttributesClassName"),
+                vac,
+                m,
+            ));
+        }
+    }
     errs
 }
 
@@ -553,28 +568,163 @@ pub fn validate_persistent_volume_claim(pvc: &PersistentVolumeClaim) -> Vec<Fiel
     errs
 }
 
-/// `ValidatePersistentVolumeClaimUpdate`: the spec is immutable except for the storage request.
+/// `core.BetaStorageClassAnnotation`.
+const BETA_STORAGE_CLASS_ANNOTATION: &str = "volume.beta.kubernetes.io/storage-class";
+
+/// `validateStorageClassUpgradeFromAnnotation`: the old claim named its class only in the beta
+/// annotation, and the new one moves that same class into the spec.
+fn storage_class_upgrade_from_annotation(
+    old: &PersistentVolumeClaim,
+    new: &PersistentVolumeClaim,
+) -> bool {
+    let Some(old_sc) = old.metadata.annotations.get(BETA_STORAGE_CLASS_ANNOTATION) else {
+        return false;
+    };
+    old.spec.storage_class_name.is_none()
+        && new.spec.storage_class_name.as_ref() == Some(old_sc)
+        && new
+            .metadata
+            .annotations
+            .get(BETA_STORAGE_CLASS_ANNOTATION)
+            .is_none_or(|a| a == old_sc)
+}
+
+/// `validateStorageClassUpgradeFromNil`: a claim without a class may gain one (the one in its
+/// beta annotation, when it has one).
+fn storage_class_upgrade_from_nil(
+    old: &PersistentVolumeClaim,
+    new: &PersistentVolumeClaim,
+) -> bool {
+    let Some(new_sc) = &new.spec.storage_class_name else {
+        return false;
+    };
+    old.spec.storage_class_name.is_none()
+        && old
+            .metadata
+            .annotations
+            .get(BETA_STORAGE_CLASS_ANNOTATION)
+            .is_none_or(|a| a == new_sc)
+}
+
+/// A storage quantity in nanos (`resource.Quantity` comparison); a missing or unparsable one
+/// counts as zero, as Go's zero `Quantity` does.
+fn storage_nanos(list: &std::collections::BTreeMap<String, super::Quantity>) -> i128 {
+    list.get("storage")
+        .and_then(|q| parse_quantity(q.0.trim()).ok())
+        .map_or(0, |q| q.nanos)
+}
+
+/// `apiequality.Semantic.DeepEqual` compares quantities by value, not spelling.
+fn canonical_requests(spec: &mut super::core_more::PersistentVolumeClaimSpec) {
+    for list in [&mut spec.resources.requests, &mut spec.resources.limits] {
+        for q in list.values_mut() {
+            if let Ok(p) = parse_quantity(q.0.trim()) {
+                q.0 = p.canonical();
+            }
+        }
+    }
+}
+
+/// `ValidatePersistentVolumeClaimUpdate`: the spec is immutable except for a bound claim's
+/// storage request (which may shrink only while it stays above `status.capacity`:
+/// RecoverVolumeExpansionFailure is GA), a `volumeName` set once, a storage class moved from
+/// the beta annotation or added to a claim without one, and `volumeAttributesClassName`.
 pub fn validate_persistent_volume_claim_update(
     new: &PersistentVolumeClaim,
     old: &PersistentVolumeClaim,
 ) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     errs.extend(validate_persistent_volume_claim(new));
-    let mut munged = new.spec.clone();
-    munged.resources.requests = old.spec.resources.requests.clone();
+    let mut new_clone = new.spec.clone();
+    let mut old_clone = old.spec.clone();
     // The binder fills in volumeName once.
     if old.spec.volume_name.is_empty() {
-        munged.volume_name = old.spec.volume_name.clone();
+        old_clone.volume_name = new_clone.volume_name.clone();
     }
-    if munged != old.spec {
+    if storage_class_upgrade_from_annotation(old, new) {
+        new_clone.storage_class_name = None;
+    } else {
+        let new_ann = new.metadata.annotations.get(BETA_STORAGE_CLASS_ANNOTATION);
+        let old_ann = old.metadata.annotations.get(BETA_STORAGE_CLASS_ANNOTATION);
+        if new_ann.map_or("", String::as_str) != old_ann.map_or("", String::as_str) {
+            errs.push(FieldError::invalid(
+                format!("metadata.annotations.{BETA_STORAGE_CLASS_ANNOTATION}"),
+                new_ann.map_or("", String::as_str),
+                FIELD_IMMUTABLE,
+            ));
+        }
+        if storage_class_upgrade_from_nil(old, new) {
+            new_clone.storage_class_name = old_clone.storage_class_name.clone();
+        }
+    }
+    if new.status.phase == "Bound" && !new_clone.resources.requests.is_empty() {
+        new_clone.resources.requests.insert(
+            "storage".into(),
+            old.spec
+                .resources
+                .requests
+                .get("storage")
+                .cloned()
+                .unwrap_or_else(|| super::Quantity("0".into())),
+        );
+    }
+    match old_clone.extra.get("volumeAttributesClassName") {
+        Some(v) => {
+            new_clone
+                .extra
+                .insert("volumeAttributesClassName".into(), v.clone());
+        }
+        None => {
+            new_clone.extra.remove("volumeAttributesClassName");
+        }
+    }
+    canonical_requests(&mut new_clone);
+    canonical_requests(&mut old_clone);
+    if new_clone != old_clone {
         errs.push(FieldError::forbidden(
             "spec",
             format!(
                 "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n{}",
-                pod_spec_diff(&to_value(&old.spec), &to_value(&munged))
+                pod_spec_diff(&to_value(&old_clone), &to_value(&new_clone))
                     .replace("core.PodSpec", "core.PersistentVolumeClaimSpec")
             ),
         ));
+    }
+    let new_size = storage_nanos(&new.spec.resources.requests);
+    if new_size < storage_nanos(&old.spec.resources.requests)
+        && new_size <= storage_nanos(&old.status.capacity)
+    {
+        errs.push(FieldError::forbidden(
+            "spec.resources.requests.storage",
+            "field can not be less than status.capacity",
+        ));
+    }
+    if new.spec.volume_mode != old.spec.volume_mode {
+        errs.push(FieldError::invalid(
+            "volumeMode",
+            new.spec
+                .volume_mode
+                .clone()
+                .map_or(Value::Null, Value::String),
+            FIELD_IMMUTABLE,
+        ));
+    }
+    let (old_vac, new_vac) = (
+        old.spec.extra.get("volumeAttributesClassName"),
+        new.spec.extra.get("volumeAttributesClassName"),
+    );
+    if old_vac.is_some_and(|v| !v.is_null()) && old_vac != new_vac {
+        match new_vac.filter(|v| !v.is_null()) {
+            None => errs.push(FieldError::forbidden(
+                "spec.volumeAttributesClassName",
+                "update from non-nil value to nil is forbidden",
+            )),
+            Some(v) if v.as_str() == Some("") => errs.push(FieldError::forbidden(
+                "spec.volumeAttributesClassName",
+                "update from non-nil value to an empty string is forbidden",
+            )),
+            Some(_) => {}
+        }
     }
     errs
 }

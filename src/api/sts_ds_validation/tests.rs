@@ -384,7 +384,10 @@ fn claim_and_service_rules() {
             "spec.resources[storage]: Required value",
         ]
     );
+    // Only a bound claim may change its storage request (upstream's
+    // "unbound-size-update-resize-enabled" row of TestValidatePersistentVolumeClaimUpdate).
     let mut resized = pvc.clone();
+    resized.status.phase = "Bound".into();
     resized
         .spec
         .resources

@@ -319,3 +319,461 @@ fn validate_persistent_volume_claim_table() {
         );
     }
 }
+
+/// `testVolumeClaimWithStatus` with only a phase and a storage capacity.
+fn claim_with_status(
+    spec: PersistentVolumeClaimSpec,
+    phase: &str,
+    capacity: Option<&str>,
+) -> PersistentVolumeClaim {
+    let mut c = test_volume_claim("foo", "ns", spec);
+    c.status.phase = phase.into();
+    if let Some(q) = capacity {
+        c.status
+            .capacity
+            .insert("storage".into(), Quantity(q.into()));
+    }
+    c
+}
+
+fn with_volume_name(mut s: PersistentVolumeClaimSpec) -> PersistentVolumeClaimSpec {
+    s.volume_name = "volume".into();
+    s
+}
+
+fn with_mode(mut s: PersistentVolumeClaimSpec, mode: Option<&str>) -> PersistentVolumeClaimSpec {
+    s.volume_mode = mode.map(str::to_string);
+    s
+}
+
+fn with_class(mut s: PersistentVolumeClaimSpec, class: Option<&str>) -> PersistentVolumeClaimSpec {
+    s.storage_class_name = class.map(str::to_string);
+    s
+}
+
+fn with_vac(mut s: PersistentVolumeClaimSpec, vac: Option<&str>) -> PersistentVolumeClaimSpec {
+    if let Some(v) = vac {
+        s.extra.insert("volumeAttributesClassName".into(), json!(v));
+    }
+    s
+}
+
+fn annotated(mut c: PersistentVolumeClaim, k: &str, v: &str) -> PersistentVolumeClaim {
+    c.metadata.annotations = BTreeMap::from([(k.to_string(), v.to_string())]).into();
+    c
+}
+
+const BETA_SC: &str = "volume.beta.kubernetes.io/storage-class";
+
+/// The first line of each error (our `spec` Forbidden carries a diff after it, a stand-in for
+/// go-cmp's output).
+fn first_lines(errs: &[FieldError]) -> Vec<String> {
+    errs.iter()
+        .map(|e| e.to_string().lines().next().unwrap_or_default().to_string())
+        .collect()
+}
+
+// upstream: TestValidatePersistentVolumeClaimUpdate (pkg/apis/core/validation/validation_test.go).
+// Upstream only checks failure vs success; the expected errors here are what
+// ValidatePersistentVolumeClaimUpdate returns with the 1.35 feature gates (RecoverVolumeExpansionFailure
+// and VolumeAttributesClass on). Rows skipped: "invalid-size-update-resize-enabled" and
+// "invalid-expand-shrink-recover-disabled" (they run with RecoverVolumeExpansionFailure off),
+// the two "...-without-featuregate-enabled" rows (VolumeAttributesClass off) and
+// "invalid-update-volume-attributes-class-when-claim-not-bound" (not reproduced by the
+// validation code read for this port).
+#[test]
+fn validate_persistent_volume_claim_update_table() {
+    use crate::api::sts_ds_validation::validate_persistent_volume_claim_update;
+    let rwo_rox = || claim_spec(&["ReadWriteOnce", "ReadOnlyMany"], Some("10G"));
+    let rwo = || claim_spec(&["ReadWriteOnce"], Some("10G"));
+    let rox = || claim_spec(&["ReadOnlyMany"], Some("10G"));
+    let valid_claim = claim_with_status(rwo_rox(), "Bound", None);
+    let valid_claim_storage_class =
+        annotated(test_volume_claim("foo", "ns", rox()), BETA_SC, "fast");
+    let valid_claim_annotation = annotated(
+        test_volume_claim("foo", "ns", rox()),
+        "description",
+        "foo-description",
+    );
+    let valid_update_claim = test_volume_claim("foo", "ns", with_volume_name(rwo_rox()));
+    let invalid_update_claim_resources = test_volume_claim(
+        "foo",
+        "ns",
+        with_volume_name(claim_spec(&["ReadWriteOnce", "ReadOnlyMany"], Some("20G"))),
+    );
+    let invalid_update_claim_access_modes = test_volume_claim("foo", "ns", with_volume_name(rwo()));
+    let mode_file = test_volume_claim(
+        "foo",
+        "ns",
+        with_volume_name(with_mode(rwo(), Some("Filesystem"))),
+    );
+    let mode_block = test_volume_claim(
+        "foo",
+        "ns",
+        with_volume_name(with_mode(rwo(), Some("Block"))),
+    );
+    let mode_nil = test_volume_claim("foo", "ns", with_volume_name(rwo()));
+    let invalid_update_claim_storage_class = annotated(
+        test_volume_claim("foo", "ns", with_volume_name(rox())),
+        BETA_SC,
+        "fast2",
+    );
+    let valid_update_claim_mutable_annotation = annotated(
+        test_volume_claim("foo", "ns", with_volume_name(rox())),
+        "description",
+        "updated-or-added-foo-description",
+    );
+    let valid_add_claim_annotation = annotated(
+        test_volume_claim("foo", "ns", with_volume_name(rwo_rox())),
+        "description",
+        "updated-or-added-foo-description",
+    );
+    let sized = |q: &str| claim_spec(&["ReadWriteOnce", "ReadOnlyMany"], Some(q));
+    let valid_size_update = claim_with_status(sized("15G"), "Bound", None);
+    let unbound_size_update = claim_with_status(sized("12G"), "Pending", None);
+    let in_spec = |c: &str| test_volume_claim("foo", "ns", with_class(rox(), Some(c)));
+    let valid_claim_storage_class_in_spec = in_spec("fast");
+    let valid_claim_storage_class_in_spec_changed = in_spec("fast2");
+    let valid_claim_storage_class_nil = test_volume_claim("foo", "ns", rox());
+    let invalid_claim_storage_class_in_spec = in_spec("fast2");
+    let valid_claim_storage_class_in_annotation_and_spec =
+        annotated(in_spec("fast"), BETA_SC, "fast");
+    let valid_claim_storage_class_in_annotation_and_nil_in_spec =
+        annotated(test_volume_claim("foo", "ns", rox()), BETA_SC, "fast");
+    let invalid_claim_storage_class_in_annotation_and_spec =
+        annotated(in_spec("fast"), BETA_SC, "fast2");
+    let rwop = || with_volume_name(claim_spec(&["ReadWriteOncePod"], Some("10G")));
+    let valid_claim_rwop = test_volume_claim("foo", "ns", rwop());
+    let valid_claim_rwop_add_annotation = annotated(
+        test_volume_claim("foo", "ns", rwop()),
+        "description",
+        "updated-or-added-foo-description",
+    );
+    let shrink_initial = claim_with_status(sized("15G"), "Bound", Some("10G"));
+    let unbound_shrink = claim_with_status(sized("12G"), "Pending", Some("10G"));
+    let valid_claim_shrink = claim_with_status(sized("13G"), "Bound", Some("10G"));
+    let invalid_shrink_to_status = claim_with_status(sized("10G"), "Bound", Some("10G"));
+    let invalid_claim_shrink = claim_with_status(sized("3G"), "Bound", Some("10G"));
+    let data_source = |key: &str| {
+        let mut s = with_volume_name(with_mode(rwo(), Some("Filesystem")));
+        s.extra.insert(
+            key.into(),
+            json!({"apiGroup": "^invalid", "kind": "Foo", "name": "foo"}),
+        );
+        test_volume_claim("foo", "ns", s)
+    };
+    let vac = |v: Option<&str>| claim_with_status(with_vac(rwo_rox(), v), "Bound", None);
+
+    let spec_forbidden = "spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims";
+    let mode = |v: &str| format!("volumeMode: Invalid value: {v}: field is immutable");
+    let ann = |v: &str| {
+        format!(r#"metadata.annotations.{BETA_SC}: Invalid value: "{v}": field is immutable"#)
+    };
+    let below_status =
+        "spec.resources.requests.storage: Forbidden: field can not be less than status.capacity";
+
+    let rows: Vec<(
+        &str,
+        &PersistentVolumeClaim,
+        &PersistentVolumeClaim,
+        Vec<String>,
+    )> = vec![
+        (
+            "valid-update-volumeName-only",
+            &valid_claim,
+            &valid_update_claim,
+            vec![],
+        ),
+        (
+            "valid-no-op-update",
+            &valid_update_claim,
+            &valid_update_claim,
+            vec![],
+        ),
+        (
+            "invalid-update-change-resources-on-bound-claim",
+            &valid_update_claim,
+            &invalid_update_claim_resources,
+            vec![spec_forbidden.into()],
+        ),
+        (
+            "invalid-update-change-access-modes-on-bound-claim",
+            &valid_update_claim,
+            &invalid_update_claim_access_modes,
+            vec![spec_forbidden.into()],
+        ),
+        (
+            "valid-update-volume-mode-block-to-block",
+            &mode_block,
+            &mode_block,
+            vec![],
+        ),
+        (
+            "valid-update-volume-mode-file-to-file",
+            &mode_file,
+            &mode_file,
+            vec![],
+        ),
+        (
+            "invalid-update-volume-mode-to-block",
+            &mode_file,
+            &mode_block,
+            vec![spec_forbidden.into(), mode(r#""Block""#)],
+        ),
+        (
+            "invalid-update-volume-mode-to-file",
+            &mode_block,
+            &mode_file,
+            vec![spec_forbidden.into(), mode(r#""Filesystem""#)],
+        ),
+        (
+            "invalid-update-volume-mode-nil-to-file",
+            &mode_nil,
+            &mode_file,
+            vec![spec_forbidden.into(), mode(r#""Filesystem""#)],
+        ),
+        (
+            "invalid-update-volume-mode-nil-to-block",
+            &mode_nil,
+            &mode_block,
+            vec![spec_forbidden.into(), mode(r#""Block""#)],
+        ),
+        (
+            "invalid-update-volume-mode-block-to-nil",
+            &mode_block,
+            &mode_nil,
+            vec![spec_forbidden.into(), mode("null")],
+        ),
+        (
+            "invalid-update-volume-mode-file-to-nil",
+            &mode_file,
+            &mode_nil,
+            vec![spec_forbidden.into(), mode("null")],
+        ),
+        (
+            "invalid-update-volume-mode-empty-to-mode",
+            &valid_claim,
+            &mode_block,
+            vec![spec_forbidden.into(), mode(r#""Block""#)],
+        ),
+        (
+            "invalid-update-volume-mode-mode-to-empty",
+            &mode_block,
+            &valid_claim,
+            vec![spec_forbidden.into(), mode("null")],
+        ),
+        (
+            "invalid-update-change-storage-class-annotation-after-creation",
+            &valid_claim_storage_class,
+            &invalid_update_claim_storage_class,
+            vec![ann("fast2")],
+        ),
+        (
+            "valid-update-mutable-annotation",
+            &valid_claim_annotation,
+            &valid_update_claim_mutable_annotation,
+            vec![],
+        ),
+        (
+            "valid-update-add-annotation",
+            &valid_claim,
+            &valid_add_claim_annotation,
+            vec![],
+        ),
+        (
+            "valid-size-update-resize-disabled",
+            &valid_claim,
+            &valid_size_update,
+            vec![],
+        ),
+        (
+            "valid-size-update-resize-enabled",
+            &valid_claim,
+            &valid_size_update,
+            vec![],
+        ),
+        (
+            "unbound-size-update-resize-enabled",
+            &valid_claim,
+            &unbound_size_update,
+            vec![spec_forbidden.into()],
+        ),
+        (
+            "valid-upgrade-storage-class-annotation-to-spec",
+            &valid_claim_storage_class,
+            &valid_claim_storage_class_in_spec,
+            vec![],
+        ),
+        (
+            "valid-upgrade-nil-storage-class-spec-to-spec",
+            &valid_claim_storage_class_nil,
+            &valid_claim_storage_class_in_spec,
+            vec![],
+        ),
+        (
+            "invalid-upgrade-not-nil-storage-class-spec-to-spec",
+            &valid_claim_storage_class_in_spec,
+            &valid_claim_storage_class_in_spec_changed,
+            vec![spec_forbidden.into()],
+        ),
+        (
+            "invalid-upgrade-to-nil-storage-class-spec-to-spec",
+            &valid_claim_storage_class_in_spec,
+            &valid_claim_storage_class_nil,
+            vec![spec_forbidden.into()],
+        ),
+        (
+            "valid-upgrade-storage-class-annotation-and-nil-spec-to-spec-retro",
+            &valid_claim_storage_class_in_annotation_and_nil_in_spec,
+            &valid_claim_storage_class_in_annotation_and_spec,
+            vec![],
+        ),
+        (
+            "invalid-upgrade-storage-class-annotation-and-spec-to-spec-retro",
+            &valid_claim_storage_class_in_annotation_and_spec,
+            &valid_claim_storage_class_in_spec_changed,
+            vec![ann(""), spec_forbidden.into()],
+        ),
+        (
+            "invalid-upgrade-storage-class-annotation-and-no-spec",
+            &valid_claim_storage_class_in_annotation_and_nil_in_spec,
+            &valid_claim_storage_class_in_spec_changed,
+            vec![ann(""), spec_forbidden.into()],
+        ),
+        (
+            "invalid-upgrade-storage-class-annotation-to-spec",
+            &valid_claim_storage_class,
+            &invalid_claim_storage_class_in_spec,
+            vec![ann(""), spec_forbidden.into()],
+        ),
+        (
+            "valid-upgrade-storage-class-annotation-to-annotation-and-spec",
+            &valid_claim_storage_class,
+            &valid_claim_storage_class_in_annotation_and_spec,
+            vec![],
+        ),
+        (
+            "invalid-upgrade-storage-class-annotation-to-annotation-and-spec",
+            &valid_claim_storage_class,
+            &invalid_claim_storage_class_in_annotation_and_spec,
+            vec![ann("fast2")],
+        ),
+        (
+            "invalid-upgrade-storage-class-in-spec",
+            &valid_claim_storage_class_in_spec,
+            &invalid_claim_storage_class_in_spec,
+            vec![spec_forbidden.into()],
+        ),
+        (
+            "invalid-downgrade-storage-class-spec-to-annotation",
+            &valid_claim_storage_class_in_spec,
+            &valid_claim_storage_class,
+            vec![ann("fast"), spec_forbidden.into()],
+        ),
+        (
+            "valid-update-rwop-used-and-rwop-feature-disabled",
+            &valid_claim_rwop,
+            &valid_claim_rwop_add_annotation,
+            vec![],
+        ),
+        (
+            "valid-expand-shrink-resize-enabled",
+            &shrink_initial,
+            &valid_claim_shrink,
+            vec![],
+        ),
+        (
+            "invalid-expand-shrink-resize-enabled",
+            &shrink_initial,
+            &invalid_claim_shrink,
+            vec![below_status.into()],
+        ),
+        (
+            "invalid-expand-shrink-to-status-resize-enabled",
+            &shrink_initial,
+            &invalid_shrink_to_status,
+            vec![below_status.into()],
+        ),
+        (
+            "unbound-size-shrink-resize-enabled",
+            &shrink_initial,
+            &unbound_shrink,
+            vec![spec_forbidden.into()],
+        ),
+    ];
+    for (name, old, new, want) in rows {
+        let (mut old, mut new) = (old.clone(), new.clone());
+        old.metadata.resource_version = "1".into();
+        new.metadata.resource_version = "1".into();
+        assert_eq!(
+            first_lines(&validate_persistent_volume_claim_update(&new, &old)),
+            want,
+            "{name}"
+        );
+    }
+
+    // Rows whose claims carry fields kubeplay keeps verbatim (dataSource, dataSourceRef,
+    // volumeAttributesClassName).
+    let ds = data_source("dataSource");
+    let dsr = data_source("dataSourceRef");
+    let (vac_nil, vac_empty, vac1, vac2) = (
+        vac(None),
+        vac(Some("")),
+        vac(Some("vac1")),
+        vac(Some("vac2")),
+    );
+    let verbatim_rows: Vec<(&str, &PersistentVolumeClaim, &PersistentVolumeClaim, Vec<String>)> = vec![
+        ("allow-update-pvc-when-data-source-used", &ds, &ds, vec![]),
+        ("allow-update-pvc-when-data-source-ref-used", &dsr, &dsr, vec![]),
+        ("valid-update-volume-attributes-class-from-nil", &vac_nil, &vac1, vec![]),
+        ("valid-update-volume-attributes-class-from-empty", &vac_empty, &vac1, vec![]),
+        ("valid-update-volume-attributes-class", &vac1, &vac2, vec![]),
+        (
+            "invalid-update-volume-attributes-class",
+            &vac1,
+            &vac_nil,
+            vec!["spec.volumeAttributesClassName: Forbidden: update from non-nil value to nil is forbidden".into()],
+        ),
+        (
+            "invalid-update-volume-attributes-class-to-nil",
+            &vac1,
+            &vac_nil,
+            vec!["spec.volumeAttributesClassName: Forbidden: update from non-nil value to nil is forbidden".into()],
+        ),
+        (
+            "invalid-update-volume-attributes-class-to-empty",
+            &vac1,
+            &vac_empty,
+            vec!["spec.volumeAttributesClassName: Forbidden: update from non-nil value to an empty string is forbidden".into()],
+        ),
+    ];
+    for (name, old, new, want) in verbatim_rows {
+        let (mut old, mut new) = (old.clone(), new.clone());
+        old.metadata.resource_version = "1".into();
+        new.metadata.resource_version = "1".into();
+        assert_eq!(
+            first_lines(&validate_persistent_volume_claim_update(&new, &old)),
+            want,
+            "{name}"
+        );
+    }
+}
+
+// upstream: TestValidatePersistentVolumeClaim (pkg/apis/core/validation/validation_test.go),
+// row "invalid-volume-attributes-class-name" (VolumeAttributesClass is on in 1.35).
+#[test]
+fn validate_persistent_volume_claim_invalid_volume_attributes_class_name() {
+    let mut spec = good_claim_spec();
+    spec.extra
+        .insert("volumeAttributesClassName".into(), json!("-invalid-"));
+    let errs = validate_persistent_volume_claim(&test_volume_claim("foo", "ns", spec));
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].field, "spec.volumeAttributesClassName");
+    assert!(
+        errs[0]
+            .to_string()
+            .starts_with(r#"spec.volumeAttributesClassName: Invalid value: "-invalid-": a lowercase RFC 1123 subdomain"#),
+        "{}",
+        errs[0]
+    );
+}
