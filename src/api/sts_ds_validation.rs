@@ -21,7 +21,8 @@ use super::validation::meta::{
     FIELD_IMMUTABLE,
 };
 use super::validation::names::{
-    is_dns1035_label, is_valid_port_num, name_is_dns_label, name_is_dns_subdomain,
+    is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
+    is_valid_port_name, is_valid_port_num, name_is_dns_label, name_is_dns_subdomain,
 };
 use super::validation::pod::{
     pod_spec_diff, validate_pod_specific_annotations, validate_pod_template_spec,
@@ -733,58 +734,392 @@ pub fn validate_persistent_volume_claim_update(
 // Service
 // ---------------------------------------------------------------------------------------------
 
-/// `ValidateService` (the parts kubeplay models): a DNS-1035 name, ports (required unless
-/// headless), port numbers and protocols, the type, selector labels.
-pub fn validate_service(svc: &Service) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&svc.metadata, true, name_is_dns1035_label, "metadata");
-    let spec = &svc.spec;
-    if spec.ports.is_empty() && !svc.is_headless() && spec.type_ != "ExternalName" {
-        errs.push(FieldError::required("spec.ports", ""));
+/// `isHeadlessService`, on `clusterIPs` as the strategies sync it from `clusterIP`.
+fn service_cluster_ips(svc: &Service) -> Vec<String> {
+    if svc.spec.cluster_ips.is_empty() && !svc.spec.cluster_ip.is_empty() {
+        vec![svc.spec.cluster_ip.clone()]
+    } else {
+        svc.spec.cluster_ips.clone()
     }
-    let mut names = std::collections::BTreeSet::new();
-    for (i, p) in spec.ports.iter().enumerate() {
-        let path = format!("spec.ports[{i}]");
-        if spec.ports.len() > 1 && p.name.is_empty() {
-            errs.push(FieldError::required(format!("{path}.name"), ""));
-        } else if !p.name.is_empty() && !names.insert(p.name.clone()) {
+}
+
+fn is_headless_service(svc: &Service) -> bool {
+    let ips = service_cluster_ips(svc);
+    ips.len() == 1 && ips[0] == "None"
+}
+
+/// The part of `ValidateServiceClusterIPsRelatedFields` kubeplay models: `clusterIP` and
+/// `clusterIPs[0]` agree, supported and unique IP families, a supported family policy, `None`
+/// alone, at most two addresses. (Address syntax and dual-stack pairing are not checked.)
+fn validate_service_cluster_ips_related_fields(svc: &Service) -> Vec<FieldError> {
+    let spec = &svc.spec;
+    if spec.type_ == "ExternalName" {
+        return vec![];
+    }
+    let mut errs = vec![];
+    let ips = || Value::from(spec.cluster_ips.clone());
+    if !spec.cluster_ip.is_empty() {
+        if spec.cluster_ips.is_empty() {
+            errs.push(FieldError::required("spec.clusterIPs", ""));
+        } else if spec.cluster_ips[0] != spec.cluster_ip {
+            errs.push(FieldError::invalid(
+                "spec.clusterIPs",
+                ips(),
+                "first value must match `clusterIP`",
+            ));
+        }
+    } else if !spec.cluster_ips.is_empty() {
+        errs.push(FieldError::invalid(
+            "spec.clusterIPs",
+            ips(),
+            "must be empty when `clusterIP` is not specified",
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, f) in spec.ip_families.iter().enumerate() {
+        if f != "IPv4" && f != "IPv6" {
+            errs.push(FieldError::not_supported(
+                format!("spec.ipFamilies[{i}]"),
+                f.as_str(),
+                &["IPv4", "IPv6"],
+            ));
+        }
+        if !seen.insert(f.as_str()) {
+            errs.push(FieldError::duplicate(
+                format!("spec.ipFamilies[{i}]"),
+                f.as_str(),
+            ));
+        }
+    }
+    if let Some(p) = &spec.ip_family_policy {
+        if !["PreferDualStack", "RequireDualStack", "SingleStack"].contains(&p.as_str()) {
+            errs.push(FieldError::not_supported(
+                "spec.ipFamilyPolicy",
+                p.as_str(),
+                &["PreferDualStack", "RequireDualStack", "SingleStack"],
+            ));
+        }
+    }
+    if spec.cluster_ips.len() > 1 && spec.cluster_ips[0] == "None" {
+        errs.push(FieldError::invalid(
+            "spec.clusterIPs",
+            ips(),
+            "'None' must be the first and only value",
+        ));
+    }
+    if spec.cluster_ips.len() > 2 {
+        errs.push(FieldError::invalid(
+            "spec.clusterIPs",
+            ips(),
+            "may only hold up to 2 values",
+        ));
+    }
+    errs
+}
+
+/// `validateUpgradeDowngradeClusterIPs`.
+fn validate_upgrade_downgrade_cluster_ips(old: &Service, new: &Service) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if new.spec.type_ == "ExternalName" || old.spec.type_ == "ExternalName" {
+        return errs;
+    }
+    if is_headless_service(old) && is_headless_service(new) {
+        return errs;
+    }
+    let (o, n) = (service_cluster_ips(old), service_cluster_ips(new));
+    let bad = || Value::from(n.clone());
+    if o.len() == n.len() {
+        for (i, ip) in o.iter().enumerate() {
+            if *ip != n[i] {
+                errs.push(FieldError::invalid(
+                    format!("spec.clusterIPs[{i}]"),
+                    bad(),
+                    "may not change once set",
+                ));
+            }
+        }
+    } else if o.len() > n.len() {
+        if n.is_empty() {
+            errs.push(FieldError::invalid(
+                "spec.clusterIPs[0]",
+                bad(),
+                "primary clusterIP can not be unset",
+            ));
+        }
+        if !n.is_empty() && n[0] != o[0] {
+            errs.push(FieldError::invalid(
+                "spec.clusterIPs[0]",
+                bad(),
+                "may not change once set",
+            ));
+        }
+        if n.len() == 1 && new.spec.ip_family_policy.as_deref() != Some("SingleStack") {
+            errs.push(FieldError::invalid(
+                "spec.ipFamilyPolicy",
+                new.spec
+                    .ip_family_policy
+                    .clone()
+                    .map_or(Value::Null, Value::String),
+                "must be set to 'SingleStack' when releasing the secondary clusterIP",
+            ));
+        }
+    } else if !o.is_empty() && n[0] != o[0] {
+        errs.push(FieldError::invalid(
+            "spec.clusterIPs[0]",
+            bad(),
+            "may not change once set",
+        ));
+    }
+    errs
+}
+
+/// `ports.KubeletPort`.
+const KUBELET_PORT: i32 = 10250;
+
+/// `validateServicePort`.
+fn validate_service_port(
+    p: &super::ServicePort,
+    require_name: bool,
+    names: &mut std::collections::BTreeSet<String>,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if require_name && p.name.is_empty() {
+        errs.push(FieldError::required(format!("{path}.name"), ""));
+    } else if !p.name.is_empty() {
+        for m in is_dns1123_label(&p.name) {
+            errs.push(FieldError::invalid(
+                format!("{path}.name"),
+                p.name.as_str(),
+                m,
+            ));
+        }
+        if !names.insert(p.name.clone()) {
             errs.push(FieldError::duplicate(
                 format!("{path}.name"),
                 p.name.as_str(),
             ));
         }
-        for m in is_valid_port_num(i64::from(p.port)) {
-            errs.push(FieldError::invalid(format!("{path}.port"), p.port, m));
+    }
+    for m in is_valid_port_num(i64::from(p.port)) {
+        errs.push(FieldError::invalid(format!("{path}.port"), p.port, m));
+    }
+    if p.protocol.is_empty() {
+        errs.push(FieldError::required(format!("{path}.protocol"), ""));
+    } else if !["TCP", "UDP", "SCTP"].contains(&p.protocol.as_str()) {
+        errs.push(FieldError::not_supported(
+            format!("{path}.protocol"),
+            p.protocol.as_str(),
+            &["SCTP", "TCP", "UDP"],
+        ));
+    }
+    // `ValidatePortNumOrName`; defaulting always sets targetPort (to `port`).
+    match &p.target_port {
+        Some(IntOrString::Int(n)) => {
+            for m in is_valid_port_num(i64::from(*n)) {
+                errs.push(FieldError::invalid(format!("{path}.targetPort"), *n, m));
+            }
         }
-        if !["TCP", "UDP", "SCTP"].contains(&p.protocol.as_str()) {
-            errs.push(FieldError::not_supported(
-                format!("{path}.protocol"),
-                p.protocol.as_str(),
-                &["SCTP", "TCP", "UDP"],
-            ));
+        Some(IntOrString::String(n)) => {
+            for m in is_valid_port_name(n) {
+                errs.push(FieldError::invalid(
+                    format!("{path}.targetPort"),
+                    n.as_str(),
+                    m,
+                ));
+            }
+        }
+        None => {}
+    }
+    if let Some(ap) = p.extra.get("appProtocol").and_then(Value::as_str) {
+        for m in is_qualified_name(ap) {
+            errs.push(FieldError::invalid(format!("{path}.appProtocol"), ap, m));
         }
     }
-    if !["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"].contains(&spec.type_.as_str()) {
+    errs
+}
+
+/// `core.ServicePort` with only `protocol` and `port` (or `nodePort`) set, as `json.Marshal`
+/// prints the internal type (Go field names, declaration order).
+fn service_port_key_json(protocol: &str, port: i32, node_port: i32) -> String {
+    let mut proto = String::new();
+    crate::api::errors::write_go_json_string(protocol, &mut proto);
+    format!(
+        r#"{{"Name":"","Protocol":{proto},"AppProtocol":null,"Port":{port},"TargetPort":0,"NodePort":{node_port}}}"#
+    )
+}
+
+/// `ValidateService` (the parts kubeplay models): a DNS-1035 name; ports (required unless
+/// headless or ExternalName), their names, numbers, protocols, target ports and app protocols;
+/// the per-type rules (the kubelet port on load balancers, no headless NodePort or
+/// LoadBalancer, ExternalName's name and absent addresses); selector labels; session affinity;
+/// the type; node ports only off ClusterIP and unique; unique (protocol, port) pairs; the
+/// internal traffic policy. Cluster IP families, external IPs, load-balancer fields and the
+/// external traffic policy are not validated.
+pub fn validate_service(svc: &Service) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&svc.metadata, true, name_is_dns1035_label, "metadata");
+    let spec = &svc.spec;
+    let headless = is_headless_service(svc);
+    if spec.ports.is_empty() && !headless && spec.type_ != "ExternalName" {
+        errs.push(FieldError::required("spec.ports", ""));
+    }
+    let first_cluster_ip = || service_cluster_ips(svc).swap_remove(0);
+    match spec.type_.as_str() {
+        "LoadBalancer" => {
+            for (i, p) in spec.ports.iter().enumerate() {
+                if p.port == KUBELET_PORT {
+                    errs.push(FieldError::invalid(
+                        format!("spec.ports[{i}]"),
+                        p.port,
+                        format!("may not expose port {KUBELET_PORT} externally since it is used by kubelet"),
+                    ));
+                }
+            }
+            if headless {
+                errs.push(FieldError::invalid(
+                    "spec.clusterIPs[0]",
+                    first_cluster_ip(),
+                    "may not be set to 'None' for LoadBalancer services",
+                ));
+            }
+        }
+        "NodePort" if headless => errs.push(FieldError::invalid(
+            "spec.clusterIPs[0]",
+            first_cluster_ip(),
+            "may not be set to 'None' for NodePort services",
+        )),
+        "ExternalName" => {
+            if !spec.cluster_ips.is_empty() {
+                errs.push(FieldError::forbidden(
+                    "spec.clusterIPs",
+                    "may not be set for ExternalName services",
+                ));
+            }
+            if !spec.ip_families.is_empty() {
+                errs.push(FieldError::forbidden(
+                    "spec.ipFamilies",
+                    "may not be set for ExternalName services",
+                ));
+            }
+            if spec.ip_family_policy.is_some() {
+                errs.push(FieldError::forbidden(
+                    "spec.ipFamilyPolicy",
+                    "may not be set for ExternalName services",
+                ));
+            }
+            let name = spec
+                .extra
+                .get("externalName")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            // The value (a CNAME) may have a trailing dot.
+            let cname = name.strip_suffix('.').unwrap_or(name);
+            if cname.is_empty() {
+                errs.push(FieldError::required("spec.externalName", ""));
+            } else {
+                for m in is_dns1123_subdomain(cname) {
+                    errs.push(FieldError::invalid("spec.externalName", cname, m));
+                }
+            }
+        }
+        _ => {}
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        errs.extend(validate_service_port(
+            p,
+            spec.ports.len() > 1,
+            &mut names,
+            &format!("spec.ports[{i}]"),
+        ));
+    }
+    errs.extend(validate_labels(&spec.selector, "spec.selector"));
+    match spec.session_affinity.as_str() {
+        "" => errs.push(FieldError::required("spec.sessionAffinity", "")),
+        "None" => {
+            if spec
+                .extra
+                .get("sessionAffinityConfig")
+                .is_some_and(|v| !v.is_null())
+            {
+                errs.push(FieldError::forbidden(
+                    "spec.sessionAffinityConfig",
+                    "must not be set when session affinity is None",
+                ));
+            }
+        }
+        "ClientIP" => {}
+        other => errs.push(FieldError::not_supported(
+            "spec.sessionAffinity",
+            other,
+            &["ClientIP", "None"],
+        )),
+    }
+    errs.extend(validate_service_cluster_ips_related_fields(svc));
+    if spec.type_.is_empty() {
+        errs.push(FieldError::required("spec.type", ""));
+    } else if !["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"]
+        .contains(&spec.type_.as_str())
+    {
         errs.push(FieldError::not_supported(
             "spec.type",
             spec.type_.as_str(),
             &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
         ));
     }
-    errs.extend(validate_labels(&spec.selector, "spec.selector"));
+    if spec.type_ == "ClusterIP" {
+        for (i, p) in spec.ports.iter().enumerate() {
+            if p.node_port != 0 {
+                errs.push(FieldError::forbidden(
+                    format!("spec.ports[{i}].nodePort"),
+                    "may not be used when `type` is 'ClusterIP'",
+                ));
+            }
+        }
+    }
+    let mut node_ports = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        if p.node_port != 0 && !node_ports.insert((p.protocol.as_str(), p.node_port)) {
+            errs.push(FieldError::duplicate(
+                format!("spec.ports[{i}].nodePort"),
+                p.node_port,
+            ));
+        }
+    }
+    let mut ports = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        if !ports.insert((p.protocol.as_str(), p.port)) {
+            errs.push(
+                FieldError::duplicate(format!("spec.ports[{i}]"), Value::Null)
+                    .with_value_text(service_port_key_json(&p.protocol, p.port, 0)),
+            );
+        }
+    }
+    match spec.internal_traffic_policy.as_deref() {
+        None if matches!(
+            spec.type_.as_str(),
+            "ClusterIP" | "NodePort" | "LoadBalancer"
+        ) =>
+        {
+            errs.push(FieldError::required("spec.internalTrafficPolicy", ""));
+        }
+        Some(p) if p != "Cluster" && p != "Local" => errs.push(FieldError::not_supported(
+            "spec.internalTrafficPolicy",
+            p,
+            &["Cluster", "Local"],
+        )),
+        _ => {}
+    }
     errs
 }
 
-/// `ValidateServiceUpdate`: a valid Service whose cluster IP does not change once set.
+/// `ValidateServiceUpdate`: the primary cluster IP may not change or be unset once allocated
+/// (ExternalName Services and headless-to-headless updates excepted), then [`validate_service`].
+/// (The IP-family and load-balancer-class update rules are not modelled.)
 pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_upgrade_downgrade_cluster_ips(old, new));
     errs.extend(validate_service(new));
-    if !old.spec.cluster_ip.is_empty() && new.spec.cluster_ip != old.spec.cluster_ip {
-        errs.push(FieldError::invalid(
-            "spec.clusterIPs[0]",
-            new.spec.cluster_ip.as_str(),
-            "may not change once set",
-        ));
-    }
     errs
 }
 

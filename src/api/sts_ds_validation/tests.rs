@@ -406,7 +406,8 @@ fn claim_and_service_rules() {
 
     let svc: Service = serde_json::from_value(json!({
         "metadata": {"name": "nginx", "namespace": "default"},
-        "spec": {"clusterIP": "None", "type": "ClusterIP", "selector": {"app": "nginx"}}}))
+        "spec": {"clusterIP": "None", "clusterIPs": ["None"], "type": "ClusterIP", "selector": {"app": "nginx"},
+                 "sessionAffinity": "None", "internalTrafficPolicy": "Cluster"}}))
     .unwrap();
     assert!(
         validate_service(&svc).is_empty(),
@@ -414,6 +415,7 @@ fn claim_and_service_rules() {
     );
     let mut no_ports = svc.clone();
     no_ports.spec.cluster_ip.clear();
+    no_ports.spec.cluster_ips.clear();
     assert_eq!(fields(&validate_service(&no_ports)), ["spec.ports"]);
     let mut bad_name = svc.clone();
     bad_name.metadata.name = "1nginx".into();

@@ -777,3 +777,326 @@ fn validate_persistent_volume_claim_invalid_volume_attributes_class_name() {
         errs[0]
     );
 }
+
+/// upstream's `makeValidService`.
+fn make_valid_service() -> crate::api::Service {
+    use crate::api::{IntOrString, Service, ServicePort, ServiceSpec};
+    Service {
+        metadata: ObjectMeta {
+            name: "valid".into(),
+            namespace: "valid".into(),
+            resource_version: "1".into(),
+            ..Default::default()
+        },
+        spec: ServiceSpec {
+            selector: BTreeMap::from([("key".to_string(), "val".to_string())]),
+            session_affinity: "None".into(),
+            type_: "ClusterIP".into(),
+            ports: vec![ServicePort {
+                name: "p".into(),
+                protocol: "TCP".into(),
+                port: 8675,
+                target_port: Some(IntOrString::Int(8675)),
+                ..Default::default()
+            }],
+            internal_traffic_policy: Some("Cluster".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+fn set_ips(svc: &mut crate::api::Service, ip: &str) {
+    svc.spec.cluster_ip = ip.into();
+    svc.spec.cluster_ips = if ip.is_empty() {
+        vec![]
+    } else {
+        vec![ip.into()]
+    };
+}
+
+// upstream: TestValidateServiceUpdate (pkg/apis/core/validation/validation_test.go). Upstream
+// counts errors (numErrs); so do these rows. Rows skipped: those about IP families
+// ("change primary ServiceIPFamily" and the dual-stack upgrade/downgrade rows: kubeplay does
+// not validate IP-family updates or address syntax) and the load-balancer-class rows.
+#[test]
+fn validate_service_update_table() {
+    use crate::api::sts_ds_validation::validate_service_update;
+    use crate::api::{IntOrString, Service, ServicePort};
+    type Tweak = fn(&mut Service, &mut Service);
+    type BoxedTweak = Box<dyn Fn(&mut Service, &mut Service)>;
+    let ext = |s: &mut Service, t: &str| {
+        s.spec.type_ = t.into();
+        if t != "ClusterIP" {
+            s.spec
+                .extra
+                .insert("externalTrafficPolicy".into(), json!("Cluster"));
+        }
+        if t == "LoadBalancer" {
+            s.spec
+                .extra
+                .insert("allocateLoadBalancerNodePorts".into(), json!(true));
+        }
+    };
+    let rows: Vec<(&str, BoxedTweak, usize)> = vec![
+        ("no change", Box::new(|_, _| {}), 0),
+        ("change name", Box::new(|_, n| n.metadata.name.push('2')), 1),
+        (
+            "change namespace",
+            Box::new(|_, n| n.metadata.namespace.push('2')),
+            1,
+        ),
+        (
+            "change label valid",
+            Box::new(|_, n| {
+                n.metadata.labels.insert("key".into(), "other-value".into());
+            }),
+            0,
+        ),
+        (
+            "add label",
+            Box::new(|_, n| {
+                n.metadata.labels.insert("key2".into(), "value2".into());
+            }),
+            0,
+        ),
+        (
+            "change cluster IP",
+            Box::new(|o, n| {
+                set_ips(o, "1.2.3.4");
+                set_ips(n, "8.6.7.5");
+            }),
+            1,
+        ),
+        (
+            "remove cluster IP",
+            Box::new(|o, n| {
+                set_ips(o, "1.2.3.4");
+                set_ips(n, "");
+            }),
+            1,
+        ),
+        (
+            "change affinity",
+            Box::new(|_, n| {
+                n.spec.session_affinity = "ClientIP".into();
+                n.spec.extra.insert(
+                    "sessionAffinityConfig".into(),
+                    json!({"clientIP": {"timeoutSeconds": 90}}),
+                );
+            }),
+            0,
+        ),
+        (
+            "remove affinity",
+            Box::new(|_, n| n.spec.session_affinity.clear()),
+            1,
+        ),
+        (
+            "change type",
+            Box::new(move |_, n| ext(n, "LoadBalancer")),
+            0,
+        ),
+        ("remove type", Box::new(|_, n| n.spec.type_.clear()), 1),
+        (
+            "change type -> nodeport",
+            Box::new(move |_, n| ext(n, "NodePort")),
+            0,
+        ),
+        (
+            "LoadBalancer type cannot have None ClusterIP",
+            Box::new(move |_, n| {
+                set_ips(n, "None");
+                ext(n, "LoadBalancer");
+            }),
+            1,
+        ),
+        (
+            "`None` ClusterIP can NOT be changed",
+            Box::new(|o, n| {
+                set_ips(o, "None");
+                set_ips(n, "1.2.3.4");
+            }),
+            1,
+        ),
+        (
+            "`None` ClusterIP can NOT be removed",
+            Box::new(|o, n| {
+                set_ips(o, "None");
+                set_ips(n, "");
+            }),
+            1,
+        ),
+        (
+            "ClusterIP can NOT be changed to None",
+            Box::new(|o, n| {
+                set_ips(o, "1.2.3.4");
+                set_ips(n, "None");
+            }),
+            1,
+        ),
+    ];
+    // "Service with <old> type cannot change its set ClusterIP [when changing type to <new>]"
+    // and "... can change its empty ClusterIP ...".
+    let types = ["ClusterIP", "NodePort", "LoadBalancer"];
+    let mut type_rows: Vec<(String, String, String, &str, usize)> = vec![];
+    for old_t in types {
+        for new_t in types {
+            let suffix = if old_t == new_t {
+                String::new()
+            } else {
+                format!(" when changing type to {new_t}")
+            };
+            type_rows.push((
+                format!("Service with {old_t} type cannot change its set ClusterIP{suffix}"),
+                old_t.into(),
+                new_t.into(),
+                "1.2.3.4",
+                1,
+            ));
+            type_rows.push((
+                format!("Service with {old_t} type can change its empty ClusterIP{suffix}"),
+                old_t.into(),
+                new_t.into(),
+                "",
+                0,
+            ));
+        }
+    }
+    type_rows.push((
+        "Service with ExternalName type can change its empty ClusterIP when changing type to ClusterIP".into(),
+        "ExternalName".into(),
+        "ClusterIP".into(),
+        "",
+        0,
+    ));
+    type_rows.push((
+        "Service with ExternalName type can change its set ClusterIP when changing type to ClusterIP".into(),
+        "ExternalName".into(),
+        "ClusterIP".into(),
+        "1.2.3.4",
+        0,
+    ));
+    let run = |name: &str, tweak: &dyn Fn(&mut Service, &mut Service), want: usize| {
+        let (mut old, mut new) = (make_valid_service(), make_valid_service());
+        tweak(&mut old, &mut new);
+        let errs = validate_service_update(&new, &old);
+        assert_eq!(errs.len(), want, "{name}: {:?}", strings(&errs));
+    };
+    for (name, tweak, want) in &rows {
+        run(name, tweak.as_ref(), *want);
+    }
+    for (name, old_t, new_t, old_ip, want) in &type_rows {
+        let tweak = |o: &mut Service, n: &mut Service| {
+            ext(o, old_t);
+            ext(n, new_t);
+            set_ips(o, old_ip);
+            set_ips(n, "1.2.3.5");
+        };
+        run(name, &tweak, *want);
+    }
+    let more: Vec<(&str, Tweak, usize)> = vec![
+        (
+            "Service with LoadBalancer type can change its AllocateLoadBalancerNodePorts from true to false",
+            |o, n| {
+                o.spec.type_ = "LoadBalancer".into();
+                o.spec
+                    .extra
+                    .insert("allocateLoadBalancerNodePorts".into(), json!(true));
+                n.spec.type_ = "LoadBalancer".into();
+                n.spec
+                    .extra
+                    .insert("externalTrafficPolicy".into(), json!("Cluster"));
+                n.spec
+                    .extra
+                    .insert("allocateLoadBalancerNodePorts".into(), json!(false));
+            },
+            0,
+        ),
+        (
+            "invalid node port with clusterIP None",
+            |o, n| {
+                o.spec.type_ = "NodePort".into();
+                n.spec.type_ = "NodePort".into();
+                n.spec
+                    .extra
+                    .insert("externalTrafficPolicy".into(), json!("Cluster"));
+                let q = ServicePort {
+                    name: "q".into(),
+                    port: 1,
+                    protocol: "TCP".into(),
+                    node_port: 1,
+                    target_port: Some(IntOrString::Int(1)),
+                    ..Default::default()
+                };
+                o.spec.ports.push(q.clone());
+                n.spec.ports.push(q);
+                set_ips(o, "");
+                set_ips(n, "None");
+            },
+            1,
+        ),
+        (
+            "convert from ExternalName",
+            |o, n| {
+                o.spec.type_ = "ExternalName".into();
+                n.spec.type_ = "ClusterIP".into();
+            },
+            0,
+        ),
+        (
+            "invalid: convert to ExternalName",
+            |o, n| {
+                for s in [&mut *o, &mut *n] {
+                    set_ips(s, "10.0.0.10");
+                    s.spec.ip_families = vec!["IPv4".into()];
+                    s.spec.ip_family_policy = Some("SingleStack".into());
+                }
+                n.spec.type_ = "ExternalName".into();
+                n.spec.extra.insert("externalName".into(), json!("foo"));
+            },
+            3,
+        ),
+        (
+            "valid: convert to ExternalName",
+            |o, n| {
+                set_ips(o, "10.0.0.10");
+                o.spec.ip_families = vec!["IPv4".into()];
+                o.spec.ip_family_policy = Some("SingleStack".into());
+                n.spec.type_ = "ExternalName".into();
+                n.spec.extra.insert("externalName".into(), json!("foo"));
+            },
+            0,
+        ),
+        (
+            "same ServiceIPFamily",
+            |o, n| {
+                o.spec.ip_families = vec!["IPv4".into()];
+                n.spec.ip_families = vec!["IPv4".into()];
+            },
+            0,
+        ),
+        (
+            "same ServiceIPFamily, change IPFamilyPolicy to singleStack",
+            |o, n| {
+                o.spec.ip_families = vec!["IPv4".into()];
+                n.spec.ip_family_policy = Some("SingleStack".into());
+                n.spec.ip_families = vec!["IPv4".into()];
+            },
+            0,
+        ),
+        (
+            "ExternalName while changing Service IPFamily",
+            |o, n| {
+                for s in [o, n] {
+                    s.spec.type_ = "ExternalName".into();
+                    s.spec.extra.insert("externalName".into(), json!("somename"));
+                }
+            },
+            0,
+        ),
+    ];
+    for (name, tweak, want) in more {
+        run(name, &tweak, want);
+    }
+}
