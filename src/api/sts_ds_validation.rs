@@ -873,9 +873,6 @@ fn validate_upgrade_downgrade_cluster_ips(old: &Service, new: &Service) -> Vec<F
     errs
 }
 
-/// `ports.KubeletPort`.
-const KUBELET_PORT: i32 = 10250;
-
 /// `validateServicePort`.
 fn validate_service_port(
     p: &super::ServicePort,
@@ -951,8 +948,8 @@ fn service_port_key_json(protocol: &str, port: i32, node_port: i32) -> String {
 
 /// `ValidateService` (the parts kubeplay models): a DNS-1035 name; ports (required unless
 /// headless or ExternalName), their names, numbers, protocols, target ports and app protocols;
-/// the per-type rules (the kubelet port on load balancers, no headless NodePort or
-/// LoadBalancer, ExternalName's name and absent addresses); selector labels; session affinity;
+/// the per-type rules (no headless NodePort or LoadBalancer, ExternalName's name and absent
+/// addresses); selector labels; session affinity;
 /// the type; node ports only off ClusterIP and unique; unique (protocol, port) pairs; the
 /// internal traffic policy. Cluster IP families, external IPs, load-balancer fields and the
 /// external traffic policy are not validated.
@@ -965,24 +962,12 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
     }
     let first_cluster_ip = || service_cluster_ips(svc).swap_remove(0);
     match spec.type_.as_str() {
-        "LoadBalancer" => {
-            for (i, p) in spec.ports.iter().enumerate() {
-                if p.port == KUBELET_PORT {
-                    errs.push(FieldError::invalid(
-                        format!("spec.ports[{i}]"),
-                        p.port,
-                        format!("may not expose port {KUBELET_PORT} externally since it is used by kubelet"),
-                    ));
-                }
-            }
-            if headless {
-                errs.push(FieldError::invalid(
-                    "spec.clusterIPs[0]",
-                    first_cluster_ip(),
-                    "may not be set to 'None' for LoadBalancer services",
-                ));
-            }
-        }
+        // (Port 10250, the kubelet's, may be exposed: upstream lifted that limitation.)
+        "LoadBalancer" if headless => errs.push(FieldError::invalid(
+            "spec.clusterIPs[0]",
+            first_cluster_ip(),
+            "may not be set to 'None' for LoadBalancer services",
+        )),
         "NodePort" if headless => errs.push(FieldError::invalid(
             "spec.clusterIPs[0]",
             first_cluster_ip(),

@@ -1100,3 +1100,409 @@ fn validate_service_update_table() {
         run(name, &tweak, want);
     }
 }
+
+fn svc_port(
+    name: &str,
+    port: i32,
+    protocol: &str,
+    node_port: i32,
+    target: i32,
+) -> crate::api::ServicePort {
+    crate::api::ServicePort {
+        name: name.into(),
+        port,
+        protocol: protocol.into(),
+        node_port,
+        target_port: Some(crate::api::IntOrString::Int(target)),
+        ..Default::default()
+    }
+}
+
+fn external(s: &mut crate::api::Service, t: &str, allocate: Option<bool>) {
+    s.spec.type_ = t.into();
+    s.spec
+        .extra
+        .insert("externalTrafficPolicy".into(), json!("Cluster"));
+    if let Some(a) = allocate {
+        s.spec
+            .extra
+            .insert("allocateLoadBalancerNodePorts".into(), json!(a));
+    }
+}
+
+// upstream: TestValidateServiceCreate (pkg/apis/core/validation/validation_test.go). Upstream
+// counts errors (numErrs); so do these rows. Rows skipped (fields kubeplay keeps verbatim and
+// does not validate): "invalid cluster ip" (address syntax), the four "invalid publicIPs ..."
+// rows and "valid publicIPs" (externalIPs), "invalid type - missing
+// AllocateLoadBalancerNodePorts for loadbalancer type", and the rows after "valid port
+// type=LoadBalancer" (load-balancer source ranges, IP families, traffic policies, ...).
+#[test]
+fn validate_service_create_table() {
+    use crate::api::sts_ds_validation::validate_service;
+    use crate::api::{IntOrString, Service};
+    type Tweak = fn(&mut Service);
+    let rows: Vec<(&str, Tweak, usize)> = vec![
+        ("missing namespace", |s| s.metadata.namespace.clear(), 1),
+        (
+            "invalid namespace",
+            |s| s.metadata.namespace = "-123".into(),
+            1,
+        ),
+        ("missing name", |s| s.metadata.name.clear(), 1),
+        ("invalid name", |s| s.metadata.name = "-123".into(), 1),
+        ("too long name", |s| s.metadata.name = "a".repeat(64), 1),
+        (
+            "invalid generateName",
+            |s| s.metadata.generate_name = "-123".into(),
+            1,
+        ),
+        (
+            "too long generateName",
+            |s| s.metadata.generate_name = "a".repeat(64),
+            1,
+        ),
+        (
+            "invalid label",
+            |s| {
+                s.metadata
+                    .labels
+                    .insert("NoUppercaseOrSpecialCharsLike=Equals".into(), "bar".into());
+            },
+            1,
+        ),
+        (
+            "invalid annotation",
+            |s| {
+                s.metadata
+                    .annotations
+                    .insert("NoSpecialCharsLike=Equals".into(), "bar".into());
+            },
+            1,
+        ),
+        ("nil selector", |s| s.spec.selector.clear(), 0),
+        (
+            "invalid selector",
+            |s| {
+                s.spec
+                    .selector
+                    .insert("NoSpecialCharsLike=Equals".into(), "bar".into());
+            },
+            1,
+        ),
+        (
+            "missing session affinity",
+            |s| s.spec.session_affinity.clear(),
+            1,
+        ),
+        ("missing type", |s| s.spec.type_.clear(), 1),
+        ("missing ports", |s| s.spec.ports.clear(), 1),
+        (
+            "missing ports but headless",
+            |s| {
+                s.spec.ports.clear();
+                set_ips(s, "None");
+            },
+            0,
+        ),
+        ("empty port[0] name", |s| s.spec.ports[0].name.clear(), 0),
+        (
+            "empty port[1] name",
+            |s| s.spec.ports.push(svc_port("", 12345, "TCP", 0, 12345)),
+            1,
+        ),
+        (
+            "empty multi-port port[0] name",
+            |s| {
+                s.spec.ports[0].name.clear();
+                s.spec.ports.push(svc_port("p", 12345, "TCP", 0, 12345));
+            },
+            1,
+        ),
+        (
+            "invalid port name",
+            |s| s.spec.ports[0].name = "INVALID".into(),
+            1,
+        ),
+        ("missing protocol", |s| s.spec.ports[0].protocol.clear(), 1),
+        (
+            "invalid protocol",
+            |s| s.spec.ports[0].protocol = "INVALID".into(),
+            1,
+        ),
+        ("missing port", |s| s.spec.ports[0].port = 0, 1),
+        ("invalid port", |s| s.spec.ports[0].port = 65536, 1),
+        (
+            "invalid TargetPort int",
+            |s| s.spec.ports[0].target_port = Some(IntOrString::Int(65536)),
+            1,
+        ),
+        (
+            "valid port headless",
+            |s| {
+                s.spec.ports[0].port = 11722;
+                s.spec.ports[0].target_port = Some(IntOrString::Int(11722));
+                set_ips(s, "None");
+            },
+            0,
+        ),
+        (
+            "invalid port headless 1",
+            |s| {
+                s.spec.ports[0].port = 11722;
+                s.spec.ports[0].target_port = Some(IntOrString::Int(11721));
+                set_ips(s, "None");
+            },
+            0,
+        ),
+        (
+            "invalid port headless 2",
+            |s| {
+                s.spec.ports[0].port = 11722;
+                s.spec.ports[0].target_port = Some(IntOrString::String("target".into()));
+                set_ips(s, "None");
+            },
+            0,
+        ),
+        (
+            "dup port name",
+            |s| {
+                s.spec.ports[0].name = "p".into();
+                s.spec.ports.push(svc_port("p", 12345, "TCP", 0, 12345));
+            },
+            1,
+        ),
+        (
+            "valid load balancer protocol UDP 1",
+            |s| {
+                external(s, "LoadBalancer", Some(true));
+                s.spec.ports[0].protocol = "UDP".into();
+            },
+            0,
+        ),
+        (
+            "valid load balancer protocol UDP 2",
+            |s| {
+                external(s, "LoadBalancer", Some(true));
+                s.spec.ports[0] = svc_port("q", 12345, "UDP", 0, 12345);
+            },
+            0,
+        ),
+        (
+            "load balancer with mix protocol",
+            |s| {
+                external(s, "LoadBalancer", Some(true));
+                s.spec.ports.push(svc_port("q", 12345, "UDP", 0, 12345));
+            },
+            0,
+        ),
+        ("valid 1", |_| {}, 0),
+        (
+            "valid 2",
+            |s| {
+                s.spec.ports[0].protocol = "UDP".into();
+                s.spec.ports[0].target_port = Some(IntOrString::Int(12345));
+            },
+            0,
+        ),
+        (
+            "valid 3",
+            |s| s.spec.ports[0].target_port = Some(IntOrString::String("http".into())),
+            0,
+        ),
+        ("valid cluster ip - none ", |s| set_ips(s, "None"), 0),
+        (
+            "valid cluster ip - empty",
+            |s| {
+                s.spec.cluster_ips.clear();
+                s.spec.ports[0].target_port = Some(IntOrString::String("http".into()));
+            },
+            0,
+        ),
+        (
+            "valid type - clusterIP",
+            |s| s.spec.type_ = "ClusterIP".into(),
+            0,
+        ),
+        (
+            "valid type - loadbalancer",
+            |s| external(s, "LoadBalancer", Some(true)),
+            0,
+        ),
+        (
+            "valid type - loadbalancer with allocateLoadBalancerNodePorts=false",
+            |s| external(s, "LoadBalancer", Some(false)),
+            0,
+        ),
+        (
+            "valid type loadbalancer 2 ports",
+            |s| {
+                external(s, "LoadBalancer", Some(true));
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 0, 12345));
+            },
+            0,
+        ),
+        (
+            "valid external load balancer 2 ports",
+            |s| {
+                external(s, "LoadBalancer", Some(true));
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 0, 12345));
+            },
+            0,
+        ),
+        (
+            "duplicate nodeports",
+            |s| {
+                external(s, "NodePort", None);
+                s.spec.ports.push(svc_port("q", 1, "TCP", 1, 1));
+                s.spec.ports.push(svc_port("r", 2, "TCP", 1, 2));
+            },
+            1,
+        ),
+        (
+            "duplicate nodeports (different protocols)",
+            |s| {
+                external(s, "NodePort", None);
+                s.spec.ports.push(svc_port("q", 1, "TCP", 1, 1));
+                s.spec.ports.push(svc_port("r", 2, "UDP", 1, 2));
+                s.spec.ports.push(svc_port("s", 3, "SCTP", 1, 3));
+            },
+            0,
+        ),
+        (
+            "invalid duplicate ports (with same protocol)",
+            |s| {
+                s.spec.type_ = "ClusterIP".into();
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 0, 8080));
+                s.spec.ports.push(svc_port("r", 12345, "TCP", 0, 80));
+            },
+            1,
+        ),
+        (
+            "valid duplicate ports (with different protocols)",
+            |s| {
+                s.spec.type_ = "ClusterIP".into();
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 0, 8080));
+                s.spec.ports.push(svc_port("r", 12345, "UDP", 0, 80));
+                s.spec.ports.push(svc_port("s", 12345, "SCTP", 0, 8088));
+            },
+            0,
+        ),
+        (
+            "valid type - cluster",
+            |s| s.spec.type_ = "ClusterIP".into(),
+            0,
+        ),
+        (
+            "valid type - nodeport",
+            |s| external(s, "NodePort", None),
+            0,
+        ),
+        (
+            "valid type - loadbalancer with allocateLoadBalancerNodePorts=true",
+            |s| external(s, "LoadBalancer", Some(true)),
+            0,
+        ),
+        (
+            "valid type loadbalancer with NodePort",
+            |s| {
+                external(s, "LoadBalancer", Some(true));
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 12345, 12345));
+            },
+            0,
+        ),
+        (
+            "valid type=NodePort service with NodePort",
+            |s| {
+                external(s, "NodePort", None);
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 12345, 12345));
+            },
+            0,
+        ),
+        (
+            "valid type=NodePort service without NodePort",
+            |s| {
+                external(s, "NodePort", None);
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 0, 12345));
+            },
+            0,
+        ),
+        (
+            "valid cluster service without NodePort",
+            |s| {
+                s.spec.type_ = "ClusterIP".into();
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 0, 12345));
+            },
+            0,
+        ),
+        (
+            "invalid cluster service with NodePort",
+            |s| {
+                s.spec.type_ = "ClusterIP".into();
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 12345, 12345));
+            },
+            1,
+        ),
+        (
+            "invalid public service with duplicate NodePort",
+            |s| {
+                external(s, "NodePort", None);
+                s.spec.ports.push(svc_port("p1", 1, "TCP", 1, 1));
+                s.spec.ports.push(svc_port("p2", 2, "TCP", 1, 2));
+            },
+            1,
+        ),
+        (
+            "valid type=LoadBalancer",
+            |s| {
+                external(s, "LoadBalancer", Some(true));
+                s.spec.ports.push(svc_port("q", 12345, "TCP", 0, 12345));
+            },
+            0,
+        ),
+        (
+            "valid port type=LoadBalancer",
+            |s| {
+                external(s, "LoadBalancer", Some(true));
+                s.spec
+                    .ports
+                    .push(svc_port("kubelet", 10250, "TCP", 0, 12345));
+            },
+            0,
+        ),
+    ];
+    for (name, tweak, want) in rows {
+        let mut s = make_valid_service();
+        tweak(&mut s);
+        let errs = validate_service(&s);
+        assert_eq!(errs.len(), want, "{name}: {:?}", strings(&errs));
+    }
+    // Exact errors for a few of the rows above.
+    let mut s = make_valid_service();
+    s.spec.ports[0].protocol.clear();
+    assert_eq!(
+        strings(&validate_service(&s)),
+        ["spec.ports[0].protocol: Required value"]
+    );
+    let mut s = make_valid_service();
+    s.spec.session_affinity.clear();
+    assert_eq!(
+        strings(&validate_service(&s)),
+        ["spec.sessionAffinity: Required value"]
+    );
+    let mut s = make_valid_service();
+    s.spec.type_ = "ClusterIP".into();
+    s.spec.ports.push(svc_port("q", 12345, "TCP", 12345, 12345));
+    assert_eq!(
+        strings(&validate_service(&s)),
+        ["spec.ports[1].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"]
+    );
+    let mut s = make_valid_service();
+    s.spec.ports.push(svc_port("q", 12345, "TCP", 0, 8080));
+    s.spec.ports.push(svc_port("r", 12345, "TCP", 0, 80));
+    assert_eq!(
+        strings(&validate_service(&s)),
+        [
+            r#"spec.ports[2]: Duplicate value: {"Name":"","Protocol":"TCP","AppProtocol":null,"Port":12345,"TargetPort":0,"NodePort":0}"#
+        ]
+    );
+}
