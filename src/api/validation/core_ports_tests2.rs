@@ -1506,3 +1506,44 @@ fn validate_service_create_table() {
         ]
     );
 }
+
+// upstream: TestValidateObjectMetaTrimsTrailingDash
+// (staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta_test.go): a generateName
+// ending in '-' is a valid DNS-subdomain prefix.
+#[test]
+fn validate_object_meta_trims_trailing_dash() {
+    use super::meta::validate_object_meta;
+    use super::names::name_is_dns_subdomain;
+    let meta = ObjectMeta {
+        name: "test".into(),
+        generate_name: "foo-".into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        strings(&validate_object_meta(
+            &meta,
+            false,
+            name_is_dns_subdomain,
+            "field"
+        )),
+        Vec::<String>::new()
+    );
+    // Without the masking the prefix would be invalid: it is only the trailing dash that is
+    // forgiven.
+    let bad = ObjectMeta {
+        generate_name: "-foo-".into(),
+        ..meta
+    };
+    assert_eq!(
+        first_lines(&validate_object_meta(
+            &bad,
+            false,
+            name_is_dns_subdomain,
+            "field"
+        ))
+        .iter()
+        .map(|l| l.split(':').next().unwrap_or_default().to_string())
+        .collect::<Vec<_>>(),
+        ["field.generateName"]
+    );
+}
