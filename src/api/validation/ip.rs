@@ -1,0 +1,394 @@
+//! IP address and CIDR validation (`k8s.io/apimachinery/pkg/util/validation/ip.go`): the
+//! "sloppy" parser Kubernetes has always accepted (`netutils.ParseIPSloppy` /
+//! `ParseCIDRSloppy`, Go 1.16's `net.ParseIP`, which ignores leading zeros in IPv4 octets), the
+//! strict checks layered on it (no leading zeros, no IPv4-mapped IPv6, no bits beyond the
+//! prefix) and the canonical-form requirement of the strict validators.
+
+use crate::api::errors::FieldError;
+use std::net::IpAddr;
+
+const BIG: u32 = 0xFF_FFFF;
+const INVALID_IP: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
+const INVALID_CIDR: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+
+/// Go's `dtoi`: decimal digits at the start of `s` (value, digits consumed), failing on no
+/// digits or a value of `0xFFFFFF` or more.
+fn dtoi(s: &[u8]) -> Option<(u32, usize)> {
+    let mut n: u32 = 0;
+    let mut i = 0;
+    while i < s.len() && s[i].is_ascii_digit() {
+        n = n * 10 + u32::from(s[i] - b'0');
+        if n >= BIG {
+            return None;
+        }
+        i += 1;
+    }
+    (i > 0).then_some((n, i))
+}
+
+/// Go's `xtoi`: hexadecimal digits at the start of `s`.
+fn xtoi(s: &[u8]) -> Option<(u32, usize)> {
+    let mut n: u32 = 0;
+    let mut i = 0;
+    while i < s.len() {
+        let d = match s[i] {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            c @ b'A'..=b'F' => c - b'A' + 10,
+            _ => break,
+        };
+        n = n * 16 + u32::from(d);
+        if n >= BIG {
+            return None;
+        }
+        i += 1;
+    }
+    (i > 0).then_some((n, i))
+}
+
+/// Go 1.16 `parseIPv4` (leading zeros allowed).
+fn parse_ipv4_sloppy(s: &[u8]) -> Option<[u8; 4]> {
+    let mut p = [0u8; 4];
+    let mut s = s;
+    for (i, octet) in p.iter_mut().enumerate() {
+        if s.is_empty() {
+            return None;
+        }
+        if i > 0 {
+            if s[0] != b'.' {
+                return None;
+            }
+            s = &s[1..];
+        }
+        let (n, c) = dtoi(s)?;
+        if n > 0xFF {
+            return None;
+        }
+        s = &s[c..];
+        *octet = n as u8;
+    }
+    s.is_empty().then_some(p)
+}
+
+/// Go 1.16 `parseIPv6` (no zone).
+fn parse_ipv6_sloppy(s: &[u8]) -> Option<[u8; 16]> {
+    let mut ip = [0u8; 16];
+    let mut ellipsis: Option<usize> = None;
+    let mut s = s;
+    if s.len() >= 2 && s[0] == b':' && s[1] == b':' {
+        ellipsis = Some(0);
+        s = &s[2..];
+        if s.is_empty() {
+            return Some(ip);
+        }
+    }
+    let mut i = 0;
+    while i < 16 {
+        let (n, c) = xtoi(s)?;
+        if n > 0xFFFF {
+            return None;
+        }
+        if c < s.len() && s[c] == b'.' {
+            if ellipsis.is_none() && i != 12 {
+                return None;
+            }
+            if i + 4 > 16 {
+                return None;
+            }
+            let v4 = parse_ipv4_sloppy(s)?;
+            ip[i..i + 4].copy_from_slice(&v4);
+            s = &[];
+            i += 4;
+            break;
+        }
+        ip[i] = (n >> 8) as u8;
+        ip[i + 1] = n as u8;
+        i += 2;
+        s = &s[c..];
+        if s.is_empty() {
+            break;
+        }
+        if s[0] != b':' || s.len() == 1 {
+            return None;
+        }
+        s = &s[1..];
+        if s[0] == b':' {
+            if ellipsis.is_some() {
+                return None;
+            }
+            ellipsis = Some(i);
+            s = &s[1..];
+            if s.is_empty() {
+                break;
+            }
+        }
+    }
+    if !s.is_empty() {
+        return None;
+    }
+    if i < 16 {
+        let e = ellipsis?;
+        let n = 16 - i;
+        for j in (e..i).rev() {
+            ip[j + n] = ip[j];
+        }
+        for b in ip.iter_mut().skip(e).take(n) {
+            *b = 0;
+        }
+    } else if ellipsis.is_some() {
+        return None;
+    }
+    Some(ip)
+}
+
+/// A parsed address as Go's `net.IP` holds it: 16 bytes, IPv4 as IPv4-mapped IPv6.
+fn v4_in_16(p: [u8; 4]) -> [u8; 16] {
+    let mut ip = [0u8; 16];
+    ip[10] = 0xff;
+    ip[11] = 0xff;
+    ip[12..].copy_from_slice(&p);
+    ip
+}
+
+fn is_v4_mapped(ip: &[u8; 16]) -> bool {
+    ip[..10].iter().all(|&b| b == 0) && ip[10] == 0xff && ip[11] == 0xff
+}
+
+/// `netutils.ParseIPSloppy`.
+fn parse_ip_sloppy(s: &str) -> Option<[u8; 16]> {
+    let b = s.as_bytes();
+    match b.iter().find(|&&c| c == b'.' || c == b':') {
+        Some(b'.') => parse_ipv4_sloppy(b).map(v4_in_16),
+        Some(b':') => parse_ipv6_sloppy(b),
+        _ => None,
+    }
+}
+
+/// Go's `net.IP.String` for a 16-byte address.
+fn ip_string(ip: &[u8; 16]) -> String {
+    if is_v4_mapped(ip) {
+        return format!("{}.{}.{}.{}", ip[12], ip[13], ip[14], ip[15]);
+    }
+    let groups: Vec<u16> = ip
+        .chunks(2)
+        .map(|c| (u16::from(c[0]) << 8) | u16::from(c[1]))
+        .collect();
+    // The longest run of zero groups (at least two; the first such run on ties).
+    let (mut e0, mut e1) = (-1i32, -1i32);
+    let mut i = 0usize;
+    while i < 8 {
+        let mut j = i;
+        while j < 8 && groups[j] == 0 {
+            j += 1;
+        }
+        if j > i && j >= i + 2 && (j - i) as i32 > e1 - e0 {
+            e0 = i as i32;
+            e1 = j as i32;
+        }
+        i = j + 1;
+    }
+    let mut out = String::new();
+    let mut k = 0i32;
+    while k < 8 {
+        if k == e0 {
+            out.push_str("::");
+            k = e1;
+            if k >= 8 {
+                break;
+            }
+        } else if k > 0 {
+            out.push(':');
+        }
+        out.push_str(&format!("{:x}", groups[k as usize]));
+        k += 1;
+    }
+    out
+}
+
+/// `parseIP`: the sloppy parse, then (when strict) no leading zeros and no IPv4-mapped IPv6.
+fn parse_ip(path: &str, value: &str, strict: bool) -> (Option<[u8; 16]>, Vec<FieldError>) {
+    let Some(ip) = parse_ip_sloppy(value) else {
+        return (None, vec![FieldError::invalid(path, value, INVALID_IP)]);
+    };
+    let mut errs = vec![];
+    if strict {
+        match value.parse::<IpAddr>() {
+            Err(_) => errs.push(FieldError::invalid(path, value, "must not have leading 0s")),
+            Ok(IpAddr::V6(a)) if a.to_ipv4_mapped().is_some() => errs.push(FieldError::invalid(
+                path,
+                value,
+                "must not be an IPv4-mapped IPv6 address",
+            )),
+            Ok(_) => {}
+        }
+    }
+    (Some(ip), errs)
+}
+
+/// `IsValidIPForLegacyField`: an IP for a field that predates strict validation (non-canonical
+/// forms allowed; leading zeros and IPv4-mapped IPv6 allowed unless `strict`), or one of the
+/// old object's values.
+pub fn is_valid_ip_for_legacy_field(
+    path: &str,
+    value: &str,
+    strict: bool,
+    valid_old_ips: &[String],
+) -> Vec<FieldError> {
+    if valid_old_ips.iter().any(|v| v == value) {
+        return vec![];
+    }
+    parse_ip(path, value, strict).1
+}
+
+/// `IsValidIP`: a valid IP address in canonical form.
+pub fn is_valid_ip(path: &str, value: &str) -> Vec<FieldError> {
+    let (ip, mut errs) = parse_ip(path, value, true);
+    if !errs.is_empty() {
+        return errs;
+    }
+    if let Some(ip) = ip {
+        let canonical = ip_string(&ip);
+        if value != canonical {
+            errs.push(FieldError::invalid(
+                path,
+                value,
+                format!("must be in canonical form (\"{canonical}\")"),
+            ));
+        }
+    }
+    errs
+}
+
+/// A sloppily parsed CIDR: the network address (masked) and the prefix length, with whether
+/// the address was written as IPv4.
+struct Cidr {
+    network: [u8; 16],
+    bits: u32,
+    is_v4: bool,
+}
+
+/// `netutils.ParseCIDRSloppy` (Go 1.16 `net.ParseCIDR`).
+fn parse_cidr_sloppy(s: &str) -> Option<Cidr> {
+    let (addr, mask) = s.split_once('/')?;
+    let (ip, iplen) = match parse_ipv4_sloppy(addr.as_bytes()) {
+        Some(p) => (v4_in_16(p), 4u32),
+        None => (parse_ipv6_sloppy(addr.as_bytes())?, 16),
+    };
+    let (n, used) = dtoi(mask.as_bytes())?;
+    if used != mask.len() || n > 8 * iplen {
+        return None;
+    }
+    let total = if iplen == 4 { n + 96 } else { n };
+    let mut network = ip;
+    for (i, b) in network.iter_mut().enumerate() {
+        let bit = (i as u32) * 8;
+        if bit >= total {
+            *b = 0;
+        } else if total - bit < 8 {
+            *b &= 0xffu8 << (8 - (total - bit));
+        }
+    }
+    if iplen == 4 {
+        // Go keeps the ::ffff: prefix of an IPv4 address when masking with an IPv4 mask.
+        network[10] = 0xff;
+        network[11] = 0xff;
+    }
+    Some(Cidr {
+        network,
+        bits: n,
+        is_v4: iplen == 4,
+    })
+}
+
+/// `parseCIDR`: the sloppy parse, then (when strict) no leading zeros, no IPv4-mapped IPv6
+/// address and no bits set beyond the prefix length.
+fn parse_cidr(path: &str, value: &str, strict: bool) -> (Option<Cidr>, Vec<FieldError>) {
+    let Some(cidr) = parse_cidr_sloppy(value) else {
+        return (None, vec![FieldError::invalid(path, value, INVALID_CIDR)]);
+    };
+    let mut errs = vec![];
+    if strict {
+        // `netip.ParsePrefix`.
+        let strict_parse = value.rsplit_once('/').and_then(|(a, b)| {
+            let addr = a.parse::<IpAddr>().ok()?;
+            if b.is_empty() || (b.len() > 1 && b.starts_with('0')) {
+                return None;
+            }
+            let bits = b.parse::<u32>().ok()?;
+            Some((addr, bits))
+        });
+        match strict_parse {
+            None => errs.push(FieldError::invalid(
+                path,
+                value,
+                "must not have leading 0s in IP or prefix length",
+            )),
+            Some((IpAddr::V6(a), _)) if a.to_ipv4_mapped().is_some() => {
+                errs.push(FieldError::invalid(
+                    path,
+                    value,
+                    "must not have an IPv4-mapped IPv6 address",
+                ));
+            }
+            Some((addr, _)) => {
+                let written = match addr {
+                    IpAddr::V4(a) => v4_in_16(a.octets()),
+                    IpAddr::V6(a) => a.octets(),
+                };
+                if written != cidr.network {
+                    errs.push(FieldError::invalid(
+                        path,
+                        value,
+                        "must not have bits set beyond the prefix length",
+                    ));
+                }
+            }
+        }
+    }
+    (Some(cidr), errs)
+}
+
+/// `IsValidCIDRForLegacyField`: a CIDR for a field that predates strict validation, or one
+/// of the old object's values.
+pub fn is_valid_cidr_for_legacy_field(
+    path: &str,
+    value: &str,
+    strict: bool,
+    valid_old_cidrs: &[String],
+) -> Vec<FieldError> {
+    if valid_old_cidrs.iter().any(|v| v == value) {
+        return vec![];
+    }
+    parse_cidr(path, value, strict).1
+}
+
+/// `IsValidCIDR`: a valid CIDR in canonical form.
+pub fn is_valid_cidr(path: &str, value: &str) -> Vec<FieldError> {
+    let (cidr, mut errs) = parse_cidr(path, value, true);
+    if !errs.is_empty() {
+        return errs;
+    }
+    if let Some(c) = cidr {
+        let addr = if c.is_v4 {
+            format!(
+                "{}.{}.{}.{}",
+                c.network[12], c.network[13], c.network[14], c.network[15]
+            )
+        } else {
+            ip_string(&c.network)
+        };
+        let canonical = format!("{addr}/{}", c.bits);
+        if value != canonical {
+            errs.push(FieldError::invalid(
+                path,
+                value,
+                format!("must be in canonical form (\"{canonical}\")"),
+            ));
+        }
+    }
+    errs
+}
+
+#[cfg(test)]
+#[path = "ip_tests.rs"]
+mod tests;
