@@ -748,9 +748,9 @@ fn is_headless_service(svc: &Service) -> bool {
     ips.len() == 1 && ips[0] == "None"
 }
 
-/// The part of `ValidateServiceClusterIPsRelatedFields` kubeplay models: `clusterIP` and
-/// `clusterIPs[0]` agree, supported and unique IP families, a supported family policy, `None`
-/// alone, at most two addresses. (Address syntax and dual-stack pairing are not checked.)
+/// `ValidateServiceClusterIPsRelatedFields`: `clusterIP` and `clusterIPs[0]` agree, supported
+/// and unique IP families, a supported family policy, valid addresses (`None` alone), at most
+/// two of them, one per family, each of the family `ipFamilies` gives.
 fn validate_service_cluster_ips_related_fields(svc: &Service) -> Vec<FieldError> {
     let spec = &svc.spec;
     if spec.type_ == "ExternalName" {
@@ -800,12 +800,29 @@ fn validate_service_cluster_ips_related_fields(svc: &Service) -> Vec<FieldError>
             ));
         }
     }
-    if spec.cluster_ips.len() > 1 && spec.cluster_ips[0] == "None" {
-        errs.push(FieldError::invalid(
-            "spec.clusterIPs",
-            ips(),
-            "'None' must be the first and only value",
-        ));
+    // Upstream checks the addresses with IsValidIPForLegacyField; kubeplay takes the
+    // non-strict parse (StrictIPCIDRValidation off).
+    let mut has_invalid_ips = false;
+    for (i, ip) in spec.cluster_ips.iter().enumerate() {
+        if i == 0 && ip == "None" {
+            if spec.cluster_ips.len() > 1 {
+                has_invalid_ips = true;
+                errs.push(FieldError::invalid(
+                    "spec.clusterIPs",
+                    ips(),
+                    "'None' must be the first and only value",
+                ));
+            }
+            continue;
+        }
+        let e = crate::api::validation::ip::is_valid_ip_for_legacy_field(
+            &format!("spec.clusterIPs[{i}]"),
+            ip,
+            false,
+            &[],
+        );
+        has_invalid_ips |= !e.is_empty();
+        errs.extend(e);
     }
     if spec.cluster_ips.len() > 2 {
         errs.push(FieldError::invalid(
@@ -813,6 +830,41 @@ fn validate_service_cluster_ips_related_fields(svc: &Service) -> Vec<FieldError>
             ips(),
             "may only hold up to 2 values",
         ));
+    }
+    if has_invalid_ips {
+        return errs;
+    }
+    let is_v6 = |ip: &str| crate::api::validation::ip::ip_is_ipv6(ip).unwrap_or(false);
+    if spec.cluster_ips.len() > 1 {
+        let v6 = spec.cluster_ips.iter().filter(|ip| is_v6(ip)).count();
+        if v6 == 0 || v6 == spec.cluster_ips.len() {
+            errs.push(FieldError::invalid(
+                "spec.clusterIPs",
+                ips(),
+                "may specify no more than one IP for each IP family",
+            ));
+        }
+    }
+    if !is_headless_service(svc) && !spec.cluster_ips.is_empty() {
+        for (i, ip) in spec.cluster_ips.iter().enumerate() {
+            let Some(family) = spec.ip_families.get(i) else {
+                break;
+            };
+            if family == "IPv4" && is_v6(ip) {
+                errs.push(FieldError::invalid(
+                    format!("spec.clusterIPs[{i}]"),
+                    ip.as_str(),
+                    format!("expected an IPv4 value as indicated by `ipFamilies[{i}]`"),
+                ));
+            }
+            if family == "IPv6" && !is_v6(ip) {
+                errs.push(FieldError::invalid(
+                    format!("spec.clusterIPs[{i}]"),
+                    ip.as_str(),
+                    format!("expected an IPv6 value as indicated by `ipFamilies[{i}]`"),
+                ));
+            }
+        }
     }
     errs
 }

@@ -1547,3 +1547,78 @@ fn validate_object_meta_trims_trailing_dash() {
         ["field.generateName"]
     );
 }
+
+// upstream: TestValidateServiceCreate (pkg/apis/core/validation/validation_test.go), row
+// "invalid cluster ip", and two dual-stack rows of ValidateServiceClusterIPsRelatedFields.
+#[test]
+fn validate_service_create_cluster_ips() {
+    use crate::api::sts_ds_validation::validate_service;
+    let mut s = make_valid_service();
+    set_ips(&mut s, "invalid");
+    assert_eq!(
+        strings(&validate_service(&s)),
+        [
+            r#"spec.clusterIPs[0]: Invalid value: "invalid": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"#
+        ]
+    );
+    let mut s = make_valid_service();
+    s.spec.cluster_ip = "10.0.0.1".into();
+    s.spec.cluster_ips = vec!["10.0.0.1".into(), "10.0.0.2".into()];
+    assert_eq!(
+        strings(&validate_service(&s)),
+        [
+            r#"spec.clusterIPs: Invalid value: ["10.0.0.1","10.0.0.2"]: may specify no more than one IP for each IP family"#
+        ]
+    );
+    let mut s = make_valid_service();
+    set_ips(&mut s, "2001:db8::1");
+    s.spec.ip_families = vec!["IPv4".into()];
+    assert_eq!(
+        strings(&validate_service(&s)),
+        [
+            r#"spec.clusterIPs[0]: Invalid value: "2001:db8::1": expected an IPv4 value as indicated by `ipFamilies[0]`"#
+        ]
+    );
+}
+
+// upstream: TestValidateNode (pkg/apis/core/validation/validation_test.go), the podCIDRs rows:
+// the success case with "192.168.0.0/16", "invalid-pod-cidr" and "duplicate-pod-cidr".
+// (The preferAvoidPods annotation rows "missing-podSignature" and "invalid-podController" are
+// not ported: kubeplay does not validate node annotations.)
+#[test]
+fn validate_node_pod_cidrs() {
+    use super::node::validate_node;
+    use crate::api::core::Node;
+    let node = |cidrs: &[&str]| {
+        let mut n = Node {
+            metadata: ObjectMeta {
+                name: "abc".into(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        n.spec.extra.insert("podCIDRs".into(), json!(cidrs));
+        n
+    };
+    assert_eq!(
+        strings(&validate_node(&node(&["192.168.0.0/16"]))),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        strings(&validate_node(&node(&["192.168.0.0/16", "2000::/10"]))),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        strings(&validate_node(&node(&["192.168.0.0"]))),
+        [
+            r#"spec.podCIDRs[0]: Invalid value: "192.168.0.0": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"#
+        ]
+    );
+    assert_eq!(
+        strings(&validate_node(&node(&["10.0.0.1/16", "10.0.0.1/16"]))),
+        [
+            r#"spec.podCIDRs: Invalid value: ["10.0.0.1/16","10.0.0.1/16"]: may specify no more than one CIDR for each IP family"#,
+            r#"spec.podCIDRs[1]: Duplicate value: "10.0.0.1/16""#,
+        ]
+    );
+}

@@ -389,6 +389,18 @@ pub fn is_valid_cidr(path: &str, value: &str) -> Vec<FieldError> {
     errs
 }
 
+/// Whether a (sloppily parsed) IP is IPv6 in `netutils.IsIPv6String`'s sense (an IPv4-mapped
+/// IPv6 address counts as IPv4); `None` when it does not parse.
+pub fn ip_is_ipv6(value: &str) -> Option<bool> {
+    parse_ip_sloppy(value).map(|ip| !is_v4_mapped(&ip))
+}
+
+/// Whether a (sloppily parsed) CIDR is IPv6 in `netutils.IsIPv6CIDR`'s sense; `None` when it
+/// does not parse.
+pub fn cidr_is_ipv6(value: &str) -> Option<bool> {
+    parse_cidr_sloppy(value).map(|c| !is_v4_mapped(&c.network))
+}
+
 #[cfg(test)]
 #[path = "ip_tests.rs"]
 mod tests;
