@@ -1622,3 +1622,122 @@ fn validate_node_pod_cidrs() {
         ]
     );
 }
+
+const AVOID_CONTROLLER_TRUE: &str = r#"
+    {
+        "preferAvoidPods": [
+            {
+                "podSignature": {
+                    "podController": {
+                        "apiVersion": "v1",
+                        "kind": "ReplicationController",
+                        "name": "foo",
+                        "uid": "abcdef123456",
+                        "controller": true
+                    }
+                },
+                "reason": "some reason",
+                "message": "some message"
+            }
+        ]
+    }"#;
+const AVOID_NO_SIGNATURE: &str = r#"
+    {
+        "preferAvoidPods": [
+            {
+                "reason": "some reason",
+                "message": "some message"
+            }
+        ]
+    }"#;
+const AVOID_CONTROLLER_FALSE: &str = r#"
+    {
+        "preferAvoidPods": [
+            {
+                "podSignature": {
+                    "podController": {
+                        "apiVersion": "v1",
+                        "kind": "ReplicationController",
+                        "name": "foo",
+                        "uid": "abcdef123456",
+                        "controller": false
+                    }
+                },
+                "reason": "some reason",
+                "message": "some message"
+            }
+        ]
+    }"#;
+
+fn annotated_node(name: &str, avoid: Option<&str>) -> crate::api::core::Node {
+    let mut n = crate::api::core::Node {
+        metadata: ObjectMeta {
+            name: name.into(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    if let Some(a) = avoid {
+        n.metadata.annotations = BTreeMap::from([(
+            super::node::PREFER_AVOID_PODS_ANNOTATION.to_string(),
+            a.to_string(),
+        )])
+        .into();
+    }
+    n
+}
+
+// upstream: TestValidateNode (pkg/apis/core/validation/validation_test.go), the
+// preferAvoidPods rows: the success case whose entry points to a controller,
+// "missing-podSignature" and "invalid-podController".
+#[test]
+fn validate_node_prefer_avoid_pods() {
+    use super::node::validate_node;
+    assert_eq!(
+        strings(&validate_node(&annotated_node(
+            "abc",
+            Some(AVOID_CONTROLLER_TRUE)
+        ))),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        strings(&validate_node(&annotated_node("abc-123", Some(AVOID_NO_SIGNATURE)))),
+        ["metadata.annotations.scheduler.alpha.kubernetes.io/preferAvoidPods[0].PodSignature: Required value"]
+    );
+    assert_eq!(
+        strings(&validate_node(&annotated_node("abc-123", Some(AVOID_CONTROLLER_FALSE)))),
+        ["metadata.annotations.scheduler.alpha.kubernetes.io/preferAvoidPods[0].PodSignature.PodController.Controller: Invalid value: false: must point to a controller"]
+    );
+    // The taints annotation holds taints that must be valid.
+    let mut n = annotated_node("abc", None);
+    n.metadata.annotations = BTreeMap::from([(
+        super::node::TAINTS_ANNOTATION.to_string(),
+        r#"[{"key": "dedicated", "value": "x", "effect": "NoScheduleNoAdmit"}]"#.to_string(),
+    )])
+    .into();
+    assert_eq!(
+        first_lines(&validate_node(&n)),
+        [
+            r#"metadata.annotations.scheduler.alpha.kubernetes.io/taints[0].effect: Unsupported value: "NoScheduleNoAdmit": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute""#
+        ]
+    );
+}
+
+// upstream: TestValidateNodeUpdate (pkg/apis/core/validation/validation_test.go), the
+// preferAvoidPods rows (valid, no podSignature, controller false).
+#[test]
+fn validate_node_update_prefer_avoid_pods() {
+    use super::node::validate_node_update;
+    let old = annotated_node("foo", None);
+    for (avoid, valid) in [
+        (AVOID_CONTROLLER_TRUE, true),
+        (AVOID_NO_SIGNATURE, false),
+        (AVOID_CONTROLLER_FALSE, false),
+    ] {
+        let (mut o, mut n) = (old.clone(), annotated_node("foo", Some(avoid)));
+        o.metadata.resource_version = "1".into();
+        n.metadata.resource_version = "1".into();
+        let errs = validate_node_update(&n, &o);
+        assert_eq!(errs.is_empty(), valid, "{avoid}: {:?}", strings(&errs));
+    }
+}

@@ -104,10 +104,82 @@ fn validate_node_resources(node: &Node) -> Vec<FieldError> {
     errs
 }
 
+/// `core.TaintsAnnotationKey`.
+pub const TAINTS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/taints";
+/// `core.PreferAvoidPodsAnnotationKey`.
+pub const PREFER_AVOID_PODS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/preferAvoidPods";
+
+/// `ValidateNodeSpecificAnnotations`: taints serialized in the taints annotation are valid
+/// taints; each preferAvoidPods entry names a controller. An annotation that is not valid JSON
+/// is reported with the decoder's message (worded by serde, not by Go's encoding/json).
+pub fn validate_node_specific_annotations(
+    annotations: &BTreeMap<String, String>,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if let Some(raw) = annotations.get(TAINTS_ANNOTATION).filter(|v| !v.is_empty()) {
+        match serde_json::from_str::<Vec<Taint>>(raw) {
+            Err(e) => errs.push(FieldError::invalid(path, TAINTS_ANNOTATION, e.to_string())),
+            Ok(taints) if !taints.is_empty() => {
+                errs.extend(validate_node_taints(
+                    &taints,
+                    &child(path, TAINTS_ANNOTATION),
+                ));
+            }
+            Ok(_) => {}
+        }
+    }
+    if let Some(raw) = annotations
+        .get(PREFER_AVOID_PODS_ANNOTATION)
+        .filter(|v| !v.is_empty())
+    {
+        match serde_json::from_str::<Value>(raw) {
+            Err(e) => errs.push(FieldError::invalid(
+                child(path, "AvoidPods"),
+                PREFER_AVOID_PODS_ANNOTATION,
+                e.to_string(),
+            )),
+            Ok(v) => {
+                let entries = v
+                    .get("preferAvoidPods")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                for (i, entry) in entries.iter().enumerate() {
+                    // `validatePreferAvoidPodsEntry`.
+                    let p = idx(&child(path, PREFER_AVOID_PODS_ANNOTATION), i);
+                    match entry
+                        .get("podSignature")
+                        .and_then(|s| s.get("podController"))
+                        .filter(|c| !c.is_null())
+                    {
+                        None => errs.push(FieldError::required(child(&p, "PodSignature"), "")),
+                        Some(c) => {
+                            // Upstream dereferences `controller` (a missing one panics there).
+                            if c.get("controller").and_then(Value::as_bool) != Some(true) {
+                                errs.push(FieldError::invalid(
+                                    child(&p, "PodSignature.PodController.Controller"),
+                                    false,
+                                    "must point to a controller",
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    errs
+}
+
 /// `ValidateNode`. Upstream reports spec taints under `metadata.taints` (its field path starts
 /// from `metadata`); kept as is.
 pub fn validate_node(node: &Node) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&node.metadata, false, name_is_dns_subdomain, "metadata");
+    errs.extend(validate_node_specific_annotations(
+        &node.metadata.annotations,
+        "metadata.annotations",
+    ));
     if !node.spec.taints.is_empty() {
         errs.extend(validate_node_taints(&node.spec.taints, "metadata.taints"));
     }
@@ -163,6 +235,10 @@ fn string_list(v: Option<&Value>) -> Vec<String> {
 /// providerID fixed once set, externalID fixed, taints valid.
 pub fn validate_node_update(new: &Node, old: &Node) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_node_specific_annotations(
+        &new.metadata.annotations,
+        "metadata.annotations",
+    ));
     errs.extend(validate_node_resources(new));
     let mut seen = BTreeSet::new();
     if let Some(addrs) = new.status.extra.get("addresses").and_then(Value::as_array) {
