@@ -1132,6 +1132,7 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
             );
         }
     }
+    errs.extend(validate_load_balancer_class(None, svc));
     match spec.internal_traffic_policy.as_deref() {
         None if matches!(
             spec.type_.as_str(),
@@ -1150,12 +1151,111 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
     errs
 }
 
+/// `validateUpgradeDowngradeIPFamilies` (upstream's paths and bad values kept, including
+/// `ipFamilies[0]` for any changed family and `clusterIPs` as the value of some errors).
+fn validate_upgrade_downgrade_ip_families(old: &Service, new: &Service) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if new.spec.type_ == "ExternalName" || old.spec.type_ == "ExternalName" {
+        return errs;
+    }
+    let (old_headless, new_headless) = (is_headless_service(old), is_headless_service(new));
+    if old_headless != new_headless || new_headless {
+        return errs;
+    }
+    let (o, n) = (&old.spec.ip_families, &new.spec.ip_families);
+    let families = || Value::from(n.clone());
+    let ips = || Value::from(service_cluster_ips(new));
+    if o.len() == n.len() {
+        for (i, f) in o.iter().enumerate() {
+            if *f != n[i] {
+                errs.push(FieldError::invalid(
+                    "spec.ipFamilies[0]",
+                    families(),
+                    "may not change once set",
+                ));
+            }
+        }
+    } else if o.len() > n.len() {
+        if service_cluster_ips(new).is_empty() {
+            errs.push(FieldError::invalid(
+                "spec.ipFamilies[0]",
+                families(),
+                "primary ipFamily can not be unset",
+            ));
+        }
+        if !n.is_empty() && n[0] != o[0] {
+            errs.push(FieldError::invalid(
+                "spec.ipFamilies[0]",
+                ips(),
+                "may not change once set",
+            ));
+        }
+        if n.len() == 1 && new.spec.ip_family_policy.as_deref() != Some("SingleStack") {
+            errs.push(FieldError::invalid(
+                "spec.ipFamilyPolicy",
+                new.spec
+                    .ip_family_policy
+                    .clone()
+                    .map_or(Value::Null, Value::String),
+                "must be set to 'SingleStack' when releasing the secondary ipFamily",
+            ));
+        }
+    } else if !o.is_empty() && !n.is_empty() && n[0] != o[0] {
+        errs.push(FieldError::invalid(
+            "spec.ipFamilies[0]",
+            ips(),
+            "may not change once set",
+        ));
+    }
+    errs
+}
+
+/// `validateLoadBalancerClassField`: immutable between LoadBalancer Services, a qualified name,
+/// and only on LoadBalancer Services.
+fn validate_load_balancer_class(old: Option<&Service>, svc: &Service) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let class = |s: &Service| {
+        s.spec
+            .extra
+            .get("loadBalancerClass")
+            .filter(|v| !v.is_null())
+            .cloned()
+    };
+    let is_lb = |s: &Service| s.spec.type_ == "LoadBalancer";
+    if let Some(old) = old {
+        if is_lb(old) && is_lb(svc) && class(old) != class(svc) {
+            errs.push(FieldError::invalid(
+                "spec.loadBalancerClass",
+                class(svc).unwrap_or(Value::Null),
+                "may not change once set",
+            ));
+        }
+    }
+    match class(svc) {
+        Some(c) if is_lb(svc) => {
+            let c = c.as_str().unwrap_or_default().to_string();
+            for m in is_qualified_name(&c) {
+                errs.push(FieldError::invalid("spec.loadBalancerClass", c.as_str(), m));
+            }
+        }
+        Some(_) => errs.push(FieldError::forbidden(
+            "spec.loadBalancerClass",
+            "may only be used when `type` is 'LoadBalancer'",
+        )),
+        None => {}
+    }
+    errs
+}
+
 /// `ValidateServiceUpdate`: the primary cluster IP may not change or be unset once allocated
 /// (ExternalName Services and headless-to-headless updates excepted), then [`validate_service`].
-/// (The IP-family and load-balancer-class update rules are not modelled.)
+/// IP families follow the same rule (`validateUpgradeDowngradeIPFamilies`) and a load
+/// balancer's class may not change.
 pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     errs.extend(validate_upgrade_downgrade_cluster_ips(old, new));
+    errs.extend(validate_upgrade_downgrade_ip_families(old, new));
+    errs.extend(validate_load_balancer_class(Some(old), new));
     errs.extend(validate_service(new));
     errs
 }

@@ -1741,3 +1741,278 @@ fn validate_node_update_prefer_avoid_pods() {
         assert_eq!(errs.is_empty(), valid, "{avoid}: {:?}", strings(&errs));
     }
 }
+
+fn dual(s: &mut crate::api::Service, cluster_ip: &str, ips: &[&str], policy: &str, fams: &[&str]) {
+    s.spec.type_ = "ClusterIP".into();
+    s.spec.cluster_ip = cluster_ip.into();
+    s.spec.cluster_ips = ips.iter().map(|x| x.to_string()).collect();
+    s.spec.ip_family_policy = Some(policy.into());
+    s.spec.ip_families = fams.iter().map(|x| x.to_string()).collect();
+}
+
+fn lb_class(s: &mut crate::api::Service, t: &str, class: Option<&str>) {
+    s.spec.type_ = t.into();
+    if t == "LoadBalancer" {
+        s.spec
+            .extra
+            .insert("allocateLoadBalancerNodePorts".into(), json!(true));
+    }
+    if t == "LoadBalancer" || t == "NodePort" {
+        s.spec
+            .extra
+            .insert("externalTrafficPolicy".into(), json!("Cluster"));
+    }
+    if let Some(c) = class {
+        s.spec.extra.insert("loadBalancerClass".into(), json!(c));
+    }
+}
+
+// upstream: TestValidateServiceUpdate (pkg/apis/core/validation/validation_test.go), the IP
+// family, dual-stack, app protocol and loadBalancerClass rows. Skipped: "Set
+// AllocateLoadBalancerNodePorts when type is not LoadBalancer" (not validated by kubeplay).
+#[test]
+fn validate_service_update_families_and_classes() {
+    use crate::api::sts_ds_validation::validate_service_update;
+    use crate::api::Service;
+    type Tweak = fn(&mut Service, &mut Service);
+    let rows: Vec<(&str, Tweak, usize)> = vec![
+        (
+            "change primary ServiceIPFamily",
+            |o, n| {
+                set_ips(o, "1.2.3.4");
+                o.spec.ip_families = vec!["IPv4".into()];
+                set_ips(n, "1.2.3.4");
+                n.spec.ip_families = vec!["IPv6".into()];
+            },
+            2,
+        ),
+        (
+            "valid: upgrade to dual stack, with specific secondary ip",
+            |o, n| {
+                dual(o, "1.2.3.4", &["1.2.3.4"], "SingleStack", &["IPv4"]);
+                dual(n, "1.2.3.4", &["1.2.3.4", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+            },
+            0,
+        ),
+        (
+            "valid: downgrade from dual to single",
+            |o, n| {
+                dual(o, "1.2.3.4", &["1.2.3.4", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "1.2.3.4", &["1.2.3.4"], "SingleStack", &["IPv4"]);
+            },
+            0,
+        ),
+        (
+            "valid: change families for a headless service",
+            |o, n| {
+                dual(o, "None", &["None"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "None", &["None"], "RequireDualStack", &["IPv6", "IPv4"]);
+            },
+            0,
+        ),
+        (
+            "valid: upgrade a headless service",
+            |o, n| {
+                dual(o, "None", &["None"], "SingleStack", &["IPv4"]);
+                dual(n, "None", &["None"], "RequireDualStack", &["IPv6", "IPv4"]);
+            },
+            0,
+        ),
+        (
+            "valid: downgrade a headless service",
+            |o, n| {
+                dual(o, "None", &["None"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "None", &["None"], "SingleStack", &["IPv6"]);
+            },
+            0,
+        ),
+        (
+            "invalid flip families",
+            |o, n| {
+                dual(o, "1.2.3.40", &["1.2.3.4", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "2001::1", &["2001::1", "1.2.3.5"], "RequireDualStack", &["IPv6", "IPv4"]);
+            },
+            4,
+        ),
+        (
+            "invalid change first ip, in dualstack service",
+            |o, n| {
+                dual(o, "1.2.3.4", &["1.2.3.4", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "1.2.3.5", &["1.2.3.5", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+            },
+            1,
+        ),
+        (
+            "invalid, change second ip in dualstack service",
+            |o, n| {
+                dual(o, "1.2.3.4", &["1.2.3.4", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "1.2.3.4", &["1.2.3.4", "2002::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+            },
+            1,
+        ),
+        (
+            "downgrade keeping the families",
+            |o, n| {
+                dual(o, "1.2.3.4", &["1.2.3.4", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "1.2.3.4", &["1.2.3.4"], "SingleStack", &["IPv4", "IPv6"]);
+            },
+            0,
+        ),
+        (
+            "invalid, downgrade without changing to singleStack",
+            |o, n| {
+                dual(o, "1.2.3.4", &["1.2.3.4", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "1.2.3.4", &["1.2.3.4"], "RequireDualStack", &["IPv4"]);
+            },
+            2,
+        ),
+        (
+            "invalid, downgrade and change primary ip",
+            |o, n| {
+                dual(o, "1.2.3.4", &["1.2.3.4", "2001::1"], "RequireDualStack", &["IPv4", "IPv6"]);
+                dual(n, "1.2.3.5", &["1.2.3.5"], "SingleStack", &["IPv4"]);
+            },
+            1,
+        ),
+        (
+            "invalid: upgrade to dual stack and change primary",
+            |o, n| {
+                dual(o, "1.2.3.4", &["1.2.3.4"], "SingleStack", &["IPv4"]);
+                dual(n, "1.2.3.5", &["1.2.3.5"], "RequireDualStack", &["IPv4", "IPv6"]);
+            },
+            1,
+        ),
+        (
+            "update to valid app protocol",
+            |o, n| {
+                o.spec.ports = vec![svc_port("a", 443, "TCP", 0, 3000)];
+                n.spec.ports = vec![svc_port("a", 443, "TCP", 0, 3000)];
+                n.spec.ports[0]
+                    .extra
+                    .insert("appProtocol".into(), json!("https"));
+            },
+            0,
+        ),
+        (
+            "update to invalid app protocol",
+            |o, n| {
+                o.spec.ports = vec![svc_port("a", 443, "TCP", 0, 3000)];
+                n.spec.ports = vec![svc_port("a", 443, "TCP", 0, 3000)];
+                n.spec.ports[0]
+                    .extra
+                    .insert("appProtocol".into(), json!("~https"));
+            },
+            1,
+        ),
+        (
+            "update LoadBalancer type of service without change LoadBalancerClass",
+            |o, n| {
+                lb_class(o, "LoadBalancer", Some("test.com/test-old"));
+                lb_class(n, "LoadBalancer", Some("test.com/test-old"));
+            },
+            0,
+        ),
+        (
+            "invalid: change LoadBalancerClass when update service",
+            |o, n| {
+                lb_class(o, "LoadBalancer", Some("test.com/test-old"));
+                lb_class(n, "LoadBalancer", Some("test.com/test-new"));
+            },
+            1,
+        ),
+        (
+            "invalid: unset LoadBalancerClass when update service",
+            |o, n| {
+                lb_class(o, "LoadBalancer", Some("test.com/test-old"));
+                lb_class(n, "LoadBalancer", None);
+            },
+            1,
+        ),
+        (
+            "invalid: set LoadBalancerClass when update service",
+            |o, n| {
+                lb_class(o, "LoadBalancer", None);
+                lb_class(n, "LoadBalancer", Some("test.com/test-new"));
+            },
+            1,
+        ),
+        (
+            "update to LoadBalancer type of service with valid LoadBalancerClass",
+            |o, n| {
+                lb_class(o, "ClusterIP", None);
+                lb_class(n, "LoadBalancer", Some("test.com/test-load-balancer-class"));
+            },
+            0,
+        ),
+        (
+            "update to LoadBalancer type of service without LoadBalancerClass",
+            |o, n| {
+                lb_class(o, "ClusterIP", None);
+                lb_class(n, "LoadBalancer", None);
+            },
+            0,
+        ),
+        (
+            "invalid: set invalid LoadBalancerClass when update service to LoadBalancer",
+            |o, n| {
+                lb_class(o, "ClusterIP", None);
+                lb_class(n, "LoadBalancer", Some("Bad/LoadBalancerclass"));
+            },
+            2,
+        ),
+        (
+            "invalid: set LoadBalancerClass when update service to non LoadBalancer type of service",
+            |o, n| {
+                lb_class(o, "ClusterIP", None);
+                lb_class(n, "ClusterIP", Some("test.com/test-load-balancer-class"));
+            },
+            2,
+        ),
+        (
+            "invalid: set LoadBalancerClass when update service to non LoadBalancer type of service",
+            |o, n| {
+                lb_class(o, "ExternalName", None);
+                lb_class(n, "ExternalName", Some("test.com/test-load-balancer-class"));
+            },
+            3,
+        ),
+        (
+            "invalid: set LoadBalancerClass when update service to non LoadBalancer type of service",
+            |o, n| {
+                lb_class(o, "NodePort", None);
+                lb_class(n, "NodePort", Some("test.com/test-load-balancer-class"));
+            },
+            2,
+        ),
+        (
+            "invalid: set LoadBalancerClass when update from LoadBalancer service to non LoadBalancer type of service",
+            |o, n| {
+                lb_class(o, "LoadBalancer", Some("test.com/test-load-balancer-class"));
+                lb_class(n, "ClusterIP", Some("test.com/test-load-balancer-class"));
+            },
+            2,
+        ),
+        (
+            "invalid: set LoadBalancerClass when update from LoadBalancer service to non LoadBalancer type of service",
+            |o, n| {
+                lb_class(o, "LoadBalancer", Some("test.com/test-load-balancer-class"));
+                lb_class(n, "ExternalName", Some("test.com/test-load-balancer-class"));
+            },
+            3,
+        ),
+        (
+            "invalid: set LoadBalancerClass when update from LoadBalancer service to non LoadBalancer type of service",
+            |o, n| {
+                lb_class(o, "LoadBalancer", Some("test.com/test-load-balancer-class"));
+                lb_class(n, "NodePort", Some("test.com/test-load-balancer-class"));
+            },
+            2,
+        ),
+    ];
+    for (name, tweak, want) in rows {
+        let (mut old, mut new) = (make_valid_service(), make_valid_service());
+        tweak(&mut old, &mut new);
+        let errs = validate_service_update(&new, &old);
+        assert_eq!(errs.len(), want, "{name}: {:?}", strings(&errs));
+    }
+}
