@@ -1093,6 +1093,21 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
         )),
     }
     errs.extend(validate_service_cluster_ips_related_fields(svc));
+    // External IPs: valid (legacy-field parse, StrictIPCIDRValidation off) and not special.
+    if let Some(ips) = spec.extra.get("externalIPs").and_then(Value::as_array) {
+        for (i, ip) in ips.iter().enumerate() {
+            let ip = ip.as_str().unwrap_or_default();
+            let path = format!("spec.externalIPs[{i}]");
+            let e = crate::api::validation::ip::is_valid_ip_for_legacy_field(&path, ip, false, &[]);
+            if e.is_empty() {
+                errs.extend(crate::api::validation::ip::validate_non_special_ip(
+                    ip, &path,
+                ));
+            } else {
+                errs.extend(e);
+            }
+        }
+    }
     if spec.type_.is_empty() {
         errs.push(FieldError::required("spec.type", ""));
     } else if !["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"]

@@ -2016,3 +2016,49 @@ fn validate_service_update_families_and_classes() {
         assert_eq!(errs.len(), want, "{name}: {:?}", strings(&errs));
     }
 }
+
+// upstream: TestValidateServiceCreate (pkg/apis/core/validation/validation_test.go), the
+// externalIPs rows ("invalid publicIPs localhost", "... unspecified", "... loopback",
+// "... host", "valid publicIPs").
+#[test]
+fn validate_service_create_external_ips() {
+    use crate::api::sts_ds_validation::validate_service;
+    let with_ip = |ip: &str| {
+        let mut s = make_valid_service();
+        s.spec
+            .extra
+            .insert("externalTrafficPolicy".into(), json!("Cluster"));
+        s.spec.extra.insert("externalIPs".into(), json!([ip]));
+        strings(&validate_service(&s))
+    };
+    assert_eq!(
+        with_ip("127.0.0.1"),
+        [
+            r#"spec.externalIPs[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)"#
+        ]
+    );
+    assert_eq!(
+        with_ip("0.0.0.0"),
+        [r#"spec.externalIPs[0]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)"#]
+    );
+    assert_eq!(
+        with_ip("myhost.mydomain"),
+        [
+            r#"spec.externalIPs[0]: Invalid value: "myhost.mydomain": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"#
+        ]
+    );
+    assert_eq!(with_ip("1.2.3.4"), Vec::<String>::new());
+    // IPv6 special ranges.
+    assert_eq!(
+        with_ip("fe80::1"),
+        [
+            r#"spec.externalIPs[0]: Invalid value: "fe80::1": may not be in the link-local range (169.254.0.0/16, fe80::/10)"#
+        ]
+    );
+    assert_eq!(
+        with_ip("224.0.0.5"),
+        [
+            r#"spec.externalIPs[0]: Invalid value: "224.0.0.5": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"#
+        ]
+    );
+}

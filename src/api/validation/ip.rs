@@ -389,6 +389,65 @@ pub fn is_valid_cidr(path: &str, value: &str) -> Vec<FieldError> {
     errs
 }
 
+/// `ValidateNonSpecialIP` (pkg/apis/core/validation): no unspecified, loopback, link-local
+/// unicast or link-local multicast address (endpoints and external IPs).
+pub fn validate_non_special_ip(value: &str, path: &str) -> Vec<FieldError> {
+    let Some(ip) = parse_ip_sloppy(value) else {
+        return vec![FieldError::invalid(
+            path,
+            value,
+            "must be a valid IP address",
+        )];
+    };
+    let mut errs = vec![];
+    let v4 = is_v4_mapped(&ip).then(|| [ip[12], ip[13], ip[14], ip[15]]);
+    let unspecified = match v4 {
+        Some(a) => a == [0, 0, 0, 0],
+        None => ip == [0u8; 16],
+    };
+    let loopback = match v4 {
+        Some(a) => a[0] == 127,
+        None => ip[..15].iter().all(|&b| b == 0) && ip[15] == 1,
+    };
+    let link_local_unicast = match v4 {
+        Some(a) => a[0] == 169 && a[1] == 254,
+        None => ip[0] == 0xfe && ip[1] & 0xc0 == 0x80,
+    };
+    let link_local_multicast = match v4 {
+        Some(a) => a[0] == 224 && a[1] == 0 && a[2] == 0,
+        None => ip[0] == 0xff && ip[1] & 0x0f == 0x02,
+    };
+    if unspecified {
+        errs.push(FieldError::invalid(
+            path,
+            value,
+            format!("may not be unspecified ({value})"),
+        ));
+    }
+    if loopback {
+        errs.push(FieldError::invalid(
+            path,
+            value,
+            "may not be in the loopback range (127.0.0.0/8, ::1/128)",
+        ));
+    }
+    if link_local_unicast {
+        errs.push(FieldError::invalid(
+            path,
+            value,
+            "may not be in the link-local range (169.254.0.0/16, fe80::/10)",
+        ));
+    }
+    if link_local_multicast {
+        errs.push(FieldError::invalid(
+            path,
+            value,
+            "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)",
+        ));
+    }
+    errs
+}
+
 /// Whether a (sloppily parsed) IP is IPv6 in `netutils.IsIPv6String`'s sense (an IPv4-mapped
 /// IPv6 address counts as IPv4); `None` when it does not parse.
 pub fn ip_is_ipv6(value: &str) -> Option<bool> {
