@@ -11,6 +11,7 @@ mod affinity_tests;
 pub mod ip;
 pub mod meta;
 pub mod names;
+pub mod names_more;
 pub mod node;
 pub mod pod;
 pub mod quantity;
