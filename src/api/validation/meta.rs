@@ -631,7 +631,7 @@ mod tests {
         for (k, want) in [
             ("nospecialchars^=@", "name part must consist of"),
             ("cantendwithadash-", "name part must consist of"),
-            ("only/one/slash", "a qualified name must consist of"),
+            ("only/one/slash", "a valid label key must consist of"),
             (long.as_str(), "must be no more than"),
         ] {
             let errs = validate_labels(&labels(&[(k, "bar")]), "field");
@@ -681,7 +681,7 @@ mod tests {
         for (k, want) in [
             ("nospecialchars^=@", "name part must consist of"),
             ("cantendwithadash-", "name part must consist of"),
-            ("only/one/slash", "a qualified name must consist of"),
+            ("only/one/slash", "a valid label key must consist of"),
         ] {
             let errs = validate_annotations(&labels(&[(k, "bar")]), "field");
             assert_eq!(errs.len(), 1);
