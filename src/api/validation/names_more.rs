@@ -275,6 +275,28 @@ pub fn is_domain_prefixed_path(path: &str, dp_path: &str) -> Vec<FieldError> {
     errs
 }
 
+/// `IsDomainPrefixedKey`: a qualified name (label key) with exactly one `/`.
+pub fn is_domain_prefixed_key(path: &str, key: &str) -> Vec<FieldError> {
+    if key.is_empty() {
+        return vec![FieldError::required(path, "")];
+    }
+    let errs: Vec<FieldError> = super::names::is_qualified_name(key)
+        .into_iter()
+        .map(|m| FieldError::invalid(path, key, m))
+        .collect();
+    if !errs.is_empty() {
+        return errs;
+    }
+    if key.split('/').count() != 2 {
+        return vec![FieldError::invalid(
+            path,
+            key,
+            "must be a domain-prefixed key (such as \"acme.io/foo\")",
+        )];
+    }
+    vec![]
+}
+
 #[cfg(test)]
 #[path = "names_more_tests.rs"]
 mod tests;

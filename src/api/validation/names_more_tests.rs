@@ -2,7 +2,7 @@
 //! validation_test.go: TestIsInRange, TestIsValidGroupID, TestIsValidUserID,
 //! TestIsHTTPHeaderName, TestIsValidPercent, TestIsConfigMapKey,
 //! TestIsWildcardDNS1123Subdomain, TestIsFullyQualifiedDomainName, TestIsFullyQualifiedName,
-//! TestIsDomainPrefixedPath, TestIsRelaxedEnvVarName and TestIsDNS1123SubdomainWithUnderscore.
+//! TestIsDomainPrefixedPath, TestIsRelaxedEnvVarName, TestIsDNS1123SubdomainWithUnderscore and TestIsDomainPrefixedKey.
 
 use super::*;
 use crate::api::validation::names::{max_len_error, regex_error};
@@ -418,4 +418,58 @@ fn is_env_var_name_rows() {
     assert!(is_env_var_name("MY_ENV.NAME").is_empty());
     assert_eq!(is_env_var_name("..foo"), ["must not start with '..'"]);
     assert_eq!(is_env_var_name("1abc").len(), 1);
+}
+
+// TestIsDomainPrefixedKey.
+#[test]
+fn is_domain_prefixed_key_table() {
+    let name_part = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    let label_key = "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
+    let invalid = |v: &str, m: &str| vec![FieldError::invalid("test", v, m)];
+    let rows: Vec<(&str, &str, Vec<FieldError>)> = vec![
+        ("valid domain-prefixed key 1", "example.com/foo", vec![]),
+        ("valid domain-prefixed key  2", "example/com", vec![]),
+        (
+            "invalid key 1",
+            "example",
+            invalid(
+                "example",
+                "must be a domain-prefixed key (such as \"acme.io/foo\")",
+            ),
+        ),
+        (
+            "invalid key 2",
+            "example/foo/bar",
+            invalid("example/foo/bar", label_key),
+        ),
+        (
+            "invalid key 3",
+            "/example/foo",
+            invalid("/example/foo", label_key),
+        ),
+        ("invalid key 4", "", vec![FieldError::required("test", "")]),
+        (
+            "invalid key 5",
+            "example.com/_e",
+            invalid("example.com/_e", name_part),
+        ),
+        (
+            "invalid key 6",
+            "example.com/e_",
+            invalid("example.com/e_", name_part),
+        ),
+        (
+            "invalid key 7",
+            "example.com/e?",
+            invalid("example.com/e?", name_part),
+        ),
+        (
+            "invalid key 8",
+            "example.com/e_$",
+            invalid("example.com/e_$", name_part),
+        ),
+    ];
+    for (name, value, want) in rows {
+        assert_eq!(is_domain_prefixed_key("test", value), want, "{name}");
+    }
 }
