@@ -2062,3 +2062,62 @@ fn validate_service_create_external_ips() {
         ]
     );
 }
+
+// upstream: TestValidateObjectMetaWithOptsName
+// (staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta_test.go): only the
+// (generated) name is checked, never generateName, with the path-aware name function.
+#[test]
+fn validate_object_meta_with_opts_name() {
+    use super::meta::validate_object_meta_with_opts;
+    let name_fn = |path: &str, s: &str| {
+        if s == "test" {
+            vec![]
+        } else {
+            vec![FieldError::invalid(path, s, "wrong value")]
+        }
+    };
+    for (name, (n, g), err) in [
+        ("valid name, empty generateName", ("test", ""), false),
+        ("valid name and generateName", ("test", "test"), false),
+        ("invalid name, empty generateName", ("invalid", ""), true),
+        (
+            "invalid name, valid generateName",
+            ("invalid", "test"),
+            true,
+        ),
+        (
+            "invalid name, invalid generateName",
+            ("invalid", "invalid"),
+            true,
+        ),
+    ] {
+        let meta = ObjectMeta {
+            name: n.into(),
+            generate_name: g.into(),
+            ..Default::default()
+        };
+        let errs = validate_object_meta_with_opts(&meta, false, &name_fn, "field");
+        if err {
+            assert_eq!(
+                strings(&errs),
+                [format!(r#"field.name: Invalid value: "{n}": wrong value"#)],
+                "{name}"
+            );
+        } else {
+            assert!(errs.is_empty(), "{name}: {:?}", strings(&errs));
+        }
+    }
+    let meta = ObjectMeta {
+        generate_name: "foo-".into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        strings(&validate_object_meta_with_opts(
+            &meta, false, &name_fn, "field"
+        )),
+        [
+            r#"field.name: Internal error: generateName was specified ("foo-"), but no name was generated"#,
+            "field.name: Required value: name or generateName is required",
+        ]
+    );
+}
