@@ -4,7 +4,7 @@
 //! strict checks layered on it (no leading zeros, no IPv4-mapped IPv6, no bits beyond the
 //! prefix) and the canonical-form requirement of the strict validators.
 
-use crate::api::errors::FieldError;
+use crate::api::errors::{go_quote, FieldError};
 use std::net::IpAddr;
 
 const BIG: u32 = 0xFF_FFFF;
@@ -262,9 +262,26 @@ pub fn is_valid_ip(path: &str, value: &str) -> Vec<FieldError> {
 /// A sloppily parsed CIDR: the network address (masked) and the prefix length, with whether
 /// the address was written as IPv4.
 struct Cidr {
+    ip: [u8; 16],
     network: [u8; 16],
     bits: u32,
     is_v4: bool,
+}
+
+impl Cidr {
+    /// Go's `IPNet.String` (an IPv4-mapped network prints as IPv4 with the prefix adjusted).
+    fn ipnet_string(&self) -> String {
+        if is_v4_mapped(&self.network) {
+            let bits = if self.is_v4 {
+                self.bits
+            } else {
+                self.bits - 96
+            };
+            format!("{}/{bits}", ip_string(&self.network))
+        } else {
+            format!("{}/{}", ip_string(&self.network), self.bits)
+        }
+    }
 }
 
 /// `netutils.ParseCIDRSloppy` (Go 1.16 `net.ParseCIDR`).
@@ -294,6 +311,7 @@ fn parse_cidr_sloppy(s: &str) -> Option<Cidr> {
         network[11] = 0xff;
     }
     Some(Cidr {
+        ip,
         network,
         bits: n,
         is_v4: iplen == 4,
@@ -369,15 +387,7 @@ pub fn is_valid_cidr(path: &str, value: &str) -> Vec<FieldError> {
         return errs;
     }
     if let Some(c) = cidr {
-        let addr = if c.is_v4 {
-            format!(
-                "{}.{}.{}.{}",
-                c.network[12], c.network[13], c.network[14], c.network[15]
-            )
-        } else {
-            ip_string(&c.network)
-        };
-        let canonical = format!("{addr}/{}", c.bits);
+        let canonical = c.ipnet_string();
         if value != canonical {
             errs.push(FieldError::invalid(
                 path,
@@ -387,6 +397,82 @@ pub fn is_valid_cidr(path: &str, value: &str) -> Vec<FieldError> {
         }
     }
     errs
+}
+
+/// `GetWarningsForIP`: warnings for a value that passed the legacy (non-strict) check but is
+/// not in the form strict validation wants.
+pub fn get_warnings_for_ip(path: &str, value: &str) -> Vec<String> {
+    let Some(ip) = parse_ip_sloppy(value) else {
+        return vec![];
+    };
+    match value.parse::<IpAddr>() {
+        Ok(IpAddr::V6(a)) if a.to_ipv4_mapped().is_none() => {
+            let canonical = ip_string(&a.octets());
+            if canonical != value {
+                return vec![format!(
+                    "{path}: IPv6 address {} should be in RFC 5952 canonical format ({})",
+                    go_quote(value),
+                    go_quote(&canonical)
+                )];
+            }
+            vec![]
+        }
+        Ok(IpAddr::V4(_)) => vec![],
+        _ => vec![format!(
+            "{path}: non-standard IP address {} will be considered invalid in a future Kubernetes release: use {}",
+            go_quote(value),
+            go_quote(&ip_string(&ip))
+        )],
+    }
+}
+
+/// `GetWarningsForCIDR`: warnings for a CIDR that passed the legacy check: bits set beyond the
+/// prefix, a non-standard form, or (otherwise) a non-canonical IPv6 form.
+pub fn get_warnings_for_cidr(path: &str, value: &str) -> Vec<String> {
+    let Some(c) = parse_cidr_sloppy(value) else {
+        return vec![];
+    };
+    let mut warnings = vec![];
+    if c.ip != c.network {
+        let addrlen = if c.is_v4 { 32 } else { 128 };
+        warnings.push(format!(
+            "{path}: CIDR value {} is ambiguous in this context (should be {} or {}?)",
+            go_quote(value),
+            go_quote(&c.ipnet_string()),
+            go_quote(&format!("{}/{addrlen}", ip_string(&c.ip)))
+        ));
+    }
+    let strict = value.rsplit_once('/').and_then(|(a, b)| {
+        let addr = a.parse::<IpAddr>().ok()?;
+        if b.is_empty() || (b.len() > 1 && b.starts_with('0')) {
+            return None;
+        }
+        Some((addr, b.parse::<u32>().ok()?))
+    });
+    match strict {
+        Some((IpAddr::V6(a), _)) if a.to_ipv4_mapped().is_some() => warnings.push(format!(
+            "{path}: non-standard CIDR value {} will be considered invalid in a future Kubernetes release: use {}",
+            go_quote(value),
+            go_quote(&c.ipnet_string())
+        )),
+        None => warnings.push(format!(
+            "{path}: non-standard CIDR value {} will be considered invalid in a future Kubernetes release: use {}",
+            go_quote(value),
+            go_quote(&c.ipnet_string())
+        )),
+        Some((IpAddr::V6(a), bits)) if warnings.is_empty() => {
+            let canonical = format!("{}/{bits}", ip_string(&a.octets()));
+            if canonical != value {
+                warnings.push(format!(
+                    "{path}: IPv6 CIDR value {} should be in RFC 5952 canonical format ({})",
+                    go_quote(value),
+                    go_quote(&canonical)
+                ));
+            }
+        }
+        _ => {}
+    }
+    warnings
 }
 
 /// `ValidateNonSpecialIP` (pkg/apis/core/validation): no unspecified, loopback, link-local

@@ -1,4 +1,4 @@
-//! Ports of TestIsValidIP and TestIsValidCIDR
+//! Ports of TestIsValidIP, TestIsValidCIDR, TestGetWarningsForIP and TestGetWarningsForCIDR
 //! (staging/src/k8s.io/apimachinery/pkg/util/validation/ip_test.go), with the same four checks
 //! per row as upstream: the strict validator, the legacy validator without and with strict
 //! parsing, and the legacy validator given the bad values as the old object's values.
@@ -215,4 +215,96 @@ fn is_valid_cidr_table() {
         is_valid_cidr("spec.podCIDRs[0]", "192.168.0.0")[0].to_string(),
         r#"spec.podCIDRs[0]: Invalid value: "192.168.0.0": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"#
     );
+}
+
+// TestGetWarningsForIP (v0.35.0 wording).
+#[test]
+fn get_warnings_for_ip_table() {
+    let rows: &[(&str, &str, &str, &[&str])] = &[
+        ("IPv4 No failures", "spec.clusterIPs[0]", "192.12.2.2", &[]),
+        ("IPv6 No failures", "spec.clusterIPs[0]", "2001:db8::2", &[]),
+        (
+            "IPv4 with leading zeros",
+            "spec.clusterIPs[0]",
+            "192.012.2.2",
+            &[
+                r#"spec.clusterIPs[0]: non-standard IP address "192.012.2.2" will be considered invalid in a future Kubernetes release: use "192.12.2.2""#,
+            ],
+        ),
+        (
+            "IPv4-mapped IPv6",
+            "spec.clusterIPs[0]",
+            "::ffff:192.12.2.2",
+            &[
+                r#"spec.clusterIPs[0]: non-standard IP address "::ffff:192.12.2.2" will be considered invalid in a future Kubernetes release: use "192.12.2.2""#,
+            ],
+        ),
+        (
+            "IPv6 non-canonical format",
+            "spec.loadBalancerIP",
+            "2001:db8:0:0::2",
+            &[
+                r#"spec.loadBalancerIP: IPv6 address "2001:db8:0:0::2" should be in RFC 5952 canonical format ("2001:db8::2")"#,
+            ],
+        ),
+    ];
+    for (name, path, value, want) in rows {
+        assert_eq!(get_warnings_for_ip(path, value), *want, "{name}");
+    }
+}
+
+// TestGetWarningsForCIDR (v0.35.0 wording).
+#[test]
+fn get_warnings_for_cidr_table() {
+    let p = "spec.loadBalancerSourceRanges[0]";
+    let rows: &[(&str, &str, &[&str])] = &[
+        ("IPv4 No failures", "192.12.2.0/24", &[]),
+        ("IPv6 No failures", "2001:db8::/64", &[]),
+        (
+            "IPv4 with leading zeros",
+            "192.012.2.0/24",
+            &[
+                r#"spec.loadBalancerSourceRanges[0]: non-standard CIDR value "192.012.2.0/24" will be considered invalid in a future Kubernetes release: use "192.12.2.0/24""#,
+            ],
+        ),
+        (
+            "leading zeros in prefix length",
+            "192.12.2.0/024",
+            &[
+                r#"spec.loadBalancerSourceRanges[0]: non-standard CIDR value "192.12.2.0/024" will be considered invalid in a future Kubernetes release: use "192.12.2.0/24""#,
+            ],
+        ),
+        (
+            "IPv4-mapped IPv6",
+            "::ffff:192.12.2.0/120",
+            &[
+                r#"spec.loadBalancerSourceRanges[0]: non-standard CIDR value "::ffff:192.12.2.0/120" will be considered invalid in a future Kubernetes release: use "192.12.2.0/24""#,
+            ],
+        ),
+        (
+            "bits after prefix length",
+            "192.12.2.8/24",
+            &[
+                r#"spec.loadBalancerSourceRanges[0]: CIDR value "192.12.2.8/24" is ambiguous in this context (should be "192.12.2.0/24" or "192.12.2.8/32"?)"#,
+            ],
+        ),
+        (
+            "multiple problems",
+            "192.012.2.8/24",
+            &[
+                r#"spec.loadBalancerSourceRanges[0]: CIDR value "192.012.2.8/24" is ambiguous in this context (should be "192.12.2.0/24" or "192.12.2.8/32"?)"#,
+                r#"spec.loadBalancerSourceRanges[0]: non-standard CIDR value "192.012.2.8/24" will be considered invalid in a future Kubernetes release: use "192.12.2.0/24""#,
+            ],
+        ),
+        (
+            "IPv6 non-canonical format",
+            "2001:db8:0:0::/64",
+            &[
+                r#"spec.loadBalancerSourceRanges[0]: IPv6 CIDR value "2001:db8:0:0::/64" should be in RFC 5952 canonical format ("2001:db8::/64")"#,
+            ],
+        ),
+    ];
+    for (name, value, want) in rows {
+        assert_eq!(get_warnings_for_cidr(p, value), *want, "{name}");
+    }
 }
