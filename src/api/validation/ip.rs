@@ -399,6 +399,31 @@ pub fn is_valid_cidr(path: &str, value: &str) -> Vec<FieldError> {
     errs
 }
 
+/// `IsValidInterfaceAddress`: an IP address with a prefix length (bits beyond the prefix
+/// allowed), in canonical form.
+pub fn is_valid_interface_address(path: &str, value: &str) -> Vec<FieldError> {
+    let Some(c) = parse_cidr_sloppy(value) else {
+        return vec![FieldError::invalid(
+            path,
+            value,
+            "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)",
+        )];
+    };
+    let mut bits = c.bits;
+    if is_v4_mapped(&c.ip) && bits > 32 {
+        bits -= 96;
+    }
+    let canonical = format!("{}/{bits}", ip_string(&c.ip));
+    if value != canonical {
+        return vec![FieldError::invalid(
+            path,
+            value,
+            format!("must be in canonical form ({})", go_quote(&canonical)),
+        )];
+    }
+    vec![]
+}
+
 /// `GetWarningsForIP`: warnings for a value that passed the legacy (non-strict) check but is
 /// not in the form strict validation wants.
 pub fn get_warnings_for_ip(path: &str, value: &str) -> Vec<String> {

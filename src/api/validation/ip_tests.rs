@@ -1,4 +1,4 @@
-//! Ports of TestIsValidIP, TestIsValidCIDR, TestGetWarningsForIP and TestGetWarningsForCIDR
+//! Ports of TestIsValidIP, TestIsValidCIDR, TestGetWarningsForIP, TestGetWarningsForCIDR and TestIsValidInterfaceAddress
 //! (staging/src/k8s.io/apimachinery/pkg/util/validation/ip_test.go), with the same four checks
 //! per row as upstream: the strict validator, the legacy validator without and with strict
 //! parsing, and the legacy validator given the bad values as the old object's values.
@@ -306,5 +306,58 @@ fn get_warnings_for_cidr_table() {
     ];
     for (name, value, want) in rows {
         assert_eq!(get_warnings_for_cidr(p, value), *want, "{name}");
+    }
+}
+
+// TestIsValidInterfaceAddress.
+#[test]
+fn is_valid_interface_address_table() {
+    const BAD: &str = "must be a valid address in CIDR form";
+    let rows: &[(&str, &str, &str)] = &[
+        ("ipv4", "1.2.3.4/24", ""),
+        ("ipv4, single IP", "1.1.1.1/32", ""),
+        ("ipv6", "2001:4860:4860::1/48", ""),
+        ("ipv6, single IP", "::1/128", ""),
+        ("empty string", "", BAD),
+        ("junk", "aaaaaaa", BAD),
+        ("IP address", "1.2.3.4", BAD),
+        ("partial URL", "192.168.0.1/healthz", BAD),
+        ("partial URL 2", "192.168.0.1/0/99", BAD),
+        ("negative prefix length", "192.168.0.0/-16", BAD),
+        ("prefix length with sign", "192.168.0.0/+16", BAD),
+        (
+            "ipv6 non-canonical",
+            "2001:0:0:0::0BCD/64",
+            r#"must be in canonical form ("2001::bcd/64")"#,
+        ),
+        (
+            "ipv4 with leading 0s",
+            "1.1.01.002/24",
+            r#"must be in canonical form ("1.1.1.2/24")"#,
+        ),
+        (
+            "ipv4-in-ipv6 with ipv4-sized prefix",
+            "::ffff:1.1.1.1/24",
+            r#"must be in canonical form ("1.1.1.1/24")"#,
+        ),
+        (
+            "ipv4-in-ipv6 with ipv6-sized prefix",
+            "::ffff:1.1.1.1/120",
+            r#"must be in canonical form ("1.1.1.1/24")"#,
+        ),
+        (
+            "prefix length with leading 0s",
+            "192.168.0.5/016",
+            r#"must be in canonical form ("192.168.0.5/16")"#,
+        ),
+    ];
+    for (name, input, err) in rows {
+        let errs = is_valid_interface_address("", input);
+        if err.is_empty() {
+            assert!(errs.is_empty(), "{name}: {errs:?}");
+        } else {
+            assert_eq!(errs.len(), 1, "{name}: {errs:?}");
+            assert!(errs[0].detail.contains(err), "{name}: {:?}", errs[0].detail);
+        }
     }
 }
