@@ -2121,3 +2121,221 @@ fn validate_object_meta_with_opts_name() {
         ]
     );
 }
+
+/// `podtest.MakePod(name)` with a status (and spec tweaks) given as JSON.
+fn status_pod(
+    restart: &str,
+    init: &[(&str, Option<&str>)],
+    status: serde_json::Value,
+) -> crate::api::core::Pod {
+    let mut spec = json!({
+        "containers": [{"name": "ctr", "image": "image", "imagePullPolicy": "IfNotPresent",
+                        "terminationMessagePolicy": "File"}],
+        "restartPolicy": restart,
+        "dnsPolicy": "ClusterFirst",
+        "terminationGracePeriodSeconds": 30,
+    });
+    if !init.is_empty() {
+        spec["initContainers"] = init
+            .iter()
+            .map(|(n, rp)| {
+                let mut c = json!({"name": n, "image": "image", "imagePullPolicy": "IfNotPresent",
+                                   "terminationMessagePolicy": "File"});
+                if let Some(rp) = rp {
+                    c["restartPolicy"] = json!(rp);
+                }
+                c
+            })
+            .collect();
+    }
+    serde_json::from_value(json!({
+        "metadata": {"name": "foo", "namespace": "default", "resourceVersion": "1"},
+        "spec": spec,
+        "status": status,
+    }))
+    .expect("pod")
+}
+
+fn cs(name: &str, state: &str) -> serde_json::Value {
+    let st = match state {
+        "waiting" => json!({"waiting": {"reason": "PodInitializing"}}),
+        "running" => json!({"running": {"startedAt": "2024-01-01T00:00:00Z"}}),
+        _ => json!({"terminated": {"exitCode": 0, "reason": "Completed"}}),
+    };
+    json!({"name": name, "image": "image", "imageID": "", "ready": false, "restartCount": 0, "state": st})
+}
+
+// upstream: TestValidatePodStatusUpdate (pkg/apis/core/validation/validation_test.go). Rows
+// skipped: the resource-claim-status rows ("Non-existent PodResourceClaim", "Invalid
+// ResourceClaim name", "Duplicate ResourceClaimStatuses.Name", "ResourceClaimStatuses
+// okay"): kubeplay does not model resource claims.
+#[test]
+fn validate_pod_status_update_table() {
+    use super::pod_status::validate_pod_status_update;
+    let node1 = |nominated: Option<&str>| {
+        let mut st = json!({});
+        if let Some(n) = nominated {
+            st["nominatedNodeName"] = json!(n);
+        }
+        let mut p = status_pod("Always", &[], st);
+        std::sync::Arc::make_mut(&mut p.spec).node_name = "node1".into();
+        p
+    };
+    let rows: Vec<(&str, crate::api::core::Pod, crate::api::core::Pod, &str)> = vec![
+        ("removed nominatedNodeName", node1(Some("node1")), node1(None), ""),
+        ("add valid nominatedNodeName", node1(None), node1(Some("node1")), ""),
+        ("Add invalid nominatedNodeName", node1(Some("Node1")), node1(None), "nominatedNodeName"),
+        ("Update nominatedNodeName", node1(Some("node1")), node1(Some("node2")), ""),
+        (
+            "Container statuses pending",
+            status_pod(
+                "Always",
+                &[],
+                json!({"initContainerStatuses": [cs("init", "waiting")],
+                       "containerStatuses": [cs("main", "waiting")]}),
+            ),
+            status_pod("Always", &[], json!({})),
+            "",
+        ),
+        (
+            "Container statuses running",
+            status_pod(
+                "Always",
+                &[],
+                json!({"initContainerStatuses": [cs("init", "terminated")],
+                       "containerStatuses": [cs("nginx", "running")]}),
+            ),
+            status_pod(
+                "Always",
+                &[],
+                json!({"initContainerStatuses": [cs("init", "waiting")],
+                       "containerStatuses": [cs("main", "waiting")]}),
+            ),
+            "",
+        ),
+        (
+            "Container statuses add ephemeral container",
+            status_pod(
+                "Always",
+                &[],
+                json!({"containerStatuses": [cs("nginx", "running")],
+                       "ephemeralContainerStatuses": [cs("debug", "waiting")]}),
+            ),
+            status_pod("Always", &[], json!({"containerStatuses": [cs("nginx", "running")]})),
+            "",
+        ),
+        (
+            "Container statuses ephemeral container running",
+            status_pod(
+                "Always",
+                &[],
+                json!({"containerStatuses": [cs("nginx", "running")],
+                       "ephemeralContainerStatuses": [cs("debug", "running")]}),
+            ),
+            status_pod(
+                "Always",
+                &[],
+                json!({"containerStatuses": [cs("nginx", "running")],
+                       "ephemeralContainerStatuses": [cs("debug", "waiting")]}),
+            ),
+            "",
+        ),
+        (
+            "Container statuses ephemeral container exited",
+            status_pod(
+                "Always",
+                &[],
+                json!({"containerStatuses": [cs("nginx", "running")],
+                       "ephemeralContainerStatuses": [cs("debug", "terminated")]}),
+            ),
+            status_pod(
+                "Always",
+                &[],
+                json!({"containerStatuses": [cs("nginx", "running")],
+                       "ephemeralContainerStatuses": [cs("debug", "running")]}),
+            ),
+            "",
+        ),
+        (
+            "Container statuses all containers terminated",
+            status_pod(
+                "Always",
+                &[],
+                json!({"initContainerStatuses": [cs("init", "terminated")],
+                       "containerStatuses": [cs("nginx", "terminated")],
+                       "ephemeralContainerStatuses": [cs("debug", "terminated")]}),
+            ),
+            status_pod(
+                "Always",
+                &[],
+                json!({"initContainerStatuses": [cs("init", "terminated")],
+                       "containerStatuses": [cs("nginx", "running")],
+                       "ephemeralContainerStatuses": [cs("debug", "running")]}),
+            ),
+            "",
+        ),
+        (
+            "init container cannot restart if RestartPolicyNever",
+            status_pod(
+                "Always",
+                &[("init", None)],
+                json!({"initContainerStatuses": [cs("init", "running")],
+                       "containerStatuses": [cs("nginx", "running")]}),
+            ),
+            status_pod(
+                "Never",
+                &[("init", None)],
+                json!({"initContainerStatuses": [cs("init", "terminated")],
+                       "containerStatuses": [cs("nginx", "running")]}),
+            ),
+            "status.initContainerStatuses[0].state: Forbidden: may not be transitioned to non-terminated state",
+        ),
+    ];
+    let mut rows = rows;
+    for policy in ["Never", "OnFailure", "Always"] {
+        rows.push((
+            match policy {
+                "Never" => "restartable init container can restart if RestartPolicyNever",
+                "OnFailure" => "restartable init container can restart if RestartPolicyOnFailure",
+                _ => "restartable init container can restart if RestartPolicyAlways",
+            },
+            status_pod(
+                policy,
+                &[("restartable-init", Some("Always"))],
+                json!({"initContainerStatuses": [cs("restartable-init", "running")],
+                       "containerStatuses": [cs("nginx", "running")]}),
+            ),
+            status_pod(
+                policy,
+                &[("restartable-init", Some("Always"))],
+                json!({"initContainerStatuses": [cs("restartable-init", "terminated")],
+                       "containerStatuses": [cs("nginx", "running")]}),
+            ),
+            "",
+        ));
+    }
+    rows.push((
+        "qosClass can not be changed",
+        status_pod("Always", &[], json!({"qosClass": "Burstable"})),
+        status_pod("Always", &[], json!({"qosClass": "Guaranteed"})),
+        "tatus.qosClass: Invalid value: \"Burstable\": field is immutable",
+    ));
+    rows.push((
+        "qosClass no change",
+        status_pod("Always", &[], json!({"qosClass": "Burstable"})),
+        status_pod("Always", &[], json!({"qosClass": "Burstable"})),
+        "",
+    ));
+    for (name, new, old, want) in rows {
+        let errs = validate_pod_status_update(&new, &old);
+        if want.is_empty() {
+            assert!(errs.is_empty(), "{name}: {:?}", strings(&errs));
+        } else {
+            assert!(
+                strings(&errs).iter().any(|e| e.contains(want)),
+                "{name}: {:?}",
+                strings(&errs)
+            );
+        }
+    }
+}

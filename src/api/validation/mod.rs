@@ -14,6 +14,7 @@ pub mod names;
 pub mod names_more;
 pub mod node;
 pub mod pod;
+pub mod pod_status;
 pub mod quantity;
 pub mod status;
 pub mod workloads;
