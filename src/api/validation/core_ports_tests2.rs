@@ -2339,3 +2339,116 @@ fn validate_pod_status_update_table() {
         }
     }
 }
+
+/// TestValidatePodEphemeralContainersUpdate's `makePod`.
+fn ephemeral_pod(ecs: &[(&str, &str)]) -> crate::api::core::Pod {
+    let ecs: Vec<serde_json::Value> = ecs
+        .iter()
+        .map(|(n, image)| {
+            json!({"name": n, "image": image, "imagePullPolicy": "IfNotPresent",
+                   "terminationMessagePolicy": "File"})
+        })
+        .collect();
+    let mut spec = json!({
+        "containers": [{"name": "ctr", "image": "image", "imagePullPolicy": "IfNotPresent",
+                        "terminationMessagePolicy": "File"}],
+        "restartPolicy": "OnFailure",
+        "dnsPolicy": "ClusterFirst",
+        "terminationGracePeriodSeconds": 30,
+    });
+    if !ecs.is_empty() {
+        spec["ephemeralContainers"] = json!(ecs);
+    }
+    serde_json::from_value(json!({
+        "metadata": {"name": "pod", "namespace": "ns", "resourceVersion": "1"},
+        "spec": spec,
+    }))
+    .expect("pod")
+}
+
+// upstream: TestValidatePodEphemeralContainersUpdate
+// (pkg/apis/core/validation/validation_test.go). Rows skipped: the two Windows hostProcess
+// rows (security contexts are not modelled).
+#[test]
+fn validate_pod_ephemeral_containers_update_table() {
+    use super::pod_status::validate_pod_ephemeral_containers_update;
+    let bb = "busybox";
+    let static_pod = |ecs: &[(&str, &str)]| {
+        let mut p = ephemeral_pod(ecs);
+        std::sync::Arc::make_mut(&mut p.spec).node_name = "some-name".into();
+        p.metadata.annotations = BTreeMap::from([(
+            super::pod::MIRROR_POD_ANNOTATION.to_string(),
+            "foo".to_string(),
+        )])
+        .into();
+        p
+    };
+    let rows: Vec<(&str, crate::api::core::Pod, crate::api::core::Pod, &str)> = vec![
+        (
+            "no ephemeral containers",
+            ephemeral_pod(&[]),
+            ephemeral_pod(&[]),
+            "",
+        ),
+        (
+            "No change in Ephemeral Containers",
+            ephemeral_pod(&[("debugger", bb), ("debugger2", bb)]),
+            ephemeral_pod(&[("debugger", bb), ("debugger2", bb)]),
+            "",
+        ),
+        (
+            "Ephemeral Container list order changes",
+            ephemeral_pod(&[("debugger", bb), ("debugger2", bb)]),
+            ephemeral_pod(&[("debugger2", bb), ("debugger", bb)]),
+            "",
+        ),
+        (
+            "Add an Ephemeral Container",
+            ephemeral_pod(&[("debugger", bb)]),
+            ephemeral_pod(&[]),
+            "",
+        ),
+        (
+            "Add to an existing Ephemeral Containers, list order changes",
+            ephemeral_pod(&[("debugger3", bb), ("debugger2", bb), ("debugger", bb)]),
+            ephemeral_pod(&[("debugger", bb), ("debugger2", bb)]),
+            "",
+        ),
+        (
+            "Remove an Ephemeral Container",
+            ephemeral_pod(&[]),
+            ephemeral_pod(&[("debugger", bb)]),
+            "may not be removed",
+        ),
+        (
+            "Replace an Ephemeral Container",
+            ephemeral_pod(&[("firstone", bb)]),
+            ephemeral_pod(&[("thentheother", bb)]),
+            "may not be removed",
+        ),
+        (
+            "Change an Ephemeral Containers",
+            ephemeral_pod(&[("debugger1", bb), ("debugger2", bb)]),
+            ephemeral_pod(&[("debugger1", "debian"), ("debugger2", bb)]),
+            "may not be changed",
+        ),
+        (
+            "Add ephemeral container to static pod",
+            static_pod(&[("debugger1", "debian")]),
+            static_pod(&[]),
+            "Forbidden: static pods do not support ephemeral containers",
+        ),
+    ];
+    for (name, new, old, want) in rows {
+        let errs = validate_pod_ephemeral_containers_update(&new, &old);
+        if want.is_empty() {
+            assert!(errs.is_empty(), "{name}: {:?}", strings(&errs));
+        } else {
+            assert!(
+                strings(&errs).iter().any(|e| e.contains(want)),
+                "{name}: {:?}",
+                strings(&errs)
+            );
+        }
+    }
+}

@@ -1088,7 +1088,10 @@ fn validate_containers_only_for_pod(containers: &[Container], path: &str) -> Vec
 }
 
 /// `validatePodMetadataAndSpec`.
-fn validate_pod_metadata_and_spec(pod: &Pod, opts: PodValidationOptions) -> Vec<FieldError> {
+pub(crate) fn validate_pod_metadata_and_spec(
+    pod: &Pod,
+    opts: PodValidationOptions,
+) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&pod.metadata, true, name_is_dns_subdomain, "metadata");
     errs.extend(validate_pod_specific_annotations(
         &pod.metadata.annotations,

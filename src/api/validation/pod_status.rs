@@ -163,3 +163,70 @@ pub fn validate_pod_status_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
     }
     errs
 }
+
+/// `ValidatePodEphemeralContainersUpdate` (the `ephemeralcontainers` subresource): the new pod
+/// is valid, static pods take no ephemeral containers, and existing ephemeral containers may
+/// be neither removed nor changed (order does not matter). The change diff is a stand-in for
+/// go-cmp's output.
+pub fn validate_pod_ephemeral_containers_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
+    let opts = PodValidationOptions {
+        resource_is_pod: true,
+        ..Default::default()
+    };
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(super::pod::validate_pod_metadata_and_spec(new, opts));
+    errs.extend(validate_pod_specific_annotation_updates(
+        new,
+        old,
+        "metadata.annotations",
+        opts,
+    ));
+    if old
+        .metadata
+        .annotations
+        .contains_key(super::pod::MIRROR_POD_ANNOTATION)
+    {
+        return vec![FieldError::forbidden(
+            "",
+            "static pods do not support ephemeral containers",
+        )];
+    }
+    let list = |p: &Pod| -> Vec<Value> {
+        p.spec
+            .extra
+            .get("ephemeralContainers")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let name_of = |c: &Value| {
+        c.get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let new_list = list(new);
+    for o in list(old) {
+        let name = name_of(&o);
+        match new_list.iter().find(|n| name_of(n) == name) {
+            None => errs.push(FieldError::forbidden(
+                "spec.ephemeralContainers",
+                format!(
+                    "existing ephemeral containers {} may not be removed\n",
+                    crate::api::errors::go_quote(&name)
+                ),
+            )),
+            Some(n) if *n != o => errs.push(FieldError::forbidden(
+                "spec.ephemeralContainers",
+                format!(
+                    "existing ephemeral containers {} may not be changed\n{}",
+                    crate::api::errors::go_quote(&name),
+                    super::pod::pod_spec_diff(&o, n)
+                        .replace("core.PodSpec", "core.EphemeralContainer")
+                ),
+            )),
+            Some(_) => {}
+        }
+    }
+    errs
+}
