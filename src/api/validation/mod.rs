@@ -8,6 +8,7 @@
 pub mod affinity;
 #[cfg(test)]
 mod affinity_tests;
+pub mod conditions;
 pub mod ip;
 pub mod meta;
 pub mod names;
