@@ -608,3 +608,20 @@ fn daemon_set_update_max_surge() {
         assert_eq!(!errs.is_empty(), want_err, "{name}: {:?}", fields(&errs));
     }
 }
+
+// A Service that names its addresses only in `clusterIPs` (headless here) is normalized before
+// validation, as the Service strategy does, and passes ValidateServiceClusterIPsRelatedFields.
+#[test]
+fn service_with_only_cluster_ips_is_normalized() {
+    let mut svc: Service = serde_json::from_value(json!({
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"clusterIPs": ["None"], "selector": {"app": "web"}}}))
+    .unwrap();
+    crate::api::sts_ds_defaults::set_defaults_service(&mut svc);
+    assert_eq!(svc.spec.cluster_ip, "None");
+    assert!(
+        validate_service(&svc).is_empty(),
+        "{:?}",
+        validate_service(&svc)
+    );
+}
