@@ -161,6 +161,11 @@ pub fn allocate_service(svc: &mut Service) {
     if spec.type_ == "ExternalName" {
         return;
     }
+    // The strategy's normalizeClusterIPs: a Service that gives only `clusterIPs` takes its
+    // first entry as `clusterIP`.
+    if spec.cluster_ip.is_empty() && !spec.cluster_ips.is_empty() {
+        spec.cluster_ip = spec.cluster_ips[0].clone();
+    }
     if spec.cluster_ip.is_empty() {
         let key = format!("{}/{}", svc.metadata.namespace, svc.metadata.name);
         let mut h: u32 = 2_166_136_261;

@@ -21,12 +21,14 @@ use super::validation::meta::{
     FIELD_IMMUTABLE,
 };
 use super::validation::names::{
-    is_dns1035_label, is_valid_port_num, name_is_dns_label, name_is_dns_subdomain,
+    is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_qualified_name,
+    is_valid_port_name, is_valid_port_num, name_is_dns_label, name_is_dns_subdomain,
 };
 use super::validation::pod::{
     pod_spec_diff, validate_pod_specific_annotations, validate_pod_template_spec,
     PodValidationOptions,
 };
+use super::validation::quantity::parse_quantity;
 use serde_json::Value;
 
 /// `ValidateServiceName` (`NameIsDNS1035Label`), with upstream's trailing-dash masking for
@@ -546,7 +548,8 @@ const ACCESS_MODES: &[&str] = &[
 ];
 
 /// `ValidatePersistentVolumeClaimSpec` (the parts kubeplay models): at least one supported
-/// access mode, a storage request.
+/// access mode (`ReadWriteOncePod` alone), a valid selector, a positive storage request, a
+/// DNS-subdomain storage class, a supported volume mode.
 pub fn validate_persistent_volume_claim_spec(
     spec: &super::core_more::PersistentVolumeClaimSpec,
     path: &str,
@@ -558,6 +561,17 @@ pub fn validate_persistent_volume_claim_spec(
             "at least 1 access mode is required",
         ));
     }
+    // `selector` is kept verbatim; one that does not decode is rejected by the API server
+    // before validation runs.
+    if let Some(sel) = spec
+        .extra
+        .get("selector")
+        .filter(|v| !v.is_null())
+        .and_then(|v| serde_json::from_value::<LabelSelector>(v.clone()).ok())
+    {
+        errs.extend(validate_label_selector(&sel, &format!("{path}.selector")));
+    }
+    let (mut rwop, mut other) = (false, false);
     for m in &spec.access_modes {
         if !ACCESS_MODES.contains(&m.as_str()) {
             errs.push(FieldError::not_supported(
@@ -565,13 +579,40 @@ pub fn validate_persistent_volume_claim_spec(
                 m.as_str(),
                 ACCESS_MODES,
             ));
+        } else if m == "ReadWriteOncePod" {
+            rwop = true;
+        } else {
+            other = true;
         }
     }
-    if !spec.resources.requests.contains_key("storage") {
-        errs.push(FieldError::required(
-            format!("{path}.resources[storage]"),
-            "",
+    if rwop && other {
+        errs.push(FieldError::forbidden(
+            format!("{path}.accessModes"),
+            "may not use ReadWriteOncePod with other access modes",
         ));
+    }
+    let storage_path = format!("{path}.resources[storage]");
+    match spec.resources.requests.get("storage") {
+        None => errs.push(FieldError::required(storage_path, "")),
+        Some(q) => match parse_quantity(q.0.trim()) {
+            // `ValidatePositiveQuantityValue` (which also covers the non-negative check).
+            Ok(v) if v.nanos <= 0 => errs.push(FieldError::invalid(
+                storage_path,
+                v.canonical(),
+                "must be greater than zero",
+            )),
+            Ok(_) => {}
+            Err(m) => errs.push(FieldError::invalid(storage_path, q.0.as_str(), m)),
+        },
+    }
+    if let Some(class) = spec.storage_class_name.as_deref().filter(|c| !c.is_empty()) {
+        for m in name_is_dns_subdomain(class, false) {
+            errs.push(FieldError::invalid(
+                format!("{path}.storageClassName"),
+                class,
+                m,
+            ));
+        }
     }
     if spec
         .volume_mode
@@ -584,6 +625,21 @@ pub fn validate_persistent_volume_claim_spec(
             &["Block", "Filesystem"],
         ));
     }
+    // VolumeAttributesClass is GA (on) in 1.35: a non-empty class name is a DNS subdomain.
+    if let Some(vac) = spec
+        .extra
+        .get("volumeAttributesClassName")
+        .and_then(Value::as_str)
+        .filter(|v| !v.is_empty())
+    {
+        for m in name_is_dns_subdomain(vac, false) {
+            errs.push(FieldError::invalid(
+                format!("{path}.volumeAttributesClassName"),
+                vac,
+                m,
+            ));
+        }
+    }
     errs
 }
 
@@ -594,28 +650,163 @@ pub fn validate_persistent_volume_claim(pvc: &PersistentVolumeClaim) -> Vec<Fiel
     errs
 }
 
-/// `ValidatePersistentVolumeClaimUpdate`: the spec is immutable except for the storage request.
+/// `core.BetaStorageClassAnnotation`.
+const BETA_STORAGE_CLASS_ANNOTATION: &str = "volume.beta.kubernetes.io/storage-class";
+
+/// `validateStorageClassUpgradeFromAnnotation`: the old claim named its class only in the beta
+/// annotation, and the new one moves that same class into the spec.
+fn storage_class_upgrade_from_annotation(
+    old: &PersistentVolumeClaim,
+    new: &PersistentVolumeClaim,
+) -> bool {
+    let Some(old_sc) = old.metadata.annotations.get(BETA_STORAGE_CLASS_ANNOTATION) else {
+        return false;
+    };
+    old.spec.storage_class_name.is_none()
+        && new.spec.storage_class_name.as_ref() == Some(old_sc)
+        && new
+            .metadata
+            .annotations
+            .get(BETA_STORAGE_CLASS_ANNOTATION)
+            .is_none_or(|a| a == old_sc)
+}
+
+/// `validateStorageClassUpgradeFromNil`: a claim without a class may gain one (the one in its
+/// beta annotation, when it has one).
+fn storage_class_upgrade_from_nil(
+    old: &PersistentVolumeClaim,
+    new: &PersistentVolumeClaim,
+) -> bool {
+    let Some(new_sc) = &new.spec.storage_class_name else {
+        return false;
+    };
+    old.spec.storage_class_name.is_none()
+        && old
+            .metadata
+            .annotations
+            .get(BETA_STORAGE_CLASS_ANNOTATION)
+            .is_none_or(|a| a == new_sc)
+}
+
+/// A storage quantity in nanos (`resource.Quantity` comparison); a missing or unparsable one
+/// counts as zero, as Go's zero `Quantity` does.
+fn storage_nanos(list: &std::collections::BTreeMap<String, super::Quantity>) -> i128 {
+    list.get("storage")
+        .and_then(|q| parse_quantity(q.0.trim()).ok())
+        .map_or(0, |q| q.nanos)
+}
+
+/// `apiequality.Semantic.DeepEqual` compares quantities by value, not spelling.
+fn canonical_requests(spec: &mut super::core_more::PersistentVolumeClaimSpec) {
+    for list in [&mut spec.resources.requests, &mut spec.resources.limits] {
+        for q in list.values_mut() {
+            if let Ok(p) = parse_quantity(q.0.trim()) {
+                q.0 = p.canonical();
+            }
+        }
+    }
+}
+
+/// `ValidatePersistentVolumeClaimUpdate`: the spec is immutable except for a bound claim's
+/// storage request (which may shrink only while it stays above `status.capacity`:
+/// RecoverVolumeExpansionFailure is GA), a `volumeName` set once, a storage class moved from
+/// the beta annotation or added to a claim without one, and `volumeAttributesClassName`.
 pub fn validate_persistent_volume_claim_update(
     new: &PersistentVolumeClaim,
     old: &PersistentVolumeClaim,
 ) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     errs.extend(validate_persistent_volume_claim(new));
-    let mut munged = new.spec.clone();
-    munged.resources.requests = old.spec.resources.requests.clone();
+    let mut new_clone = new.spec.clone();
+    let mut old_clone = old.spec.clone();
     // The binder fills in volumeName once.
     if old.spec.volume_name.is_empty() {
-        munged.volume_name = old.spec.volume_name.clone();
+        old_clone.volume_name = new_clone.volume_name.clone();
     }
-    if munged != old.spec {
+    if storage_class_upgrade_from_annotation(old, new) {
+        new_clone.storage_class_name = None;
+    } else {
+        let new_ann = new.metadata.annotations.get(BETA_STORAGE_CLASS_ANNOTATION);
+        let old_ann = old.metadata.annotations.get(BETA_STORAGE_CLASS_ANNOTATION);
+        if new_ann.map_or("", String::as_str) != old_ann.map_or("", String::as_str) {
+            errs.push(FieldError::invalid(
+                format!("metadata.annotations.{BETA_STORAGE_CLASS_ANNOTATION}"),
+                new_ann.map_or("", String::as_str),
+                FIELD_IMMUTABLE,
+            ));
+        }
+        if storage_class_upgrade_from_nil(old, new) {
+            new_clone.storage_class_name = old_clone.storage_class_name.clone();
+        }
+    }
+    if new.status.phase == "Bound" && !new_clone.resources.requests.is_empty() {
+        new_clone.resources.requests.insert(
+            "storage".into(),
+            old.spec
+                .resources
+                .requests
+                .get("storage")
+                .cloned()
+                .unwrap_or_else(|| super::Quantity("0".into())),
+        );
+    }
+    match old_clone.extra.get("volumeAttributesClassName") {
+        Some(v) => {
+            new_clone
+                .extra
+                .insert("volumeAttributesClassName".into(), v.clone());
+        }
+        None => {
+            new_clone.extra.remove("volumeAttributesClassName");
+        }
+    }
+    canonical_requests(&mut new_clone);
+    canonical_requests(&mut old_clone);
+    if new_clone != old_clone {
         errs.push(FieldError::forbidden(
             "spec",
             format!(
                 "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n{}",
-                pod_spec_diff(&to_value(&old.spec), &to_value(&munged))
+                pod_spec_diff(&to_value(&old_clone), &to_value(&new_clone))
                     .replace("core.PodSpec", "core.PersistentVolumeClaimSpec")
             ),
         ));
+    }
+    let new_size = storage_nanos(&new.spec.resources.requests);
+    if new_size < storage_nanos(&old.spec.resources.requests)
+        && new_size <= storage_nanos(&old.status.capacity)
+    {
+        errs.push(FieldError::forbidden(
+            "spec.resources.requests.storage",
+            "field can not be less than status.capacity",
+        ));
+    }
+    if new.spec.volume_mode != old.spec.volume_mode {
+        errs.push(FieldError::invalid(
+            "volumeMode",
+            new.spec
+                .volume_mode
+                .clone()
+                .map_or(Value::Null, Value::String),
+            FIELD_IMMUTABLE,
+        ));
+    }
+    let (old_vac, new_vac) = (
+        old.spec.extra.get("volumeAttributesClassName"),
+        new.spec.extra.get("volumeAttributesClassName"),
+    );
+    if old_vac.is_some_and(|v| !v.is_null()) && old_vac != new_vac {
+        match new_vac.filter(|v| !v.is_null()) {
+            None => errs.push(FieldError::forbidden(
+                "spec.volumeAttributesClassName",
+                "update from non-nil value to nil is forbidden",
+            )),
+            Some(v) if v.as_str() == Some("") => errs.push(FieldError::forbidden(
+                "spec.volumeAttributesClassName",
+                "update from non-nil value to an empty string is forbidden",
+            )),
+            Some(_) => {}
+        }
     }
     errs
 }
@@ -624,58 +815,544 @@ pub fn validate_persistent_volume_claim_update(
 // Service
 // ---------------------------------------------------------------------------------------------
 
-/// `ValidateService` (the parts kubeplay models): a DNS-1035 name, ports (required unless
-/// headless), port numbers and protocols, the type, selector labels.
-pub fn validate_service(svc: &Service) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&svc.metadata, true, name_is_dns1035_label, "metadata");
-    let spec = &svc.spec;
-    if spec.ports.is_empty() && !svc.is_headless() && spec.type_ != "ExternalName" {
-        errs.push(FieldError::required("spec.ports", ""));
+/// `isHeadlessService`, on `clusterIPs` as the strategies sync it from `clusterIP`.
+fn service_cluster_ips(svc: &Service) -> Vec<String> {
+    if svc.spec.cluster_ips.is_empty() && !svc.spec.cluster_ip.is_empty() {
+        vec![svc.spec.cluster_ip.clone()]
+    } else {
+        svc.spec.cluster_ips.clone()
     }
-    let mut names = std::collections::BTreeSet::new();
-    for (i, p) in spec.ports.iter().enumerate() {
-        let path = format!("spec.ports[{i}]");
-        if spec.ports.len() > 1 && p.name.is_empty() {
-            errs.push(FieldError::required(format!("{path}.name"), ""));
-        } else if !p.name.is_empty() && !names.insert(p.name.clone()) {
+}
+
+fn is_headless_service(svc: &Service) -> bool {
+    let ips = service_cluster_ips(svc);
+    ips.len() == 1 && ips[0] == "None"
+}
+
+/// `ValidateServiceClusterIPsRelatedFields`: `clusterIP` and `clusterIPs[0]` agree, supported
+/// and unique IP families, a supported family policy, valid addresses (`None` alone), at most
+/// two of them, one per family, each of the family `ipFamilies` gives.
+fn validate_service_cluster_ips_related_fields(svc: &Service) -> Vec<FieldError> {
+    let spec = &svc.spec;
+    if spec.type_ == "ExternalName" {
+        return vec![];
+    }
+    let mut errs = vec![];
+    let ips = || Value::from(spec.cluster_ips.clone());
+    if !spec.cluster_ip.is_empty() {
+        if spec.cluster_ips.is_empty() {
+            errs.push(FieldError::required("spec.clusterIPs", ""));
+        } else if spec.cluster_ips[0] != spec.cluster_ip {
+            errs.push(FieldError::invalid(
+                "spec.clusterIPs",
+                ips(),
+                "first value must match `clusterIP`",
+            ));
+        }
+    } else if !spec.cluster_ips.is_empty() {
+        errs.push(FieldError::invalid(
+            "spec.clusterIPs",
+            ips(),
+            "must be empty when `clusterIP` is not specified",
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, f) in spec.ip_families.iter().enumerate() {
+        if f != "IPv4" && f != "IPv6" {
+            errs.push(FieldError::not_supported(
+                format!("spec.ipFamilies[{i}]"),
+                f.as_str(),
+                &["IPv4", "IPv6"],
+            ));
+        }
+        if !seen.insert(f.as_str()) {
+            errs.push(FieldError::duplicate(
+                format!("spec.ipFamilies[{i}]"),
+                f.as_str(),
+            ));
+        }
+    }
+    if let Some(p) = &spec.ip_family_policy {
+        if !["PreferDualStack", "RequireDualStack", "SingleStack"].contains(&p.as_str()) {
+            errs.push(FieldError::not_supported(
+                "spec.ipFamilyPolicy",
+                p.as_str(),
+                &["PreferDualStack", "RequireDualStack", "SingleStack"],
+            ));
+        }
+    }
+    // Upstream checks the addresses with IsValidIPForLegacyField; kubeplay takes the
+    // non-strict parse (StrictIPCIDRValidation off).
+    let mut has_invalid_ips = false;
+    for (i, ip) in spec.cluster_ips.iter().enumerate() {
+        if i == 0 && ip == "None" {
+            if spec.cluster_ips.len() > 1 {
+                has_invalid_ips = true;
+                errs.push(FieldError::invalid(
+                    "spec.clusterIPs",
+                    ips(),
+                    "'None' must be the first and only value",
+                ));
+            }
+            continue;
+        }
+        let e = crate::api::validation::ip::is_valid_ip_for_legacy_field(
+            &format!("spec.clusterIPs[{i}]"),
+            ip,
+            false,
+            &[],
+        );
+        has_invalid_ips |= !e.is_empty();
+        errs.extend(e);
+    }
+    if spec.cluster_ips.len() > 2 {
+        errs.push(FieldError::invalid(
+            "spec.clusterIPs",
+            ips(),
+            "may only hold up to 2 values",
+        ));
+    }
+    if has_invalid_ips {
+        return errs;
+    }
+    let is_v6 = |ip: &str| crate::api::validation::ip::ip_is_ipv6(ip).unwrap_or(false);
+    if spec.cluster_ips.len() > 1 {
+        let v6 = spec.cluster_ips.iter().filter(|ip| is_v6(ip)).count();
+        if v6 == 0 || v6 == spec.cluster_ips.len() {
+            errs.push(FieldError::invalid(
+                "spec.clusterIPs",
+                ips(),
+                "may specify no more than one IP for each IP family",
+            ));
+        }
+    }
+    if !is_headless_service(svc) && !spec.cluster_ips.is_empty() {
+        for (i, ip) in spec.cluster_ips.iter().enumerate() {
+            let Some(family) = spec.ip_families.get(i) else {
+                break;
+            };
+            if family == "IPv4" && is_v6(ip) {
+                errs.push(FieldError::invalid(
+                    format!("spec.clusterIPs[{i}]"),
+                    ip.as_str(),
+                    format!("expected an IPv4 value as indicated by `ipFamilies[{i}]`"),
+                ));
+            }
+            if family == "IPv6" && !is_v6(ip) {
+                errs.push(FieldError::invalid(
+                    format!("spec.clusterIPs[{i}]"),
+                    ip.as_str(),
+                    format!("expected an IPv6 value as indicated by `ipFamilies[{i}]`"),
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// `validateUpgradeDowngradeClusterIPs`.
+fn validate_upgrade_downgrade_cluster_ips(old: &Service, new: &Service) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if new.spec.type_ == "ExternalName" || old.spec.type_ == "ExternalName" {
+        return errs;
+    }
+    if is_headless_service(old) && is_headless_service(new) {
+        return errs;
+    }
+    let (o, n) = (service_cluster_ips(old), service_cluster_ips(new));
+    let bad = || Value::from(n.clone());
+    if o.len() == n.len() {
+        for (i, ip) in o.iter().enumerate() {
+            if *ip != n[i] {
+                errs.push(FieldError::invalid(
+                    format!("spec.clusterIPs[{i}]"),
+                    bad(),
+                    "may not change once set",
+                ));
+            }
+        }
+    } else if o.len() > n.len() {
+        if n.is_empty() {
+            errs.push(FieldError::invalid(
+                "spec.clusterIPs[0]",
+                bad(),
+                "primary clusterIP can not be unset",
+            ));
+        }
+        if !n.is_empty() && n[0] != o[0] {
+            errs.push(FieldError::invalid(
+                "spec.clusterIPs[0]",
+                bad(),
+                "may not change once set",
+            ));
+        }
+        if n.len() == 1 && new.spec.ip_family_policy.as_deref() != Some("SingleStack") {
+            errs.push(FieldError::invalid(
+                "spec.ipFamilyPolicy",
+                new.spec
+                    .ip_family_policy
+                    .clone()
+                    .map_or(Value::Null, Value::String),
+                "must be set to 'SingleStack' when releasing the secondary clusterIP",
+            ));
+        }
+    } else if !o.is_empty() && n[0] != o[0] {
+        errs.push(FieldError::invalid(
+            "spec.clusterIPs[0]",
+            bad(),
+            "may not change once set",
+        ));
+    }
+    errs
+}
+
+/// `validateServicePort`.
+fn validate_service_port(
+    p: &super::ServicePort,
+    require_name: bool,
+    names: &mut std::collections::BTreeSet<String>,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if require_name && p.name.is_empty() {
+        errs.push(FieldError::required(format!("{path}.name"), ""));
+    } else if !p.name.is_empty() {
+        for m in is_dns1123_label(&p.name) {
+            errs.push(FieldError::invalid(
+                format!("{path}.name"),
+                p.name.as_str(),
+                m,
+            ));
+        }
+        if !names.insert(p.name.clone()) {
             errs.push(FieldError::duplicate(
                 format!("{path}.name"),
                 p.name.as_str(),
             ));
         }
-        for m in is_valid_port_num(i64::from(p.port)) {
-            errs.push(FieldError::invalid(format!("{path}.port"), p.port, m));
+    }
+    for m in is_valid_port_num(i64::from(p.port)) {
+        errs.push(FieldError::invalid(format!("{path}.port"), p.port, m));
+    }
+    if p.protocol.is_empty() {
+        errs.push(FieldError::required(format!("{path}.protocol"), ""));
+    } else if !["TCP", "UDP", "SCTP"].contains(&p.protocol.as_str()) {
+        errs.push(FieldError::not_supported(
+            format!("{path}.protocol"),
+            p.protocol.as_str(),
+            &["SCTP", "TCP", "UDP"],
+        ));
+    }
+    // `ValidatePortNumOrName`; defaulting always sets targetPort (to `port`).
+    match &p.target_port {
+        Some(IntOrString::Int(n)) => {
+            for m in is_valid_port_num(i64::from(*n)) {
+                errs.push(FieldError::invalid(format!("{path}.targetPort"), *n, m));
+            }
         }
-        if !["TCP", "UDP", "SCTP"].contains(&p.protocol.as_str()) {
-            errs.push(FieldError::not_supported(
-                format!("{path}.protocol"),
-                p.protocol.as_str(),
-                &["SCTP", "TCP", "UDP"],
-            ));
+        Some(IntOrString::String(n)) => {
+            for m in is_valid_port_name(n) {
+                errs.push(FieldError::invalid(
+                    format!("{path}.targetPort"),
+                    n.as_str(),
+                    m,
+                ));
+            }
+        }
+        None => {}
+    }
+    if let Some(ap) = p.extra.get("appProtocol").and_then(Value::as_str) {
+        for m in is_qualified_name(ap) {
+            errs.push(FieldError::invalid(format!("{path}.appProtocol"), ap, m));
         }
     }
-    if !["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"].contains(&spec.type_.as_str()) {
+    errs
+}
+
+/// `core.ServicePort` with only `protocol` and `port` (or `nodePort`) set, as `json.Marshal`
+/// prints the internal type (Go field names, declaration order).
+fn service_port_key_json(protocol: &str, port: i32, node_port: i32) -> String {
+    let mut proto = String::new();
+    crate::api::errors::write_go_json_string(protocol, &mut proto);
+    format!(
+        r#"{{"Name":"","Protocol":{proto},"AppProtocol":null,"Port":{port},"TargetPort":0,"NodePort":{node_port}}}"#
+    )
+}
+
+/// `ValidateService` (the parts kubeplay models): a DNS-1035 name; ports (required unless
+/// headless or ExternalName), their names, numbers, protocols, target ports and app protocols;
+/// the per-type rules (no headless NodePort or LoadBalancer, ExternalName's name and absent
+/// addresses); selector labels; session affinity;
+/// the type; node ports only off ClusterIP and unique; unique (protocol, port) pairs; the
+/// internal traffic policy. Cluster IP families, external IPs, load-balancer fields and the
+/// external traffic policy are not validated.
+pub fn validate_service(svc: &Service) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&svc.metadata, true, name_is_dns1035_label, "metadata");
+    let spec = &svc.spec;
+    let headless = is_headless_service(svc);
+    if spec.ports.is_empty() && !headless && spec.type_ != "ExternalName" {
+        errs.push(FieldError::required("spec.ports", ""));
+    }
+    let first_cluster_ip = || service_cluster_ips(svc).swap_remove(0);
+    match spec.type_.as_str() {
+        // (Port 10250, the kubelet's, may be exposed: upstream lifted that limitation.)
+        "LoadBalancer" if headless => errs.push(FieldError::invalid(
+            "spec.clusterIPs[0]",
+            first_cluster_ip(),
+            "may not be set to 'None' for LoadBalancer services",
+        )),
+        "NodePort" if headless => errs.push(FieldError::invalid(
+            "spec.clusterIPs[0]",
+            first_cluster_ip(),
+            "may not be set to 'None' for NodePort services",
+        )),
+        "ExternalName" => {
+            if !spec.cluster_ips.is_empty() {
+                errs.push(FieldError::forbidden(
+                    "spec.clusterIPs",
+                    "may not be set for ExternalName services",
+                ));
+            }
+            if !spec.ip_families.is_empty() {
+                errs.push(FieldError::forbidden(
+                    "spec.ipFamilies",
+                    "may not be set for ExternalName services",
+                ));
+            }
+            if spec.ip_family_policy.is_some() {
+                errs.push(FieldError::forbidden(
+                    "spec.ipFamilyPolicy",
+                    "may not be set for ExternalName services",
+                ));
+            }
+            let name = spec
+                .extra
+                .get("externalName")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            // The value (a CNAME) may have a trailing dot.
+            let cname = name.strip_suffix('.').unwrap_or(name);
+            if cname.is_empty() {
+                errs.push(FieldError::required("spec.externalName", ""));
+            } else {
+                for m in is_dns1123_subdomain(cname) {
+                    errs.push(FieldError::invalid("spec.externalName", cname, m));
+                }
+            }
+        }
+        _ => {}
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        errs.extend(validate_service_port(
+            p,
+            spec.ports.len() > 1,
+            &mut names,
+            &format!("spec.ports[{i}]"),
+        ));
+    }
+    errs.extend(validate_labels(&spec.selector, "spec.selector"));
+    match spec.session_affinity.as_str() {
+        "" => errs.push(FieldError::required("spec.sessionAffinity", "")),
+        "None" => {
+            if spec
+                .extra
+                .get("sessionAffinityConfig")
+                .is_some_and(|v| !v.is_null())
+            {
+                errs.push(FieldError::forbidden(
+                    "spec.sessionAffinityConfig",
+                    "must not be set when session affinity is None",
+                ));
+            }
+        }
+        "ClientIP" => {}
+        other => errs.push(FieldError::not_supported(
+            "spec.sessionAffinity",
+            other,
+            &["ClientIP", "None"],
+        )),
+    }
+    errs.extend(validate_service_cluster_ips_related_fields(svc));
+    // External IPs: valid (legacy-field parse, StrictIPCIDRValidation off) and not special.
+    if let Some(ips) = spec.extra.get("externalIPs").and_then(Value::as_array) {
+        for (i, ip) in ips.iter().enumerate() {
+            let ip = ip.as_str().unwrap_or_default();
+            let path = format!("spec.externalIPs[{i}]");
+            let e = crate::api::validation::ip::is_valid_ip_for_legacy_field(&path, ip, false, &[]);
+            if e.is_empty() {
+                errs.extend(crate::api::validation::ip::validate_non_special_ip(
+                    ip, &path,
+                ));
+            } else {
+                errs.extend(e);
+            }
+        }
+    }
+    if spec.type_.is_empty() {
+        errs.push(FieldError::required("spec.type", ""));
+    } else if !["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"]
+        .contains(&spec.type_.as_str())
+    {
         errs.push(FieldError::not_supported(
             "spec.type",
             spec.type_.as_str(),
             &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
         ));
     }
-    errs.extend(validate_labels(&spec.selector, "spec.selector"));
+    if spec.type_ == "ClusterIP" {
+        for (i, p) in spec.ports.iter().enumerate() {
+            if p.node_port != 0 {
+                errs.push(FieldError::forbidden(
+                    format!("spec.ports[{i}].nodePort"),
+                    "may not be used when `type` is 'ClusterIP'",
+                ));
+            }
+        }
+    }
+    let mut node_ports = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        if p.node_port != 0 && !node_ports.insert((p.protocol.as_str(), p.node_port)) {
+            errs.push(FieldError::duplicate(
+                format!("spec.ports[{i}].nodePort"),
+                p.node_port,
+            ));
+        }
+    }
+    let mut ports = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        if !ports.insert((p.protocol.as_str(), p.port)) {
+            errs.push(
+                FieldError::duplicate(format!("spec.ports[{i}]"), Value::Null)
+                    .with_value_text(service_port_key_json(&p.protocol, p.port, 0)),
+            );
+        }
+    }
+    errs.extend(validate_load_balancer_class(None, svc));
+    match spec.internal_traffic_policy.as_deref() {
+        None if matches!(
+            spec.type_.as_str(),
+            "ClusterIP" | "NodePort" | "LoadBalancer"
+        ) =>
+        {
+            errs.push(FieldError::required("spec.internalTrafficPolicy", ""));
+        }
+        Some(p) if p != "Cluster" && p != "Local" => errs.push(FieldError::not_supported(
+            "spec.internalTrafficPolicy",
+            p,
+            &["Cluster", "Local"],
+        )),
+        _ => {}
+    }
     errs
 }
 
-/// `ValidateServiceUpdate`: a valid Service whose cluster IP does not change once set.
-pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> {
-    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
-    errs.extend(validate_service(new));
-    if !old.spec.cluster_ip.is_empty() && new.spec.cluster_ip != old.spec.cluster_ip {
+/// `validateUpgradeDowngradeIPFamilies` (upstream's paths and bad values kept, including
+/// `ipFamilies[0]` for any changed family and `clusterIPs` as the value of some errors).
+fn validate_upgrade_downgrade_ip_families(old: &Service, new: &Service) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if new.spec.type_ == "ExternalName" || old.spec.type_ == "ExternalName" {
+        return errs;
+    }
+    let (old_headless, new_headless) = (is_headless_service(old), is_headless_service(new));
+    if old_headless != new_headless || new_headless {
+        return errs;
+    }
+    let (o, n) = (&old.spec.ip_families, &new.spec.ip_families);
+    let families = || Value::from(n.clone());
+    let ips = || Value::from(service_cluster_ips(new));
+    if o.len() == n.len() {
+        for (i, f) in o.iter().enumerate() {
+            if *f != n[i] {
+                errs.push(FieldError::invalid(
+                    "spec.ipFamilies[0]",
+                    families(),
+                    "may not change once set",
+                ));
+            }
+        }
+    } else if o.len() > n.len() {
+        if service_cluster_ips(new).is_empty() {
+            errs.push(FieldError::invalid(
+                "spec.ipFamilies[0]",
+                families(),
+                "primary ipFamily can not be unset",
+            ));
+        }
+        if !n.is_empty() && n[0] != o[0] {
+            errs.push(FieldError::invalid(
+                "spec.ipFamilies[0]",
+                ips(),
+                "may not change once set",
+            ));
+        }
+        if n.len() == 1 && new.spec.ip_family_policy.as_deref() != Some("SingleStack") {
+            errs.push(FieldError::invalid(
+                "spec.ipFamilyPolicy",
+                new.spec
+                    .ip_family_policy
+                    .clone()
+                    .map_or(Value::Null, Value::String),
+                "must be set to 'SingleStack' when releasing the secondary ipFamily",
+            ));
+        }
+    } else if !o.is_empty() && !n.is_empty() && n[0] != o[0] {
         errs.push(FieldError::invalid(
-            "spec.clusterIPs[0]",
-            new.spec.cluster_ip.as_str(),
+            "spec.ipFamilies[0]",
+            ips(),
             "may not change once set",
         ));
     }
+    errs
+}
+
+/// `validateLoadBalancerClassField`: immutable between LoadBalancer Services, a qualified name,
+/// and only on LoadBalancer Services.
+fn validate_load_balancer_class(old: Option<&Service>, svc: &Service) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let class = |s: &Service| {
+        s.spec
+            .extra
+            .get("loadBalancerClass")
+            .filter(|v| !v.is_null())
+            .cloned()
+    };
+    let is_lb = |s: &Service| s.spec.type_ == "LoadBalancer";
+    if let Some(old) = old {
+        if is_lb(old) && is_lb(svc) && class(old) != class(svc) {
+            errs.push(FieldError::invalid(
+                "spec.loadBalancerClass",
+                class(svc).unwrap_or(Value::Null),
+                "may not change once set",
+            ));
+        }
+    }
+    match class(svc) {
+        Some(c) if is_lb(svc) => {
+            let c = c.as_str().unwrap_or_default().to_string();
+            for m in is_qualified_name(&c) {
+                errs.push(FieldError::invalid("spec.loadBalancerClass", c.as_str(), m));
+            }
+        }
+        Some(_) => errs.push(FieldError::forbidden(
+            "spec.loadBalancerClass",
+            "may only be used when `type` is 'LoadBalancer'",
+        )),
+        None => {}
+    }
+    errs
+}
+
+/// `ValidateServiceUpdate`: the primary cluster IP may not change or be unset once allocated
+/// (ExternalName Services and headless-to-headless updates excepted), then [`validate_service`].
+/// IP families follow the same rule (`validateUpgradeDowngradeIPFamilies`) and a load
+/// balancer's class may not change.
+pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_upgrade_downgrade_cluster_ips(old, new));
+    errs.extend(validate_upgrade_downgrade_ip_families(old, new));
+    errs.extend(validate_load_balancer_class(Some(old), new));
+    errs.extend(validate_service(new));
     errs
 }
 

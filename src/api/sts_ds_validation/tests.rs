@@ -393,7 +393,10 @@ fn claim_and_service_rules() {
             "spec.resources[storage]: Required value",
         ]
     );
+    // Only a bound claim may change its storage request (upstream's
+    // "unbound-size-update-resize-enabled" row of TestValidatePersistentVolumeClaimUpdate).
     let mut resized = pvc.clone();
+    resized.status.phase = "Bound".into();
     resized
         .spec
         .resources
@@ -412,7 +415,8 @@ fn claim_and_service_rules() {
 
     let svc: Service = serde_json::from_value(json!({
         "metadata": {"name": "nginx", "namespace": "default"},
-        "spec": {"clusterIP": "None", "type": "ClusterIP", "selector": {"app": "nginx"}}}))
+        "spec": {"clusterIP": "None", "clusterIPs": ["None"], "type": "ClusterIP", "selector": {"app": "nginx"},
+                 "sessionAffinity": "None", "internalTrafficPolicy": "Cluster"}}))
     .unwrap();
     assert!(
         validate_service(&svc).is_empty(),
@@ -420,6 +424,7 @@ fn claim_and_service_rules() {
     );
     let mut no_ports = svc.clone();
     no_ports.spec.cluster_ip.clear();
+    no_ports.spec.cluster_ips.clear();
     assert_eq!(fields(&validate_service(&no_ports)), ["spec.ports"]);
     let mut bad_name = svc.clone();
     bad_name.metadata.name = "1nginx".into();
@@ -611,4 +616,21 @@ fn daemon_set_update_max_surge() {
         let errs = validate_rolling_update_daemon_set(&ru, "spec.updateStrategy.rollingUpdate");
         assert_eq!(!errs.is_empty(), want_err, "{name}: {:?}", fields(&errs));
     }
+}
+
+// A Service that names its addresses only in `clusterIPs` (headless here) is normalized before
+// validation, as the Service strategy does, and passes ValidateServiceClusterIPsRelatedFields.
+#[test]
+fn service_with_only_cluster_ips_is_normalized() {
+    let mut svc: Service = serde_json::from_value(json!({
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"clusterIPs": ["None"], "selector": {"app": "web"}}}))
+    .unwrap();
+    crate::api::sts_ds_defaults::set_defaults_service(&mut svc);
+    assert_eq!(svc.spec.cluster_ip, "None");
+    assert!(
+        validate_service(&svc).is_empty(),
+        "{:?}",
+        validate_service(&svc)
+    );
 }

@@ -295,6 +295,74 @@ pub fn validate_object_meta(
     errs
 }
 
+/// `ValidateObjectMetaWithOpts` (apimachinery): the name is checked by `name_fn` (given the
+/// name's field path and value) after name generation, so `generateName` itself is not
+/// validated (a `generateName` without a generated name is an internal error); then the
+/// namespace, generation, labels, annotations, owner references and finalizers as
+/// `validateObjectMetaAccessorWithOptsCommon` does.
+pub fn validate_object_meta_with_opts(
+    meta: &ObjectMeta,
+    namespaced: bool,
+    name_fn: &dyn Fn(&str, &str) -> Vec<FieldError>,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let name_path = child(path, "name");
+    if !meta.generate_name.is_empty() && meta.name.is_empty() {
+        errs.push(FieldError::internal(
+            name_path.as_str(),
+            format!(
+                "generateName was specified ({}), but no name was generated",
+                crate::api::errors::go_quote(&meta.generate_name)
+            ),
+        ));
+    }
+    if meta.name.is_empty() {
+        errs.push(FieldError::required(
+            name_path,
+            "name or generateName is required",
+        ));
+    } else {
+        errs.extend(name_fn(&name_path, &meta.name));
+    }
+    if namespaced {
+        if meta.namespace.is_empty() {
+            errs.push(FieldError::required(child(path, "namespace"), ""));
+        } else {
+            for m in name_is_dns_label(&meta.namespace, false) {
+                errs.push(FieldError::invalid(
+                    child(path, "namespace"),
+                    meta.namespace.as_str(),
+                    m,
+                ));
+            }
+        }
+    } else if !meta.namespace.is_empty() {
+        errs.push(FieldError::forbidden(
+            child(path, "namespace"),
+            "not allowed on this type",
+        ));
+    }
+    errs.extend(validate_nonnegative_field(
+        meta.generation,
+        &child(path, "generation"),
+    ));
+    errs.extend(validate_labels(&meta.labels, &child(path, "labels")));
+    errs.extend(validate_annotations(
+        &meta.annotations,
+        &child(path, "annotations"),
+    ));
+    errs.extend(validate_owner_references(
+        &meta.owner_references,
+        &child(path, "ownerReferences"),
+    ));
+    errs.extend(validate_finalizers(
+        &meta.finalizers,
+        &child(path, "finalizers"),
+    ));
+    errs
+}
+
 fn opt_time(t: &Option<crate::api::Time>) -> Value {
     t.map(|t| Value::String(t.to_rfc3339()))
         .unwrap_or(Value::Null)
@@ -631,7 +699,7 @@ mod tests {
         for (k, want) in [
             ("nospecialchars^=@", "name part must consist of"),
             ("cantendwithadash-", "name part must consist of"),
-            ("only/one/slash", "a qualified name must consist of"),
+            ("only/one/slash", "a valid label key must consist of"),
             (long.as_str(), "must be no more than"),
         ] {
             let errs = validate_labels(&labels(&[(k, "bar")]), "field");
@@ -681,7 +749,7 @@ mod tests {
         for (k, want) in [
             ("nospecialchars^=@", "name part must consist of"),
             ("cantendwithadash-", "name part must consist of"),
-            ("only/one/slash", "a qualified name must consist of"),
+            ("only/one/slash", "a valid label key must consist of"),
         ] {
             let errs = validate_annotations(&labels(&[(k, "bar")]), "field");
             assert_eq!(errs.len(), 1);

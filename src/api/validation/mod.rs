@@ -8,10 +8,14 @@
 pub mod affinity;
 #[cfg(test)]
 mod affinity_tests;
+pub mod conditions;
+pub mod ip;
 pub mod meta;
 pub mod names;
+pub mod names_more;
 pub mod node;
 pub mod pod;
+pub mod pod_status;
 pub mod quantity;
 pub mod status;
 pub mod workloads;
@@ -207,5 +211,7 @@ pub fn validate_prepared_update_gated(
 
 #[cfg(test)]
 mod core_ports_tests;
+#[cfg(test)]
+mod core_ports_tests2;
 #[cfg(test)]
 mod tests;

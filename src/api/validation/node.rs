@@ -1,5 +1,6 @@
 //! Node validation (`ValidateNode`, `ValidateNodeUpdate`, `validateNodeTaints`).
 
+use super::ip::{cidr_is_ipv6, is_valid_cidr_for_legacy_field};
 use super::meta::{
     validate_label_name, validate_object_meta, validate_object_meta_update, IS_NEGATIVE,
 };
@@ -103,14 +104,120 @@ fn validate_node_resources(node: &Node) -> Vec<FieldError> {
     errs
 }
 
+/// `core.TaintsAnnotationKey`.
+pub const TAINTS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/taints";
+/// `core.PreferAvoidPodsAnnotationKey`.
+pub const PREFER_AVOID_PODS_ANNOTATION: &str = "scheduler.alpha.kubernetes.io/preferAvoidPods";
+
+/// `ValidateNodeSpecificAnnotations`: taints serialized in the taints annotation are valid
+/// taints; each preferAvoidPods entry names a controller. An annotation that is not valid JSON
+/// is reported with the decoder's message (worded by serde, not by Go's encoding/json).
+pub fn validate_node_specific_annotations(
+    annotations: &BTreeMap<String, String>,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if let Some(raw) = annotations.get(TAINTS_ANNOTATION).filter(|v| !v.is_empty()) {
+        match serde_json::from_str::<Vec<Taint>>(raw) {
+            Err(e) => errs.push(FieldError::invalid(path, TAINTS_ANNOTATION, e.to_string())),
+            Ok(taints) if !taints.is_empty() => {
+                errs.extend(validate_node_taints(
+                    &taints,
+                    &child(path, TAINTS_ANNOTATION),
+                ));
+            }
+            Ok(_) => {}
+        }
+    }
+    if let Some(raw) = annotations
+        .get(PREFER_AVOID_PODS_ANNOTATION)
+        .filter(|v| !v.is_empty())
+    {
+        match serde_json::from_str::<Value>(raw) {
+            Err(e) => errs.push(FieldError::invalid(
+                child(path, "AvoidPods"),
+                PREFER_AVOID_PODS_ANNOTATION,
+                e.to_string(),
+            )),
+            Ok(v) => {
+                let entries = v
+                    .get("preferAvoidPods")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                for (i, entry) in entries.iter().enumerate() {
+                    // `validatePreferAvoidPodsEntry`.
+                    let p = idx(&child(path, PREFER_AVOID_PODS_ANNOTATION), i);
+                    match entry
+                        .get("podSignature")
+                        .and_then(|s| s.get("podController"))
+                        .filter(|c| !c.is_null())
+                    {
+                        None => errs.push(FieldError::required(child(&p, "PodSignature"), "")),
+                        Some(c) => {
+                            // Upstream dereferences `controller` (a missing one panics there).
+                            if c.get("controller").and_then(Value::as_bool) != Some(true) {
+                                errs.push(FieldError::invalid(
+                                    child(&p, "PodSignature.PodController.Controller"),
+                                    false,
+                                    "must point to a controller",
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    errs
+}
+
 /// `ValidateNode`. Upstream reports spec taints under `metadata.taints` (its field path starts
 /// from `metadata`); kept as is.
 pub fn validate_node(node: &Node) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&node.metadata, false, name_is_dns_subdomain, "metadata");
+    errs.extend(validate_node_specific_annotations(
+        &node.metadata.annotations,
+        "metadata.annotations",
+    ));
     if !node.spec.taints.is_empty() {
         errs.extend(validate_node_taints(&node.spec.taints, "metadata.taints"));
     }
     errs.extend(validate_node_resources(node));
+    let cidrs = string_list(node.spec.extra.get("podCIDRs"));
+    if !cidrs.is_empty() {
+        // Upstream checks these with IsValidCIDRForLegacyField; kubeplay takes the non-strict
+        // parse (StrictIPCIDRValidation off).
+        for (i, c) in cidrs.iter().enumerate() {
+            errs.extend(is_valid_cidr_for_legacy_field(
+                &idx("spec.podCIDRs", i),
+                c,
+                false,
+                &[],
+            ));
+        }
+        if cidrs.len() > 1 {
+            // `netutils.IsDualStackCIDRStrings` (skipped, as its error text is not modelled,
+            // when an entry does not parse: that entry is reported above).
+            let families: Option<Vec<bool>> = cidrs.iter().map(|c| cidr_is_ipv6(c)).collect();
+            if let Some(f) = families {
+                let dual = f.iter().any(|&v6| v6) && f.iter().any(|&v6| !v6);
+                if !dual || cidrs.len() > 2 {
+                    errs.push(FieldError::invalid(
+                        "spec.podCIDRs",
+                        Value::from(cidrs.clone()),
+                        "may specify no more than one CIDR for each IP family",
+                    ));
+                }
+            }
+            let mut seen = BTreeSet::new();
+            for (i, c) in cidrs.iter().enumerate() {
+                if !seen.insert(c.as_str()) {
+                    errs.push(FieldError::duplicate(idx("spec.podCIDRs", i), c.as_str()));
+                }
+            }
+        }
+    }
     errs
 }
 
@@ -128,6 +235,10 @@ fn string_list(v: Option<&Value>) -> Vec<String> {
 /// providerID fixed once set, externalID fixed, taints valid.
 pub fn validate_node_update(new: &Node, old: &Node) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_node_specific_annotations(
+        &new.metadata.annotations,
+        "metadata.annotations",
+    ));
     errs.extend(validate_node_resources(new));
     let mut seen = BTreeSet::new();
     if let Some(addrs) = new.status.extra.get("addresses").and_then(Value::as_array) {

@@ -1088,7 +1088,10 @@ fn validate_containers_only_for_pod(containers: &[Container], path: &str) -> Vec
 }
 
 /// `validatePodMetadataAndSpec`.
-fn validate_pod_metadata_and_spec(pod: &Pod, opts: PodValidationOptions) -> Vec<FieldError> {
+pub(crate) fn validate_pod_metadata_and_spec(
+    pod: &Pod,
+    opts: PodValidationOptions,
+) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&pod.metadata, true, name_is_dns_subdomain, "metadata");
     errs.extend(validate_pod_specific_annotations(
         &pod.metadata.annotations,
@@ -1408,6 +1411,58 @@ pub fn affinity_options_for_update(
     opts
 }
 
+/// `ValidatePodSpecificAnnotationUpdates`: AppArmor and mirror-pod annotations may not be
+/// added, changed or removed; the new annotations must be valid pod annotations.
+pub fn validate_pod_specific_annotation_updates(
+    new: &Pod,
+    old: &Pod,
+    path: &str,
+    opts: PodValidationOptions,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    for (k, ov) in &old.metadata.annotations {
+        if new.metadata.annotations.get(k) == Some(ov) {
+            continue;
+        }
+        if k.starts_with(APPARMOR_PREFIX) {
+            errs.push(FieldError::forbidden(
+                key(path, k),
+                "may not remove or update AppArmor annotations",
+            ));
+        }
+        if k == MIRROR_POD_ANNOTATION {
+            errs.push(FieldError::forbidden(
+                key(path, k),
+                "may not remove or update mirror pod annotation",
+            ));
+        }
+    }
+    for k in new.metadata.annotations.keys() {
+        if old.metadata.annotations.contains_key(k) {
+            continue;
+        }
+        if k.starts_with(APPARMOR_PREFIX) {
+            errs.push(FieldError::forbidden(
+                key(path, k),
+                "may not add AppArmor annotations",
+            ));
+        }
+        if k == MIRROR_POD_ANNOTATION {
+            errs.push(FieldError::forbidden(
+                key(path, k),
+                "may not add mirror pod annotation",
+            ));
+        }
+    }
+    errs.extend(validate_pod_specific_annotations(
+        &new.metadata.annotations,
+        &new.spec,
+        path,
+        opts,
+    ));
+    errs
+}
+
 /// `ValidatePodUpdate`: the new pod must be valid, and only images, a shortened
 /// activeDeadlineSeconds, added tolerations, removed scheduling gates (and, while gated, added
 /// nodeSelector entries and added required node affinity requirements) may change.
@@ -1453,46 +1508,10 @@ pub fn validate_pod_update_gated(new: &Pod, old: &Pod, gates: &FeatureGates) -> 
     } else {
         errs.extend(validate_pod_metadata_and_spec(new, opts));
     }
-    // ValidatePodSpecificAnnotationUpdates
-    let path = "metadata.annotations";
-    for (k, ov) in &old.metadata.annotations {
-        if new.metadata.annotations.get(k) == Some(ov) {
-            continue;
-        }
-        if k.starts_with(APPARMOR_PREFIX) {
-            errs.push(FieldError::forbidden(
-                key(path, k),
-                "may not remove or update AppArmor annotations",
-            ));
-        }
-        if k == MIRROR_POD_ANNOTATION {
-            errs.push(FieldError::forbidden(
-                key(path, k),
-                "may not remove or update mirror pod annotation",
-            ));
-        }
-    }
-    for k in new.metadata.annotations.keys() {
-        if old.metadata.annotations.contains_key(k) {
-            continue;
-        }
-        if k.starts_with(APPARMOR_PREFIX) {
-            errs.push(FieldError::forbidden(
-                key(path, k),
-                "may not add AppArmor annotations",
-            ));
-        }
-        if k == MIRROR_POD_ANNOTATION {
-            errs.push(FieldError::forbidden(
-                key(path, k),
-                "may not add mirror pod annotation",
-            ));
-        }
-    }
-    errs.extend(validate_pod_specific_annotations(
-        &new.metadata.annotations,
-        &new.spec,
-        path,
+    errs.extend(validate_pod_specific_annotation_updates(
+        new,
+        old,
+        "metadata.annotations",
         opts,
     ));
 

@@ -1,0 +1,232 @@
+//! `ValidatePodStatusUpdate` (pkg/apis/core/validation/validation.go): what a status write may
+//! change, for the status fields kubeplay models. Resource-claim statuses, pod and host IPs and
+//! container users are kept verbatim and not checked.
+
+use super::meta::{validate_object_meta_update, FIELD_IMMUTABLE};
+use super::names::{is_qualified_name, name_is_dns_subdomain};
+use super::pod::{validate_pod_specific_annotation_updates, PodValidationOptions};
+use super::{child, idx};
+use crate::api::core::{Container, ContainerStatus, Pod};
+use crate::api::errors::FieldError;
+use serde_json::Value;
+
+/// `ValidateContainerStateTransition`: unless the pod restarts containers, a terminated
+/// container (one that succeeded, under `OnFailure`) may not leave the terminated state.
+/// Errors carry the old status's index.
+pub fn validate_container_state_transition(
+    new: &[ContainerStatus],
+    old: &[ContainerStatus],
+    path: &str,
+    restart_policy: &str,
+) -> Vec<FieldError> {
+    transition(new, old, path, restart_policy, &[])
+}
+
+/// `ValidateInitContainerStateTransition`: as [`validate_container_state_transition`], with
+/// restartable (sidecar) init containers allowed to restart.
+pub fn validate_init_container_state_transition(
+    new: &[ContainerStatus],
+    old: &[ContainerStatus],
+    path: &str,
+    restart_policy: &str,
+    init_containers: &[Container],
+) -> Vec<FieldError> {
+    transition(new, old, path, restart_policy, init_containers)
+}
+
+fn terminated(s: &ContainerStatus) -> Option<&crate::api::core::ContainerStateTerminated> {
+    s.state.as_ref().and_then(|st| st.terminated.as_ref())
+}
+
+fn transition(
+    new: &[ContainerStatus],
+    old: &[ContainerStatus],
+    path: &str,
+    restart_policy: &str,
+    init_containers: &[Container],
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    if restart_policy == "Always" {
+        return errs;
+    }
+    for (i, o) in old.iter().enumerate() {
+        let Some(t) = terminated(o) else {
+            continue;
+        };
+        if t.exit_code != 0 && restart_policy == "OnFailure" {
+            continue;
+        }
+        let restartable = init_containers
+            .iter()
+            .find(|c| c.name == o.name)
+            .is_some_and(|c| c.restart_policy.as_deref() == Some("Always"));
+        if restartable {
+            continue;
+        }
+        for n in new {
+            if n.name == o.name && terminated(n).is_none() {
+                errs.push(FieldError::forbidden(
+                    child(&idx(path, i), "state"),
+                    "may not be transitioned to non-terminated state",
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// `validatePodConditions`: custom condition types are qualified names (upstream reports them
+/// under `metadata.conditions[i].Type`, kept as is).
+fn validate_pod_conditions(pod: &Pod, path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    for (i, c) in pod.status.conditions.iter().enumerate() {
+        if matches!(c.type_.as_str(), "PodScheduled" | "Ready" | "Initialized") {
+            continue;
+        }
+        let p = child(&idx(path, i), "Type");
+        for m in is_qualified_name(&c.type_) {
+            errs.push(FieldError::invalid(p.as_str(), c.type_.as_str(), m));
+        }
+    }
+    errs
+}
+
+fn extra_statuses(pod: &Pod, key: &str) -> Vec<ContainerStatus> {
+    pod.status
+        .extra
+        .get(key)
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default()
+}
+
+fn extra_str<'a>(pod: &'a Pod, key: &str) -> &'a str {
+    pod.status
+        .extra
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// `ValidatePodStatusUpdate`: metadata update rules, pod-specific annotation updates, custom
+/// condition types, no `nodeName` change, a valid new `nominatedNodeName`, no terminated
+/// container restarted against the restart policy (ephemeral containers never restart), and
+/// an unchanged `qosClass`.
+pub fn validate_pod_status_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(validate_pod_specific_annotation_updates(
+        new,
+        old,
+        "metadata.annotations",
+        PodValidationOptions::default(),
+    ));
+    errs.extend(validate_pod_conditions(new, "metadata.conditions"));
+    if new.spec.node_name != old.spec.node_name {
+        errs.push(FieldError::forbidden(
+            "status.nodeName",
+            "may not be changed directly",
+        ));
+    }
+    let (nn, on) = (
+        extra_str(new, "nominatedNodeName"),
+        extra_str(old, "nominatedNodeName"),
+    );
+    if nn != on && !nn.is_empty() {
+        for m in name_is_dns_subdomain(nn, false) {
+            errs.push(FieldError::invalid("status.nominatedNodeName", nn, m));
+        }
+    }
+    errs.extend(validate_container_state_transition(
+        &new.status.container_statuses,
+        &old.status.container_statuses,
+        "status.containerStatuses",
+        &old.spec.restart_policy,
+    ));
+    errs.extend(validate_init_container_state_transition(
+        &new.status.init_container_statuses,
+        &old.status.init_container_statuses,
+        "status.initContainerStatuses",
+        &old.spec.restart_policy,
+        &old.spec.init_containers,
+    ));
+    errs.extend(validate_container_state_transition(
+        &extra_statuses(new, "ephemeralContainerStatuses"),
+        &extra_statuses(old, "ephemeralContainerStatuses"),
+        "status.ephemeralContainerStatuses",
+        "Never",
+    ));
+    if new.status.qos_class != old.status.qos_class {
+        errs.push(FieldError::invalid(
+            "status.qosClass",
+            new.status.qos_class.as_str(),
+            FIELD_IMMUTABLE,
+        ));
+    }
+    errs
+}
+
+/// `ValidatePodEphemeralContainersUpdate` (the `ephemeralcontainers` subresource): the new pod
+/// is valid, static pods take no ephemeral containers, and existing ephemeral containers may
+/// be neither removed nor changed (order does not matter). The change diff is a stand-in for
+/// go-cmp's output.
+pub fn validate_pod_ephemeral_containers_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
+    let opts = PodValidationOptions {
+        resource_is_pod: true,
+        ..Default::default()
+    };
+    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+    errs.extend(super::pod::validate_pod_metadata_and_spec(new, opts));
+    errs.extend(validate_pod_specific_annotation_updates(
+        new,
+        old,
+        "metadata.annotations",
+        opts,
+    ));
+    if old
+        .metadata
+        .annotations
+        .contains_key(super::pod::MIRROR_POD_ANNOTATION)
+    {
+        return vec![FieldError::forbidden(
+            "",
+            "static pods do not support ephemeral containers",
+        )];
+    }
+    let list = |p: &Pod| -> Vec<Value> {
+        p.spec
+            .extra
+            .get("ephemeralContainers")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let name_of = |c: &Value| {
+        c.get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let new_list = list(new);
+    for o in list(old) {
+        let name = name_of(&o);
+        match new_list.iter().find(|n| name_of(n) == name) {
+            None => errs.push(FieldError::forbidden(
+                "spec.ephemeralContainers",
+                format!(
+                    "existing ephemeral containers {} may not be removed\n",
+                    crate::api::errors::go_quote(&name)
+                ),
+            )),
+            Some(n) if *n != o => errs.push(FieldError::forbidden(
+                "spec.ephemeralContainers",
+                format!(
+                    "existing ephemeral containers {} may not be changed\n{}",
+                    crate::api::errors::go_quote(&name),
+                    super::pod::pod_spec_diff(&o, n)
+                        .replace("core.PodSpec", "core.EphemeralContainer")
+                ),
+            )),
+            Some(_) => {}
+        }
+    }
+    errs
+}
