@@ -251,6 +251,25 @@ pub fn validate_object_meta(
             ));
         }
     }
+    validate_object_meta_common(meta, namespaced, path, &mut errs);
+    for (i, f) in meta.finalizers.iter().enumerate() {
+        errs.extend(validate_kube_finalizer_name(
+            f,
+            &idx(&child(path, "finalizers"), i),
+        ));
+    }
+    errs
+}
+
+/// What `ValidateObjectMeta` and `ValidateObjectMetaWithOpts` share after the name
+/// (`validateObjectMetaAccessorWithOptsCommon`): namespace, generation, labels, annotations,
+/// owner references and finalizers.
+fn validate_object_meta_common(
+    meta: &ObjectMeta,
+    namespaced: bool,
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) {
     if namespaced {
         if meta.namespace.is_empty() {
             errs.push(FieldError::required(child(path, "namespace"), ""));
@@ -286,13 +305,6 @@ pub fn validate_object_meta(
         &meta.finalizers,
         &child(path, "finalizers"),
     ));
-    for (i, f) in meta.finalizers.iter().enumerate() {
-        errs.extend(validate_kube_finalizer_name(
-            f,
-            &idx(&child(path, "finalizers"), i),
-        ));
-    }
-    errs
 }
 
 /// `ValidateObjectMetaWithOpts` (apimachinery): the name is checked by `name_fn` (given the
@@ -325,41 +337,7 @@ pub fn validate_object_meta_with_opts(
     } else {
         errs.extend(name_fn(&name_path, &meta.name));
     }
-    if namespaced {
-        if meta.namespace.is_empty() {
-            errs.push(FieldError::required(child(path, "namespace"), ""));
-        } else {
-            for m in name_is_dns_label(&meta.namespace, false) {
-                errs.push(FieldError::invalid(
-                    child(path, "namespace"),
-                    meta.namespace.as_str(),
-                    m,
-                ));
-            }
-        }
-    } else if !meta.namespace.is_empty() {
-        errs.push(FieldError::forbidden(
-            child(path, "namespace"),
-            "not allowed on this type",
-        ));
-    }
-    errs.extend(validate_nonnegative_field(
-        meta.generation,
-        &child(path, "generation"),
-    ));
-    errs.extend(validate_labels(&meta.labels, &child(path, "labels")));
-    errs.extend(validate_annotations(
-        &meta.annotations,
-        &child(path, "annotations"),
-    ));
-    errs.extend(validate_owner_references(
-        &meta.owner_references,
-        &child(path, "ownerReferences"),
-    ));
-    errs.extend(validate_finalizers(
-        &meta.finalizers,
-        &child(path, "finalizers"),
-    ));
+    validate_object_meta_common(meta, namespaced, path, &mut errs);
     errs
 }
 
