@@ -49,7 +49,7 @@ test("kubectl autoscale in the console creates an HPA the chart picks up", async
   await page.goto(`${baseUrl}?scenario=frontend`);
   assert.equal(await settled(), "ready");
   await page.click("#tab-console");
-  await page.fill("#console-input", "autoscale rs frontend --max=5 --cpu-percent=50");
+  await page.fill("#console-input", "autoscale rs frontend --max=5 --cpu=50%");
   await page.press("#console-input", "Enter");
   await page.waitForFunction(() => /horizontalpodautoscaler.autoscaling\/frontend autoscaled/.test(document.getElementById("panel-console").textContent));
   await page.click("#tab-hpa");

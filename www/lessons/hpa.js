@@ -21,7 +21,7 @@ export const HPA_LESSONS = [
     },
     steps: [
       {
-        text: "At 1m `kubectl autoscale rs frontend --max=10 --min=3 --cpu-percent=50` creates the HPA. Its first sync, 15 s later, measures 40 % — below 50 %, but the minimum is 3.",
+        text: "At 1m `kubectl autoscale rs frontend --max=10 --min=3 --cpu=50%` creates the HPA. Its first sync, 15 s later, measures 40 % — below 50 %, but the minimum is 3.",
         check: (c) => ever(c, (x) => hpa(x, "frontend")?.metrics[0]?.currentUtilization === 40 && hpa(x, "frontend").targetReplicas === 3),
       },
       {
