@@ -205,3 +205,52 @@ fn restarted_controller_first_syncs_one_resync_period_later() {
     sim.run_until(at(&sim, 10 * 60 + 7 + 15)).unwrap();
     assert!(synced(&sim), "the first sync comes 15 s after the restart");
 }
+
+#[test]
+fn kubectl_autoscale_cpu_and_memory_targets_reach_the_controller() {
+    // kubectl 1.34's --cpu / --memory: an autoscaling/v2 HPA with an AverageValue cpu metric and
+    // a Utilization memory metric. Without load the controller reports both as unavailable.
+    let mut sim = build("frontend");
+    assert_eq!(
+        kubeplay::kubectl::execute(
+            &mut sim,
+            "autoscale rs frontend --max=5 --cpu=500m --memory=60%"
+        )
+        .unwrap(),
+        "horizontalpodautoscaler.autoscaling/frontend autoscaled"
+    );
+    sim.run_for(Duration::from_secs(20)).unwrap();
+    let h = sim
+        .api
+        .store
+        .get::<HorizontalPodAutoscaler>("default", "frontend")
+        .unwrap();
+    let c = h.condition("ScalingActive").unwrap();
+    assert_eq!(c.reason, "FailedGetResourceMetric");
+    assert_eq!(
+        c.message,
+        "the HPA was unable to compute the replica count: failed to get cpu usage: unable to get metrics for resource cpu: no metrics returned from resource metrics API"
+    );
+    let out = kubeplay::kubectl::execute(&mut sim, "get hpa").unwrap();
+    assert!(
+        out.contains(
+            "ReplicaSet/frontend   cpu: <unknown>/500m, memory: <unknown>/60%   1         5"
+        ),
+        "{out}"
+    );
+    let evs: Vec<&str> = sim
+        .api
+        .events
+        .iter()
+        .filter(|e| e.kind == "HorizontalPodAutoscaler")
+        .map(|e| e.reason.as_str())
+        .collect();
+    assert_eq!(
+        evs,
+        [
+            "FailedGetResourceMetric",
+            "FailedGetResourceMetric",
+            "FailedComputeMetricsReplicas"
+        ]
+    );
+}
