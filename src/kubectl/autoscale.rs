@@ -263,7 +263,8 @@ impl Options {
 
 pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Result<(), String> {
     let p = args::parse("kubectl autoscale", words, FLAGS)?;
-    if p.changed("cpu-percent") {
+    // pflag prints the notice each time the flag is set.
+    for _ in p.ordered().iter().filter(|(n, _)| *n == "cpu-percent") {
         out.print(CPU_PERCENT_DEPRECATED);
     }
     let ns = Namespace::from(&p);

@@ -86,6 +86,16 @@ fn autoscale_dry_run_prints_the_v2_object() {
         .unwrap(),
         "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: frontend\nspec:\n  maxReplicas: 10\n  metrics:\n  - resource:\n      name: cpu\n      target:\n        averageValue: 500m\n        type: AverageValue\n    type: Resource\n  - resource:\n      name: memory\n      target:\n        averageValue: 256Mi\n        type: AverageValue\n    type: Resource\n  minReplicas: 3\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: ReplicaSet\n    name: frontend\nstatus:\n  desiredReplicas: 0"
     );
+    // With -n (enforceNamespace) the built object carries the namespace.
+    let got = execute(
+        &mut sim,
+        "autoscale rs frontend -n default --max=10 --dry-run=client -o yaml",
+    )
+    .unwrap();
+    assert!(
+        got.starts_with("apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: frontend\n  namespace: default\nspec:\n  maxReplicas: 10\n  scaleTargetRef:"),
+        "{got}"
+    );
     assert_eq!(
         execute(&mut sim, "autoscale rs frontend --max=10 --dry-run=client").unwrap(),
         "horizontalpodautoscaler.autoscaling/frontend created (dry run)"
@@ -159,6 +169,14 @@ fn autoscale_flag_errors() {
         )
         .unwrap_err(),
         format!("{CPU_PERCENT_DEPRECATED}\nerror: --cpu-percent and --cpu are mutually exclusive")
+    );
+    assert_eq!(
+        execute(
+            &mut sim,
+            "autoscale rs frontend --max=2 --cpu-percent=20 --cpu-percent=0 --cpu=80% --dry-run=client"
+        )
+        .unwrap(),
+        format!("{CPU_PERCENT_DEPRECATED}\n{CPU_PERCENT_DEPRECATED}\nhorizontalpodautoscaler.autoscaling/frontend created (dry run)")
     );
     assert_eq!(
         execute(&mut sim, "autoscale rs frontend --max=2 --cpu=abc%").unwrap_err(),
