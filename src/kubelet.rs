@@ -73,21 +73,23 @@ pub fn normalize_image(image: &str) -> String {
     let first = name.split('/').next().unwrap_or_default();
     let has_domain =
         name.contains('/') && (first.contains('.') || first.contains(':') || first == "localhost");
+    // Concatenated rather than formatted: this runs for every container on every kubelet sync.
     let mut full = if has_domain {
         name.to_string()
     } else if name.contains('/') {
-        format!("docker.io/{name}")
+        ["docker.io/", name].concat()
     } else {
-        format!("docker.io/library/{name}")
+        ["docker.io/library/", name].concat()
     };
     let last = full.rsplit('/').next().unwrap_or_default();
     if digest.is_none() && !last.contains(':') {
         full.push_str(":latest");
     }
-    match digest {
-        Some(d) => format!("{full}@{d}"),
-        None => full,
+    if let Some(d) = digest {
+        full.push('@');
+        full.push_str(d);
     }
+    full
 }
 
 /// The `imageID` (repo digest) a runtime reports for an image.
@@ -1362,6 +1364,15 @@ mod tests {
     #[test]
     fn image_names() {
         assert_eq!(normalize_image("nginx"), "docker.io/library/nginx:latest");
+        // A digest reference keeps its digest and gets no `:latest`.
+        assert_eq!(
+            normalize_image("nginx@sha256:0123abcd"),
+            "docker.io/library/nginx@sha256:0123abcd"
+        );
+        assert_eq!(
+            normalize_image("quay.io/org/app:v1@sha256:0123abcd"),
+            "quay.io/org/app:v1@sha256:0123abcd"
+        );
         assert_eq!(
             normalize_image("nginx:1.25"),
             "docker.io/library/nginx:1.25"
