@@ -3348,3 +3348,6 @@ mod score_tests;
 
 #[cfg(test)]
 mod interpod_affinity_tests;
+
+#[cfg(test)]
+mod preemption_tests;
