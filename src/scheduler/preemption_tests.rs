@@ -615,3 +615,87 @@ fn preempt_rows() {
         Ok(("node1".into(), names(&["p1.1", "p1.2"])))
     );
 }
+
+// upstream: TestNodesWherePreemptionMightHelp (pkg/scheduler/framework/preemption/preemption_test.go)
+// kubeplay skips a node for preemption exactly when its filter status is
+// UnschedulableAndUnresolvable, so the rows are checked end to end: the filters have to give
+// the codes upstream's rows hand in, and the PostFilter message says which nodes were tried
+// ("No preemption victims found …" / the filter reason) and which were not ("Preemption is not
+// helpful …"). Each node holds a pod of the incoming pod's priority on its only pod slot, so a
+// tried node yields "No preemption victims found for incoming pod". Rows are kept for the
+// reasons kubeplay's filters produce (node affinity, taints, node unschedulable, resources,
+// plain Unschedulable / UnschedulableAndUnresolvable); the NodeName, volume, DiskConflict,
+// unknown-condition and InterPodAffinity / PodTopologySpread reason rows are left out here
+// (those plugins' codes are covered by their own filter tests).
+#[test]
+fn nodes_where_preemption_might_help() {
+    // A node with one pod slot, taken by a pod of the incoming pod's priority.
+    let full = |name: &str| node(name, ONE_POD);
+    let holder = |node: &str| pod(&format!("holder-{node}"), HIGH, node, &[]);
+    let mut incoming = pod("p", HIGH, "", &[]);
+    incoming
+        .spec_mut()
+        .node_selector
+        .insert("zone".into(), "z".into());
+    let labelled = |mut n: Node| {
+        n.metadata.labels.insert("zone".into(), "z".into());
+        n
+    };
+    // "No node should be attempted": node affinity, taint, node unschedulable.
+    let mut tainted = labelled(full("node2"));
+    tainted.spec.taints = vec![taint("k", "v", "NoSchedule")];
+    let mut cordoned = labelled(full("node3"));
+    cordoned.spec.unschedulable = true;
+    let s = store_of(
+        vec![full("node1"), tainted, cordoned],
+        vec![holder("node1"), holder("node2"), holder("node3")],
+    );
+    assert_eq!(
+        post_filter(&incoming, &s),
+        Err(
+            "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+                .into()
+        )
+    );
+    // "UnschedulableAndUnresolvable status should be skipped but Unschedulable should be tried"
+    // / "Mix of failed predicates works fine": node1 and node3 are only full (Unschedulable),
+    // node2 and node4 fail node affinity.
+    let s = store_of(
+        vec![
+            labelled(full("node1")),
+            full("node2"),
+            labelled(full("node3")),
+            full("node4"),
+        ],
+        vec![
+            holder("node1"),
+            holder("node2"),
+            holder("node3"),
+            holder("node4"),
+        ],
+    );
+    assert_eq!(
+        post_filter(&incoming, &s),
+        Err(
+            "preemption: 0/4 nodes are available: 2 No preemption victims found for incoming \
+             pod, 2 Preemption is not helpful for scheduling."
+                .into()
+        )
+    );
+    // The same with lower-priority holders: the Unschedulable nodes are tried and become
+    // candidates, the others are not (node2 wins the tie with node4 by name).
+    let low = |node: &str| pod(&format!("low-{node}"), LOW, node, &[]);
+    let s = store_of(
+        vec![
+            full("node1"),
+            labelled(full("node2")),
+            full("node3"),
+            labelled(full("node4")),
+        ],
+        vec![low("node1"), low("node2"), low("node3"), low("node4")],
+    );
+    assert_eq!(
+        post_filter(&incoming, &s),
+        Ok(("node2".into(), names(&["low-node2"])))
+    );
+}
