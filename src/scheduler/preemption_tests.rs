@@ -259,9 +259,9 @@ fn sorted(r: Result<(String, Vec<String>), String>) -> Result<(String, Vec<Strin
 // the victims on that node) rather than the whole candidate list; rows with several equal
 // candidates get the first node by name. Left out: the FalseFilter / TrueFilter / MatchFilter /
 // fake-filter-code rows (test-only filter plugins), the PDB rows (PDBs not modelled), the
-// MinCandidateNodesPercentage / Absolute rows (no candidate limit: every node is tried), and
-// "pod with anti-affinity is preempted" / "preemption to resolve pod topology spread filter
-// failure" (covered by the InterPodAffinity and PodTopologySpread preemption tests).
+// MinCandidateNodesPercentage / Absolute rows (no candidate limit: every node is tried).
+// "pod with anti-affinity is preempted" and "preemption to resolve pod topology spread filter
+// failure" are in `dry_run_preemption_affinity_and_spread`.
 #[test]
 fn dry_run_preemption() {
     type Row = (
@@ -583,8 +583,8 @@ fn pod_eligible_to_preempt_others() {
 
 // upstream: TestPreempt (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go)
 // The nominated node and the victims (prepareCandidate's deletions are covered by the
-// controller tests). Left out: the extender rows (no extenders) and "preemption for topology
-// spread constraints" (see the PodTopologySpread preemption test).
+// controller tests). Left out: the extender rows (no extenders). "preemption for topology
+// spread constraints" is in `preempt_for_topology_spread_constraints`.
 #[test]
 fn preempt_rows() {
     let pods = || {
@@ -698,4 +698,128 @@ fn nodes_where_preemption_might_help() {
         post_filter(&incoming, &s),
         Ok(("node2".into(), names(&["low-node2"])))
     );
+}
+
+/// `.Label(key, "")`.
+fn labelled_pod(mut p: Pod, key: &str) -> Pod {
+    p.metadata.labels.insert(key.into(), "".into());
+    p
+}
+
+/// `SpreadConstraint(1, key, DoNotSchedule, <foo> Exists, …)` for each key.
+fn spread_on_foo(mut p: Pod, keys: &[&str]) -> Pod {
+    let cs: Vec<serde_json::Value> = keys
+        .iter()
+        .map(|k| {
+            serde_json::json!({
+                "maxSkew": 1,
+                "topologyKey": k,
+                "whenUnsatisfiable": "DoNotSchedule",
+                "labelSelector": {"matchExpressions": [{"key": "foo", "operator": "Exists"}]},
+            })
+        })
+        .collect();
+    p.spec_mut()
+        .extra
+        .insert("topologySpreadConstraints".into(), cs.into());
+    p
+}
+
+/// The DryRunPreemption / TestPreempt nodes: `name/zone` gives labels hostname=name, zone=zone.
+fn labelled_nodes(specs: &[&str]) -> Vec<Node> {
+    specs
+        .iter()
+        .map(|s| {
+            let mut parts = s.split('/');
+            let name = parts.next().unwrap_or_default();
+            let mut n = node(name, VERY_LARGE);
+            n.metadata.labels.insert("hostname".into(), name.into());
+            if let Some(z) = parts.next() {
+                n.metadata.labels.insert("zone".into(), z.into());
+            }
+            n
+        })
+        .collect()
+}
+
+// upstream: TestDryRunPreemption (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go)
+// "pod with anti-affinity is preempted" and "preemption to resolve pod topology spread filter
+// failure" (the selected candidate; upstream lists node-a [pod-a2] and node-b [pod-b1] as the
+// candidates, tied on every pickOneNodeForPreemption rule, and kubeplay picks node-a by name).
+#[test]
+fn dry_run_preemption_affinity_and_spread() {
+    // "pod with anti-affinity is preempted"
+    let mut anti = labelled_pod(pod("p1.1", LOW, "node1", SMALL), "foo");
+    anti.spec_mut().affinity = Some(crate::api::Affinity {
+        extra: serde_json::json!({"podAntiAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": [{
+                "labelSelector": {"matchExpressions": [{"key": "foo", "operator": "Exists"}]},
+                "topologyKey": "hostname",
+            }],
+        }})
+        .as_object()
+        .cloned()
+        .unwrap_or_default(),
+        ..Default::default()
+    });
+    // Upstream's dry run visits node2 too (its fake filter rejects every node); here node2
+    // must fail a filter for the pod to reach PostFilter, so its only pod slot is taken (by a
+    // pod of the incoming pod's priority, so it is no candidate, as upstream).
+    let mut nodes = labelled_nodes(&["node1", "node2"]);
+    let n2 = &mut nodes[1].status;
+    n2.capacity.insert("pods".into(), Quantity("1".into()));
+    n2.allocatable.insert("pods".into(), Quantity("1".into()));
+    let s = store_of(
+        nodes,
+        vec![
+            anti,
+            pod("p1.2", MID, "node1", SMALL),
+            pod("p1.3", HIGH, "node1", SMALL),
+            pod("p2", HIGH, "node2", SMALL),
+        ],
+    );
+    let p = labelled_pod(pod("p", HIGH, "", SMALL), "foo");
+    assert_eq!(post_filter(&p, &s), Ok(("node1".into(), names(&["p1.1"]))));
+    // "preemption to resolve pod topology spread filter failure"
+    let foo = |name: &str, prio: i32, node: &str| labelled_pod(pod(name, prio, node, &[]), "foo");
+    let s = store_of(
+        labelled_nodes(&["node-a/zone1", "node-b/zone1", "node-x/zone2"]),
+        vec![
+            foo("pod-a1", MID, "node-a"),
+            foo("pod-a2", LOW, "node-a"),
+            foo("pod-b1", LOW, "node-b"),
+            foo("pod-x1", HIGH, "node-x"),
+            foo("pod-x2", HIGH, "node-x"),
+        ],
+    );
+    let p = spread_on_foo(
+        labelled_pod(pod("p", HIGH, "", &[]), "foo"),
+        &["zone", "hostname"],
+    );
+    assert_eq!(
+        post_filter(&p, &s),
+        Ok(("node-a".into(), names(&["pod-a2"])))
+    );
+}
+
+// upstream: TestPreempt (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go)
+// "preemption for topology spread constraints".
+#[test]
+fn preempt_for_topology_spread_constraints() {
+    let foo = |name: &str, prio: i32, node: &str| labelled_pod(pod(name, prio, node, &[]), "foo");
+    let s = store_of(
+        labelled_nodes(&["node-a/zone1", "node-b/zone1", "node-x/zone2"]),
+        vec![
+            foo("p-a1", HIGH, "node-a"),
+            foo("p-a2", HIGH, "node-a"),
+            foo("p-b1", LOW, "node-b"),
+            foo("p-x1", HIGH, "node-x"),
+            foo("p-x2", HIGH, "node-x"),
+        ],
+    );
+    let p = spread_on_foo(
+        labelled_pod(pod("p", HIGH, "", &[]), "foo"),
+        &["zone", "hostname"],
+    );
+    assert_eq!(post_filter(&p, &s), Ok(("node-b".into(), names(&["p-b1"]))));
 }
