@@ -823,3 +823,24 @@ fn preempt_for_topology_spread_constraints() {
     );
     assert_eq!(post_filter(&p, &s), Ok(("node-b".into(), names(&["p-b1"]))));
 }
+
+// `GetPodStartTime` (pkg/scheduler/util/utils.go) in MoreImportantPod: a pod that has not
+// started counts as started now, so a started pod of the same priority is older and more
+// important, whatever the unstarted pod's creationTimestamp. Here both low pods must not stay:
+// the started one is reprieved first and the unstarted one becomes the victim.
+#[test]
+fn unstarted_pod_is_less_important_than_a_started_one() {
+    let mut unstarted = pod("b-unstarted", LOW, "node1", &[("cpu", "300m")]);
+    unstarted.metadata.creation_timestamp = Some(Time::from_unix_secs(50));
+    let s = store_of(
+        vec![node("node1", &[("cpu", "700m")])],
+        vec![
+            started(pod("a-started", LOW, "node1", &[("cpu", "300m")]), 100),
+            unstarted,
+        ],
+    );
+    assert_eq!(
+        post_filter(&pod("p", HIGH, "", &[("cpu", "200m")]), &s),
+        Ok(("node1".into(), names(&["b-unstarted"])))
+    );
+}
