@@ -844,3 +844,59 @@ fn unstarted_pod_is_less_important_than_a_started_one() {
         Ok(("node1".into(), names(&["b-unstarted"])))
     );
 }
+
+// upstream: TestPrepareCandidate (pkg/scheduler/framework/preemption/preemption_test.go)
+// "one victim without condition", through the simulation with the scheduler only (no kubelet,
+// so the gracefully deleted victim stays visible): the victim gets the DisruptionTarget
+// condition, is deleted and gets a Preempted event, and the preemptor is nominated to the node
+// (TestPreempt's PostFilterResult). Left out: the API-error rows (fake client reactors) and the
+// async-preemption bookkeeping.
+#[test]
+fn prepare_candidate_one_victim_without_condition() {
+    use crate::api::Duration;
+    use crate::features::FeatureGates;
+    use crate::sim::Simulation;
+    use crate::world::World;
+    let start = Time::from_unix_secs(1_700_000_000);
+    let mut s = Simulation::new(1, start, FeatureGates::default(), World::default());
+    s.add_loop(new_scheduler());
+    s.api.load(Object::Node(node("node1", VERY_LARGE))).unwrap();
+    let with_image = |mut p: Pod| {
+        p.spec_mut().containers[0].image = "nginx".into();
+        p
+    };
+    s.api
+        .load(Object::Pod(with_image(pod("victim1", MID, "node1", LARGE))))
+        .unwrap();
+    s.api
+        .create(Object::Pod(with_image(pod("preemptor", HIGH, "", LARGE))))
+        .unwrap();
+    s.run_until(start + Duration::from_secs(5)).unwrap();
+    let victim = s.api.store.get::<Pod>("default", "victim1").unwrap();
+    assert!(victim.metadata.deletion_timestamp.is_some());
+    let c = victim.condition("DisruptionTarget").unwrap();
+    assert_eq!(
+        (c.status.as_str(), c.reason.as_str(), c.message.as_str()),
+        (
+            "True",
+            "PreemptionByScheduler",
+            "default-scheduler: preempting to accommodate a higher priority pod"
+        )
+    );
+    let preempted: Vec<String> = s
+        .api
+        .events
+        .iter()
+        .filter(|e| e.name == "victim1" && e.reason == "Preempted")
+        .map(|e| e.message.clone())
+        .collect();
+    let p = s.api.store.get::<Pod>("default", "preemptor").unwrap();
+    // The preemptor's UID (assigned by the API server), as upstream's "Preempted by pod %v on
+    // node %v".
+    assert_eq!(
+        preempted,
+        vec![format!("Preempted by pod {} on node node1", p.metadata.uid)]
+    );
+    assert_eq!(nominated_node(p), Some("node1"));
+    assert!(p.spec.node_name.is_empty());
+}
