@@ -851,8 +851,9 @@ fn unstarted_pod_is_less_important_than_a_started_one() {
 // condition, is deleted and gets a Preempted event, and the preemptor is nominated to the node
 // (TestPreempt's PostFilterResult). Left out: the API-error rows (fake client reactors) and the
 // async-preemption bookkeeping.
-#[test]
-fn prepare_candidate_one_victim_without_condition() {
+/// One TestPrepareCandidate row: `victim1` (optionally already carrying the condition) is
+/// preempted.
+fn prepare_candidate_row(with_condition: bool) {
     use crate::api::Duration;
     use crate::features::FeatureGates;
     use crate::sim::Simulation;
@@ -865,9 +866,17 @@ fn prepare_candidate_one_victim_without_condition() {
         p.spec_mut().containers[0].image = "nginx".into();
         p
     };
-    s.api
-        .load(Object::Pod(with_image(pod("victim1", MID, "node1", LARGE))))
-        .unwrap();
+    let mut victim = with_image(pod("victim1", MID, "node1", LARGE));
+    if with_condition {
+        victim.set_condition(
+            "DisruptionTarget",
+            "True",
+            "PreemptionByScheduler",
+            "default-scheduler: preempting to accommodate a higher priority pod",
+            start,
+        );
+    }
+    s.api.load(Object::Pod(victim)).unwrap();
     s.api
         .create(Object::Pod(with_image(pod("preemptor", HIGH, "", LARGE))))
         .unwrap();
@@ -899,4 +908,17 @@ fn prepare_candidate_one_victim_without_condition() {
     );
     assert_eq!(nominated_node(p), Some("node1"));
     assert!(p.spec.node_name.is_empty());
+}
+
+#[test]
+fn prepare_candidate_one_victim_without_condition() {
+    prepare_candidate_row(false);
+}
+
+// upstream: TestPrepareCandidate (pkg/scheduler/framework/preemption/preemption_test.go)
+// "one victim with same condition": the condition is already there; the victim is still
+// deleted.
+#[test]
+fn prepare_candidate_one_victim_with_same_condition() {
+    prepare_candidate_row(true);
 }
