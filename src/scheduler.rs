@@ -1560,11 +1560,12 @@ fn terminating_by_preemption(p: &Pod) -> bool {
             .is_some_and(|c| c.status == "True" && c.reason == "PreemptionByScheduler")
 }
 
+/// `GetPodStartTime` (pkg/scheduler/util/utils.go): `status.startTime`, or the current time for a
+/// pod that has not started (assumed or bound, not yet running), which makes it newer than any
+/// started pod. The scheduling cycle has no clock here, so "now" is the latest instant; pods
+/// that have not started tie with each other (upstream: successive `time.Now()` calls).
 fn start_time(p: &Pod) -> Time {
-    p.status
-        .start_time
-        .or(p.metadata.creation_timestamp)
-        .unwrap_or(Time::ZERO)
+    p.status.start_time.unwrap_or(Time(i64::MAX))
 }
 
 /// `MoreImportantPod`: higher priority, then earlier start time.
@@ -3348,3 +3349,6 @@ mod score_tests;
 
 #[cfg(test)]
 mod interpod_affinity_tests;
+
+#[cfg(test)]
+mod preemption_tests;
