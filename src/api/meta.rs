@@ -22,11 +22,6 @@ impl<T: Clone> Shared<T> {
     pub fn into_inner(self) -> T {
         std::sync::Arc::try_unwrap(self.0).unwrap_or_else(|a| (*a).clone())
     }
-
-    /// The map, to keep or change (copied only if shared).
-    pub fn into_map(self) -> T {
-        self.into_inner()
-    }
 }
 
 impl<T: Clone> std::ops::Deref for Shared<T> {

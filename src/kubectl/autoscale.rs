@@ -93,7 +93,8 @@ fn go_parse_float(s: &str) -> Option<f64> {
                 .bytes()
                 .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')))
     {
-        s.parse::<f64>().ok()
+        // Go reports ErrRange for a finite literal beyond f64 (`1e400`); Rust returns ±inf.
+        s.parse::<f64>().ok().filter(|f| special || f.is_finite())
     } else {
         None
     }

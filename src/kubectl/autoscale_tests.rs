@@ -634,3 +634,16 @@ fn parse_resource_input_cases() {
     );
     assert_eq!(parse_resource_input("", "cpu"), Err("empty input".into()));
 }
+
+// strconv.ParseFloat as parseResourceInput's bare-number case sees it: a finite literal beyond
+// f64 is ErrRange (Go), not +Inf (Rust's parser); the spelled infinities and NaN parse.
+#[test]
+fn go_parse_float_reports_range_errors() {
+    assert_eq!(super::go_parse_float("1e400"), None);
+    assert_eq!(super::go_parse_float("-1e400"), None);
+    assert_eq!(super::go_parse_float("1e-400"), Some(0.0));
+    assert_eq!(super::go_parse_float("+Inf"), Some(f64::INFINITY));
+    assert_eq!(super::go_parse_float("500"), Some(500.0));
+    assert!(super::go_parse_float("NaN").is_some_and(f64::is_nan));
+    assert_eq!(super::go_parse_float("500m"), None);
+}
