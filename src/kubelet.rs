@@ -845,6 +845,23 @@ fn with_status(pod: &Pod, status: PodStatus) -> Object {
     .into_object()
 }
 
+/// Sets `status.hostIPs`/`podIPs` to `[{"ip": ip}]`, leaving an equal value in place (the
+/// common case: the kubelet rewrites the status many times with the same addresses).
+fn set_ip_list(extra: &mut serde_json::Map<String, serde_json::Value>, field: &str, ip: &str) {
+    let same = extra
+        .get(field)
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|a| {
+            a.len() == 1
+                && a[0].as_object().is_some_and(|o| {
+                    o.len() == 1 && o.get("ip").and_then(serde_json::Value::as_str) == Some(ip)
+                })
+        });
+    if !same {
+        extra.insert(field.into(), serde_json::json!([{ "ip": ip }]));
+    }
+}
+
 fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> PodStatus {
     // Everything but message, reason, qosClass and the verbatim fields is rebuilt below, so
     // only those are copied from the current status.
@@ -859,10 +876,8 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
     st.phase = phase.into();
     st.host_ip = rt.host_ip.clone();
     st.pod_ip = rt.pod_ip.clone();
-    st.extra
-        .insert("hostIPs".into(), serde_json::json!([{"ip": rt.host_ip}]));
-    st.extra
-        .insert("podIPs".into(), serde_json::json!([{"ip": rt.pod_ip}]));
+    set_ip_list(&mut st.extra, "hostIPs", &rt.host_ip);
+    set_ip_list(&mut st.extra, "podIPs", &rt.pod_ip);
     st.start_time = Some(rt.started.trunc_secs());
     let initializing = !rt.initialized();
     st.init_container_statuses = rt

@@ -186,7 +186,8 @@ pub const FROZEN_ANNOTATION: &str = "kubeplay.dev/frozen";
 pub struct World {
     /// Nodes whose kubelet is down (no heartbeats, no pod updates), with when it went down.
     pub nodes_down: BTreeMap<String, crate::api::Time>,
-    pub kubelet: KubeletConfig,
+    /// Shared: the kubelet takes a cheap handle on every sync.
+    pub kubelet: std::sync::Arc<KubeletConfig>,
     /// Fault rule index → uids of the pods that claimed it (rules with `maxPods`).
     pub rule_claims: BTreeMap<usize, std::collections::BTreeSet<String>>,
     /// The scenario's synthetic load (the metrics source of the HPA).

@@ -393,7 +393,7 @@ impl Scenario {
         let gates =
             FeatureGates::from_map(&self.feature_gates).map_err(|e| err("featureGates", e))?;
         let world = World {
-            kubelet: self.kubelet.clone(),
+            kubelet: std::sync::Arc::new(self.kubelet.clone()),
             load: load::LoadModel {
                 entries: self.load.clone(),
                 start,

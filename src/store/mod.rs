@@ -184,6 +184,14 @@ impl<T: Resource> std::ops::Deref for Shared<T> {
 
 /// Pods by name.
 type PodSet = BTreeMap<String, Arc<Object>>;
+
+/// `map.entry(key.to_owned()).or_default()` that copies the key only when it is new.
+fn get_or_insert<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> &'m mut V {
+    if !map.contains_key(key) {
+        map.insert(key.to_owned(), V::default());
+    }
+    map.get_mut(key).expect("inserted above")
+}
 /// namespace → label key → label value → pods (nested so lookups by `&str` never allocate).
 type LabelIndex = BTreeMap<String, BTreeMap<String, BTreeMap<String, PodSet>>>;
 
@@ -492,10 +500,9 @@ impl Store {
             }
         }
         for owner in &m.owner_references {
-            let set = self.by_owner.entry(owner.uid.clone()).or_default();
             if add {
-                set.insert(r.clone());
-            } else {
+                get_or_insert(&mut self.by_owner, &owner.uid).insert(r.clone());
+            } else if let Some(set) = self.by_owner.get_mut(&owner.uid) {
                 set.remove(r);
                 if set.is_empty() {
                     self.by_owner.remove(&owner.uid);
@@ -503,13 +510,9 @@ impl Store {
             }
         }
         if let Object::Pod(p) = o {
-            let set = self
-                .pods_by_node
-                .entry(p.spec.node_name.clone())
-                .or_default();
             if add {
-                set.insert(r.clone());
-            } else {
+                get_or_insert(&mut self.pods_by_node, &p.spec.node_name).insert(r.clone());
+            } else if let Some(set) = self.pods_by_node.get_mut(&p.spec.node_name) {
                 set.remove(r);
                 if set.is_empty() {
                     self.pods_by_node.remove(&p.spec.node_name);
@@ -517,14 +520,10 @@ impl Store {
             }
             for (k, v) in &m.labels {
                 if add {
-                    self.pods_by_label
-                        .entry(m.namespace.clone())
-                        .or_default()
-                        .entry(k.clone())
-                        .or_default()
-                        .entry(v.clone())
-                        .or_default()
-                        .insert(m.name.clone(), shared.clone());
+                    // Existing levels are found by `&str`: only new keys are copied.
+                    let by_key = get_or_insert(&mut self.pods_by_label, &m.namespace);
+                    let by_value = get_or_insert(by_key, k);
+                    get_or_insert(by_value, v).insert(m.name.clone(), shared.clone());
                 } else if let Some(by_key) = self.pods_by_label.get_mut(&m.namespace) {
                     if let Some(by_value) = by_key.get_mut(k) {
                         if let Some(set) = by_value.get_mut(v) {
