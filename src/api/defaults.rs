@@ -630,12 +630,30 @@ pub fn qos_class(s: &PodSpec) -> &'static str {
     }
 }
 
+/// Runs defaulting on a shared pod spec, copying it only when defaulting changes something.
+/// Defaulting is idempotent, so an update that resends a stored (already defaulted) spec — a
+/// finalizer removal, a label change — keeps sharing it, and the pointer-equality fast paths of
+/// update validation and object comparison stay open.
+pub fn default_shared_pod_spec(spec: &mut Arc<PodSpec>, f: impl FnOnce(&mut PodSpec)) {
+    if let Some(s) = Arc::get_mut(spec) {
+        f(s);
+        return;
+    }
+    let mut copy = PodSpec::clone(spec);
+    f(&mut copy);
+    if copy != **spec {
+        *spec = Arc::new(copy);
+    }
+}
+
 /// Applies the API defaults of the object's kind.
 pub fn default_object(o: &mut Object) {
     match o {
         Object::Pod(p) => {
-            default_pod_spec(p.spec_mut());
-            default_pod_only(p.spec_mut());
+            default_shared_pod_spec(&mut p.spec, |s| {
+                default_pod_spec(s);
+                default_pod_only(s);
+            });
             if p.status.qos_class.is_empty() {
                 p.status.qos_class = qos_class(&p.spec).into();
             }

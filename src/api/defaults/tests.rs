@@ -534,3 +534,45 @@ fn default_deployment_availability() {
         "the default value of maxUnavailable can lead to no active replicas during rolling update"
     );
 }
+
+/// Defaulting a pod whose spec is shared with its stored version keeps the shared pointer when
+/// nothing changes (every update of a stored pod), and copies the spec when defaults apply.
+#[test]
+fn pod_defaulting_keeps_a_defaulted_shared_spec() {
+    let mut stored = Object::Pod(Pod {
+        spec: Arc::new(PodSpec {
+            containers: vec![ctr("nginx:1.25")],
+            ..Default::default()
+        }),
+        ..Default::default()
+    });
+    default_object(&mut stored);
+    let Object::Pod(stored_pod) = &stored else {
+        unreachable!()
+    };
+    assert_eq!(stored_pod.spec.restart_policy, "Always");
+
+    // An update resending the stored spec: same pointer afterwards.
+    let mut update = stored.clone();
+    default_object(&mut update);
+    let Object::Pod(updated) = &update else {
+        unreachable!()
+    };
+    assert!(Arc::ptr_eq(&updated.spec, &stored_pod.spec));
+
+    // A shared spec that still needs defaults is copied, and the other holder is untouched.
+    let bare = Arc::new(PodSpec {
+        containers: vec![ctr("nginx:1.25")],
+        ..Default::default()
+    });
+    let mut p = Object::Pod(Pod {
+        spec: bare.clone(),
+        ..Default::default()
+    });
+    default_object(&mut p);
+    let Object::Pod(p) = &p else { unreachable!() };
+    assert!(!Arc::ptr_eq(&p.spec, &bare));
+    assert_eq!(p.spec.restart_policy, "Always");
+    assert_eq!(bare.restart_policy, "");
+    assert_eq!(**p.spec, *stored_pod.spec.as_ref());
+}
