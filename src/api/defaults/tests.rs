@@ -574,5 +574,5 @@ fn pod_defaulting_keeps_a_defaulted_shared_spec() {
     assert!(!Arc::ptr_eq(&p.spec, &bare));
     assert_eq!(p.spec.restart_policy, "Always");
     assert_eq!(bare.restart_policy, "");
-    assert_eq!(**p.spec, *stored_pod.spec.as_ref());
+    assert_eq!(*p.spec, *stored_pod.spec);
 }
