@@ -21,6 +21,9 @@ pub const DEFAULTS: &[(&str, bool)] = &[
     // Beta and on in 1.35.0, then turned back off in the 1.35 patch releases (a regression: pods
     // of a never-available revision were not replaced), so off here too.
     ("MaxUnavailableStatefulSet", false),
+    // Beta and on by default since 1.34.2 and 1.35 (kubernetes#135017): a StatefulSet revision
+    // that differs from the set only by serialization or defaulting is reused.
+    ("StatefulSetSemanticRevisionComparison", true),
     // Beta and on by default since 1.35.
     ("HPAConfigurableTolerance", true),
     // Alpha since 1.16 and still off by default in 1.35: `minReplicas: 0` is refused.

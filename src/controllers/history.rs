@@ -91,19 +91,20 @@ pub fn new_controller_revision(
 
 /// The patch both StatefulSet and DaemonSet revisions store (`getPatch`): a strategic-merge
 /// patch replacing the pod template, `{"spec":{"template":{..., "$patch":"replace"}}}`. The
-/// template is encoded as Go encodes it, so its metadata carries `creationTimestamp: null`.
+/// template is encoded as Go encodes it since Kubernetes 1.34, whose `ObjectMeta` omits a zero
+/// `creationTimestamp` (kubernetes#130989); 1.33 and earlier wrote `"creationTimestamp":null`
+/// into the template metadata, so their revisions hash differently (the testdata of upstream's
+/// TestStatefulSetCompatibility: `test-c77f6d978` from 1.33, `test-776999688b` from 1.34).
 pub fn template_patch(template: &crate::api::PodTemplateSpec) -> Value {
     let mut t = serde_json::to_value(template).unwrap_or(Value::Null);
-    if let Some(m) = t.get_mut("metadata").and_then(Value::as_object_mut) {
-        m.entry("creationTimestamp").or_insert(Value::Null);
-    }
     if let Some(o) = t.as_object_mut() {
         o.insert("$patch".into(), Value::from("replace"));
     }
     serde_json::json!({"spec": {"template": t}})
 }
 
-/// The template stored in a revision's patch (the inverse of [`template_patch`]), if any.
+/// The template stored in a revision's patch (the inverse of [`template_patch`]), if any. The
+/// `creationTimestamp: null` of a revision written by Kubernetes 1.33 or earlier is dropped.
 pub fn template_from_patch(data: &Value) -> Option<crate::api::PodTemplateSpec> {
     let mut t = data.pointer("/spec/template")?.clone();
     let o = t.as_object_mut()?;

@@ -19,7 +19,7 @@ use super::stateful_set_utils::{
     get_pod_revision, get_start_ordinal, get_stateful_set_max_unavailable, identity_matches,
     inconsistent_status, is_created, is_failed, is_pending, is_running_and_available,
     is_running_and_ready, is_succeeded, is_terminating, is_unavailable, new_revision,
-    new_versioned_stateful_set_pod, pod_in_ordinal_range, storage_matches,
+    new_versioned_stateful_set_pod, pod_in_ordinal_range, set_matches_revision, storage_matches,
 };
 use crate::api::{
     ApiError, ControllerRevision, Object, Pod, Selector, StatefulSet, StatefulSetStatus, Time,
@@ -258,7 +258,16 @@ pub fn get_stateful_set_revisions(
 ) -> Result<(ControllerRevision, ControllerRevision, i32), ApiError> {
     let mut collision_count = set.status.collision_count.unwrap_or(0);
     let candidate = new_revision(set, next_revision(revisions), collision_count);
-    let equal = find_equal_revisions(revisions, &candidate);
+    let mut equal = find_equal_revisions(revisions, &candidate);
+    // StatefulSetSemanticRevisionComparison: with no byte-equal revision, one that still
+    // describes the set (written by an older release, or before a field was defaulted) counts as
+    // equal, so an upgrade does not roll every pod.
+    if equal.is_empty() && ctx.gates.enabled("StatefulSetSemanticRevisionComparison") {
+        equal = revisions
+            .iter()
+            .filter(|r| set_matches_revision(set, r))
+            .collect();
+    }
     let update = match (equal.last(), revisions.last()) {
         (Some(eq), Some(last)) if equal_revision(last, eq) => last.clone(),
         (Some(eq), _) => update_controller_revision(ctx, eq, candidate.revision)?,

@@ -544,6 +544,21 @@ pub fn apply_revision(set: &StatefulSet, revision: &ControllerRevision) -> State
     clone
 }
 
+/// The semantic revision comparison of the StatefulSetSemanticRevisionComparison gate (beta and
+/// on by default since 1.34.2 and 1.35, kubernetes#135017): `revision` still describes `set`
+/// when the set restored from it, with its pod template defaulted, encodes to the same patch as
+/// the set itself. A revision whose bytes differ only in serialization (the
+/// `"creationTimestamp":null` that 1.33 wrote) or in fields defaulted since it was written is
+/// then reused instead of starting a spurious rolling update.
+pub fn set_matches_revision(set: &StatefulSet, revision: &ControllerRevision) -> bool {
+    let Some(mut restored) = revision.data.as_ref().and_then(template_from_patch) else {
+        return false;
+    };
+    crate::api::defaults::default_pod_spec(restored.spec_mut());
+    crate::api::go_json(&get_patch(&restored))
+        == crate::api::go_json(&get_patch(&set.spec.template))
+}
+
 /// `inconsistentStatus`: the computed status differs from the stored one (or observes a newer
 /// generation).
 pub fn inconsistent_status(set: &StatefulSet, status: &StatefulSetStatus) -> bool {
