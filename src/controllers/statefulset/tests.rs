@@ -3387,8 +3387,6 @@ fn stale_owner_ref_on_scale_up() {
 // - TestStatefulSetMetrics: metrics are not modelled.
 // - TestStatefulSetControllerDeletionTimestampRace, TestStatefulSetControllerDeletePodTombstone:
 //   informer/API disagreement and tombstones do not exist in the simulation.
-// - TestOrphanedPodsWithPVCDeletePolicy: upstream expects no pod owner reference on the claims
-//   of the condemned pods after its two fake syncs; here (as in upstream's fixPodClaim step on
-//   a live cluster) scaling to 0 with whenScaled=Delete puts the pods' references on them. The
-//   difference comes from upstream's fake object manager and could not be pinned down.
+// - TestOrphanedPodsWithPVCDeletePolicy: ported in orphaned_pods_upstream_tests.rs (upstream's
+//   `replicas = 0` never reaches its controller: the status update caches a copy of the set).
 // - TestOverlappingStatefulSets: the overlapping-sets sort is not used by kubeplay.
