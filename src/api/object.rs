@@ -104,7 +104,11 @@ macro_rules! kinds {
             }
             /// Sets `apiVersion` and `kind` to the canonical values.
             pub fn set_type_meta(&mut self) {
-                match self { $( Object::$variant(x) => { x.api_version = $api.into(); x.kind = stringify!($variant).into(); } )* }
+                // Assigned only when different: every write passes here with the fields set.
+                match self { $( Object::$variant(x) => {
+                    if x.api_version != $api { x.api_version = $api.into(); }
+                    if x.kind != stringify!($variant) { x.kind = stringify!($variant).into(); }
+                } )* }
             }
             /// Decodes one object from JSON by its `apiVersion` and `kind`.
             ///
