@@ -632,15 +632,25 @@ pub fn unblock_owner_references(refs: &mut Vec<OwnerReference>, node_owners: &[O
 /// stale virtual item can be told apart once the real object has been observed (upstream
 /// queues node pointers).
 fn delete_key(n: &Node) -> String {
-    if n.is_virtual {
-        let i = &n.identity;
+    delete_key_of(&n.identity, n.is_virtual)
+}
+
+/// The identity and virtual flag of an owner node, read while its dependents are updated.
+struct OwnerView {
+    identity: ObjectReference,
+    is_virtual: bool,
+}
+
+/// [`delete_key`] from a node's identity and virtual flag.
+fn delete_key_of(i: &ObjectReference, is_virtual: bool) -> String {
+    if is_virtual {
         let parts = [&i.api_version, &i.kind, &i.namespace, &i.name, &i.uid];
         format!(
             "{ATTEMPT_TO_DELETE}{VIRTUAL_PREFIX}{}",
             serde_json::to_string(&parts).unwrap_or_default()
         )
     } else {
-        format!("{ATTEMPT_TO_DELETE}{OBSERVED_PREFIX}{}", n.identity.uid)
+        [ATTEMPT_TO_DELETE, OBSERVED_PREFIX, &i.uid].concat()
     }
 }
 
@@ -898,10 +908,15 @@ impl GarbageCollector {
                 continue;
             };
             owner_node.dependents.insert(n_uid.to_string());
-            let owner_node = owner_node.clone();
+            // Only the owner's identity and virtual flag are read below (no copy of its
+            // dependents).
+            let owner_node = OwnerView {
+                identity: owner_node.identity.clone(),
+                is_virtual: owner_node.is_virtual,
+            };
             if !existed {
                 // The collector will confirm (or not) that this owner exists.
-                Self::enqueue_delete(queue, &owner_node);
+                queue.add(&delete_key_of(&owner_node.identity, owner_node.is_virtual));
             } else if !has_potentially_invalid {
                 let owner_is_namespaced = !owner_node.identity.namespace.is_empty();
                 if owner_is_namespaced && owner_node.identity.namespace != n.identity.namespace {
