@@ -472,6 +472,22 @@ impl Store {
             }
     }
 
+    /// Two versions of a pod that differ in their index keys only by `spec.nodeName`.
+    fn same_index_keys_but_node(old: &Object, new: &Object) -> bool {
+        let (Object::Pod(p), Object::Pod(q)) = (old, new) else {
+            return false;
+        };
+        let (a, b) = (&p.metadata, &q.metadata);
+        p.spec.node_name != q.spec.node_name
+            && a.uid == b.uid
+            && a.labels == b.labels
+            && a.owner_references.len() == b.owner_references.len()
+            && a.owner_references
+                .iter()
+                .zip(&b.owner_references)
+                .all(|(x, y)| x.uid == y.uid)
+    }
+
     /// Points the label index at the new version of a pod whose index keys did not change.
     fn reindex_pod_pointer(&mut self, shared: &Arc<Object>) {
         let m = shared.meta();
@@ -562,6 +578,20 @@ impl Store {
                     self.reindex_pod_pointer(&o);
                 }
             }
+            // A binding: only the pod's node changed. Move it between the node sets and point
+            // the label index at the new version instead of rebuilding every entry.
+            Some(old) if Self::same_index_keys_but_node(old, &o) => {
+                if let (Object::Pod(p), Object::Pod(q)) = (&**old, &*o) {
+                    if let Some(set) = self.pods_by_node.get_mut(&p.spec.node_name) {
+                        set.remove(&r);
+                        if set.is_empty() {
+                            self.pods_by_node.remove(&p.spec.node_name);
+                        }
+                    }
+                    get_or_insert(&mut self.pods_by_node, &q.spec.node_name).insert(r.clone());
+                }
+                self.reindex_pod_pointer(&o);
+            }
             _ => {
                 if let Some(old) = &old {
                     self.index(&r, old, false);
@@ -593,5 +623,77 @@ impl Store {
 
     pub fn has_pending_changes(&self) -> bool {
         !self.changes.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::meta::ObjectMeta;
+    use crate::api::{OwnerReference, Pod, PodSpec};
+
+    fn pod(node: &str, labels: &[(&str, &str)]) -> Pod {
+        Pod {
+            metadata: ObjectMeta {
+                name: "p".into(),
+                namespace: "default".into(),
+                uid: "u-p".into(),
+                labels: labels
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect::<BTreeMap<_, _>>()
+                    .into(),
+                owner_references: vec![OwnerReference {
+                    uid: "u-rs".into(),
+                    kind: "ReplicaSet".into(),
+                    name: "rs".into(),
+                    ..Default::default()
+                }]
+                .into(),
+                ..Default::default()
+            },
+            spec: Arc::new(PodSpec {
+                node_name: node.into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// Every index answers for the newest version after a binding (only `nodeName` changed),
+    /// a relabel and a removal.
+    #[test]
+    fn indexes_follow_binding_relabel_and_removal() {
+        let mut s = Store::new();
+        s.put(Object::Pod(pod("", &[("app", "web")])));
+        assert_eq!(s.pods_on_node("").count(), 1);
+
+        // Binding.
+        s.put(Object::Pod(pod("node-1", &[("app", "web")])));
+        assert_eq!(s.pods_on_node("").count(), 0);
+        let on_node: Vec<_> = s.pods_on_node("node-1").collect();
+        assert_eq!(on_node.len(), 1);
+        let by_label: Vec<_> = s.pods_with_label("default", "app", "web").collect();
+        assert_eq!(by_label.len(), 1);
+        assert_eq!(by_label[0].spec.node_name, "node-1");
+        assert_eq!(s.dependents("u-rs").count(), 1);
+        assert!(s.get_by_uid("u-p").is_some());
+
+        // Relabel on the same node.
+        s.put(Object::Pod(pod("node-1", &[("app", "api")])));
+        assert_eq!(s.pods_with_label("default", "app", "web").count(), 0);
+        assert_eq!(s.pods_with_label("default", "app", "api").count(), 1);
+        assert_eq!(s.pods_on_node("node-1").count(), 1);
+
+        // Moved again (as a rebinding in a test would) and removed.
+        s.put(Object::Pod(pod("node-2", &[("app", "api")])));
+        assert_eq!(s.pods_on_node("node-1").count(), 0);
+        assert_eq!(s.pods_on_node("node-2").count(), 1);
+        assert!(s.pods_by_node.get("node-1").is_none());
+        s.remove(&ObjectRef::new("Pod", "default", "p"));
+        assert_eq!(s.pods_on_node("node-2").count(), 0);
+        assert_eq!(s.pods_with_label("default", "app", "api").count(), 0);
+        assert_eq!(s.dependents("u-rs").count(), 0);
+        assert!(s.pods_by_node.is_empty() && s.pods_by_label.is_empty() && s.by_owner.is_empty());
     }
 }
