@@ -689,7 +689,7 @@ mod tests {
         s.put(Object::Pod(pod("node-2", &[("app", "api")])));
         assert_eq!(s.pods_on_node("node-1").count(), 0);
         assert_eq!(s.pods_on_node("node-2").count(), 1);
-        assert!(s.pods_by_node.get("node-1").is_none());
+        assert!(!s.pods_by_node.contains_key("node-1"));
         s.remove(&ObjectRef::new("Pod", "default", "p"));
         assert_eq!(s.pods_on_node("node-2").count(), 0);
         assert_eq!(s.pods_with_label("default", "app", "api").count(), 0);
