@@ -646,6 +646,22 @@ pub fn default_shared_pod_spec(spec: &mut Arc<PodSpec>, f: impl FnOnce(&mut PodS
     }
 }
 
+/// [`default_object`] for an update of `old`. A pod that resends the stored spec (the same
+/// shared pointer: a finalizer removal, a label or annotation change) skips spec defaulting —
+/// the stored spec was defaulted when it was written, as upstream's storage applies defaults on
+/// every read, and defaulting is idempotent.
+pub fn default_object_for_update(o: &mut Object, old: &Object) {
+    if let (Object::Pod(p), Object::Pod(q)) = (&mut *o, old) {
+        if Arc::ptr_eq(&p.spec, &q.spec) {
+            if p.status.qos_class.is_empty() {
+                p.status.qos_class = qos_class(&p.spec).into();
+            }
+            return;
+        }
+    }
+    default_object(o);
+}
+
 /// Applies the API defaults of the object's kind.
 pub fn default_object(o: &mut Object) {
     match o {

@@ -338,7 +338,7 @@ impl ApiServer {
         } else {
             crate::api::defaults::copy_status(&old, &mut o);
             crate::api::sts_ds_defaults::prepare_for_update(&mut o, &old);
-            crate::api::defaults::default_object(&mut o);
+            crate::api::defaults::default_object_for_update(&mut o, &old);
             crate::api::defaults::prepare_for_update_gated(&mut o, &old, &self.gates);
             // validate_object(&o, Some(&old)) without copying the request: prepare it in place
             // and put back an empty resourceVersion afterwards (an unconditional update).

@@ -576,3 +576,41 @@ fn pod_defaulting_keeps_a_defaulted_shared_spec() {
     assert_eq!(bare.restart_policy, "");
     assert_eq!(*p.spec, *stored_pod.spec);
 }
+
+/// An update that resends the stored pod's spec skips spec defaulting and keeps the pointer;
+/// an update with a new spec is defaulted.
+#[test]
+fn pod_update_defaulting_skips_the_stored_spec() {
+    let mut stored = Object::Pod(Pod {
+        spec: Arc::new(PodSpec {
+            containers: vec![ctr("nginx:1.25")],
+            ..Default::default()
+        }),
+        ..Default::default()
+    });
+    default_object(&mut stored);
+    let mut update = stored.clone();
+    default_object_for_update(&mut update, &stored);
+    let (Object::Pod(u), Object::Pod(s)) = (&update, &stored) else {
+        unreachable!()
+    };
+    assert!(Arc::ptr_eq(&u.spec, &s.spec));
+    assert_eq!(u.status.qos_class, "BestEffort");
+
+    let mut changed = Object::Pod(Pod {
+        spec: Arc::new(PodSpec {
+            containers: vec![ctr("nginx:1.26")],
+            ..Default::default()
+        }),
+        ..Default::default()
+    });
+    default_object_for_update(&mut changed, &stored);
+    let Object::Pod(c) = &changed else {
+        unreachable!()
+    };
+    assert_eq!(c.spec.restart_policy, "Always");
+    assert_eq!(
+        c.spec.containers[0].extra["imagePullPolicy"],
+        "IfNotPresent"
+    );
+}
