@@ -18,6 +18,12 @@ pub struct Shared<T: Clone>(std::sync::Arc<T>);
 pub type SharedMap = Shared<Labels>;
 
 impl<T: Clone> Shared<T> {
+    /// Whether both hold the very same value (one was copied from the other and neither has
+    /// been written since).
+    pub fn ptr_eq(a: &Self, b: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&a.0, &b.0)
+    }
+
     /// The value, to keep or change (copied only if shared).
     pub fn into_inner(self) -> T {
         std::sync::Arc::try_unwrap(self.0).unwrap_or_else(|a| (*a).clone())

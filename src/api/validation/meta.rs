@@ -4,7 +4,9 @@
 use super::names::{is_qualified_name, is_valid_label_value, name_is_dns_label};
 use super::{child, idx};
 use crate::api::errors::{go_quote, write_go_json_string, FieldError};
-use crate::api::meta::{LabelSelector, Labels, ObjectMeta, OwnerReference, Requirement, Selector};
+use crate::api::meta::{
+    LabelSelector, Labels, ObjectMeta, OwnerReference, Requirement, Selector, Shared,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -227,6 +229,19 @@ pub fn validate_object_meta(
     name_fn: NameFn,
     path: &str,
 ) -> Vec<FieldError> {
+    validate_object_meta_since(meta, None, namespaced, name_fn, path)
+}
+
+/// [`validate_object_meta`] of an update's new metadata, given the stored `old` metadata:
+/// the same errors, without re-checking labels, annotations, owner references or finalizers
+/// still shared with the stored version (see `validate_object_meta_common_since`).
+pub fn validate_object_meta_since(
+    meta: &ObjectMeta,
+    old: Option<&ObjectMeta>,
+    namespaced: bool,
+    name_fn: NameFn,
+    path: &str,
+) -> Vec<FieldError> {
     let mut errs = vec![];
     if !meta.generate_name.is_empty() {
         for m in name_fn(&meta.generate_name, true) {
@@ -251,12 +266,14 @@ pub fn validate_object_meta(
             ));
         }
     }
-    validate_object_meta_common(meta, namespaced, path, &mut errs);
-    for (i, f) in meta.finalizers.iter().enumerate() {
-        errs.extend(validate_kube_finalizer_name(
-            f,
-            &idx(&child(path, "finalizers"), i),
-        ));
+    validate_object_meta_common_since(meta, old, namespaced, path, &mut errs);
+    if !old.is_some_and(|o| Shared::ptr_eq(&o.finalizers, &meta.finalizers)) {
+        for (i, f) in meta.finalizers.iter().enumerate() {
+            errs.extend(validate_kube_finalizer_name(
+                f,
+                &idx(&child(path, "finalizers"), i),
+            ));
+        }
     }
     errs
 }
@@ -270,6 +287,20 @@ fn validate_object_meta_common(
     path: &str,
     errs: &mut Vec<FieldError>,
 ) {
+    validate_object_meta_common_since(meta, None, namespaced, path, errs);
+}
+
+/// [`validate_object_meta_common`] for an update from `old`: labels, annotations, owner
+/// references and finalizers still shared with the stored version (not written since) are
+/// not checked again — they passed these same checks, which take no options, when stored.
+fn validate_object_meta_common_since(
+    meta: &ObjectMeta,
+    old: Option<&ObjectMeta>,
+    namespaced: bool,
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    let unchanged = |f: &dyn Fn(&ObjectMeta) -> bool| old.is_some_and(f);
     if namespaced {
         if meta.namespace.is_empty() {
             errs.push(FieldError::required(child(path, "namespace"), ""));
@@ -292,19 +323,27 @@ fn validate_object_meta_common(
         meta.generation,
         &child(path, "generation"),
     ));
-    errs.extend(validate_labels(&meta.labels, &child(path, "labels")));
-    errs.extend(validate_annotations(
-        &meta.annotations,
-        &child(path, "annotations"),
-    ));
-    errs.extend(validate_owner_references(
-        &meta.owner_references,
-        &child(path, "ownerReferences"),
-    ));
-    errs.extend(validate_finalizers(
-        &meta.finalizers,
-        &child(path, "finalizers"),
-    ));
+    if !unchanged(&|o| Shared::ptr_eq(&o.labels, &meta.labels)) {
+        errs.extend(validate_labels(&meta.labels, &child(path, "labels")));
+    }
+    if !unchanged(&|o| Shared::ptr_eq(&o.annotations, &meta.annotations)) {
+        errs.extend(validate_annotations(
+            &meta.annotations,
+            &child(path, "annotations"),
+        ));
+    }
+    if !unchanged(&|o| Shared::ptr_eq(&o.owner_references, &meta.owner_references)) {
+        errs.extend(validate_owner_references(
+            &meta.owner_references,
+            &child(path, "ownerReferences"),
+        ));
+    }
+    if !unchanged(&|o| Shared::ptr_eq(&o.finalizers, &meta.finalizers)) {
+        errs.extend(validate_finalizers(
+            &meta.finalizers,
+            &child(path, "finalizers"),
+        ));
+    }
 }
 
 /// `ValidateObjectMetaWithOpts` (apimachinery): the name is checked by `name_fn` (given the
@@ -1108,5 +1147,47 @@ mod tests {
             "{\"matchLabels\":{\"app\":\"web\"},\"matchExpressions\":[{\"key\":\"tier\",\"operator\":\"NotIn\",\"values\":[\"db\"]}]}"
         );
         assert_eq!(label_selector_json(&LabelSelector::default()), "{}");
+    }
+
+    /// An update's metadata: maps written since the stored version are checked as on create;
+    /// maps still shared with it are not checked again.
+    #[test]
+    fn object_meta_since_checks_only_what_was_written() {
+        let stored = ObjectMeta {
+            name: "p".into(),
+            namespace: "default".into(),
+            labels: Labels::from([("app".to_string(), "web".to_string())]).into(),
+            finalizers: vec!["batch.kubernetes.io/job-tracking".to_string()].into(),
+            ..Default::default()
+        };
+        let name_fn: NameFn = super::super::names::name_is_dns_subdomain;
+        // Same maps: no errors, as on create.
+        let update = stored.clone();
+        assert!(
+            validate_object_meta_since(&update, Some(&stored), true, name_fn, "metadata")
+                .is_empty()
+        );
+        // A label written since is validated, with create's message.
+        let mut bad = stored.clone();
+        bad.labels.insert("app".into(), "-web".into());
+        let since = validate_object_meta_since(&bad, Some(&stored), true, name_fn, "metadata");
+        let full = validate_object_meta(&bad, true, name_fn, "metadata");
+        assert_eq!(since.len(), 1);
+        assert_eq!(since[0].to_string(), full[0].to_string());
+        assert!(since[0]
+            .to_string()
+            .starts_with("metadata.labels: Invalid value: \"-web\""));
+        // A finalizer list written since is validated too.
+        let mut fin = stored.clone();
+        fin.finalizers.push("not a finalizer".into());
+        let since = validate_object_meta_since(&fin, Some(&stored), true, name_fn, "metadata");
+        assert_eq!(
+            since.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            validate_object_meta(&fin, true, name_fn, "metadata")
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        );
+        assert!(!since.is_empty());
     }
 }

@@ -1493,8 +1493,10 @@ pub fn validate_pod_update_gated(new: &Pod, old: &Pod, gates: &FeatureGates) -> 
         // checks when it was written (options on update are never stricter than on create), and
         // spec validation reads nothing but the spec and those options — so it cannot fail now.
         // Most pod updates (finalizers, labels, annotations) take this path.
-        errs.extend(validate_object_meta(
+        // The same holds for metadata maps still shared with the stored version.
+        errs.extend(super::meta::validate_object_meta_since(
             &new.metadata,
+            Some(&old.metadata),
             true,
             name_is_dns_subdomain,
             "metadata",
