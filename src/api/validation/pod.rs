@@ -1559,6 +1559,11 @@ pub fn validate_pod_update_gated(new: &Pod, old: &Pod, gates: &FeatureGates) -> 
         )),
         (None, None) => {}
     }
+    if spec_unchanged {
+        // Tolerations and scheduling gates are the stored ones: nothing added or changed, and
+        // they passed `validate_tolerations` when stored. The spec comparisons below are moot.
+        return errs;
+    }
     // validateOnlyAddedTolerations
     let mut tol_errs = vec![];
     for o in &old.spec.tolerations {
@@ -1610,9 +1615,6 @@ pub fn validate_pod_update_gated(new: &Pod, old: &Pod, gates: &FeatureGates) -> 
         }
     }
 
-    if spec_unchanged {
-        return errs;
-    }
     let new_v = serde_json::to_value(&new.spec).unwrap_or_default();
     let old_v = serde_json::to_value(&old.spec).unwrap_or_default();
     if new_v == old_v {
