@@ -23,7 +23,7 @@ fn at(s: i64) -> Time {
 
 fn sim_with(kubelet: KubeletConfig) -> Simulation {
     let world = World {
-        kubelet,
+        kubelet: kubelet.into(),
         ..Default::default()
     };
     let mut sim = Simulation::new(1, start(), FeatureGates::default(), world);
