@@ -204,33 +204,14 @@ pub fn template_generation(ds: &DaemonSet) -> i64 {
         .unwrap_or(0)
 }
 
-/// `apiequality.Semantic.DeepEqual` on pod templates, as far as the JSON form tells it: an empty
-/// list equals an absent one (Go's semantic equality treats a nil and an empty slice alike), so
-/// a template that only gains `imagePullSecrets: []` is unchanged. Other differences, an empty
-/// object included (a non-nil pointer to an empty struct), still count.
+/// `apiequality.Semantic.DeepEqual` on pod templates ([`crate::api::semantic::semantic_equal`]):
+/// a template that only gains `imagePullSecrets: []` is unchanged, an empty object (a non-nil
+/// pointer to an empty struct) still counts.
 pub fn pod_templates_semantically_equal(
     a: &crate::api::PodTemplateSpec,
     b: &crate::api::PodTemplateSpec,
 ) -> bool {
-    fn strip(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(m) => {
-                m.retain(|_, x| !x.is_null() && !x.as_array().is_some_and(Vec::is_empty));
-                m.values_mut().for_each(strip);
-            }
-            serde_json::Value::Array(xs) => xs.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    if a == b {
-        return true;
-    }
-    let (Ok(mut x), Ok(mut y)) = (serde_json::to_value(a), serde_json::to_value(b)) else {
-        return false;
-    };
-    strip(&mut x);
-    strip(&mut y);
-    x == y
+    crate::api::semantic::semantic_equal(a, b)
 }
 
 fn set_template_generation(ds: &mut DaemonSet, g: i64) {
