@@ -41,6 +41,7 @@ use super::core::{
     NodeSelectorTerm, PodSpec, PodTemplateSpec, Quantity, ResourceRequirements, Toleration,
 };
 use super::meta::{Labels, ObjectMeta, OwnerReference};
+use super::object::Object;
 use super::schema::T;
 use super::schema_gen::TYPES;
 use super::validation::quantity::parse_quantity;
@@ -62,6 +63,51 @@ pub fn semantic_equal_ignoring_label(
     ignored: &str,
 ) -> bool {
     object_meta_equal(&a.metadata, &b.metadata, Some(ignored)) && pod_spec_equal(&a.spec, &b.spec)
+}
+
+/// `apiequality.Semantic.DeepEqual(new.Spec, old.Spec)`, as the update strategies of the
+/// workload kinds decide whether to bump `metadata.generation` (`rsStrategy.PrepareForUpdate`,
+/// `deploymentStrategy.PrepareForUpdate`, `daemonSetStrategy.PrepareForUpdate`, ...): plain
+/// equality of the specs, or plain equality of everything but the pod template and
+/// [`semantic_equal`] templates. (Fields outside the pod template are compared plainly.)
+pub fn spec_semantically_equal(a: &Object, b: &Object) -> bool {
+    macro_rules! with_template {
+        ($x:expr, $y:expr) => {{
+            let mut s = (*$x.spec).clone();
+            s.template = $y.spec.template.clone();
+            s == *$y.spec && semantic_equal(&$x.spec.template, &$y.spec.template)
+        }};
+    }
+    if a.spec_eq(b) {
+        return true;
+    }
+    match (a, b) {
+        (Object::Deployment(x), Object::Deployment(y)) => with_template!(x, y),
+        (Object::ReplicaSet(x), Object::ReplicaSet(y)) => with_template!(x, y),
+        (Object::StatefulSet(x), Object::StatefulSet(y)) => with_template!(x, y),
+        (Object::DaemonSet(x), Object::DaemonSet(y)) => with_template!(x, y),
+        (Object::Job(x), Object::Job(y)) => with_template!(x, y),
+        (Object::ReplicationController(x), Object::ReplicationController(y)) => {
+            match (&x.spec.template, &y.spec.template) {
+                (Some(tx), Some(ty)) => {
+                    let mut s = x.spec.clone();
+                    s.template.clone_from(&y.spec.template);
+                    s == y.spec && semantic_equal(tx, ty)
+                }
+                _ => false,
+            }
+        }
+        (Object::CronJob(x), Object::CronJob(y)) => {
+            let mut s = (*x.spec).clone();
+            s.job_template.spec.template = y.spec.job_template.spec.template.clone();
+            s == *y.spec
+                && semantic_equal(
+                    &x.spec.job_template.spec.template,
+                    &y.spec.job_template.spec.template,
+                )
+        }
+        _ => false,
+    }
 }
 
 /// Semantic equality of two pod specs: the same `Arc` or plain-equal first, the walk after.

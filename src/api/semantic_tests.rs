@@ -392,3 +392,97 @@ fn test_root_types_are_in_the_schema() {
         );
     }
 }
+
+/// The update strategies bump `metadata.generation` on `!apiequality.Semantic.DeepEqual(new.Spec,
+/// old.Spec)` (rsStrategy / deploymentStrategy / daemonSetStrategy `PrepareForUpdate`): an
+/// update that only adds empty lists to the pod template does not bump it, a real change does.
+#[test]
+fn test_generation_bumps_on_semantic_spec_change_only() {
+    let d: Object = Object::Deployment(
+        serde_json::from_value(json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "default"},
+            "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}},
+                     "template": {"metadata": {"labels": {"app": "web"}},
+                                  "spec": {"containers": [{"name": "c", "image": "i"}]}}}}))
+        .unwrap(),
+    );
+    let mut api = crate::store::apiserver::ApiServer::new(1, crate::api::Time(0));
+    let Object::Deployment(created) = api.create(d).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(created.metadata.generation, 1);
+    let mut same = created.clone();
+    let spec = same.spec.template_mut().spec_mut();
+    spec.extra.insert("imagePullSecrets".into(), json!([]));
+    spec.containers[0].extra.insert("env".into(), json!([]));
+    let Object::Deployment(n) = api.update(Object::Deployment(same)).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(n.metadata.generation, 1);
+    let mut changed = n.clone();
+    changed.spec.template_mut().spec_mut().containers[0].image = "j".into();
+    let Object::Deployment(n) = api.update(Object::Deployment(changed)).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(n.metadata.generation, 2);
+    let mut scaled = n.clone();
+    scaled.spec.replicas = Some(3);
+    let Object::Deployment(n) = api.update(Object::Deployment(scaled)).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(n.metadata.generation, 3);
+}
+
+#[test]
+fn test_spec_semantically_equal_per_kind() {
+    let tpl = |extra: Value| {
+        let mut t = json!({"metadata": {"labels": {"app": "a"}},
+                           "spec": {"containers": [{"name": "c", "image": "i"}]}});
+        t["spec"]["containers"][0]
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        t
+    };
+    let objs = |kind: &str, extra: Value, replicas: i32| -> Object {
+        let v = match kind {
+            "ReplicationController" => json!({"kind": kind, "apiVersion": "v1",
+                "metadata": {"name": "x"},
+                "spec": {"replicas": replicas, "selector": {"app": "a"}, "template": tpl(extra)}}),
+            "CronJob" => json!({"kind": kind, "apiVersion": "batch/v1",
+                "metadata": {"name": "x"},
+                "spec": {"schedule": format!("{replicas} * * * *"),
+                         "jobTemplate": {"spec": {"template": tpl(extra)}}}}),
+            "Job" => json!({"kind": kind, "apiVersion": "batch/v1",
+                "metadata": {"name": "x"},
+                "spec": {"parallelism": replicas, "template": tpl(extra)}}),
+            _ => json!({"kind": kind, "apiVersion": "apps/v1",
+                "metadata": {"name": "x"},
+                "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": "a"}},
+                         "template": tpl(extra)}}),
+        };
+        Object::from_value(v).unwrap()
+    };
+    for kind in [
+        "Deployment",
+        "ReplicaSet",
+        "StatefulSet",
+        "DaemonSet",
+        "Job",
+        "ReplicationController",
+        "CronJob",
+    ] {
+        let base = objs(kind, json!({}), 1);
+        let empty = objs(kind, json!({"env": [], "args": null}), 1);
+        assert!(!base.spec_eq(&empty), "{kind}");
+        assert!(spec_semantically_equal(&base, &empty), "{kind}");
+        assert!(spec_semantically_equal(&empty, &base), "{kind}");
+        let other = objs(kind, json!({"env": [], "args": ["x"]}), 1);
+        assert!(!spec_semantically_equal(&base, &other), "{kind}");
+        if kind != "DaemonSet" {
+            let rescaled = objs(kind, json!({"env": []}), 2);
+            assert!(!spec_semantically_equal(&base, &rescaled), "{kind}");
+        }
+    }
+}

@@ -367,7 +367,8 @@ impl ApiServer {
             m.deletion_timestamp = om.deletion_timestamp;
             m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
             m.generation = om.generation;
-            if !o.spec_eq(&old)
+            // `!apiequality.Semantic.DeepEqual(new.Spec, old.Spec)` in the update strategies.
+            if !crate::api::semantic::spec_semantically_equal(&o, &old)
                 || crate::api::deployment_defaults::annotations_bump_generation(&o, &old)
             {
                 o.meta_mut().generation += 1;
