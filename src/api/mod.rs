@@ -11,6 +11,7 @@ pub mod intstr;
 pub mod meta;
 pub mod object;
 pub mod schema;
+pub mod semantic;
 #[rustfmt::skip]
 mod schema_gen;
 pub mod time;

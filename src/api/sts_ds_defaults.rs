@@ -195,7 +195,8 @@ pub fn allocate_service(svc: &mut Service) {
     }
 }
 
-/// The template generation a DaemonSet's annotation records (0 when absent or unparseable).
+/// The template generation a DaemonSet's annotation records (0 when absent; the API server
+/// never stores one that does not parse, see [`decode_error`]).
 pub fn template_generation(ds: &DaemonSet) -> i64 {
     ds.metadata
         .annotations
@@ -204,33 +205,50 @@ pub fn template_generation(ds: &DaemonSet) -> i64 {
         .unwrap_or(0)
 }
 
-/// `apiequality.Semantic.DeepEqual` on pod templates, as far as the JSON form tells it: an empty
-/// list equals an absent one (Go's semantic equality treats a nil and an empty slice alike), so
-/// a template that only gains `imagePullSecrets: []` is unchanged. Other differences, an empty
-/// object included (a non-nil pointer to an empty struct), still count.
+/// `strconv.ParseInt(v, 10, 64)`, with Go's error text.
+///
+/// # Errors
+/// `strconv.ParseInt: parsing "v": invalid syntax` or `... value out of range`.
+pub fn parse_int64(v: &str) -> Result<i64, String> {
+    use std::num::IntErrorKind;
+    v.parse::<i64>().map_err(|e| {
+        let why = match e.kind() {
+            IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => "value out of range",
+            _ => "invalid syntax",
+        };
+        format!("strconv.ParseInt: parsing {v:?}: {why}")
+    })
+}
+
+/// Decoding a request body into the internal version fails for a DaemonSet whose
+/// `deprecated.daemonset.template.generation` annotation is not an int64:
+/// `Convert_v1_DaemonSet_To_apps_DaemonSet` (pkg/apis/apps/v1/conversion.go) returns the
+/// `strconv.ParseInt` error, and the handler answers BadRequest
+/// (`transformDecodeError`: `DaemonSet in version "v1" cannot be handled as a DaemonSet: ...`)
+/// before any strategy runs — on create, update and status update alike.
+pub fn decode_error(o: &Object) -> Option<crate::api::ApiError> {
+    let Object::DaemonSet(ds) = o else {
+        return None;
+    };
+    let v = ds
+        .metadata
+        .annotations
+        .get(DEPRECATED_TEMPLATE_GENERATION)?;
+    parse_int64(v).err().map(|e| {
+        crate::api::ApiError::bad_request(format!(
+            "DaemonSet in version \"v1\" cannot be handled as a DaemonSet: {e}"
+        ))
+    })
+}
+
+/// `apiequality.Semantic.DeepEqual` on pod templates ([`crate::api::semantic::semantic_equal`]):
+/// a template that only gains `imagePullSecrets: []` is unchanged, an empty object (a non-nil
+/// pointer to an empty struct) still counts.
 pub fn pod_templates_semantically_equal(
     a: &crate::api::PodTemplateSpec,
     b: &crate::api::PodTemplateSpec,
 ) -> bool {
-    fn strip(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(m) => {
-                m.retain(|_, x| !x.is_null() && !x.as_array().is_some_and(Vec::is_empty));
-                m.values_mut().for_each(strip);
-            }
-            serde_json::Value::Array(xs) => xs.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    if a == b {
-        return true;
-    }
-    let (Ok(mut x), Ok(mut y)) = (serde_json::to_value(a), serde_json::to_value(b)) else {
-        return false;
-    };
-    strip(&mut x);
-    strip(&mut y);
-    x == y
+    crate::api::semantic::semantic_equal(a, b)
 }
 
 fn set_template_generation(ds: &mut DaemonSet, g: i64) {
@@ -448,6 +466,106 @@ mod tests {
             unreachable!()
         };
         assert_eq!(template_generation(&n), 2);
+    }
+
+    /// `Convert_v1_DaemonSet_To_apps_DaemonSet` fails on an annotation that is not an int64, so
+    /// the API server answers BadRequest to create, update and status update
+    /// (`transformDecodeError`), and never stores one.
+    #[test]
+    fn daemon_set_unparseable_template_generation_is_a_bad_request() {
+        use crate::api::{ApiError, Reason};
+        let ds = |generation: Option<&str>| {
+            let mut v = serde_json::json!({
+                "apiVersion": "apps/v1", "kind": "DaemonSet",
+                "metadata": {"name": "ds", "namespace": "default"},
+                "spec": {"selector": {"matchLabels": {"app": "d"}},
+                         "template": {"metadata": {"labels": {"app": "d"}},
+                                      "spec": {"containers": [{"name": "c", "image": "i"}]}}}});
+            if let Some(g) = generation {
+                v["metadata"]["annotations"] =
+                    serde_json::json!({DEPRECATED_TEMPLATE_GENERATION: g});
+            }
+            Object::DaemonSet(serde_json::from_value(v).unwrap())
+        };
+        let bad = |e: ApiError, v: &str, why: &str| {
+            assert_eq!(e.reason, Reason::BadRequest);
+            assert_eq!(
+                e.message,
+                format!(
+                    "DaemonSet in version \"v1\" cannot be handled as a DaemonSet: \
+                     strconv.ParseInt: parsing {v:?}: {why}"
+                )
+            );
+        };
+        let mut api = crate::store::apiserver::ApiServer::new(1, crate::api::Time(0));
+        bad(
+            api.create(ds(Some("abc"))).unwrap_err(),
+            "abc",
+            "invalid syntax",
+        );
+        bad(api.load(ds(Some(""))).unwrap_err(), "", "invalid syntax");
+        assert!(api.store.get::<DaemonSet>("default", "ds").is_none());
+        // A parseable one is the server's to set: 1 on create.
+        let Object::DaemonSet(created) = api.create(ds(Some("7"))).unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(template_generation(&created), 1);
+        for (v, why) in [
+            ("x1", "invalid syntax"),
+            ("99999999999999999999", "value out of range"),
+        ] {
+            let mut d = created.clone();
+            d.metadata
+                .annotations
+                .insert(DEPRECATED_TEMPLATE_GENERATION.into(), v.into());
+            bad(
+                api.update(Object::DaemonSet(d.clone())).unwrap_err(),
+                v,
+                why,
+            );
+            bad(api.update_status(Object::DaemonSet(d)).unwrap_err(), v, why);
+        }
+        let stored = api.store.get::<DaemonSet>("default", "ds").unwrap();
+        assert_eq!(template_generation(stored), 1);
+        // `-5` and `+5` parse (strconv.ParseInt takes a sign): no decode error.
+        let mut d = created.clone();
+        d.metadata
+            .annotations
+            .insert(DEPRECATED_TEMPLATE_GENERATION.into(), "+5".into());
+        assert!(decode_error(&Object::DaemonSet(d)).is_none());
+    }
+
+    /// `daemonSetStrategy.PrepareForUpdate` bumps the generation only when
+    /// `apiequality.Semantic.DeepEqual` says the template changed: an added empty list is not a
+    /// change.
+    #[test]
+    fn daemon_set_template_generation_ignores_semantically_equal_templates() {
+        let mut o = Object::DaemonSet(DaemonSet::default());
+        prepare_for_create(&mut o);
+        let Object::DaemonSet(mut created) = o.clone() else {
+            unreachable!()
+        };
+        created.spec.template_mut().spec_mut().containers = vec![crate::api::Container {
+            name: "c".into(),
+            ..Default::default()
+        }];
+        let mut o = Object::DaemonSet(created);
+        crate::api::defaults::default_object(&mut o);
+        let Object::DaemonSet(created) = o.clone() else {
+            unreachable!()
+        };
+        let mut same = created.clone();
+        let spec = same.spec.template_mut().spec_mut();
+        spec.extra.insert("volumes".into(), serde_json::json!([]));
+        spec.containers[0]
+            .extra
+            .insert("env".into(), serde_json::json!([]));
+        let mut n = Object::DaemonSet(same);
+        prepare_for_update(&mut n, &o);
+        let Object::DaemonSet(n) = n else {
+            unreachable!()
+        };
+        assert_eq!(template_generation(&n), 1);
     }
 
     // Rows of TestSetDefaultService (pkg/apis/core/v1/defaults_test.go).

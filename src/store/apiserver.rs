@@ -127,6 +127,9 @@ impl ApiServer {
     /// As [`ApiServer::create`].
     pub fn create_shared(&mut self, mut o: Object) -> Result<Arc<Object>, ApiError> {
         o.set_type_meta();
+        if let Some(e) = crate::api::sts_ds_defaults::decode_error(&o) {
+            return Err(e);
+        }
         let (_, plural, group, namespaced) = kind_info(o.kind()).expect("known kind");
         {
             let m = o.meta_mut();
@@ -194,6 +197,9 @@ impl ApiServer {
     /// Invalid (validation), AlreadyExists.
     pub fn load(&mut self, mut o: Object) -> Result<Object, ApiError> {
         o.set_type_meta();
+        if let Some(e) = crate::api::sts_ds_defaults::decode_error(&o) {
+            return Err(e);
+        }
         let (_, plural, group, namespaced) = kind_info(o.kind()).expect("known kind");
         if namespaced && o.meta().namespace.is_empty() {
             o.meta_mut().namespace = "default".into();
@@ -288,6 +294,9 @@ impl ApiServer {
 
     fn update_inner(&mut self, mut o: Object, status_only: bool) -> Result<Arc<Object>, ApiError> {
         o.set_type_meta();
+        if let Some(e) = crate::api::sts_ds_defaults::decode_error(&o) {
+            return Err(e);
+        }
         let (_, plural, group, namespaced) = kind_info(o.kind()).expect("known kind");
         if namespaced && o.meta().namespace.is_empty() {
             o.meta_mut().namespace = "default".into();
@@ -358,7 +367,8 @@ impl ApiServer {
             m.deletion_timestamp = om.deletion_timestamp;
             m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
             m.generation = om.generation;
-            if !o.spec_eq(&old)
+            // `!apiequality.Semantic.DeepEqual(new.Spec, old.Spec)` in the update strategies.
+            if !crate::api::semantic::spec_semantically_equal(&o, &old)
                 || crate::api::deployment_defaults::annotations_bump_generation(&o, &old)
             {
                 o.meta_mut().generation += 1;

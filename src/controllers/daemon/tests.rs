@@ -475,6 +475,50 @@ fn pod_updated_and_template() {
     }
 }
 
+/// `GetTemplateGeneration` returns the `strconv.ParseInt` error for an annotation that is not
+/// an int64, and every caller goes on with a nil generation ("The controller handles this via
+/// the hash", daemon_controller.go / update.go): the pods are told apart by their hash alone,
+/// with no sync error. (The API server does not store such a DaemonSet; this one is put into
+/// the store directly.)
+#[test]
+fn unparseable_template_generation_is_ignored() {
+    let mut ds = new_daemon_set("foo");
+    ds.metadata.annotations.insert(
+        crate::api::sts_ds_defaults::DEPRECATED_TEMPLATE_GENERATION.into(),
+        "one".into(),
+    );
+    assert_eq!(
+        get_template_generation(&ds),
+        Err("strconv.ParseInt: parsing \"one\": invalid syntax".to_string())
+    );
+    let pod = |name: &str, gen: &str, hash: &str| {
+        let mut p = Pod::default();
+        p.metadata.name = name.into();
+        p.metadata
+            .labels
+            .insert(DAEMON_SET_TEMPLATE_GENERATION_KEY.into(), gen.into());
+        p.metadata
+            .labels
+            .insert(DEFAULT_DAEMON_SET_UNIQUE_LABEL_KEY.into(), hash.into());
+        p
+    };
+    // A pod whose generation label happens to read "one" is not new for it; the hash decides.
+    let pods = [pod("old", "one", "h1"), pod("new", "0", "h2")];
+    let (new, old) = find_updated_pods_on_node(&ds, &pods, "h2").unwrap();
+    assert_eq!(new.map(|p| p.metadata.name.as_str()), Some("new"));
+    assert_eq!(old.map(|p| p.metadata.name.as_str()), Some("old"));
+    // Pods created for it carry no generation label.
+    let t = create_pod_template(
+        &ds.spec.template,
+        get_template_generation(&ds).unwrap_or(None),
+        "h2",
+    );
+    assert!(!t
+        .metadata
+        .labels
+        .contains_key(DAEMON_SET_TEMPLATE_GENERATION_KEY));
+}
+
 // Port of TestGetUnavailableNumbers (update_test.go), through updatedDesiredNodeCounts.
 #[test]
 fn desired_node_counts() {

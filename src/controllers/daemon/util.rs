@@ -111,14 +111,14 @@ pub fn create_pod_template(
 /// `GetTemplateGeneration`: the deprecated template-generation annotation.
 ///
 /// # Errors
-/// The annotation does not parse as an int64 (upstream then ignores the generation).
+/// The annotation does not parse as an int64. Every caller then goes on without a generation
+/// ("If the returned error is not nil we have a parse error. The controller handles this via
+/// the hash."): no sync error, no event. The API server rejects such a DaemonSet anyway
+/// ([`crate::api::sts_ds_defaults::decode_error`]).
 pub fn get_template_generation(ds: &DaemonSet) -> Result<Option<i64>, String> {
     match ds.metadata.annotations.get(DEPRECATED_TEMPLATE_GENERATION) {
         None => Ok(None),
-        Some(v) => v
-            .parse::<i64>()
-            .map(Some)
-            .map_err(|_| format!("strconv.ParseInt: parsing {v:?}: invalid syntax")),
+        Some(v) => crate::api::sts_ds_defaults::parse_int64(v).map(Some),
     }
 }
 

@@ -1417,6 +1417,75 @@ fn test_sync_deployment_creates_replica_set() {
     assert!(fx.actions.is_empty(), "{:?}", fx.actions);
 }
 
+/// `FindNewReplicaSet` matches templates with `EqualIgnoreHash`, i.e.
+/// `apiequality.Semantic.DeepEqual` (TestEqualIgnoreHash, TestFindNewReplicaSet): a Deployment
+/// template that differs from its ReplicaSet's only by an empty list where the ReplicaSet has
+/// none, or by a quantity written another way, is not a new template — no ReplicaSet is created
+/// and the existing one stays the new one.
+#[test]
+fn semantically_equal_template_is_not_rolled_out() {
+    let mut fx = Fixture::new();
+    let mut d = new_deployment("foo", 1, None, None, None, foo_bar());
+    d.metadata.generation = 1;
+    let c = &mut d.spec.template_mut().spec_mut().containers[0];
+    c.resources = Some(crate::api::ResourceRequirements {
+        requests: [("cpu".to_string(), crate::api::Quantity("1".into()))].into(),
+        ..Default::default()
+    });
+    fx.put_d(&d);
+    let _ = sync_deployment(&mut fx.ctx(), "default/foo");
+    sync_deployment(&mut fx.ctx(), "default/foo").unwrap();
+    let rss = |fx: &Fixture| {
+        fx.api
+            .store
+            .list::<ReplicaSet>(Some("default"))
+            .map(|rs| rs.metadata.name.clone())
+            .collect::<Vec<_>>()
+    };
+    let before = rss(&fx);
+    assert_eq!(before.len(), 1);
+
+    // The Deployment's template now carries `env: []`, `imagePullSecrets: []` and `1000m` for
+    // `1` (as an object read from a manifest can); the stored ReplicaSet's has neither.
+    let mut d = fx.d("foo");
+    d.metadata.generation = 2;
+    let spec = d.spec.template_mut().spec_mut();
+    spec.extra
+        .insert("imagePullSecrets".into(), serde_json::json!([]));
+    let c = &mut spec.containers[0];
+    c.extra.insert("env".into(), serde_json::json!([]));
+    c.resources.as_mut().unwrap().requests =
+        [("cpu".to_string(), crate::api::Quantity("1000m".into()))].into();
+    fx.api.store.put(Object::Deployment(d.clone()));
+    fx.api.store.take_changes();
+    let rs = fx.rs(&before[0]);
+    assert_ne!(
+        rs.spec.template.spec, d.spec.template.spec,
+        "plain equality differs"
+    );
+
+    fx.actions.clear();
+    sync_deployment(&mut fx.ctx(), "default/foo").unwrap();
+    assert!(
+        !fx.verbs().iter().any(|v| v == "create ReplicaSet"),
+        "{:?}",
+        fx.verbs()
+    );
+    assert_eq!(rss(&fx), before);
+    let d = fx.d("foo");
+    assert_eq!(d.status.observed_generation, 2);
+    assert_eq!(d.metadata.annotations[REVISION_ANNOTATION], "1");
+
+    // A real change still rolls out.
+    let mut d = fx.d("foo");
+    d.spec.template_mut().spec_mut().containers[0].image = "foo/baz".into();
+    fx.api.store.put(Object::Deployment(d));
+    fx.api.store.take_changes();
+    fx.actions.clear();
+    let _ = sync_deployment(&mut fx.ctx(), "default/foo");
+    assert!(fx.verbs().iter().any(|v| v == "create ReplicaSet"));
+}
+
 /// Port of TestSyncDeploymentDontDoAnythingDuringDeletion: only a status update.
 #[test]
 fn test_sync_deployment_dont_do_anything_during_deletion() {

@@ -567,16 +567,11 @@ pub fn get_replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> i32 {
 // ---------------------------------------------------------------------------------------------
 
 /// `EqualIgnoreHash`: the templates are equal once the `pod-template-hash` label is removed from
-/// both copies.
+/// both copies, by `apiequality.Semantic.DeepEqual` (an empty list equals an absent one, `1`
+/// equals `1000m`, ...: see [`crate::api::semantic`]). Neither template is copied; plain
+/// equality is tried first and the semantic walk only runs when it fails.
 pub fn equal_ignore_hash(t1: &PodTemplateSpec, t2: &PodTemplateSpec) -> bool {
-    let (mut a, mut b) = (t1.clone(), t2.clone());
-    a.metadata
-        .labels
-        .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
-    b.metadata
-        .labels
-        .remove(DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY);
-    a == b
+    crate::api::semantic::semantic_equal_ignoring_label(t1, t2, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY)
 }
 
 /// `FindNewReplicaSet`: sorts `rs_list` by creation (as upstream, in place) and returns the
