@@ -389,9 +389,11 @@ fn validate_one_source(
             if s(src, "targetPortal").is_empty() {
                 required(errs, &p, "targetPortal");
             }
-            // The iqn/initiatorName formats (regular expressions) are not checked yet.
-            if s(src, "iqn").is_empty() {
+            let iqn = s(src, "iqn");
+            if iqn.is_empty() {
                 required(errs, &p, "iqn");
+            } else if let Some(msg) = iscsi_name_error(iqn) {
+                errs.push(FieldError::invalid(child(&p, "iqn"), iqn, msg));
             }
             let lun = int(src, "lun").unwrap_or(0);
             if !(0..=255).contains(&lun) {
@@ -400,6 +402,22 @@ fn validate_one_source(
                     lun,
                     inclusive_range_error(0, 255),
                 ));
+            }
+            if let Some(init) = get(src, "initiatorName").and_then(Value::as_str) {
+                // Upstream reports a bad prefix and then, separately, a bad format.
+                if !["iqn", "eui", "naa"].iter().any(|p| init.starts_with(p)) {
+                    errs.push(FieldError::invalid(
+                        child(&p, "initiatorname"),
+                        init,
+                        "must be valid format starting with iqn, eui, or naa",
+                    ));
+                } else if iscsi_name_error(init).is_some() {
+                    errs.push(FieldError::invalid(
+                        child(&p, "initiatorname"),
+                        init,
+                        "must be valid format",
+                    ));
+                }
             }
             let chap = src.get("discoveryCHAPAuth").and_then(Value::as_bool) == Some(true)
                 || src.get("sessionCHAPAuth").and_then(Value::as_bool) == Some(true);
@@ -557,6 +575,53 @@ fn validate_one_source(
         }
         _ => {}
     }
+}
+
+/// The iSCSI qualified-name rules of `validateISCSIVolumeSource`: an `iqn`, `eui` or `naa`
+/// prefix, then `iscsiInitiatorIqnRegex` (`iqn\.\d{4}-\d{2}\.([[:alnum:]-.]+)(:[^,;*&$|\s]+)$`,
+/// unanchored at the start), `^eui.[[:alnum:]]{16}$` or `^naa.[[:alnum:]]{32}$`.
+fn iscsi_name_error(name: &str) -> Option<&'static str> {
+    let alnum_tail = |rest: &str, n: usize| {
+        let mut chars = rest.chars();
+        chars.next().is_some() && {
+            let tail = chars.as_str();
+            tail.len() == n && tail.bytes().all(|b| b.is_ascii_alphanumeric())
+        }
+    };
+    if let Some(rest) = name.strip_prefix("eui") {
+        return (!alnum_tail(rest, 16)).then_some("must be valid format");
+    }
+    if let Some(rest) = name.strip_prefix("naa") {
+        return (!alnum_tail(rest, 32)).then_some("must be valid format");
+    }
+    if !name.starts_with("iqn") {
+        return Some("must be valid format starting with iqn, eui, or naa");
+    }
+    let iqn_at = |t: &str| -> bool {
+        let b = t.as_bytes();
+        let digits =
+            |r: std::ops::Range<usize>| b.len() >= r.end && b[r].iter().all(u8::is_ascii_digit);
+        if !(t.starts_with("iqn.") && digits(4..8) && b.get(8) == Some(&b'-') && digits(9..11))
+            || b.get(11) != Some(&b'.')
+        {
+            return false;
+        }
+        let rest = &t[12..];
+        let domain_len = rest
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'.')
+            .count();
+        let Some(tail) = rest[domain_len..].strip_prefix(':') else {
+            return false;
+        };
+        domain_len > 0
+            && !tail.is_empty()
+            && !tail
+                .chars()
+                .any(|c| matches!(c, ',' | ';' | '*' | '&' | '$' | '|') || c.is_whitespace())
+    };
+    let matched = name.match_indices("iqn.").any(|(i, _)| iqn_at(&name[i..]));
+    (!matched).then_some("must be valid format")
 }
 
 /// `validatePullPolicy`.
@@ -739,7 +804,7 @@ fn validate_items(errs: &mut Vec<FieldError>, src: &Obj, path: &str) {
 }
 
 /// `validateKeyToPath`.
-fn validate_key_to_path(errs: &mut Vec<FieldError>, kp: &Obj, path: &str) {
+pub(crate) fn validate_key_to_path(errs: &mut Vec<FieldError>, kp: &Obj, path: &str) {
     if s(kp, "key").is_empty() {
         required(errs, path, "key");
     }
@@ -1592,13 +1657,13 @@ fn validate_port_num_or_name(errs: &mut Vec<FieldError>, port: Option<&Value>, p
 /// Which actions a handler may hold: probes (`ProbeHandler`) or lifecycle hooks
 /// (`LifecycleHandler`).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum HandlerKind {
+pub(crate) enum HandlerKind {
     Probe,
     Lifecycle,
 }
 
 /// `validateHandler` over `handlerFromProbe` / `handlerFromLifecycle`.
-fn validate_handler(
+pub(crate) fn validate_handler(
     errs: &mut Vec<FieldError>,
     h: &Obj,
     kind: HandlerKind,
@@ -1679,7 +1744,12 @@ fn validate_handler(
 }
 
 /// `validateProbe`: one handler, non-negative timings, a positive probe-level grace period.
-fn validate_probe(errs: &mut Vec<FieldError>, probe: &Obj, grace_period: Option<i64>, path: &str) {
+pub(crate) fn validate_probe(
+    errs: &mut Vec<FieldError>,
+    probe: &Obj,
+    grace_period: Option<i64>,
+    path: &str,
+) {
     validate_handler(errs, probe, HandlerKind::Probe, grace_period, path);
     for k in [
         "initialDelaySeconds",
