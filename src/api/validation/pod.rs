@@ -3,8 +3,8 @@
 //! simple (`dnsPolicy` and its `dnsConfig` for `None`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
 //! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
 //! `priorityClassName`); pod (anti-)affinity and `topologySpreadConstraints` are validated in
-//! full by [`super::affinity`]; volumes, env, security contexts and probe bodies are not
-//! validated.
+//! full by [`super::affinity`]; volumes, volume mounts and devices, env, envFrom, probes and
+//! lifecycle hooks by [`super::pod_volumes_env`]. Security contexts are not validated.
 
 use super::meta::{
     validate_annotations, validate_label_name, validate_labels, validate_object_meta,

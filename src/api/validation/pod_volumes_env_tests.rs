@@ -1690,3 +1690,416 @@ fn pod_create_mount_of_unknown_volume() {
         ["spec.containers[0].volumeMounts[0].name: Not found: \"data\""]
     );
 }
+
+/// Validates a pod template spec (no defaulting, as upstream's tables call the validators
+/// directly) with the given containers and init containers, and returns `(type, field)` with
+/// the `spec.` prefix dropped, as upstream's `validateContainers(..., field.NewPath("containers"))`
+/// reports them.
+fn container_errs(containers: Value, inits: Value) -> Vec<(&'static str, String)> {
+    use crate::api::core::PodSpec;
+    let mut spec = PodSpec {
+        containers: serde_json::from_value(containers).unwrap(),
+        init_containers: serde_json::from_value(inits).unwrap(),
+        restart_policy: "Always".into(),
+        termination_grace_period_seconds: DEFAULT_GRACE_PERIOD,
+        ..Default::default()
+    };
+    spec.extra.insert("dnsPolicy".into(), json!("ClusterFirst"));
+    let opts = super::pod::PodValidationOptions::default();
+    super::pod::validate_pod_spec(&spec, "spec", opts)
+        .iter()
+        .map(|e| (kind(e), e.field.trim_start_matches("spec.").to_string()))
+        .collect()
+}
+
+fn ctr_json(name: &str, extra: Value) -> Value {
+    let mut c = obj(json!({
+        "name": name, "image": "image",
+        "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"
+    }));
+    c.extend(obj(extra));
+    Value::Object(c)
+}
+
+/// A container-table row: name, container, expected `(type, field)`s.
+type ContainerRow<'a> = (&'a str, Value, Vec<(&'a str, &'a str)>);
+
+/// TestValidateContainers: the success rows about lifecycle, probes and envFrom, and the error
+/// rows about env, volume mounts, lifecycle hooks and probes. (The strict env-name row
+/// "invalid env var name" only applies with RelaxedEnvironmentVariableValidation off, which
+/// 1.34+ cannot do: `ev!1` is a valid relaxed name.)
+#[test]
+fn test_validate_containers_probes_lifecycle_env() {
+    let success = json!([
+        ctr_json(
+            "life-123",
+            json!({"lifecycle": {"preStop": {"exec": {"command": ["ls", "-l"]}}}})
+        ),
+        ctr_json(
+            "env-from-source",
+            json!({"envFrom": [{"configMapRef": {"name": "test"}}]})
+        ),
+        ctr_json(
+            "live-123",
+            json!({"livenessProbe": {"tcpSocket": {"port": 80}, "successThreshold": 1}})
+        ),
+        ctr_json(
+            "startup-123",
+            json!({"startupProbe": {"tcpSocket": {"port": 80}, "successThreshold": 1}})
+        )
+    ]);
+    assert_eq!(container_errs(success, json!([])), vec![]);
+
+    let negative = json!({"tcpSocket": {"port": 80}, "initialDelaySeconds": -1, "timeoutSeconds": -1,
+        "periodSeconds": -1, "successThreshold": -1, "failureThreshold": -1, "terminationGracePeriodSeconds": -1});
+    let rows: Vec<ContainerRow<'_>> = vec![
+        (
+            "unknown volume name",
+            ctr_json(
+                "abc",
+                json!({"volumeMounts": [{"name": "anything", "mountPath": "/foo"}]}),
+            ),
+            vec![("NotFound", "containers[0].volumeMounts[0].name")],
+        ),
+        (
+            "invalid lifecycle, no exec command.",
+            ctr_json("life-123", json!({"lifecycle": {"preStop": {"exec": {}}}})),
+            vec![("Required", "containers[0].lifecycle.preStop.exec.command")],
+        ),
+        (
+            "invalid lifecycle, no http path.",
+            ctr_json(
+                "life-123",
+                json!({"lifecycle": {"preStop": {"httpGet": {"port": 80, "scheme": "HTTP"}}}}),
+            ),
+            vec![("Required", "containers[0].lifecycle.preStop.httpGet.path")],
+        ),
+        (
+            "invalid lifecycle, no http port.",
+            ctr_json(
+                "life-123",
+                json!({"lifecycle": {"preStop": {"httpGet": {"path": "/", "scheme": "HTTP"}}}}),
+            ),
+            vec![("Invalid", "containers[0].lifecycle.preStop.httpGet.port")],
+        ),
+        (
+            "invalid lifecycle, no http scheme.",
+            ctr_json(
+                "life-123",
+                json!({"lifecycle": {"preStop": {"httpGet": {"path": "/", "port": 80}}}}),
+            ),
+            vec![(
+                "NotSupported",
+                "containers[0].lifecycle.preStop.httpGet.scheme",
+            )],
+        ),
+        (
+            "invalid lifecycle, no tcp socket port.",
+            ctr_json(
+                "life-123",
+                json!({"lifecycle": {"preStop": {"tcpSocket": {}}}}),
+            ),
+            vec![("Invalid", "containers[0].lifecycle.preStop.tcpSocket.port")],
+        ),
+        (
+            "invalid lifecycle, zero tcp socket port.",
+            ctr_json(
+                "life-123",
+                json!({"lifecycle": {"preStop": {"tcpSocket": {"port": 0}}}}),
+            ),
+            vec![("Invalid", "containers[0].lifecycle.preStop.tcpSocket.port")],
+        ),
+        (
+            "invalid lifecycle, no action.",
+            ctr_json("life-123", json!({"lifecycle": {"preStop": {}}})),
+            vec![("Required", "containers[0].lifecycle.preStop")],
+        ),
+        (
+            "invalid readiness probe, terminationGracePeriodSeconds set.",
+            ctr_json(
+                "life-123",
+                json!({"readinessProbe": {"tcpSocket": {"port": 80}, "terminationGracePeriodSeconds": 10}}),
+            ),
+            vec![(
+                "Invalid",
+                "containers[0].readinessProbe.terminationGracePeriodSeconds",
+            )],
+        ),
+        (
+            "invalid liveness probe, no tcp socket port.",
+            ctr_json(
+                "live-123",
+                json!({"livenessProbe": {"tcpSocket": {}, "successThreshold": 1}}),
+            ),
+            vec![("Invalid", "containers[0].livenessProbe.tcpSocket.port")],
+        ),
+        (
+            "invalid liveness probe, no action.",
+            ctr_json(
+                "live-123",
+                json!({"livenessProbe": {"successThreshold": 1}}),
+            ),
+            vec![("Required", "containers[0].livenessProbe")],
+        ),
+        (
+            "invalid liveness probe, successThreshold != 1",
+            ctr_json(
+                "live-123",
+                json!({"livenessProbe": {"tcpSocket": {"port": 80}, "successThreshold": 2}}),
+            ),
+            vec![("Invalid", "containers[0].livenessProbe.successThreshold")],
+        ),
+        (
+            "invalid startup probe, successThreshold != 1",
+            ctr_json(
+                "startup-123",
+                json!({"startupProbe": {"tcpSocket": {"port": 80}, "successThreshold": 2}}),
+            ),
+            vec![("Invalid", "containers[0].startupProbe.successThreshold")],
+        ),
+        (
+            "invalid liveness probe, negative numbers",
+            ctr_json("live-123", json!({ "livenessProbe": negative })),
+            vec![
+                ("Invalid", "containers[0].livenessProbe.initialDelaySeconds"),
+                ("Invalid", "containers[0].livenessProbe.timeoutSeconds"),
+                ("Invalid", "containers[0].livenessProbe.periodSeconds"),
+                ("Invalid", "containers[0].livenessProbe.successThreshold"),
+                ("Invalid", "containers[0].livenessProbe.failureThreshold"),
+                (
+                    "Invalid",
+                    "containers[0].livenessProbe.terminationGracePeriodSeconds",
+                ),
+                ("Invalid", "containers[0].livenessProbe.successThreshold"),
+            ],
+        ),
+        (
+            "invalid readiness probe, negative numbers",
+            ctr_json("ready-123", json!({ "readinessProbe": negative })),
+            vec![
+                (
+                    "Invalid",
+                    "containers[0].readinessProbe.initialDelaySeconds",
+                ),
+                ("Invalid", "containers[0].readinessProbe.timeoutSeconds"),
+                ("Invalid", "containers[0].readinessProbe.periodSeconds"),
+                ("Invalid", "containers[0].readinessProbe.successThreshold"),
+                ("Invalid", "containers[0].readinessProbe.failureThreshold"),
+                (
+                    "Invalid",
+                    "containers[0].readinessProbe.terminationGracePeriodSeconds",
+                ),
+                (
+                    "Invalid",
+                    "containers[0].readinessProbe.terminationGracePeriodSeconds",
+                ),
+            ],
+        ),
+        (
+            "invalid startup probe, negative numbers",
+            ctr_json("startup-123", json!({ "startupProbe": negative })),
+            vec![
+                ("Invalid", "containers[0].startupProbe.initialDelaySeconds"),
+                ("Invalid", "containers[0].startupProbe.timeoutSeconds"),
+                ("Invalid", "containers[0].startupProbe.periodSeconds"),
+                ("Invalid", "containers[0].startupProbe.successThreshold"),
+                ("Invalid", "containers[0].startupProbe.failureThreshold"),
+                (
+                    "Invalid",
+                    "containers[0].startupProbe.terminationGracePeriodSeconds",
+                ),
+                ("Invalid", "containers[0].startupProbe.successThreshold"),
+            ],
+        ),
+        (
+            "Invalid env from",
+            ctr_json(
+                "env-from-source",
+                json!({"envFrom": [{"configMapRef": {"name": "$%^&*#"}}]}),
+            ),
+            vec![("Invalid", "containers[0].envFrom[0].configMapRef.name")],
+        ),
+    ];
+    for (name, c, want) in rows {
+        let got = container_errs(Value::Array(vec![c]), json!([]));
+        let want: Vec<(&str, String)> = want.into_iter().map(|(t, f)| (t, f.to_string())).collect();
+        assert_eq!(got, want, "{name}");
+    }
+}
+
+/// TestValidateInitContainers: the success row with a restartable init container carrying
+/// lifecycle hooks and probes, and the error rows about probes and lifecycle hooks.
+#[test]
+fn test_validate_init_containers_probes_lifecycle() {
+    let app = json!([{"name": "app", "image": "nginx", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]);
+    let tcp = json!({"tcpSocket": {"port": 80}});
+    let success = json!([ctr_json(
+        "container-3-restart-always-with-lifecycle-hook-and-probes",
+        json!({
+            "restartPolicy": "Always",
+            "lifecycle": {"postStart": {"exec": {"command": ["echo", "post start"]}},
+                          "preStop": {"exec": {"command": ["echo", "pre stop"]}}},
+            "livenessProbe": {"tcpSocket": {"port": 80}, "successThreshold": 1},
+            "readinessProbe": tcp,
+            "startupProbe": {"tcpSocket": {"port": 80}, "successThreshold": 1}
+        })
+    )]);
+    assert_eq!(container_errs(app.clone(), success), vec![]);
+
+    let negative = json!({"tcpSocket": {"port": 80}, "initialDelaySeconds": -1, "timeoutSeconds": -1,
+        "periodSeconds": -1, "successThreshold": -1, "failureThreshold": -1, "terminationGracePeriodSeconds": -1});
+    let always = |extra: Value| {
+        let mut m = obj(extra);
+        m.insert("restartPolicy".into(), json!("Always"));
+        Value::Object(m)
+    };
+    let rows: Vec<(&str, Value, (&str, &str))> = vec![
+        (
+            "uses disallowed field: Lifecycle",
+            ctr_json(
+                "debug",
+                json!({"lifecycle": {"preStop": {"exec": {"command": ["ls", "-l"]}}}}),
+            ),
+            ("Forbidden", "initContainers[0].lifecycle"),
+        ),
+        (
+            "uses disallowed field: LivenessProbe",
+            ctr_json(
+                "debug",
+                json!({"livenessProbe": {"tcpSocket": {"port": 80}, "successThreshold": 1}}),
+            ),
+            ("Forbidden", "initContainers[0].livenessProbe"),
+        ),
+        (
+            "uses disallowed field: ReadinessProbe",
+            ctr_json("debug", json!({ "readinessProbe": tcp })),
+            ("Forbidden", "initContainers[0].readinessProbe"),
+        ),
+        (
+            "Container uses disallowed field: StartupProbe",
+            ctr_json(
+                "debug",
+                json!({"startupProbe": {"tcpSocket": {"port": 80}, "successThreshold": 1}}),
+            ),
+            ("Forbidden", "initContainers[0].startupProbe"),
+        ),
+        (
+            "Disallowed field with other errors should only return a single Forbidden",
+            ctr_json("debug", json!({ "startupProbe": negative })),
+            ("Forbidden", "initContainers[0].startupProbe"),
+        ),
+        (
+            "invalid startup probe in restartable container, successThreshold != 1",
+            ctr_json(
+                "restartable-init",
+                always(json!({"startupProbe": {"tcpSocket": {"port": 80}, "successThreshold": 2}})),
+            ),
+            ("Invalid", "initContainers[0].startupProbe.successThreshold"),
+        ),
+        (
+            "invalid readiness probe, terminationGracePeriodSeconds set.",
+            ctr_json(
+                "life-123",
+                always(
+                    json!({"readinessProbe": {"tcpSocket": {"port": 80}, "terminationGracePeriodSeconds": 10}}),
+                ),
+            ),
+            (
+                "Invalid",
+                "initContainers[0].readinessProbe.terminationGracePeriodSeconds",
+            ),
+        ),
+        (
+            "invalid liveness probe, successThreshold != 1",
+            ctr_json(
+                "live-123",
+                always(
+                    json!({"livenessProbe": {"tcpSocket": {"port": 80}, "successThreshold": 2}}),
+                ),
+            ),
+            (
+                "Invalid",
+                "initContainers[0].livenessProbe.successThreshold",
+            ),
+        ),
+        (
+            "invalid lifecycle, no exec command.",
+            ctr_json(
+                "life-123",
+                always(json!({"lifecycle": {"preStop": {"exec": {}}}})),
+            ),
+            (
+                "Required",
+                "initContainers[0].lifecycle.preStop.exec.command",
+            ),
+        ),
+        (
+            "invalid lifecycle, no http path.",
+            ctr_json(
+                "life-123",
+                always(
+                    json!({"lifecycle": {"preStop": {"httpGet": {"port": 80, "scheme": "HTTP"}}}}),
+                ),
+            ),
+            (
+                "Required",
+                "initContainers[0].lifecycle.preStop.httpGet.path",
+            ),
+        ),
+        (
+            "invalid lifecycle, no http port.",
+            ctr_json(
+                "life-123",
+                always(
+                    json!({"lifecycle": {"preStop": {"httpGet": {"path": "/", "scheme": "HTTP"}}}}),
+                ),
+            ),
+            (
+                "Invalid",
+                "initContainers[0].lifecycle.preStop.httpGet.port",
+            ),
+        ),
+        (
+            "invalid lifecycle, no http scheme.",
+            ctr_json(
+                "life-123",
+                always(json!({"lifecycle": {"preStop": {"httpGet": {"path": "/", "port": 80}}}})),
+            ),
+            (
+                "NotSupported",
+                "initContainers[0].lifecycle.preStop.httpGet.scheme",
+            ),
+        ),
+        (
+            "invalid lifecycle, no tcp socket port.",
+            ctr_json(
+                "life-123",
+                always(json!({"lifecycle": {"preStop": {"tcpSocket": {}}}})),
+            ),
+            (
+                "Invalid",
+                "initContainers[0].lifecycle.preStop.tcpSocket.port",
+            ),
+        ),
+        (
+            "invalid lifecycle, zero tcp socket port.",
+            ctr_json(
+                "life-123",
+                always(json!({"lifecycle": {"preStop": {"tcpSocket": {"port": 0}}}})),
+            ),
+            (
+                "Invalid",
+                "initContainers[0].lifecycle.preStop.tcpSocket.port",
+            ),
+        ),
+        (
+            "invalid lifecycle, no action.",
+            ctr_json("life-123", always(json!({"lifecycle": {"preStop": {}}}))),
+            ("Required", "initContainers[0].lifecycle.preStop"),
+        ),
+    ];
+    for (name, c, (t, f)) in rows {
+        let got = container_errs(app.clone(), Value::Array(vec![c]));
+        assert_eq!(got, vec![(t, f.to_string())], "{name}");
+    }
+}
