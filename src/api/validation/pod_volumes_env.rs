@@ -144,9 +144,14 @@ pub fn validate_local_non_reserved_path(errs: &mut Vec<FieldError>, target: &str
 }
 
 /// `ValidateDNS1123Label`.
-fn validate_dns1123_label(errs: &mut Vec<FieldError>, value: &str, path: &str) {
-    for m in is_dns1123_label(value) {
-        errs.push(FieldError::invalid(path, value, m));
+fn validate_dns1123_label(errs: &mut Vec<FieldError>, value: &str, path: impl FnOnce() -> String) {
+    let msgs = is_dns1123_label(value);
+    if msgs.is_empty() {
+        return;
+    }
+    let path = path();
+    for m in msgs {
+        errs.push(FieldError::invalid(path.as_str(), value, m));
     }
 }
 
@@ -187,7 +192,7 @@ pub(crate) fn validate_volumes<'a>(
         if name.is_empty() {
             required(&mut el, &idx_path, "name");
         } else {
-            validate_dns1123_label(&mut el, name, &child(&idx_path, "name"));
+            validate_dns1123_label(&mut el, name, || child(&idx_path, "name"));
         }
         if names.contains(name) {
             el.push(FieldError::duplicate(child(&idx_path, "name"), name));
@@ -544,11 +549,11 @@ fn validate_one_source(
             if name.is_empty() {
                 required(errs, &p, "volumeName");
             } else {
-                validate_dns1123_label(errs, name, &child(&p, "volumeName"));
+                validate_dns1123_label(errs, name, || child(&p, "volumeName"));
             }
             let ns = s(src, "volumeNamespace");
             if !ns.is_empty() {
-                validate_dns1123_label(errs, ns, &child(&p, "volumeNamespace"));
+                validate_dns1123_label(errs, ns, || child(&p, "volumeNamespace"));
             }
             if obj(src, "secretRef").is_some_and(|r| s(r, "name").is_empty()) {
                 required(errs, &child(&p, "secretRef"), "name");
@@ -1254,17 +1259,18 @@ const ENV_DOWNWARD_API_FIELD_PATHS: &[&str] = &[
 pub(crate) fn validate_env(errs: &mut Vec<FieldError>, env: &[Value], path: &str) {
     for (i, ev) in env.iter().enumerate() {
         let Some(ev) = ev.as_object() else { continue };
-        let idx_path = idx(path, i);
+        // The item's path is only built for an error or a valueFrom.
+        let idx_path = || idx(path, i);
         let name = s(ev, "name");
         if name.is_empty() {
-            required(errs, &idx_path, "name");
+            required(errs, &idx_path(), "name");
         } else {
             for m in is_relaxed_env_var_name(name) {
-                errs.push(FieldError::invalid(child(&idx_path, "name"), name, m));
+                errs.push(FieldError::invalid(child(&idx_path(), "name"), name, m));
             }
         }
         if let Some(vf) = obj(ev, "valueFrom") {
-            validate_env_var_value_from(errs, s(ev, "value"), vf, &child(&idx_path, "valueFrom"));
+            validate_env_var_value_from(errs, s(ev, "value"), vf, &child(&idx_path(), "valueFrom"));
         }
     }
 }
@@ -1402,22 +1408,23 @@ pub(crate) fn validate_volume_mounts(
     let mut mount_points: BTreeSet<&str> = BTreeSet::new();
     for (i, mnt) in mounts.iter().enumerate() {
         let Some(mnt) = mnt.as_object() else { continue };
-        let idx_path = idx(path, i);
+        // The mount's path is only built for an error.
+        let idx_path = || idx(path, i);
         let name = s(mnt, "name");
         let mount_path = s(mnt, "mountPath");
         if name.is_empty() {
-            required(errs, &idx_path, "name");
+            required(errs, &idx_path(), "name");
         }
         let vol = ctx.volume(name);
         if vol.is_none() {
-            errs.push(FieldError::not_found(child(&idx_path, "name"), name));
+            errs.push(FieldError::not_found(child(&idx_path(), "name"), name));
         }
         if mount_path.is_empty() {
-            required(errs, &idx_path, "mountPath");
+            required(errs, &idx_path(), "mountPath");
         }
         if !mount_points.insert(mount_path) {
             errs.push(FieldError::invalid(
-                child(&idx_path, "mountPath"),
+                child(&idx_path(), "mountPath"),
                 mount_path,
                 "must be unique",
             ));
@@ -1430,14 +1437,14 @@ pub(crate) fn validate_volume_mounts(
         };
         if device("name", name) {
             errs.push(FieldError::invalid(
-                child(&idx_path, "name"),
+                child(&idx_path(), "name"),
                 name,
                 "must not already exist in volumeDevices",
             ));
         }
         if device("devicePath", mount_path) {
             errs.push(FieldError::invalid(
-                child(&idx_path, "mountPath"),
+                child(&idx_path(), "mountPath"),
                 mount_path,
                 "must not already exist as a path in volumeDevices",
             ));
@@ -1447,14 +1454,14 @@ pub(crate) fn validate_volume_mounts(
         if vol.is_some_and(|v| get(v, "image").is_some()) {
             if !sub_path.is_empty() {
                 errs.push(FieldError::invalid(
-                    child(&idx_path, "subPath"),
+                    child(&idx_path(), "subPath"),
                     sub_path,
                     "not allowed in image volume sources",
                 ));
             }
             if !sub_path_expr.is_empty() {
                 errs.push(FieldError::invalid(
-                    child(&idx_path, "subPathExpr"),
+                    child(&idx_path(), "subPathExpr"),
                     sub_path_expr,
                     "not allowed in image volume sources",
                 ));
@@ -1466,7 +1473,7 @@ pub(crate) fn validate_volume_mounts(
         if !sub_path_expr.is_empty() {
             if !sub_path.is_empty() {
                 errs.push(FieldError::invalid(
-                    child(&idx_path, "subPathExpr"),
+                    child(&idx_path(), "subPathExpr"),
                     sub_path_expr,
                     "subPathExpr and subPath are mutually exclusive",
                 ));
