@@ -2103,3 +2103,73 @@ fn test_validate_init_containers_probes_lifecycle() {
         assert_eq!(got, vec![(t, f.to_string())], "{name}");
     }
 }
+
+/// Through the API server with defaulting: a pod and a Deployment using probes and lifecycle
+/// hooks without the defaulted fields (timings, `httpGet.path`/`scheme`), env `fieldRef`s and
+/// downward API volume files without `apiVersion`, an image volume without `pullPolicy` and a
+/// projected volume are accepted, as kube-apiserver accepts them after `SetDefaults_*`.
+#[test]
+fn defaulted_fields_pass_validation_through_the_api_server() {
+    use crate::scenario::Scenario;
+    use crate::sim::TimelineAction;
+    let text = "apiVersion: kubeplay.dev/v1alpha1\nkind: Scenario\nmetadata:\n  name: volumes-env\nnodes:\n  - name: n1\n";
+    let mut sim = Scenario::parse(text)
+        .expect("scenario parses")
+        .build()
+        .expect("scenario builds");
+    let spec = json!({
+        "volumes": [
+            {"name": "data", "emptyDir": {"sizeLimit": "1Gi"}},
+            {"name": "info", "downwardAPI": {"items": [{"path": "labels", "fieldRef": {"fieldPath": "metadata.labels"}}]}},
+            {"name": "tools", "image": {"reference": "quay.io/my/tools:v1"}},
+            {"name": "all", "projected": {"sources": [
+                {"configMap": {"name": "cm", "items": [{"key": "a", "path": "a"}]}},
+                {"serviceAccountToken": {"path": "token"}}
+            ]}}
+        ],
+        "containers": [{
+            "name": "app", "image": "nginx:1.27",
+            "env": [
+                {"name": "NODE", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
+                {"name": "MEM", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}}}
+            ],
+            "envFrom": [{"prefix": "CFG_", "configMapRef": {"name": "cm"}}],
+            "volumeMounts": [
+                {"name": "data", "mountPath": "/data"},
+                {"name": "info", "mountPath": "/etc/info", "readOnly": true},
+                {"name": "tools", "mountPath": "/tools"},
+                {"name": "all", "mountPath": "/all"}
+            ],
+            "livenessProbe": {"httpGet": {"port": 80}},
+            "readinessProbe": {"tcpSocket": {"port": "http"}},
+            "startupProbe": {"exec": {"command": ["true"]}},
+            "lifecycle": {"preStop": {"sleep": {"seconds": 0}}, "postStart": {"httpGet": {"port": 80}}},
+            "ports": [{"name": "http", "containerPort": 80}]
+        }]
+    });
+    let apply = |sim: &mut crate::sim::Simulation, manifest: &Value| {
+        let yaml = serde_json::to_string(manifest).expect("manifest renders");
+        sim.apply_action(TimelineAction::KubectlWithInput("apply -f -".into(), yaml));
+        let last = sim.log.last().expect("kubectl logged");
+        (last.ok, last.output.trim_end().to_string())
+    };
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": spec});
+    assert_eq!(apply(&mut sim, &pod), (true, "pod/p created".to_string()));
+    let deploy = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+        "spec": {"selector": {"matchLabels": {"app": "d"}},
+                 "template": {"metadata": {"labels": {"app": "d"}}, "spec": spec}}});
+    assert_eq!(
+        apply(&mut sim, &deploy),
+        (true, "deployment.apps/d created".to_string())
+    );
+    // A mount of a volume the pod does not have is refused, with upstream's field error.
+    let mut bad = pod.clone();
+    bad["metadata"]["name"] = json!("q");
+    bad["spec"]["containers"][0]["volumeMounts"][0]["name"] = json!("nope");
+    let (ok, out) = apply(&mut sim, &bad);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("spec.containers[0].volumeMounts[0].name: Not found: \"nope\""),
+        "{out}"
+    );
+}
