@@ -1622,20 +1622,28 @@ pub(crate) fn validate_container_env_and_mounts(
     ctx: &PodVolumesCtx<'_>,
     path: &str,
 ) {
-    let env = arr(&c.extra, "env");
-    if !env.is_empty() {
+    // One pass over the container's verbatim members instead of a look-up per field: a
+    // container without any of them pays a short iteration and nothing else.
+    let (mut env, mut env_from, mut mounts, mut devices) = (None, None, None, None);
+    for (k, v) in &c.extra {
+        match k.as_str() {
+            "env" => env = v.as_array(),
+            "envFrom" => env_from = v.as_array(),
+            "volumeMounts" => mounts = v.as_array(),
+            "volumeDevices" => devices = v.as_array(),
+            _ => {}
+        }
+    }
+    if let Some(env) = env.filter(|a| !a.is_empty()) {
         validate_env(errs, env, &child(path, "env"));
     }
-    let env_from = arr(&c.extra, "envFrom");
-    if !env_from.is_empty() {
+    if let Some(env_from) = env_from.filter(|a| !a.is_empty()) {
         validate_env_from(errs, env_from, &child(path, "envFrom"));
     }
-    let mounts = arr(&c.extra, "volumeMounts");
-    if !mounts.is_empty() {
+    if let Some(mounts) = mounts.filter(|a| !a.is_empty()) {
         validate_volume_mounts(errs, mounts, c, ctx, &child(path, "volumeMounts"));
     }
-    let devices = arr(&c.extra, "volumeDevices");
-    if !devices.is_empty() {
+    if let Some(devices) = devices.filter(|a| !a.is_empty()) {
         validate_volume_devices(errs, devices, c, ctx, &child(path, "volumeDevices"));
     }
 }
@@ -1790,7 +1798,19 @@ pub(crate) fn validate_probes_and_lifecycle(
     grace_period: Option<i64>,
     path: &str,
 ) {
-    if let Some(l) = obj(&c.extra, "lifecycle") {
+    // One pass over the container's verbatim members (see validate_container_env_and_mounts).
+    let mut probes: [Option<&Obj>; 3] = [None; 3];
+    let mut lifecycle = None;
+    for (k, v) in &c.extra {
+        match k.as_str() {
+            "lifecycle" => lifecycle = v.as_object(),
+            "livenessProbe" => probes[0] = v.as_object(),
+            "readinessProbe" => probes[1] = v.as_object(),
+            "startupProbe" => probes[2] = v.as_object(),
+            _ => {}
+        }
+    }
+    if let Some(l) = lifecycle {
         let lpath = child(path, "lifecycle");
         for hook in ["postStart", "preStop"] {
             if let Some(h) = obj(l, hook) {
@@ -1804,12 +1824,15 @@ pub(crate) fn validate_probes_and_lifecycle(
             }
         }
     }
-    for (k, success_must_be_one) in [
+    for ((k, success_must_be_one), probe) in [
         ("livenessProbe", true),
         ("readinessProbe", false),
         ("startupProbe", true),
-    ] {
-        let Some(p) = obj(&c.extra, k) else { continue };
+    ]
+    .into_iter()
+    .zip(probes)
+    {
+        let Some(p) = probe else { continue };
         let ppath = child(path, k);
         validate_probe(errs, p, grace_period, &ppath);
         if success_must_be_one {
