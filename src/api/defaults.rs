@@ -482,6 +482,15 @@ pub fn default_container(c: &mut Container) {
     default_env(&mut c.extra);
 }
 
+/// `SetDefaults_ObjectFieldSelector` for the `fieldRef`s of downward API volume files.
+fn default_field_ref_api_versions(items: &mut [Value]) {
+    for item in items {
+        if let Some(f) = item.get_mut("fieldRef").and_then(Value::as_object_mut) {
+            set_default(f, "apiVersion", "v1".into());
+        }
+    }
+}
+
 /// `SetDefaults_Volume` and the volume-source defaults (`defaultMode: 420`, hostPath `type: ""`,
 /// projected service-account tokens valid one hour).
 fn default_volumes(extra: &mut Map<String, Value>) {
@@ -502,6 +511,59 @@ fn default_volumes(extra: &mut Map<String, Value>) {
         }
         if let Some(h) = m.get_mut("hostPath").and_then(Value::as_object_mut) {
             h.entry("type").or_insert_with(|| "".into());
+        }
+        // SetDefaults_ObjectFieldSelector inside downward API volume files (plain and projected).
+        if let Some(items) = m
+            .get_mut("downwardAPI")
+            .and_then(|d| d.get_mut("items"))
+            .and_then(Value::as_array_mut)
+        {
+            default_field_ref_api_versions(items);
+        }
+        if let Some(srcs) = m
+            .get_mut("projected")
+            .and_then(|p| p.get_mut("sources"))
+            .and_then(Value::as_array_mut)
+        {
+            for s in srcs {
+                if let Some(items) = s
+                    .get_mut("downwardAPI")
+                    .and_then(|d| d.get_mut("items"))
+                    .and_then(Value::as_array_mut)
+                {
+                    default_field_ref_api_versions(items);
+                }
+            }
+        }
+        // SetDefaults_ImageVolumeSource: the pull policy follows the reference's tag, as a
+        // container's imagePullPolicy does.
+        if let Some(img) = m.get_mut("image").and_then(Value::as_object_mut) {
+            let unset = img
+                .get("pullPolicy")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty);
+            if unset {
+                let reference = img.get("reference").and_then(Value::as_str).unwrap_or("");
+                let policy = if image_tag(reference) == "latest" {
+                    "Always"
+                } else {
+                    "IfNotPresent"
+                };
+                img.insert("pullPolicy".into(), policy.into());
+            }
+        }
+        // SetDefaults_AzureDiskVolumeSource.
+        if let Some(a) = m.get_mut("azureDisk").and_then(Value::as_object_mut) {
+            for (k, v) in [
+                ("cachingMode", Value::from("ReadWrite")),
+                ("kind", Value::from("Shared")),
+                ("fsType", Value::from("ext4")),
+                ("readOnly", Value::from(false)),
+            ] {
+                if a.get(k).is_none_or(Value::is_null) {
+                    a.insert(k.into(), v);
+                }
+            }
         }
         if let Some(srcs) = m
             .get_mut("projected")

@@ -16,6 +16,9 @@ pub mod names_more;
 pub mod node;
 pub mod pod;
 pub mod pod_status;
+pub mod pod_volumes_env;
+#[cfg(test)]
+mod pod_volumes_env_tests;
 pub mod quantity;
 pub mod status;
 pub mod workloads;

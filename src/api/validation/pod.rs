@@ -3,8 +3,8 @@
 //! simple (`dnsPolicy` and its `dnsConfig` for `None`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
 //! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
 //! `priorityClassName`); pod (anti-)affinity and `topologySpreadConstraints` are validated in
-//! full by [`super::affinity`]; volumes, env, security contexts and probe bodies are not
-//! validated.
+//! full by [`super::affinity`]; volumes, volume mounts and devices, env, envFrom, probes and
+//! lifecycle hooks by [`super::pod_volumes_env`]. Security contexts are not validated.
 
 use super::meta::{
     validate_annotations, validate_label_name, validate_labels, validate_object_meta,
@@ -14,6 +14,7 @@ use super::names::{
     inclusive_range_error, is_dns1123_label, is_qualified_name, is_valid_label_value,
     is_valid_port_name, is_valid_port_num, name_is_dns_subdomain,
 };
+use super::pod_volumes_env::PodVolumesCtx;
 use super::quantity::parse_quantity;
 use super::{child, idx, key};
 use crate::api::core::{
@@ -699,9 +700,13 @@ fn validate_container_ports(c: &Container, path: &str) -> Vec<FieldError> {
     errs
 }
 
-/// `validateContainerCommon`: name, image, terminationMessagePolicy, ports, imagePullPolicy,
-/// resources.
-fn validate_container_common(c: &Container, path: &str) -> Vec<FieldError> {
+/// `validateContainerCommon`: name, image, terminationMessagePolicy, ports, env, envFrom,
+/// volumeMounts, volumeDevices, imagePullPolicy, resources.
+fn validate_container_common(
+    c: &Container,
+    ctx: &PodVolumesCtx<'_>,
+    path: &str,
+) -> Vec<FieldError> {
     let mut errs = vec![];
     let name_path = child(path, "name");
     if c.name.is_empty() {
@@ -727,6 +732,7 @@ fn validate_container_common(c: &Container, path: &str) -> Vec<FieldError> {
         )),
     }
     errs.extend(validate_container_ports(c, &child(path, "ports")));
+    super::pod_volumes_env::validate_container_env_and_mounts(&mut errs, c, ctx, path);
     match extra_str(&c.extra, "imagePullPolicy").as_deref() {
         Some("Always") | Some("IfNotPresent") | Some("Never") => {}
         None | Some("") => errs.push(FieldError::required(child(path, "imagePullPolicy"), "")),
@@ -777,7 +783,11 @@ fn check_host_port_conflicts(
 }
 
 /// `validateContainers`.
-fn validate_containers(containers: &[Container], path: &str) -> Vec<FieldError> {
+fn validate_containers(
+    containers: &[Container],
+    ctx: &PodVolumesCtx<'_>,
+    path: &str,
+) -> Vec<FieldError> {
     if containers.is_empty() {
         return vec![FieldError::required(path, "")];
     }
@@ -785,10 +795,11 @@ fn validate_containers(containers: &[Container], path: &str) -> Vec<FieldError> 
     let mut names = BTreeSet::new();
     for (i, c) in containers.iter().enumerate() {
         let p = idx(path, i);
-        errs.extend(validate_container_common(c, &p));
+        errs.extend(validate_container_common(c, ctx, &p));
         if !names.insert(c.name.clone()) {
             errs.push(FieldError::duplicate(child(&p, "name"), c.name.as_str()));
         }
+        super::pod_volumes_env::validate_probes_and_lifecycle(&mut errs, c, ctx.grace_period, &p);
         if c.restart_policy.is_some() {
             errs.push(FieldError::forbidden(
                 child(&p, "restartPolicy"),
@@ -805,13 +816,14 @@ fn validate_containers(containers: &[Container], path: &str) -> Vec<FieldError> 
 fn validate_init_containers(
     inits: &[Container],
     regular: &[Container],
+    ctx: &PodVolumesCtx<'_>,
     path: &str,
 ) -> Vec<FieldError> {
     let mut errs = vec![];
     let mut names: BTreeSet<String> = regular.iter().map(|c| c.name.clone()).collect();
     for (i, c) in inits.iter().enumerate() {
         let p = idx(path, i);
-        errs.extend(validate_container_common(c, &p));
+        errs.extend(validate_container_common(c, ctx, &p));
         let mut restart_always = false;
         if let Some(rp) = &c.restart_policy {
             if rp == "Always" {
@@ -834,7 +846,14 @@ fn validate_init_containers(
             path,
             &mut BTreeSet::new(),
         ));
-        if !restart_always {
+        if restart_always {
+            super::pod_volumes_env::validate_probes_and_lifecycle(
+                &mut errs,
+                c,
+                ctx.grace_period,
+                &p,
+            );
+        } else {
             for f in [
                 "lifecycle",
                 "livenessProbe",
@@ -853,9 +872,20 @@ fn validate_init_containers(
     errs
 }
 
-/// `ValidatePodSpec`.
+/// `ValidatePodSpec` for a template (no pod name).
 pub fn validate_pod_spec(
     spec: &PodSpec,
+    path: &str,
+    opts: PodValidationOptions,
+) -> Vec<FieldError> {
+    validate_pod_spec_with_name(spec, None, path, opts)
+}
+
+/// `ValidatePodSpec`; `pod_name` is the pod's `metadata.name` (upstream's `podMeta`, which the
+/// ephemeral-volume claim-name rules need), `None` for templates.
+pub fn validate_pod_spec_with_name(
+    spec: &PodSpec,
+    pod_name: Option<&str>,
     path: &str,
     opts: PodValidationOptions,
 ) -> Vec<FieldError> {
@@ -866,13 +896,30 @@ pub fn validate_pod_spec(
             "",
         ));
     }
+    let volumes = spec.extra.get("volumes").filter(|v| !v.is_null());
+    let (volumes, volume_errs) = match volumes {
+        None => (Vec::new(), Vec::new()),
+        Some(v) => super::pod_volumes_env::validate_volumes(
+            Some(v),
+            pod_name,
+            &child(path, "volumes"),
+            opts.resource_is_pod,
+        ),
+    };
+    errs.extend(volume_errs);
+    let ctx = PodVolumesCtx {
+        volumes,
+        grace_period: spec.termination_grace_period_seconds,
+    };
     errs.extend(validate_containers(
         &spec.containers,
+        &ctx,
         &child(path, "containers"),
     ));
     errs.extend(validate_init_containers(
         &spec.init_containers,
         &spec.containers,
+        &ctx,
         &child(path, "initContainers"),
     ));
     // Pod-level `resources` (PodLevelResources): the quantities and requests ≤ limits, as for a
@@ -1099,7 +1146,12 @@ pub(crate) fn validate_pod_metadata_and_spec(
         "metadata.annotations",
         opts,
     ));
-    errs.extend(validate_pod_spec(&pod.spec, "spec", opts));
+    errs.extend(validate_pod_spec_with_name(
+        &pod.spec,
+        Some(&pod.metadata.name),
+        "spec",
+        opts,
+    ));
     errs.extend(validate_containers_only_for_pod(
         &pod.spec.containers,
         "spec.containers",
