@@ -6,7 +6,9 @@
 //   budget, so size regressions show up in review. The budget is today's size (1,021 KiB with
 //   every controller, HPA, the batch views, kubectl patch and events, the strict-decoding
 //   schema, and the scheduler's NodePorts, PodTopologySpread and InterPodAffinity plugins with
-//   their validation: +48 KiB on 2026-11-25) plus about 2%, not the 140 KiB target
+//   their validation: +48 KiB on 2026-11-25; 1,053 KiB with upstream's pod volume, mount, env
+//   and probe validation and semantic template equality: +20 KiB on 2026-11-26) plus about 2%,
+//   not the 140 KiB target
 //   (docs/performance.md has the plan to get there); lower it as the bundle shrinks. Skipped
 //   when pkg/ has not been built (scripts/test.sh builds it first).
 import { test } from "node:test";
@@ -20,7 +22,7 @@ import { LESSONS } from "../../www/lessons/index.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Ratchet budget for wasm + JS + CSS gzipped, in bytes (see docs/performance.md). */
-const BUNDLE_BUDGET = 1042 * 1024;
+const BUNDLE_BUDGET = 1075 * 1024;
 
 test("every lesson's share link is at most 2,000 characters", async () => {
   const lens = await lessonShareLengths();
