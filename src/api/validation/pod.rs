@@ -50,11 +50,12 @@ pub struct PodValidationOptions {
     pub affinity: super::affinity::AffinityValidationOptions,
 }
 
-fn extra_str(m: &Map<String, Value>, k: &str) -> Option<String> {
+/// A verbatim field as text: borrowed when it is a string (the usual case), printed otherwise.
+fn extra_str<'a>(m: &'a Map<String, Value>, k: &str) -> Option<std::borrow::Cow<'a, str>> {
     match m.get(k)? {
         Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
+        Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
+        other => Some(std::borrow::Cow::Owned(other.to_string())),
     }
 }
 
@@ -1059,7 +1060,7 @@ pub fn validate_pod_spec_with_name(
         for m in name_is_dns_subdomain(&sa, false) {
             errs.push(FieldError::invalid(
                 child(path, "serviceAccountName"),
-                sa.as_str(),
+                &*sa,
                 m,
             ));
         }
@@ -1110,7 +1111,7 @@ pub fn validate_pod_spec_with_name(
         for m in name_is_dns_subdomain(&pc, false) {
             errs.push(FieldError::invalid(
                 child(path, "priorityClassName"),
-                pc.as_str(),
+                &*pc,
                 m,
             ));
         }
