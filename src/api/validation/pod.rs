@@ -225,20 +225,21 @@ pub fn validate_taint_effect(effect: &str, allow_empty: bool, path: &str) -> Vec
 pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<FieldError> {
     let mut errs = vec![];
     for (i, t) in tolerations.iter().enumerate() {
-        let p = idx(path, i);
-        if !t.key.is_empty() {
-            errs.extend(validate_label_name(&t.key, &child(&p, "key")));
+        // The path is printed only for an error: most tolerations are valid.
+        let p = || idx(path, i);
+        if !t.key.is_empty() && !validate_label_name(&t.key, "").is_empty() {
+            errs.extend(validate_label_name(&t.key, &child(&p(), "key")));
         }
         if t.key.is_empty() && t.operator != "Exists" {
             errs.push(FieldError::invalid(
-                child(&p, "operator"),
+                child(&p(), "operator"),
                 t.operator.as_str(),
                 "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             ));
         }
         if t.toleration_seconds.is_some() && t.effect != "NoExecute" {
             errs.push(FieldError::invalid(
-                child(&p, "effect"),
+                child(&p(), "effect"),
                 t.effect.as_str(),
                 "effect must be 'NoExecute' when `tolerationSeconds` is set",
             ));
@@ -248,7 +249,7 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
                 let msgs = is_valid_label_value(&t.value);
                 if !msgs.is_empty() {
                     errs.push(FieldError::invalid(
-                        child(&p, "operator"),
+                        child(&p(), "operator"),
                         t.value.as_str(),
                         msgs.join(";"),
                     ));
@@ -258,7 +259,7 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
                 if !t.value.is_empty() {
                     errs.push(
                         FieldError::invalid(
-                            child(&p, "operator"),
+                            child(&p(), "operator"),
                             serde_json::to_value(t).unwrap_or_default(),
                             "value must be empty when `operator` is 'Exists'",
                         )
@@ -267,13 +268,13 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
                 }
             }
             op => errs.push(FieldError::not_supported(
-                child(&p, "operator"),
+                child(&p(), "operator"),
                 op,
                 &["Equal", "Exists"],
             )),
         }
-        if !t.effect.is_empty() {
-            errs.extend(validate_taint_effect(&t.effect, true, &child(&p, "effect")));
+        if !t.effect.is_empty() && !validate_taint_effect(&t.effect, true, "").is_empty() {
+            errs.extend(validate_taint_effect(&t.effect, true, &child(&p(), "effect")));
         }
     }
     errs
@@ -992,10 +993,12 @@ pub fn validate_pod_spec_with_name(
             }
         }
     }
-    errs.extend(validate_labels(
-        &spec.node_selector,
-        &child(path, "nodeSelector"),
-    ));
+    if !spec.node_selector.is_empty() {
+        errs.extend(validate_labels(
+            &spec.node_selector,
+            &child(path, "nodeSelector"),
+        ));
+    }
     if let Some(required) = spec
         .affinity
         .as_ref()
@@ -1051,11 +1054,13 @@ pub fn validate_pod_spec_with_name(
             }
         }
     }
-    errs.extend(super::affinity::validate_topology_spread_constraints(
-        spec.extra.get("topologySpreadConstraints"),
-        &child(path, "topologySpreadConstraints"),
-        opts.affinity,
-    ));
+    if let Some(tsc) = spec.extra.get("topologySpreadConstraints") {
+        errs.extend(super::affinity::validate_topology_spread_constraints(
+            Some(tsc),
+            &child(path, "topologySpreadConstraints"),
+            opts.affinity,
+        ));
+    }
     if let Some(sa) = extra_str(&spec.extra, "serviceAccountName").filter(|s| !s.is_empty()) {
         for m in name_is_dns_subdomain(&sa, false) {
             errs.push(FieldError::invalid(
