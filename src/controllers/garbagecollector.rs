@@ -215,17 +215,27 @@ impl ReferenceCache {
         }
     }
 
-    fn touch(&mut self, r: &ObjectReference) {
+    /// Marks `r` most recently used, moving the cached key (no copy) when it is present.
+    fn touch(&mut self, r: &ObjectReference) -> bool {
+        let Some(t) = self.by_ref.get_mut(r) else {
+            return false;
+        };
         self.tick += 1;
-        if let Some(old) = self.by_ref.insert(r.clone(), self.tick) {
-            self.by_tick.remove(&old);
+        let tick = self.tick;
+        let old = std::mem::replace(t, tick);
+        if let Some(key) = self.by_tick.remove(&old) {
+            self.by_tick.insert(tick, key);
         }
-        self.by_tick.insert(self.tick, r.clone());
+        true
     }
 
     /// `Add`: inserts or refreshes; evicts the least recently used beyond the limit.
     pub fn add(&mut self, r: ObjectReference) {
-        self.touch(&r);
+        if !self.touch(&r) {
+            self.tick += 1;
+            self.by_ref.insert(r.clone(), self.tick);
+            self.by_tick.insert(self.tick, r);
+        }
         while self.max > 0 && self.by_ref.len() > self.max {
             let Some((&t, _)) = self.by_tick.iter().next() else {
                 break;
@@ -238,12 +248,7 @@ impl ReferenceCache {
 
     /// `Has`: a `Get`, so a hit is promoted to most recently used.
     pub fn has(&mut self, r: &ObjectReference) -> bool {
-        if self.by_ref.contains_key(r) {
-            self.touch(r);
-            true
-        } else {
-            false
-        }
+        self.touch(r)
     }
 
     pub fn len(&self) -> usize {
