@@ -768,3 +768,158 @@ fn validate_service_update_health_check_node_port_immutable() {
     old.spec.extra.remove("healthCheckNodePort");
     assert!(validate_service_update(&lb_local(31001), &old).is_empty());
 }
+
+// upstream: TestValidateServiceCreate (pkg/apis/core/validation/validation_test.go), the rows
+// after "valid port type=LoadBalancer" that the new defaults and checks make portable: the
+// ExternalName and None-ClusterIP rows, the ESIPP section, the None-affinity config row, and
+// the allocateLoadBalancerNodePorts and LoadBalancerClass rows at the end. Skipped: the
+// load-balancer source range rows, "invalid timeoutSeconds field" (not validated by kubeplay),
+// and the cluster IP / IP family rows (ported in src/api/validation/core_ports_tests2.rs).
+#[test]
+fn validate_service_create_traffic_policy_rows() {
+    let lb = json!({"type": "LoadBalancer", "externalTrafficPolicy": "Cluster",
+        "allocateLoadBalancerNodePorts": true});
+    let with = |base: &Value, more: Value| {
+        let mut v = base.clone();
+        for (k, x) in more.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v
+    };
+    let rows: Vec<(&str, Value, usize)> = vec![
+        (
+            "valid ExternalName",
+            json!({"type": "ExternalName", "externalName": "foo.bar.example.com"}),
+            0,
+        ),
+        (
+            "valid ExternalName (trailing dot)",
+            json!({"type": "ExternalName", "externalName": "foo.bar.example.com."}),
+            0,
+        ),
+        (
+            "invalid ExternalName clusterIP (valid IP)",
+            json!({"type": "ExternalName", "clusterIP": "1.2.3.4", "clusterIPs": ["1.2.3.4"],
+                "externalName": "foo.bar.example.com"}),
+            1,
+        ),
+        (
+            "invalid ExternalName clusterIP (None)",
+            json!({"type": "ExternalName", "clusterIP": "None", "clusterIPs": ["None"],
+                "externalName": "foo.bar.example.com"}),
+            1,
+        ),
+        (
+            "invalid ExternalName (not a DNS name)",
+            json!({"type": "ExternalName", "externalName": "-123"}),
+            1,
+        ),
+        (
+            "LoadBalancer type cannot have None ClusterIP",
+            with(&lb, json!({"clusterIP": "None", "clusterIPs": ["None"]})),
+            1,
+        ),
+        (
+            "invalid node port with clusterIP None",
+            json!({"type": "NodePort", "externalTrafficPolicy": "Cluster",
+                "ports": [{"name": "p", "protocol": "TCP", "port": 8675, "targetPort": 8675},
+                          {"name": "q", "protocol": "TCP", "port": 1, "nodePort": 1, "targetPort": 1}],
+                "clusterIP": "None", "clusterIPs": ["None"]}),
+            1,
+        ),
+        (
+            "invalid externalTraffic field",
+            json!({"type": "LoadBalancer", "allocateLoadBalancerNodePorts": true,
+                "externalTrafficPolicy": "invalid"}),
+            1,
+        ),
+        (
+            "nil internalTraffic field when feature gate is on",
+            json!({"internalTrafficPolicy": null}),
+            1,
+        ),
+        (
+            "internalTrafficPolicy field nil when type is ExternalName",
+            json!({"internalTrafficPolicy": null, "type": "ExternalName",
+                "externalName": "foo.bar.com"}),
+            0,
+        ),
+        (
+            "internalTrafficPolicy field is set when type is ExternalName",
+            json!({"internalTrafficPolicy": "Cluster", "type": "ExternalName",
+                "externalName": "foo.bar.com"}),
+            0,
+        ),
+        (
+            "invalid internalTraffic field",
+            json!({"internalTrafficPolicy": "invalid"}),
+            1,
+        ),
+        (
+            "internalTrafficPolicy field set to Cluster",
+            json!({"internalTrafficPolicy": "Cluster"}),
+            0,
+        ),
+        (
+            "internalTrafficPolicy field set to Local",
+            json!({"internalTrafficPolicy": "Local"}),
+            0,
+        ),
+        (
+            "negative healthCheckNodePort field",
+            json!({"type": "LoadBalancer", "allocateLoadBalancerNodePorts": true,
+                "externalTrafficPolicy": "Local", "healthCheckNodePort": -1}),
+            1,
+        ),
+        (
+            "negative healthCheckNodePort field (31100)",
+            json!({"type": "LoadBalancer", "allocateLoadBalancerNodePorts": true,
+                "externalTrafficPolicy": "Local", "healthCheckNodePort": 31100}),
+            0,
+        ),
+        (
+            "sessionAffinityConfig can't be set when session affinity is None",
+            with(
+                &lb,
+                json!({"sessionAffinity": "None",
+                    "sessionAffinityConfig": {"clientIP": {"timeoutSeconds": 90}}}),
+            ),
+            1,
+        ),
+        (
+            "Use AllocateLoadBalancerNodePorts when type is not LoadBalancer",
+            json!({"allocateLoadBalancerNodePorts": true}),
+            1,
+        ),
+        (
+            "valid LoadBalancerClass when type is LoadBalancer",
+            with(
+                &lb,
+                json!({"loadBalancerClass": "test.com/test-load-balancer-class"}),
+            ),
+            0,
+        ),
+        (
+            "invalid LoadBalancerClass",
+            with(&lb, json!({"loadBalancerClass": "Bad/LoadBalancerClass"})),
+            1,
+        ),
+        (
+            "invalid: set LoadBalancerClass when type is not LoadBalancer",
+            json!({"type": "ClusterIP", "loadBalancerClass": "test.com/test-load-balancer-class"}),
+            1,
+        ),
+    ];
+    for (name, tweak, want) in rows {
+        let mut v = serde_json::to_value(validation_valid_service()).unwrap();
+        for (k, x) in tweak.as_object().unwrap() {
+            v["spec"][k] = x.clone();
+        }
+        let s = svc(v);
+        let errs: Vec<String> = validate_service(&s)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errs.len(), want, "{name}: {errs:?}");
+    }
+}
