@@ -923,3 +923,128 @@ fn validate_service_create_traffic_policy_rows() {
         assert_eq!(errs.len(), want, "{name}: {errs:?}");
     }
 }
+
+// upstream: TestCreateInitIPFields (pkg/registry/core/service/storage/storage_test.go), the
+// "singlestack:v4" HeadlessSelectorless rows that succeed: a headless Service without a
+// selector defaults to RequireDualStack and, unless SingleStack, lists both families even on a
+// single-stack cluster.
+#[test]
+fn create_init_ip_fields_headless_selectorless() {
+    // (name, ipFamilyPolicy, ipFamilies, expected policy, expected families)
+    type Row = (
+        &'static str,
+        Option<&'static str>,
+        &'static [&'static str],
+        &'static str,
+        &'static [&'static str],
+    );
+    let rows: [Row; 12] = [
+        (
+            "Policy:unset_Families:unset",
+            None,
+            &[],
+            "RequireDualStack",
+            &["IPv4", "IPv6"],
+        ),
+        (
+            "Policy:unset_Families:v4",
+            None,
+            &["IPv4"],
+            "RequireDualStack",
+            &["IPv4", "IPv6"],
+        ),
+        (
+            "Policy:unset_Families:v6",
+            None,
+            &["IPv6"],
+            "RequireDualStack",
+            &["IPv6", "IPv4"],
+        ),
+        (
+            "Policy:unset_Families:v4v6",
+            None,
+            &["IPv4", "IPv6"],
+            "RequireDualStack",
+            &["IPv4", "IPv6"],
+        ),
+        (
+            "Policy:unset_Families:v6v4",
+            None,
+            &["IPv6", "IPv4"],
+            "RequireDualStack",
+            &["IPv6", "IPv4"],
+        ),
+        (
+            "Policy:SingleStack_Families:unset",
+            Some("SingleStack"),
+            &[],
+            "SingleStack",
+            &["IPv4"],
+        ),
+        (
+            "Policy:SingleStack_Families:v4",
+            Some("SingleStack"),
+            &["IPv4"],
+            "SingleStack",
+            &["IPv4"],
+        ),
+        (
+            "Policy:SingleStack_Families:v6",
+            Some("SingleStack"),
+            &["IPv6"],
+            "SingleStack",
+            &["IPv6"],
+        ),
+        (
+            "Policy:PreferDualStack_Families:unset",
+            Some("PreferDualStack"),
+            &[],
+            "PreferDualStack",
+            &["IPv4", "IPv6"],
+        ),
+        (
+            "Policy:PreferDualStack_Families:v6",
+            Some("PreferDualStack"),
+            &["IPv6"],
+            "PreferDualStack",
+            &["IPv6", "IPv4"],
+        ),
+        (
+            "Policy:RequireDualStack_Families:unset",
+            Some("RequireDualStack"),
+            &[],
+            "RequireDualStack",
+            &["IPv4", "IPv6"],
+        ),
+        (
+            "Policy:RequireDualStack_Families:v6v4",
+            Some("RequireDualStack"),
+            &["IPv6", "IPv4"],
+            "RequireDualStack",
+            &["IPv6", "IPv4"],
+        ),
+    ];
+    for (name, policy, families, want_policy, want_families) in rows {
+        let mut v = json!({"metadata": {"name": "foo", "namespace": "default"},
+            "spec": {"clusterIP": "None", "clusterIPs": ["None"],
+                "ports": [{"port": 80, "protocol": "TCP", "targetPort": 80}],
+                "ipFamilies": families}});
+        if let Some(p) = policy {
+            v["spec"]["ipFamilyPolicy"] = json!(p);
+        }
+        let s = round_trip(v);
+        assert_eq!(
+            s.spec.ip_family_policy.as_deref(),
+            Some(want_policy),
+            "{name}"
+        );
+        assert_eq!(s.spec.ip_families, want_families, "{name}");
+        assert_eq!(s.spec.cluster_ips, ["None"], "{name}");
+    }
+    // With a selector a headless Service stays single-stack (initIPFamilyFields: SingleStack
+    // unless headless and selectorless, then the cluster's default family).
+    let s = round_trip(json!({"spec": {"clusterIP": "None", "selector": {"k": "v"},
+        "ports": [{"port": 80}]}}));
+    assert_eq!(s.spec.ip_family_policy.as_deref(), Some("SingleStack"));
+    assert_eq!(s.spec.ip_families, ["IPv4"]);
+}

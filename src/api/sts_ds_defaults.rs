@@ -292,8 +292,9 @@ pub fn drop_type_dependent_fields(new: &mut Service, old: &Service) {
 }
 
 /// The Service registry's IP allocation on create (`pkg/registry/core/service/storage`):
-/// `clusterIPs` mirrors `clusterIP`; a headless or ClusterIP Service is single-stack IPv4; a
-/// ClusterIP Service without an address gets one from the service CIDR `10.96.0.0/12`.
+/// `clusterIPs` mirrors `clusterIP`; a Service is single-stack IPv4 (the cluster's one family),
+/// except that a headless Service without a selector is `RequireDualStack` with both families;
+/// a ClusterIP Service without an address gets one from the service CIDR `10.96.0.0/12`.
 ///
 /// kubeplay has no allocator state: the address is derived from a hash of namespace/name
 /// (deterministic; collisions are possible but harmless here, nothing routes traffic).
@@ -328,11 +329,33 @@ pub fn allocate_service(svc: &mut Service) {
     if spec.cluster_ips.is_empty() {
         spec.cluster_ips = vec![spec.cluster_ip.clone()];
     }
+    // initIPFamilyFields (pkg/registry/core/service/storage/alloc.go): a headless Service
+    // without a selector defaults to RequireDualStack and, unless single-stack, lists both
+    // families even on a single-stack cluster; any other Service defaults to SingleStack.
+    let headless_selectorless = spec.cluster_ip == "None" && spec.selector.is_empty();
+    if spec.ip_family_policy.is_none() {
+        spec.ip_family_policy = Some(
+            if headless_selectorless {
+                "RequireDualStack"
+            } else {
+                "SingleStack"
+            }
+            .into(),
+        );
+    }
     if spec.ip_families.is_empty() {
         spec.ip_families = vec!["IPv4".into()];
     }
-    if spec.ip_family_policy.is_none() {
-        spec.ip_family_policy = Some("SingleStack".into());
+    if headless_selectorless
+        && spec.ip_families.len() < 2
+        && spec.ip_family_policy.as_deref() != Some("SingleStack")
+    {
+        let alt = if spec.ip_families[0] == "IPv4" {
+            "IPv6"
+        } else {
+            "IPv4"
+        };
+        spec.ip_families.push(alt.into());
     }
 }
 
