@@ -38,3 +38,5 @@ pub mod validation;
 
 #[cfg(test)]
 mod feature_gate_tests;
+#[cfg(test)]
+mod service_defaults_tests;

@@ -11,6 +11,7 @@ use super::core_more::{PersistentVolumeClaim, PersistentVolumeClaimSpec, Service
 use super::defaults::{default_pod_spec, default_resource_list};
 use super::intstr::IntOrString;
 use super::object::Object;
+use serde_json::Value;
 
 /// `appsv1.DeprecatedTemplateGeneration`: the v1 form of the internal `spec.templateGeneration`
 /// of a DaemonSet (bumped by the API server whenever the pod template changes).
@@ -110,10 +111,34 @@ pub fn set_defaults_persistent_volume_claim(pvc: &mut PersistentVolumeClaim) {
     set_defaults_persistent_volume_claim_spec(&mut pvc.spec);
 }
 
-/// `SetDefaults_Service`: sessionAffinity `None`, type `ClusterIP`, port protocol `TCP`,
-/// targetPort = port, internalTrafficPolicy `Cluster` for cluster-internal types; then the
-/// registry's address allocation ([`allocate_service`]), which kubeplay runs with the defaults
-/// so that loaded and created Services look alike.
+/// `service.ExternallyAccessible` (pkg/api/v1/service/util.go): a LoadBalancer or NodePort
+/// Service, or a ClusterIP Service with external IPs.
+pub fn service_externally_accessible(svc: &Service) -> bool {
+    let spec = &svc.spec;
+    match spec.type_.as_str() {
+        "LoadBalancer" | "NodePort" => true,
+        "ClusterIP" => spec
+            .extra
+            .get("externalIPs")
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty()),
+        _ => false,
+    }
+}
+
+/// A field of `spec.extra` that is present and not `null` (a set pointer in Go).
+fn extra_set<'a>(spec: &'a crate::api::ServiceSpec, key: &str) -> Option<&'a Value> {
+    spec.extra.get(key).filter(|v| !v.is_null())
+}
+
+/// `SetDefaults_Service` (pkg/apis/core/v1/defaults.go): sessionAffinity `None` (whose
+/// sessionAffinityConfig is dropped); for `ClientIP` a sessionAffinityConfig with
+/// `clientIP.timeoutSeconds` 10800 unless one is given; type `ClusterIP`; port protocol `TCP`
+/// and targetPort = port; externalTrafficPolicy `Cluster` for externally-accessible Services;
+/// internalTrafficPolicy `Cluster` for ClusterIP, NodePort and LoadBalancer;
+/// allocateLoadBalancerNodePorts `true` for LoadBalancer. Then the registry's address
+/// allocation ([`allocate_service`]), which kubeplay runs with the defaults so that loaded and
+/// created Services look alike.
 pub fn set_defaults_service(svc: &mut Service) {
     let spec = &mut svc.spec;
     if spec.session_affinity.is_empty() {
@@ -121,6 +146,19 @@ pub fn set_defaults_service(svc: &mut Service) {
     }
     if spec.session_affinity == "None" {
         spec.extra.remove("sessionAffinityConfig");
+    }
+    if spec.session_affinity == "ClientIP" {
+        let has_timeout = extra_set(spec, "sessionAffinityConfig")
+            .and_then(|c| c.get("clientIP"))
+            .filter(|c| !c.is_null())
+            .and_then(|c| c.get("timeoutSeconds"))
+            .is_some_and(|t| !t.is_null());
+        if !has_timeout {
+            spec.extra.insert(
+                "sessionAffinityConfig".into(),
+                serde_json::json!({"clientIP": {"timeoutSeconds": DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS}}),
+            );
+        }
     }
     if spec.type_.is_empty() {
         spec.type_ = "ClusterIP".into();
@@ -147,12 +185,116 @@ pub fn set_defaults_service(svc: &mut Service) {
     {
         spec.internal_traffic_policy = Some("Cluster".into());
     }
+    if service_externally_accessible(svc)
+        && extra_set(&svc.spec, "externalTrafficPolicy")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+    {
+        svc.spec
+            .extra
+            .insert("externalTrafficPolicy".into(), "Cluster".into());
+    }
+    if svc.spec.type_ == "LoadBalancer"
+        && extra_set(&svc.spec, "allocateLoadBalancerNodePorts").is_none()
+    {
+        svc.spec
+            .extra
+            .insert("allocateLoadBalancerNodePorts".into(), true.into());
+    }
     allocate_service(svc);
 }
 
+/// `v1.DefaultClientIPServiceAffinitySeconds` (3 hours).
+pub const DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS: i32 = 10800;
+
+/// The Service strategy's `dropTypeDependentFields` (pkg/registry/core/service/strategy.go),
+/// run by `PrepareForUpdate`: when the new type no longer uses a field the old one did, and
+/// the update left that field as it was, it is wiped (cluster IPs and families, node ports, the
+/// health-check node port, allocateLoadBalancerNodePorts, loadBalancerClass,
+/// externalTrafficPolicy); the load-balancer status goes for any type but LoadBalancer.
+pub fn drop_type_dependent_fields(new: &mut Service, old: &Service) {
+    let needs_cluster_ip = |s: &Service| s.spec.type_ != "ExternalName";
+    if needs_cluster_ip(old) && !needs_cluster_ip(new) {
+        if old.spec.cluster_ip == new.spec.cluster_ip
+            && old.spec.cluster_ips == new.spec.cluster_ips
+        {
+            new.spec.cluster_ip.clear();
+            new.spec.cluster_ips.clear();
+        }
+        if old.spec.ip_families == new.spec.ip_families {
+            new.spec.ip_families.clear();
+        }
+        if old.spec.ip_family_policy.as_deref().unwrap_or_default()
+            == new.spec.ip_family_policy.as_deref().unwrap_or_default()
+        {
+            new.spec.ip_family_policy = None;
+        }
+    }
+    let needs_node_port =
+        |s: &Service| matches!(s.spec.type_.as_str(), "NodePort" | "LoadBalancer");
+    if needs_node_port(old) && !needs_node_port(new) {
+        // sameNodePorts: no net-new node port.
+        let old_ports: std::collections::BTreeSet<i32> = old
+            .spec
+            .ports
+            .iter()
+            .map(|p| p.node_port)
+            .filter(|&n| n != 0)
+            .collect();
+        if new
+            .spec
+            .ports
+            .iter()
+            .all(|p| p.node_port == 0 || old_ports.contains(&p.node_port))
+        {
+            for p in &mut new.spec.ports {
+                p.node_port = 0;
+            }
+        }
+    }
+    let etp = |s: &Service| {
+        extra_set(&s.spec, "externalTrafficPolicy")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let hcnp = |s: &Service| {
+        extra_set(&s.spec, "healthCheckNodePort")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+    };
+    let needs_hc = |s: &Service| s.spec.type_ == "LoadBalancer" && etp(s) == "Local";
+    if needs_hc(old) && !needs_hc(new) && hcnp(old) == hcnp(new) {
+        new.spec.extra.remove("healthCheckNodePort");
+    }
+    if old.spec.type_ == "LoadBalancer" && new.spec.type_ != "LoadBalancer" {
+        let (o, n) = (
+            extra_set(&old.spec, "allocateLoadBalancerNodePorts"),
+            extra_set(&new.spec, "allocateLoadBalancerNodePorts"),
+        );
+        if o.is_some() && o == n {
+            new.spec.extra.remove("allocateLoadBalancerNodePorts");
+        }
+        let class = |s: &Service| extra_set(&s.spec, "loadBalancerClass").cloned();
+        if class(old) == class(new) {
+            new.spec.extra.remove("loadBalancerClass");
+        }
+    }
+    if service_externally_accessible(old)
+        && !service_externally_accessible(new)
+        && etp(old) == etp(new)
+    {
+        new.spec.extra.remove("externalTrafficPolicy");
+    }
+    if new.spec.type_ != "LoadBalancer" {
+        new.status.load_balancer.clear();
+    }
+}
+
 /// The Service registry's IP allocation on create (`pkg/registry/core/service/storage`):
-/// `clusterIPs` mirrors `clusterIP`; a headless or ClusterIP Service is single-stack IPv4; a
-/// ClusterIP Service without an address gets one from the service CIDR `10.96.0.0/12`.
+/// `clusterIPs` mirrors `clusterIP`; a Service is single-stack IPv4 (the cluster's one family),
+/// except that a headless Service without a selector is `RequireDualStack` with both families;
+/// a ClusterIP Service without an address gets one from the service CIDR `10.96.0.0/12`.
 ///
 /// kubeplay has no allocator state: the address is derived from a hash of namespace/name
 /// (deterministic; collisions are possible but harmless here, nothing routes traffic).
@@ -187,11 +329,33 @@ pub fn allocate_service(svc: &mut Service) {
     if spec.cluster_ips.is_empty() {
         spec.cluster_ips = vec![spec.cluster_ip.clone()];
     }
+    // initIPFamilyFields (pkg/registry/core/service/storage/alloc.go): a headless Service
+    // without a selector defaults to RequireDualStack and, unless single-stack, lists both
+    // families even on a single-stack cluster; any other Service defaults to SingleStack.
+    let headless_selectorless = spec.cluster_ip == "None" && spec.selector.is_empty();
+    if spec.ip_family_policy.is_none() {
+        spec.ip_family_policy = Some(
+            if headless_selectorless {
+                "RequireDualStack"
+            } else {
+                "SingleStack"
+            }
+            .into(),
+        );
+    }
     if spec.ip_families.is_empty() {
         spec.ip_families = vec!["IPv4".into()];
     }
-    if spec.ip_family_policy.is_none() {
-        spec.ip_family_policy = Some("SingleStack".into());
+    if headless_selectorless
+        && spec.ip_families.len() < 2
+        && spec.ip_family_policy.as_deref() != Some("SingleStack")
+    {
+        let alt = if spec.ip_families[0] == "IPv4" {
+            "IPv6"
+        } else {
+            "IPv4"
+        };
+        spec.ip_families.push(alt.into());
     }
 }
 
@@ -295,6 +459,12 @@ pub fn prepare_for_update(new: &mut Object, old: &Object) {
             }
         }
         (Object::Service(n), Object::Service(o)) => {
+            drop_type_dependent_fields(n, o);
+            // patchAllocatedValues (pkg/registry/core/service/storage/storage.go): only between
+            // types that both use a cluster IP.
+            if n.spec.type_ == "ExternalName" || o.spec.type_ == "ExternalName" {
+                return;
+            }
             if n.spec.cluster_ip.is_empty() {
                 n.spec.cluster_ip = o.spec.cluster_ip.clone();
             }

@@ -1084,8 +1084,10 @@ fn service_port_key_json(protocol: &str, port: i32, node_port: i32) -> String {
 /// the per-type rules (no headless NodePort or LoadBalancer, ExternalName's name and absent
 /// addresses); selector labels; session affinity;
 /// the type; node ports only off ClusterIP and unique; unique (protocol, port) pairs; the
-/// internal traffic policy. Cluster IP families, external IPs, load-balancer fields and the
-/// external traffic policy are not validated.
+/// allocateLoadBalancerNodePorts (required on, and only on, LoadBalancer); the load-balancer
+/// class; the external traffic policy and health-check node port; the internal traffic policy.
+/// Load-balancer source ranges, client-IP affinity config and trafficDistribution are not
+/// validated.
 pub fn validate_service(svc: &Service) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&svc.metadata, true, name_is_dns1035_label, "metadata");
     let spec = &svc.spec;
@@ -1228,7 +1230,22 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
             );
         }
     }
+    let allocate_set = spec
+        .extra
+        .get("allocateLoadBalancerNodePorts")
+        .is_some_and(|v| !v.is_null());
+    if allocate_set && spec.type_ != "LoadBalancer" {
+        errs.push(FieldError::forbidden(
+            "spec.allocateLoadBalancerNodePorts",
+            "may only be used when `type` is 'LoadBalancer'",
+        ));
+    }
+    if spec.type_ == "LoadBalancer" && !allocate_set {
+        // Upstream's path really is the root `allocateLoadBalancerNodePorts`.
+        errs.push(FieldError::required("allocateLoadBalancerNodePorts", ""));
+    }
     errs.extend(validate_load_balancer_class(None, svc));
+    errs.extend(validate_service_external_traffic_policy(svc));
     match spec.internal_traffic_policy.as_deref() {
         None if matches!(
             spec.type_.as_str(),
@@ -1243,6 +1260,59 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
             &["Cluster", "Local"],
         )),
         _ => {}
+    }
+    errs
+}
+
+/// `validateServiceExternalTrafficPolicy`: only externally-accessible Services carry an
+/// externalTrafficPolicy, and they must (`Cluster` or `Local`); healthCheckNodePort only on a
+/// LoadBalancer with policy `Local`, and a valid port number there.
+///
+/// Departure: upstream also requires healthCheckNodePort on such a Service, which its
+/// allocator (run before validation) always fills in; kubeplay allocates no node ports, so an
+/// unset one is accepted.
+fn validate_service_external_traffic_policy(svc: &Service) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let spec = &svc.spec;
+    let etp = spec
+        .extra
+        .get("externalTrafficPolicy")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !crate::api::sts_ds_defaults::service_externally_accessible(svc) {
+        if !etp.is_empty() {
+            errs.push(FieldError::invalid(
+                "spec.externalTrafficPolicy",
+                etp,
+                "may only be set for externally-accessible services",
+            ));
+        }
+    } else if etp.is_empty() {
+        errs.push(FieldError::required("spec.externalTrafficPolicy", ""));
+    } else if etp != "Cluster" && etp != "Local" {
+        errs.push(FieldError::not_supported(
+            "spec.externalTrafficPolicy",
+            etp,
+            &["Cluster", "Local"],
+        ));
+    }
+    let hcnp = spec
+        .extra
+        .get("healthCheckNodePort")
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    if !(spec.type_ == "LoadBalancer" && etp == "Local") {
+        if hcnp != 0 {
+            errs.push(FieldError::invalid(
+                "spec.healthCheckNodePort",
+                hcnp,
+                "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+            ));
+        }
+    } else if hcnp != 0 {
+        for m in is_valid_port_num(hcnp) {
+            errs.push(FieldError::invalid("spec.healthCheckNodePort", hcnp, m));
+        }
     }
     errs
 }
@@ -1352,6 +1422,29 @@ pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> 
     errs.extend(validate_upgrade_downgrade_cluster_ips(old, new));
     errs.extend(validate_upgrade_downgrade_ip_families(old, new));
     errs.extend(validate_load_balancer_class(Some(old), new));
+    // validateServiceExternalTrafficFieldsUpdate: the health-check node port is immutable
+    // while both sides need one.
+    let needs_hc = |s: &Service| {
+        s.spec.type_ == "LoadBalancer"
+            && s.spec
+                .extra
+                .get("externalTrafficPolicy")
+                .and_then(Value::as_str)
+                == Some("Local")
+    };
+    let hcnp = |s: &Service| {
+        s.spec
+            .extra
+            .get("healthCheckNodePort")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+    };
+    if needs_hc(old) && needs_hc(new) && hcnp(old) != hcnp(new) {
+        errs.push(FieldError::forbidden(
+            "spec.healthCheckNodePort",
+            "field is immutable",
+        ));
+    }
     errs.extend(validate_service(new));
     errs
 }

@@ -1133,8 +1133,7 @@ fn external(s: &mut crate::api::Service, t: &str, allocate: Option<bool>) {
 // upstream: TestValidateServiceCreate (pkg/apis/core/validation/validation_test.go). Upstream
 // counts errors (numErrs); so do these rows. Rows skipped (fields kubeplay keeps verbatim and
 // does not validate): "invalid cluster ip" (address syntax), the four "invalid publicIPs ..."
-// rows and "valid publicIPs" (externalIPs), "invalid type - missing
-// AllocateLoadBalancerNodePorts for loadbalancer type", and the rows after "valid port
+// rows and "valid publicIPs" (externalIPs), and the rows after "valid port
 // type=LoadBalancer" (load-balancer source ranges, IP families, traffic policies, ...).
 #[test]
 fn validate_service_create_table() {
@@ -1332,6 +1331,11 @@ fn validate_service_create_table() {
             "valid type - loadbalancer with allocateLoadBalancerNodePorts=false",
             |s| external(s, "LoadBalancer", Some(false)),
             0,
+        ),
+        (
+            "invalid type - missing AllocateLoadBalancerNodePorts for loadbalancer type",
+            |s| external(s, "LoadBalancer", None),
+            1,
         ),
         (
             "valid type loadbalancer 2 ports",
@@ -1768,8 +1772,7 @@ fn lb_class(s: &mut crate::api::Service, t: &str, class: Option<&str>) {
 }
 
 // upstream: TestValidateServiceUpdate (pkg/apis/core/validation/validation_test.go), the IP
-// family, dual-stack, app protocol and loadBalancerClass rows. Skipped: "Set
-// AllocateLoadBalancerNodePorts when type is not LoadBalancer" (not validated by kubeplay).
+// family, dual-stack, app protocol, allocateLoadBalancerNodePorts and loadBalancerClass rows.
 #[test]
 fn validate_service_update_families_and_classes() {
     use crate::api::sts_ds_validation::validate_service_update;
@@ -1901,6 +1904,15 @@ fn validate_service_update_families_and_classes() {
                 n.spec.ports[0]
                     .extra
                     .insert("appProtocol".into(), json!("~https"));
+            },
+            1,
+        ),
+        (
+            "Set AllocateLoadBalancerNodePorts when type is not LoadBalancer",
+            |_, n| {
+                n.spec
+                    .extra
+                    .insert("allocateLoadBalancerNodePorts".into(), json!(true));
             },
             1,
         ),

@@ -274,7 +274,11 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
             )),
         }
         if !t.effect.is_empty() && !validate_taint_effect(&t.effect, true, "").is_empty() {
-            errs.extend(validate_taint_effect(&t.effect, true, &child(&p(), "effect")));
+            errs.extend(validate_taint_effect(
+                &t.effect,
+                true,
+                &child(&p(), "effect"),
+            ));
         }
     }
     errs
