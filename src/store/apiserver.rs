@@ -67,6 +67,18 @@ pub struct ApiServer {
 }
 
 /// The object behind a shared pointer: moved out when the store no longer holds it, else copied.
+/// `podStatusStrategy.PrepareForUpdate`'s QoS backfill: the Pod QoS is set at creation and
+/// immutable, and a status write without one (old kubelets dropped it on rejected pods) keeps
+/// the stored class. Spec, owner references and deletion timestamp are the stored ones already
+/// on the status path.
+fn prepare_pod_status_update(new: &mut Object, old: &Object) {
+    if let (Object::Pod(n), Object::Pod(o)) = (new, old) {
+        if n.status.qos_class.is_empty() && !o.status.qos_class.is_empty() {
+            n.status.qos_class.clone_from(&o.status.qos_class);
+        }
+    }
+}
+
 fn unwrap_shared(o: Arc<Object>) -> Object {
     Arc::try_unwrap(o).unwrap_or_else(|o| (*o).clone())
 }
@@ -329,6 +341,7 @@ impl ApiServer {
         let mut new = if status_only && Self::only_status_differs(&mut o, &old) {
             // The request carries the stored spec and metadata (the usual controller write):
             // take it as is instead of copying the stored object.
+            prepare_pod_status_update(&mut o, &old);
             let errs = crate::api::validation::status::validate_status_update(&o, &old);
             if !errs.is_empty() {
                 return Err(Self::invalid(&o, errs));
@@ -339,6 +352,7 @@ impl ApiServer {
             let mut n = (*old).clone();
             crate::api::defaults::copy_status(&o, &mut n);
             crate::api::deployment_defaults::prepare_for_status_update(&o, &mut n);
+            prepare_pod_status_update(&mut n, &old);
             let errs = crate::api::validation::status::validate_status_update(&n, &old);
             if !errs.is_empty() {
                 return Err(Self::invalid(&n, errs));

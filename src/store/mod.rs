@@ -697,3 +697,6 @@ mod tests {
         assert!(s.pods_by_node.is_empty() && s.pods_by_label.is_empty() && s.by_owner.is_empty());
     }
 }
+
+#[cfg(test)]
+mod pod_status_api_tests;

@@ -2338,6 +2338,58 @@ fn validate_pod_status_update_table() {
         status_pod("Always", &[], json!({"qosClass": "Burstable"})),
         "",
     ));
+    // validatePodIPs / validateHostIPs (pod and host IPs in the status).
+    let ips = |pod_ips: &[&str], host_ips: &[&str]| {
+        let list = |l: &[&str]| json!(l.iter().map(|ip| json!({"ip": ip})).collect::<Vec<_>>());
+        let mut st = json!({"podIPs": list(pod_ips), "hostIPs": list(host_ips)});
+        if let Some(ip) = pod_ips.first() {
+            st["podIP"] = json!(ip);
+        }
+        if let Some(ip) = host_ips.first() {
+            st["hostIP"] = json!(ip);
+        }
+        status_pod("Always", &[], st)
+    };
+    rows.push((
+        "valid dual-stack pod and host IPs",
+        ips(&["10.0.0.1", "fd00::1"], &["10.1.0.1", "fd01::1"]),
+        ips(&[], &[]),
+        "",
+    ));
+    rows.push((
+        "invalid pod IP",
+        ips(&["1.1.1.1.1"], &[]),
+        ips(&[], &[]),
+        "status.podIPs[0]: Invalid value: \"1.1.1.1.1\": must be a valid IP address",
+    ));
+    rows.push((
+        "an invalid pod IP the old status had is kept",
+        ips(&["1.1.1.1.1"], &[]),
+        ips(&["1.1.1.1.1"], &[]),
+        "",
+    ));
+    rows.push((
+        "two pod IPs of one family",
+        ips(&["10.0.0.1", "10.0.0.2"], &[]),
+        ips(&[], &[]),
+        "status.podIPs: Invalid value: [{\"ip\":\"10.0.0.1\"},{\"ip\":\"10.0.0.2\"}]: may specify no more than one IP for each IP family",
+    ));
+    rows.push((
+        "duplicate host IPs",
+        ips(&[], &["10.1.0.1", "10.1.0.1"]),
+        ips(&[], &[]),
+        "status.hostIPs[1]: Duplicate value: {\"ip\":\"10.1.0.1\"}",
+    ));
+    rows.push((
+        "hostIPs without hostIP",
+        {
+            let mut p = ips(&[], &["10.1.0.1"]);
+            p.status.host_ip.clear();
+            p
+        },
+        ips(&[], &[]),
+        "status.hostIPs[0].ip: Invalid value: \"10.1.0.1\": must be equal to `hostIP`",
+    ));
     for (name, new, old, want) in rows {
         let errs = validate_pod_status_update(&new, &old);
         if want.is_empty() {

@@ -1,14 +1,17 @@
 //! `ValidatePodStatusUpdate` (pkg/apis/core/validation/validation.go): what a status write may
-//! change, for the status fields kubeplay models. Resource-claim statuses, pod and host IPs and
-//! container users are kept verbatim and not checked.
+//! change, for the status fields kubeplay models. Resource-claim statuses, container users and
+//! allocated-resources statuses are kept verbatim and not checked. The API server runs it on
+//! every `pods/status` write (`podStatusStrategy.ValidateUpdate`).
 
+use super::ip::{ip_is_ipv6, is_valid_ip_for_legacy_field};
 use super::meta::{validate_object_meta_update, FIELD_IMMUTABLE};
 use super::names::{is_qualified_name, name_is_dns_subdomain};
 use super::pod::{validate_pod_specific_annotation_updates, PodValidationOptions};
 use super::{child, idx};
 use crate::api::core::{Container, ContainerStatus, Pod};
 use crate::api::errors::FieldError;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// `ValidateContainerStateTransition`: unless the pod restarts containers, a terminated
 /// container (one that succeeded, under `OnFailure`) may not leave the terminated state.
@@ -108,19 +111,29 @@ fn extra_str<'a>(pod: &'a Pod, key: &str) -> &'a str {
 }
 
 /// `ValidatePodStatusUpdate`: metadata update rules, pod-specific annotation updates, custom
-/// condition types, no `nodeName` change, a valid new `nominatedNodeName`, no terminated
-/// container restarted against the restart policy (ephemeral containers never restart), and
-/// an unchanged `qosClass`.
+/// condition types, no `nodeName` change, a valid new `nominatedNodeName`, an unchanged
+/// `qosClass`, no terminated container restarted against the restart policy (ephemeral
+/// containers never restart) and valid pod and host IPs. As upstream, container statuses are
+/// not checked against the spec's containers (names, duplicates): its comment says consumers
+/// must tolerate such data. No allocation when nothing is wrong (the kubelet writes pod
+/// status several times per pod).
 pub fn validate_pod_status_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
-    let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
-    errs.extend(validate_pod_specific_annotation_updates(
-        new,
-        old,
-        "metadata.annotations",
-        PodValidationOptions::default(),
-    ));
+    // The API server's status path keeps the stored metadata, which was validated when it was
+    // stored: the metadata rules (whose paths would be built for every write) only run on a
+    // change.
+    let mut errs = vec![];
+    if new.metadata != old.metadata {
+        errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
+        errs.extend(validate_pod_specific_annotation_updates(
+            new,
+            old,
+            "metadata.annotations",
+            PodValidationOptions::default(),
+        ));
+    }
     errs.extend(validate_pod_conditions(new, "metadata.conditions"));
-    if new.spec.node_name != old.spec.node_name {
+    // A status write keeps the stored spec (the same Arc): nothing to compare then.
+    if !Arc::ptr_eq(&new.spec, &old.spec) && new.spec.node_name != old.spec.node_name {
         errs.push(FieldError::forbidden(
             "status.nodeName",
             "may not be changed directly",
@@ -135,6 +148,14 @@ pub fn validate_pod_status_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
             errs.push(FieldError::invalid("status.nominatedNodeName", nn, m));
         }
     }
+    // Pod QoS is immutable (`ValidateImmutableField`).
+    if new.status.qos_class != old.status.qos_class {
+        errs.push(FieldError::invalid(
+            "status.qosClass",
+            new.status.qos_class.as_str(),
+            FIELD_IMMUTABLE,
+        ));
+    }
     errs.extend(validate_container_state_transition(
         &new.status.container_statuses,
         &old.status.container_statuses,
@@ -148,20 +169,142 @@ pub fn validate_pod_status_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
         &old.spec.restart_policy,
         &old.spec.init_containers,
     ));
-    errs.extend(validate_container_state_transition(
-        &extra_statuses(new, "ephemeralContainerStatuses"),
-        &extra_statuses(old, "ephemeralContainerStatuses"),
-        "status.ephemeralContainerStatuses",
-        "Never",
-    ));
-    if new.status.qos_class != old.status.qos_class {
-        errs.push(FieldError::invalid(
-            "status.qosClass",
-            new.status.qos_class.as_str(),
-            FIELD_IMMUTABLE,
+    // Only a terminated old status can be refused: decode the verbatim lists only then.
+    if old.status.extra.contains_key("ephemeralContainerStatuses") {
+        errs.extend(validate_container_state_transition(
+            &extra_statuses(new, "ephemeralContainerStatuses"),
+            &extra_statuses(old, "ephemeralContainerStatuses"),
+            "status.ephemeralContainerStatuses",
+            "Never",
         ));
     }
+    validate_status_ips(&mut errs, new, old, IpField::Pod);
+    validate_status_ips(&mut errs, new, old, IpField::Host);
     errs
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum IpField {
+    Pod,
+    Host,
+}
+
+/// A `status.podIPs`/`hostIPs` list as the v1 → internal conversion leaves it: the singular
+/// field is authoritative, so a `podIP` that is not `podIPs[0]` (or comes without a list)
+/// replaces the list (`Convert_v1_PodStatus_To_core_PodStatus`).
+enum Ips<'a> {
+    One(&'a str),
+    List(&'a [Value]),
+}
+
+impl<'a> Ips<'a> {
+    fn of(status: &'a crate::api::core::PodStatus, field: IpField) -> Self {
+        let (single, key) = match field {
+            IpField::Pod => (status.pod_ip.as_str(), "podIPs"),
+            IpField::Host => (status.host_ip.as_str(), "hostIPs"),
+        };
+        let list = ip_list(&status.extra, key);
+        if !single.is_empty() && list.first().is_none_or(|v| ip_of(v) != single) {
+            Ips::One(single)
+        } else {
+            Ips::List(list)
+        }
+    }
+    fn len(&self) -> usize {
+        match self {
+            Ips::One(_) => 1,
+            Ips::List(l) => l.len(),
+        }
+    }
+    fn get(&self, i: usize) -> &'a str {
+        match self {
+            Ips::One(s) => s,
+            Ips::List(l) => ip_of(&l[i]),
+        }
+    }
+    fn contains(&self, ip: &str) -> bool {
+        (0..self.len()).any(|i| self.get(i) == ip)
+    }
+    /// The list as Go's JSON rendering of `[]core.PodIP` / `[]core.HostIP`.
+    fn to_value(&self) -> Value {
+        Value::Array((0..self.len()).map(|i| ip_value(self.get(i))).collect())
+    }
+}
+
+fn ip_list<'a>(extra: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+    extra
+        .get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+fn ip_of(v: &Value) -> &str {
+    v.get("ip").and_then(Value::as_str).unwrap_or_default()
+}
+
+fn ip_value(ip: &str) -> Value {
+    let mut m = Map::new();
+    m.insert("ip".into(), Value::from(ip));
+    Value::Object(m)
+}
+
+/// `validatePodIPs` / `validateHostIPs` (new pod, old pod): `hostIPs[0]` equals `hostIP`;
+/// every new IP parses (`IsValidIPForLegacyField`, with StrictIPCIDRValidation off as
+/// elsewhere in kubeplay), an IP the old status already had being kept as is; more than one
+/// IP must be one of each family, without duplicates. `IsDualStackIPStrings`' internal error
+/// for an unparseable entry is not modelled (that entry is reported above).
+fn validate_status_ips(errs: &mut Vec<FieldError>, new: &Pod, old: &Pod, field: IpField) {
+    let ips = Ips::of(&new.status, field);
+    if ips.len() == 0 {
+        return;
+    }
+    let path = match field {
+        IpField::Pod => "status.podIPs",
+        IpField::Host => "status.hostIPs",
+    };
+    if field == IpField::Host && new.status.host_ip != ips.get(0) {
+        errs.push(FieldError::invalid(
+            child(&idx(path, 0), "ip"),
+            ips.get(0),
+            "must be equal to `hostIP`",
+        ));
+    }
+    let old_ips = Ips::of(&old.status, field);
+    for i in 0..ips.len() {
+        let ip = ips.get(i);
+        if !old_ips.contains(ip) {
+            errs.extend(is_valid_ip_for_legacy_field(&idx(path, i), ip, false, &[]));
+        }
+    }
+    if ips.len() < 2 {
+        return;
+    }
+    let dup = |errs: &mut Vec<FieldError>| {
+        for i in 1..ips.len() {
+            let ip = ips.get(i);
+            if (0..i).any(|j| ips.get(j) == ip) {
+                errs.push(FieldError::duplicate(idx(path, i), ip_value(ip)));
+            }
+        }
+    };
+    // validateHostIPs reports duplicates before the family check, validatePodIPs after.
+    if field == IpField::Host {
+        dup(errs);
+    }
+    let families: Option<Vec<bool>> = (0..ips.len()).map(|i| ip_is_ipv6(ips.get(i))).collect();
+    if let Some(f) = families {
+        let dual = f.iter().any(|&v6| v6) && f.iter().any(|&v6| !v6);
+        if !dual || ips.len() > 2 {
+            errs.push(FieldError::invalid(
+                path,
+                ips.to_value(),
+                "may specify no more than one IP for each IP family",
+            ));
+        }
+    }
+    if field == IpField::Pod {
+        dup(errs);
+    }
 }
 
 /// `ValidatePodEphemeralContainersUpdate` (the `ephemeralcontainers` subresource): the new pod

@@ -240,6 +240,11 @@ fn is_decremented(update: Option<i32>, old: Option<i32>) -> bool {
 /// kinds with a `status.collisionCount` the rule that it may not be decremented or unset
 /// (`field.Invalid(status.collisionCount, <new value or 0>, "cannot be decremented")`).
 pub fn validate_status_update(new: &Object, old: &Object) -> Vec<FieldError> {
+    // `podStatusStrategy.ValidateUpdate`: every pod status write (kubelet, scheduler,
+    // DisruptionTarget conditions, kubectl) goes through ValidatePodStatusUpdate.
+    if let (Object::Pod(n), Object::Pod(o)) = (new, old) {
+        return super::pod_status::validate_pod_status_update(n, o);
+    }
     let mut e = validate_status(new);
     let counts = match (new, old) {
         (Object::Deployment(n), Object::Deployment(o)) => {
