@@ -708,6 +708,13 @@ pub fn default_shared_pod_spec(spec: &mut Arc<PodSpec>, f: impl FnOnce(&mut PodS
     }
 }
 
+/// `status.qosClass` from the spec when the request left it empty.
+fn default_qos_class(p: &mut super::core::Pod) {
+    if p.status.qos_class.is_empty() {
+        p.status.qos_class = qos_class(&p.spec).into();
+    }
+}
+
 /// [`default_object`] for an update of `old`. A pod that resends the stored spec (the same
 /// shared pointer: a finalizer removal, a label or annotation change) skips spec defaulting —
 /// the stored spec was defaulted when it was written, as upstream's storage applies defaults on
@@ -715,9 +722,7 @@ pub fn default_shared_pod_spec(spec: &mut Arc<PodSpec>, f: impl FnOnce(&mut PodS
 pub fn default_object_for_update(o: &mut Object, old: &Object) {
     if let (Object::Pod(p), Object::Pod(q)) = (&mut *o, old) {
         if Arc::ptr_eq(&p.spec, &q.spec) {
-            if p.status.qos_class.is_empty() {
-                p.status.qos_class = qos_class(&p.spec).into();
-            }
+            default_qos_class(p);
             return;
         }
     }
@@ -732,9 +737,7 @@ pub fn default_object(o: &mut Object) {
                 default_pod_spec(s);
                 default_pod_only(s);
             });
-            if p.status.qos_class.is_empty() {
-                p.status.qos_class = qos_class(&p.spec).into();
-            }
+            default_qos_class(p);
         }
         Object::Node(n) => {
             // SetDefaults_NodeStatus: allocatable defaults to capacity.

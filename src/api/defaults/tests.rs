@@ -535,17 +535,22 @@ fn default_deployment_availability() {
     );
 }
 
+/// A pod object with one container and nothing defaulted.
+fn pod_with(c: Container) -> Object {
+    Object::Pod(Pod {
+        spec: Arc::new(PodSpec {
+            containers: vec![c],
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+}
+
 /// Defaulting a pod whose spec is shared with its stored version keeps the shared pointer when
 /// nothing changes (every update of a stored pod), and copies the spec when defaults apply.
 #[test]
 fn pod_defaulting_keeps_a_defaulted_shared_spec() {
-    let mut stored = Object::Pod(Pod {
-        spec: Arc::new(PodSpec {
-            containers: vec![ctr("nginx:1.25")],
-            ..Default::default()
-        }),
-        ..Default::default()
-    });
+    let mut stored = pod_with(ctr("nginx:1.25"));
     default_object(&mut stored);
     let Object::Pod(stored_pod) = &stored else {
         unreachable!()
@@ -581,13 +586,7 @@ fn pod_defaulting_keeps_a_defaulted_shared_spec() {
 /// an update with a new spec is defaulted.
 #[test]
 fn pod_update_defaulting_skips_the_stored_spec() {
-    let mut stored = Object::Pod(Pod {
-        spec: Arc::new(PodSpec {
-            containers: vec![ctr("nginx:1.25")],
-            ..Default::default()
-        }),
-        ..Default::default()
-    });
+    let mut stored = pod_with(ctr("nginx:1.25"));
     default_object(&mut stored);
     let mut update = stored.clone();
     default_object_for_update(&mut update, &stored);
@@ -597,13 +596,7 @@ fn pod_update_defaulting_skips_the_stored_spec() {
     assert!(Arc::ptr_eq(&u.spec, &s.spec));
     assert_eq!(u.status.qos_class, "BestEffort");
 
-    let mut changed = Object::Pod(Pod {
-        spec: Arc::new(PodSpec {
-            containers: vec![ctr("nginx:1.26")],
-            ..Default::default()
-        }),
-        ..Default::default()
-    });
+    let mut changed = pod_with(ctr("nginx:1.26"));
     default_object_for_update(&mut changed, &stored);
     let Object::Pod(c) = &changed else {
         unreachable!()
