@@ -271,9 +271,17 @@ fn validate_volume_source(
         let src = src.as_object().unwrap_or(&empty);
         if member == "emptyDir" {
             num += 1;
-            let too_small = get(src, "sizeLimit")
-                .and_then(quantity_nanos)
-                .is_some_and(|n| n < 0);
+            let size_limit = get(src, "sizeLimit");
+            if let Some(Value::String(q)) = size_limit.filter(|v| quantity_nanos(v).is_none()) {
+                // A resource.Quantity that does not parse (kube-apiserver refuses it while
+                // decoding; reported here as the container resources' quantities are).
+                errs.push(FieldError::invalid(
+                    child(&child(path, "emptyDir"), "sizeLimit"),
+                    q.as_str(),
+                    super::quantity::ERR_FORMAT_WRONG,
+                ));
+            }
+            let too_small = size_limit.and_then(quantity_nanos).is_some_and(|n| n < 0);
             if too_small {
                 errs.push(FieldError::forbidden(
                     child(&child(path, "emptyDir"), "sizeLimit"),

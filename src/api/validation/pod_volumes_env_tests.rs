@@ -2173,3 +2173,23 @@ fn defaulted_fields_pass_validation_through_the_api_server() {
         "{out}"
     );
 }
+
+/// An emptyDir `sizeLimit` that is not a quantity is refused with the quantity format message
+/// (kube-apiserver refuses it while decoding, as it does container resource quantities).
+#[test]
+fn empty_dir_size_limit_must_be_a_quantity() {
+    let vols = serde_json::json!([{"name": "v", "emptyDir": {"sizeLimit": "zz"}}]);
+    let (_, errs) = validate_volumes(Some(&vols), None, "spec.volumes", true);
+    let msgs: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        msgs,
+        vec![format!(
+            "spec.volumes[0].emptyDir.sizeLimit: Invalid value: \"zz\": {}",
+            crate::api::validation::quantity::ERR_FORMAT_WRONG
+        )]
+    );
+    let ok = serde_json::json!([{"name": "v", "emptyDir": {"sizeLimit": "1Gi"}}]);
+    assert!(validate_volumes(Some(&ok), None, "spec.volumes", true)
+        .1
+        .is_empty());
+}
