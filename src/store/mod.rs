@@ -435,20 +435,30 @@ impl Store {
         owner_uid: &str,
         selector: &crate::api::Selector,
     ) -> Vec<&'a Arc<Object>> {
-        let candidates = self.pods_selector_candidate_refs(namespace, selector);
-        let owned = self
-            .by_owner
-            .get(owner_uid)
-            .filter(|_| !owner_uid.is_empty())
-            .into_iter()
-            .flatten()
-            .filter(|r| r.kind == "Pod" && r.namespace == namespace)
-            .filter_map(|r| self.objects.get(r));
-        let mut by_name: BTreeMap<&str, &Arc<Object>> = BTreeMap::new();
-        for o in candidates.into_iter().chain(owned) {
-            by_name.insert(o.meta().name.as_str(), o);
+        // The candidates come in name order, each once (see `pods_selector_candidate_refs`).
+        let mut pods = self.pods_selector_candidate_refs(namespace, selector);
+        if owner_uid.is_empty() {
+            return pods;
         }
-        by_name.into_values().collect()
+        let Some(owned) = self.by_owner.get(owner_uid) else {
+            return pods;
+        };
+        // Owned pods are nearly always candidates too (the selector matches its own pods):
+        // look one up in the store only when it is not among them.
+        let extra: Vec<&Arc<Object>> = owned
+            .iter()
+            .filter(|r| r.kind == "Pod" && r.namespace == namespace)
+            .filter(|r| {
+                pods.binary_search_by(|o| o.meta().name.as_str().cmp(&r.name))
+                    .is_err()
+            })
+            .filter_map(|r| self.objects.get(r))
+            .collect();
+        if !extra.is_empty() {
+            pods.extend(extra);
+            pods.sort_by(|a, b| a.meta().name.cmp(&b.meta().name));
+        }
+        pods
     }
 
     fn label_set(&self, namespace: &str, key: &str, value: &str) -> Option<&PodSet> {
@@ -695,6 +705,90 @@ mod tests {
         assert_eq!(s.pods_with_label("default", "app", "api").count(), 0);
         assert_eq!(s.dependents("u-rs").count(), 0);
         assert!(s.pods_by_node.is_empty() && s.pods_by_label.is_empty() && s.by_owner.is_empty());
+    }
+
+    fn named(name: &str, ns: &str, owner: Option<&str>, labels: &[(&str, &str)]) -> Object {
+        let mut p = pod("", labels);
+        p.metadata.name = name.into();
+        p.metadata.namespace = ns.into();
+        p.metadata.uid = format!("u-{ns}-{name}");
+        if owner.is_none() {
+            p.metadata.owner_references = vec![].into();
+        }
+        Object::Pod(p)
+    }
+
+    /// `pods_for_owner`: the selector's candidates plus the owner's pods that no longer match
+    /// (a relabelled pod the controller must release), in name order, each once; pods of other
+    /// namespaces and other owners' non-matching pods are left out.
+    #[test]
+    fn pods_for_owner_merges_owned_and_matching_pods_in_name_order() {
+        let mut s = Store::new();
+        s.put(named(
+            "b-owned-match",
+            "default",
+            Some("u-rs"),
+            &[("app", "web")],
+        ));
+        s.put(named(
+            "d-owned-relabelled",
+            "default",
+            Some("u-rs"),
+            &[("app", "x")],
+        ));
+        s.put(named("a-orphan-match", "default", None, &[("app", "web")]));
+        s.put(named("c-orphan-other", "default", None, &[("app", "x")]));
+        s.put(named(
+            "a-owned-elsewhere",
+            "other",
+            Some("u-rs"),
+            &[("app", "web")],
+        ));
+        let sel = crate::api::Selector::Requirements(vec![crate::api::Requirement::In(
+            "app".into(),
+            vec!["web".into()],
+        )]);
+        let names = |s: &Store, uid: &str| -> Vec<String> {
+            s.pods_for_owner("default", uid, &sel)
+                .iter()
+                .map(|p| p.metadata.name.clone())
+                .collect()
+        };
+        assert_eq!(
+            names(&s, "u-rs"),
+            ["a-orphan-match", "b-owned-match", "d-owned-relabelled"]
+        );
+        // No owner uid: the candidates alone.
+        assert_eq!(names(&s, ""), ["a-orphan-match", "b-owned-match"]);
+        // An owned pod sorting before every candidate.
+        s.put(named("0-owned-relabelled", "default", Some("u-rs"), &[]));
+        assert_eq!(
+            names(&s, "u-rs"),
+            [
+                "0-owned-relabelled",
+                "a-orphan-match",
+                "b-owned-match",
+                "d-owned-relabelled"
+            ]
+        );
+        // Without an `In` requirement every pod of the namespace is a candidate.
+        let exists =
+            crate::api::Selector::Requirements(vec![crate::api::Requirement::Exists("app".into())]);
+        let all: Vec<String> = s
+            .pods_for_owner("default", "u-rs", &exists)
+            .iter()
+            .map(|p| p.metadata.name.clone())
+            .collect();
+        assert_eq!(
+            all,
+            [
+                "0-owned-relabelled",
+                "a-orphan-match",
+                "b-owned-match",
+                "c-orphan-other",
+                "d-owned-relabelled"
+            ]
+        );
     }
 }
 
