@@ -140,7 +140,7 @@ pub fn backoff_next(entry: Option<(Duration, Time)>, at: Time) -> (Duration, Tim
 /// The kubelet-owned parts of a node as it registers and posts status: hostname/os/arch labels,
 /// capacity and allocatable (defaults from the scenario when absent), addresses, nodeInfo,
 /// podCIDR, and the conditions of a healthy kubelet (`KubeletReady`). `index` numbers the node
-/// (InternalIP 172.18.0.<index+2>, podCIDR 10.244.<index>.0/24) when it has none.
+/// (see [`default_internal_ip`] and [`default_pod_cidr_prefix`]) when it has none.
 pub fn registered_node(node: &Node, cfg: &KubeletConfig, index: u32, now: Time) -> Node {
     let mut n = node.clone();
     let name = n.metadata.name.clone();
@@ -155,7 +155,7 @@ pub fn registered_node(node: &Node, cfg: &KubeletConfig, index: u32, now: Time) 
         labels.entry(k.into()).or_insert_with(|| v.into());
     }
     if !n.spec.extra.contains_key("podCIDR") {
-        let cidr = format!("10.244.{index}.0/24");
+        let cidr = format!("{}.0/24", default_pod_cidr_prefix(index));
         n.spec.extra.insert("podCIDR".into(), cidr.clone().into());
         n.spec
             .extra
@@ -173,7 +173,7 @@ pub fn registered_node(node: &Node, cfg: &KubeletConfig, index: u32, now: Time) 
     }
     st.extra.entry("addresses").or_insert_with(|| {
         serde_json::json!([
-            {"type": "InternalIP", "address": format!("172.18.0.{}", index + 2)},
+            {"type": "InternalIP", "address": default_internal_ip(index)},
             {"type": "Hostname", "address": name},
         ])
     });
@@ -271,6 +271,23 @@ fn node_internal_ip(node: &Node) -> Option<String> {
         .find(|a| a["type"] == "InternalIP")
         .and_then(|a| a["address"].as_str())
         .map(String::from)
+}
+
+/// The InternalIP of the node numbered `index` when the scenario gives none: kind's node network
+/// 172.18.0.0/16 from .0.2 on (172.18.0.2, 172.18.0.3, …, 172.18.1.0, …), so every node of a
+/// large cluster gets a valid, distinct address.
+pub fn default_internal_ip(index: u32) -> String {
+    let host = index + 2;
+    format!("172.18.{}.{}", (host >> 8) & 0xff, host & 0xff)
+}
+
+/// The first three octets of the /24 podCIDR of the node numbered `index` when the scenario
+/// gives none: 10.244.<index>.0/24 for the first 256 nodes (kind's 10.244.0.0/16), then the
+/// following /16s (10.245.0.0/24, …), as a node IPAM with a larger `--cluster-cidr` hands out;
+/// always a valid CIDR, distinct for the first 65,536 nodes.
+pub fn default_pod_cidr_prefix(index: u32) -> String {
+    let second = (244 + (index >> 8)) & 0xff;
+    format!("10.{second}.{}", index & 0xff)
 }
 
 fn pod_cidr_prefix(node: &Node) -> Option<String> {
@@ -1145,7 +1162,8 @@ impl Kubelet {
                 }
             }
             let nrt = self.node_rt(&node_name);
-            let prefix = pod_cidr_prefix(node).unwrap_or(format!("10.244.{}", nrt.index));
+            let prefix =
+                pod_cidr_prefix(node).unwrap_or_else(|| default_pod_cidr_prefix(nrt.index));
             let pod_ip = if pod.status.pod_ip.is_empty() {
                 // host-local IPAM hands out .2 to .254 of the node's /24 in turn and wraps
                 // around (addresses of finished pods are free again by then).
@@ -1157,7 +1175,7 @@ impl Kubelet {
             };
             // An imported pod keeps the addresses it was written with.
             let host_ip = if pod.status.host_ip.is_empty() {
-                node_internal_ip(node).unwrap_or_else(|| format!("172.18.0.{}", nrt.index + 2))
+                node_internal_ip(node).unwrap_or_else(|| default_internal_ip(nrt.index))
             } else {
                 pod.status.host_ip.clone()
             };
@@ -1445,5 +1463,30 @@ mod tests {
         assert_eq!(ready.last_transition_time, Some(Time(5_000)));
         // Idempotent: a healthy registered node is left unchanged.
         assert_eq!(registered_node(&r, &cfg, 1, Time(99_000)), r);
+    }
+
+    /// Clusters of more than 254 nodes: every node gets a valid, distinct InternalIP and podCIDR
+    /// (they were 172.18.0.256 and 10.244.256.0/24 from node 256 on, and the API server rightly
+    /// refused the pod status those nodes' kubelets wrote).
+    #[test]
+    fn default_addresses_stay_valid_and_distinct_past_256_nodes() {
+        use crate::api::validation::ip::{is_valid_cidr, is_valid_ip};
+        assert_eq!(default_internal_ip(0), "172.18.0.2");
+        assert_eq!(default_internal_ip(253), "172.18.0.255");
+        assert_eq!(default_internal_ip(254), "172.18.1.0");
+        assert_eq!(default_pod_cidr_prefix(0), "10.244.0");
+        assert_eq!(default_pod_cidr_prefix(255), "10.244.255");
+        assert_eq!(default_pod_cidr_prefix(256), "10.245.0");
+        let mut ips = BTreeSet::new();
+        let mut cidrs = BTreeSet::new();
+        for i in (0..3_000).chain([65_533]) {
+            let ip = default_internal_ip(i);
+            let cidr = format!("{}.0/24", default_pod_cidr_prefix(i));
+            assert!(is_valid_ip("ip", &ip).is_empty(), "{ip}");
+            assert!(is_valid_cidr("cidr", &cidr).is_empty(), "{cidr}");
+            assert!(is_valid_ip("ip", &format!("{}.254", default_pod_cidr_prefix(i))).is_empty());
+            assert!(ips.insert(ip), "node {i}");
+            assert!(cidrs.insert(cidr), "node {i}");
+        }
     }
 }

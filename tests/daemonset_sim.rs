@@ -311,3 +311,32 @@ fn builtin_rolling_update_timeline_as_written() {
         (4, 4, 2)
     );
 }
+
+/// A DaemonSet on a 300-node cluster: every daemon pod, including those on nodes past the
+/// 256th (whose default podCIDR and InternalIP used to be invalid, so the API server refused
+/// their kubelet's status writes), runs, gets a valid distinct pod IP and counts as ready.
+#[test]
+fn a_daemonset_is_ready_on_every_node_of_a_300_node_cluster() {
+    let text = "apiVersion: kubeplay.dev/v1alpha1\nkind: Scenario\nseed: 1\nnodes: [{count: 300, namePrefix: node-}]\nobjects:\n- apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: agent}\n  spec:\n    selector: {matchLabels: {app: agent}}\n    template:\n      metadata: {labels: {app: agent}}\n      spec: {containers: [{name: c, image: \"busybox:1.36\"}]}\n";
+    let mut sim = Scenario::parse(text)
+        .expect("parses")
+        .build()
+        .expect("builds");
+    at(&mut sim, 120);
+    let d = ds(&sim, "default", "agent");
+    assert_eq!(d.status.desired_number_scheduled, 300);
+    assert_eq!(d.status.number_ready, 300);
+    let pods: Vec<&Pod> = sim.api.store.list::<Pod>(Some("default")).collect();
+    let ips: std::collections::BTreeSet<&str> =
+        pods.iter().map(|p| p.status.pod_ip.as_str()).collect();
+    assert_eq!(ips.len(), 300);
+    // Nodes past the 256th (in registration order) get addresses from the next ranges.
+    assert!(pods.iter().all(|p| p.status.phase == "Running"));
+    let beyond = pods
+        .iter()
+        .filter(|p| {
+            p.status.pod_ip.starts_with("10.245.") && p.status.host_ip.starts_with("172.18.1.")
+        })
+        .count();
+    assert!(beyond >= 300 - 256, "{beyond}");
+}
