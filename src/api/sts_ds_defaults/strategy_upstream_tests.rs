@@ -605,10 +605,48 @@ fn deployment_strategy_validate_update_indivisible_hugepages() {
     let old = deployment_with_huge_page_value("hugepages-1Gi", "2Gi");
     let errs = crate::api::validation::validate_object(&new, Some(&old));
     assert!(!errs.is_empty(), "expected failure");
-    assert!(
-        errs.iter().all(|e| e.field == HUGE_PAGES_2MI_LIMIT),
+    // The limit and the request (both checked by ValidateContainerResourceRequirements).
+    let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            HUGE_PAGES_2MI_LIMIT,
+            "spec.template.spec.containers[0].resources.requests[hugepages-2Mi]"
+        ],
         "{errs:?}"
     );
+}
+
+// Not a ported row: the other hugepages rule of ValidateContainerResourceRequirements
+// (pkg/apis/core/validation), checked on the same fixture: hugepages without any cpu or memory
+// limit or request are Forbidden on the container's resources ("HugePages require cpu or
+// memory"); cpu on either side satisfies it.
+#[test]
+fn hugepages_require_cpu_or_memory() {
+    let mut d = deployment_with_huge_page_value("hugepages-2Mi", "4Mi");
+    let Object::Deployment(dep) = &mut d else {
+        unreachable!()
+    };
+    let c = &mut dep.spec.template_mut().spec_mut().containers[0];
+    let r = c.resources.as_mut().expect("resources");
+    r.requests.remove("cpu");
+    r.limits.remove("cpu");
+    let errs = crate::api::validation::validate_object(&d, None);
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text,
+        ["spec.template.spec.containers[0].resources: Forbidden: HugePages require cpu or memory"],
+    );
+    let Object::Deployment(dep) = &mut d else {
+        unreachable!()
+    };
+    let c = &mut dep.spec.template_mut().spec_mut().containers[0];
+    let r = c.resources.as_mut().expect("resources");
+    r.limits
+        .insert("cpu".into(), crate::api::Quantity("1".into()));
+    r.requests
+        .insert("cpu".into(), crate::api::Quantity("1".into()));
+    assert!(crate::api::validation::validate_object(&d, None).is_empty());
 }
 
 // ---------------------------------------------------------------------------------------------

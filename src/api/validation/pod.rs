@@ -607,28 +607,47 @@ pub(crate) fn is_huge_page_resource_value_divisible(
     value % page == 0
 }
 
-/// `validateResourceQuantityHugePageValue` over a container's hugepages limits (upstream runs
-/// it in `ValidateContainerResourceRequirements`' limits loop): a limit that is not a positive
-/// integer multiple of its page size is Invalid. The ratchet (`AllowIndivisibleHugePagesValues`,
-/// set when the old pod spec already uses such a value) is [`ratchet_indivisible_huge_pages`].
-fn validate_huge_page_limits(r: &ResourceRequirements, path: &str) -> Vec<FieldError> {
-    let lim_path = child(path, "limits");
+/// The hugepages rules of `ValidateContainerResourceRequirements`:
+/// `validateResourceQuantityHugePageValue` on every hugepages limit and request (a value that
+/// is not a positive integer multiple of its page size is Invalid), and "HugePages require cpu
+/// or memory" (Forbidden on the resources path) when hugepages are limited or requested without
+/// any cpu or memory. The ratchet (`AllowIndivisibleHugePagesValues`, set when the old pod spec
+/// already uses such a value) is [`ratchet_indivisible_huge_pages`].
+fn validate_huge_pages(r: &ResourceRequirements, path: &str) -> Vec<FieldError> {
     let mut errs = vec![];
-    for (name, q) in &r.limits {
-        if !is_hugepage_resource(name) {
-            continue;
+    let mut huge_pages = false;
+    for (list, list_path) in [
+        (&r.limits, child(path, "limits")),
+        (&r.requests, child(path, "requests")),
+    ] {
+        for (name, q) in list {
+            if !is_hugepage_resource(name) {
+                continue;
+            }
+            huge_pages = true;
+            let Ok(v) = parse_quantity(q.0.trim()) else {
+                continue;
+            };
+            if !is_huge_page_resource_value_divisible(name, &v) {
+                let text = v.canonical();
+                errs.push(FieldError::invalid(
+                    key(&list_path, name),
+                    text.clone(),
+                    format!("{text}{HUGE_PAGES_NOT_MULTIPLE}{name}"),
+                ));
+            }
         }
-        let Ok(v) = parse_quantity(q.0.trim()) else {
-            continue;
-        };
-        if !is_huge_page_resource_value_divisible(name, &v) {
-            let text = v.canonical();
-            errs.push(FieldError::invalid(
-                key(&lim_path, name),
-                text.clone(),
-                format!("{text}{HUGE_PAGES_NOT_MULTIPLE}{name}"),
-            ));
-        }
+    }
+    let cpu_or_memory = r
+        .limits
+        .keys()
+        .chain(r.requests.keys())
+        .any(|n| n == "cpu" || n == "memory");
+    if huge_pages && !cpu_or_memory {
+        errs.push(FieldError::forbidden(
+            path,
+            "HugePages require cpu or memory",
+        ));
     }
     errs
 }
@@ -668,7 +687,9 @@ pub(crate) fn uses_indivisible_huge_pages_values(spec: &PodSpec) -> bool {
 pub(crate) fn ratchet_indivisible_huge_pages(errs: &mut Vec<FieldError>, old: &PodSpec) {
     if uses_indivisible_huge_pages_values(old) {
         errs.retain(|e| {
-            !(e.detail.contains(HUGE_PAGES_NOT_MULTIPLE) && e.field.contains(".limits[hugepages-"))
+            !(e.detail.contains(HUGE_PAGES_NOT_MULTIPLE)
+                && (e.field.contains(".limits[hugepages-")
+                    || e.field.contains(".requests[hugepages-")))
         });
     }
 }
@@ -842,7 +863,7 @@ fn validate_container_common(
     }
     if let Some(r) = &c.resources {
         errs.extend(validate_resource_requirements(r, &child(path, "resources")));
-        errs.extend(validate_huge_page_limits(r, &child(path, "resources")));
+        errs.extend(validate_huge_pages(r, &child(path, "resources")));
     }
     errs
 }
