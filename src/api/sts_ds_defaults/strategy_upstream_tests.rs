@@ -458,6 +458,86 @@ fn daemon_set_selector_immutability() {
     );
 }
 
+/// `makeDaemonSetWithSurge(unavailable, surge)` as a v1 DaemonSet `ds` in `default` (selector
+/// app=ds); the internal type's empty IntOrString is 0 here.
+fn daemon_set_with_surge(unavailable: Value, surge: Value) -> Object {
+    obj(json!({
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": "ds", "namespace": "default"},
+        "spec": {
+            "selector": {"matchLabels": {"app": "ds"}},
+            "updateStrategy": {"type": "RollingUpdate",
+                "rollingUpdate": {"maxUnavailable": unavailable, "maxSurge": surge}},
+            "template": {
+                "metadata": {"labels": {"app": "ds"}},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]}
+            }
+        }
+    }))
+}
+
+fn stored_surge(api: &ApiServer) -> (Option<IntOrString>, Option<IntOrString>) {
+    let ds = api
+        .store
+        .get::<crate::api::DaemonSet>("default", "ds")
+        .cloned()
+        .expect("stored DaemonSet");
+    let ru = ds
+        .spec
+        .update_strategy
+        .rolling_update
+        .clone()
+        .expect("rollingUpdate");
+    (ru.max_unavailable, ru.max_surge)
+}
+
+// Upstream: TestDropDisabledField (daemonset strategy_test.go), the rows with the surge gate on
+// that validation accepts: "surge, field not used", "surge, field not used in old and new",
+// "surge, field used", "surge, field used in old and new", "surge, allows change from
+// unavailable to surge", "surge, allows change from surge to unvailable". The strategy keeps
+// maxUnavailable and maxSurge as sent, on create and on update.
+#[test]
+fn daemon_set_keeps_surge_fields() {
+    let int = |n: i32| Some(IntOrString::Int(n));
+    // (name, old (unavailable, surge), new (unavailable, surge))
+    let rows = [
+        ("surge, field not used", None, (1, 0)),
+        ("surge, field not used in old and new", Some((1, 0)), (1, 0)),
+        ("surge, field used", None, (0, 1)),
+        ("surge, field used in old and new", Some((0, 1)), (0, 1)),
+        (
+            "surge, allows change from unavailable to surge",
+            Some((0, 1)),
+            (2, 0),
+        ),
+        (
+            "surge, allows change from surge to unvailable",
+            Some((2, 0)),
+            (0, 1),
+        ),
+    ];
+    for (name, old, (unavailable, surge)) in rows {
+        let mut api = ApiServer::new(1, Time(0));
+        let new = daemon_set_with_surge(json!(unavailable), json!(surge));
+        match old {
+            None => {
+                api.create(new).unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+            Some((u, s)) => {
+                api.create(daemon_set_with_surge(json!(u), json!(s)))
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                api.update(new).unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+        }
+        assert_eq!(stored_surge(&api), (int(unavailable), int(surge)), "{name}");
+    }
+    // "surge, allows both fields (validation must catch)": the strategy keeps both, and
+    // validation refuses them.
+    let mut api = ApiServer::new(1, Time(0));
+    let errs = causes(api.create(daemon_set_with_surge(json!(2), json!(1))));
+    assert!(!errs.is_empty());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Deployment (pkg/registry/apps/deployment/strategy_test.go)
 // ---------------------------------------------------------------------------------------------
@@ -752,9 +832,10 @@ fn controller_revision_strategy_validate_update() {
 // - TestStatefulSetStrategy subtest "StatefulSet revisionHistoryLimit field validations on
 //   creation and updation": it checks API warnings (WarningsOnCreate/WarningsOnUpdate), which
 //   the simulated API server does not return.
-// - TestDropDisabledField (daemonset): the DaemonSetUpdateSurge gate is GA and removed, so the
-//   rows with the gate off describe no 1.35 server; with it on the strategy keeps both fields
-//   as sent (validation decides), which the DaemonSet validation tables already cover.
+// - TestDropDisabledField (daemonset), the rows with the surge gate off: DaemonSetUpdateSurge
+//   is GA and removed, so they describe no 1.35 server; and the gate-on row "surge, field used,
+//   percent", which sets both fields (refused by validation, as the last check of
+//   daemon_set_keeps_surge_fields shows for the "validation must catch" row).
 // - TestReplicasetDefaultGarbageCollectionPolicy, the extensions/v1beta1 and v1beta2 rows of the
 //   TestSelectorImmutability tables, NamespaceScoped/AllowCreateOnUpdate: only apps/v1 is
 //   served by kubeplay.
