@@ -306,6 +306,43 @@ fn stateful_set_create_drops_max_unavailable_without_the_gate() {
     );
 }
 
+// Upstream: TestDropStatefulSetDisabledFields, row "MaxUnavailable not enabled, field used in
+// old and new", through the API server's update (PrepareForUpdate): a set stored with
+// maxUnavailable (loaded as written, e.g. from a 1.35.0 cluster where the gate was on) keeps it
+// on update with the gate off; a set stored without it cannot gain it.
+#[test]
+fn stateful_set_update_keeps_max_unavailable_in_use() {
+    let with = |n: i32| {
+        stateful_set(json!({"spec": {"updateStrategy": {
+            "type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": n}}}}))
+    };
+    let mut api = ApiServer::new(1, Time(0));
+    api.load(obj(with(3))).expect("valid StatefulSet");
+    assert_eq!(
+        max_unavailable_of(&stored_set(&api)),
+        Some(IntOrString::Int(3))
+    );
+    api.update(set_update(
+        &api,
+        json!({"spec": {"updateStrategy": {"rollingUpdate": {"maxUnavailable": 2}}}}),
+    ))
+    .expect("update");
+    assert_eq!(
+        max_unavailable_of(&stored_set(&api)),
+        Some(IntOrString::Int(2))
+    );
+
+    let mut api = ApiServer::new(1, Time(0));
+    api.create(obj(stateful_set(json!({}))))
+        .expect("valid StatefulSet");
+    api.update(set_update(
+        &api,
+        json!({"spec": {"updateStrategy": {"rollingUpdate": {"maxUnavailable": 2}}}}),
+    ))
+    .expect("update");
+    assert_eq!(max_unavailable_of(&stored_set(&api)), None);
+}
+
 // ---------------------------------------------------------------------------------------------
 // ReplicaSet (pkg/registry/apps/replicaset/strategy_test.go)
 // ---------------------------------------------------------------------------------------------
