@@ -39,6 +39,9 @@ pub fn prepare_for_create_gated(o: &mut Object, gates: &FeatureGates) {
             drop_disabled_pod_spec_fields(spec, None, gates);
         }
     }
+    if let Object::StatefulSet(s) = o {
+        drop_stateful_set_disabled_fields(s, None, gates);
+    }
     match o {
         Object::Pod(p) => {
             drop_disabled_pod_spec_fields(&mut p.spec, None, gates);
@@ -170,7 +173,35 @@ pub fn prepare_for_update_gated(new: &mut Object, old: &Object, gates: &FeatureG
         (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(o)) => {
             super::autoscaling_validation::drop_disabled_fields(n, Some(o), gates);
         }
+        (Object::StatefulSet(n), Object::StatefulSet(o)) => {
+            drop_stateful_set_disabled_fields(n, Some(o), gates);
+        }
         _ => {}
+    }
+}
+
+/// `dropStatefulSetDisabledFields` (pkg/registry/apps/statefulset/strategy.go), run by the
+/// strategy's `PrepareForCreate` (no old object) and `PrepareForUpdate`: without the
+/// `MaxUnavailableStatefulSet` gate, `spec.updateStrategy.rollingUpdate.maxUnavailable` is
+/// dropped unless the stored set already uses it (`maxUnavailableInUse`). (Its other two rules
+/// are for gates that are GA and locked on: `StatefulSetMinReadySeconds`,
+/// `StatefulSetAutoDeletePVC`.)
+pub(crate) fn drop_stateful_set_disabled_fields(
+    new: &mut crate::api::apps_more::StatefulSet,
+    old: Option<&crate::api::apps_more::StatefulSet>,
+    gates: &FeatureGates,
+) {
+    let max_unavailable_in_use = old.is_some_and(|o| {
+        o.spec
+            .update_strategy
+            .rolling_update
+            .as_ref()
+            .is_some_and(|ru| ru.max_unavailable.is_some())
+    });
+    if !gates.enabled("MaxUnavailableStatefulSet") && !max_unavailable_in_use {
+        if let Some(ru) = new.spec.update_strategy.rolling_update.as_mut() {
+            ru.max_unavailable = None;
+        }
     }
 }
 

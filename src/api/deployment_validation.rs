@@ -228,7 +228,18 @@ pub fn validate_deployment_update(new: &Deployment, old: &Deployment) -> Vec<Fie
 /// The Deployment REST strategy's `ValidateUpdate` for apps/v1 (pkg/registry/apps/deployment/
 /// strategy.go): [`validate_deployment_update`], then `spec.selector` immutability
 /// (`ValidateImmutableField`: `spec.selector: Invalid value: {...}: field is immutable`).
+/// `deploymentStrategy.ValidateUpdate`: the checks below, then `AllowIndivisibleHugePagesValues` from the stored object
+/// ([`crate::api::validation::pod::ratchet_indivisible_huge_pages`]).
 pub fn validate_deployment_strategy_update(new: &Deployment, old: &Deployment) -> Vec<FieldError> {
+    let mut errs = validate_deployment_strategy_update_before_ratchet(new, old);
+    crate::api::validation::pod::ratchet_indivisible_huge_pages(&mut errs, &old.spec.template.spec);
+    errs
+}
+
+fn validate_deployment_strategy_update_before_ratchet(
+    new: &Deployment,
+    old: &Deployment,
+) -> Vec<FieldError> {
     let mut errs = validate_deployment_update(new, old);
     if new.spec.selector != old.spec.selector {
         errs.push(FieldError::invalid(

@@ -778,3 +778,6 @@ mod tests {
         assert!((96..112).contains(&second));
     }
 }
+
+#[cfg(test)]
+mod strategy_upstream_tests;

@@ -266,7 +266,18 @@ pub const STATEFULSET_FORBIDDEN_UPDATE: &str = "updates to statefulset spec for 
 /// `ValidateStatefulSetUpdate`: metadata update rules, a valid spec (the name is not
 /// re-validated), and only `replicas`, `ordinals`, `template`, `updateStrategy`,
 /// `persistentVolumeClaimRetentionPolicy` and `minReadySeconds` may change.
+/// `statefulSetStrategy.ValidateUpdate`: the checks below, then `AllowIndivisibleHugePagesValues` from the stored object
+/// ([`crate::api::validation::pod::ratchet_indivisible_huge_pages`]).
 pub fn validate_stateful_set_update(new: &StatefulSet, old: &StatefulSet) -> Vec<FieldError> {
+    let mut errs = validate_stateful_set_update_before_ratchet(new, old);
+    crate::api::validation::pod::ratchet_indivisible_huge_pages(&mut errs, &old.spec.template.spec);
+    errs
+}
+
+fn validate_stateful_set_update_before_ratchet(
+    new: &StatefulSet,
+    old: &StatefulSet,
+) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     errs.extend(validate_stateful_set_spec(&new.spec));
     let mut clone = new.spec.clone();
@@ -474,7 +485,18 @@ pub fn validate_daemon_set_update(new: &DaemonSet, old: &DaemonSet) -> Vec<Field
 /// `ValidateDaemonSet`, [`validate_daemon_set_update`] (so spec errors appear twice, as
 /// upstream's) and the immutable selector. The template generation is the server's own, kept
 /// consistent by [`crate::api::sts_ds_defaults::prepare_for_update`].
+/// `daemonSetStrategy.ValidateUpdate`: the checks below, then `AllowIndivisibleHugePagesValues` from the stored object
+/// ([`crate::api::validation::pod::ratchet_indivisible_huge_pages`]).
 pub fn validate_daemon_set_strategy_update(new: &DaemonSet, old: &DaemonSet) -> Vec<FieldError> {
+    let mut errs = validate_daemon_set_strategy_update_before_ratchet(new, old);
+    crate::api::validation::pod::ratchet_indivisible_huge_pages(&mut errs, &old.spec.template.spec);
+    errs
+}
+
+fn validate_daemon_set_strategy_update_before_ratchet(
+    new: &DaemonSet,
+    old: &DaemonSet,
+) -> Vec<FieldError> {
     let mut errs = validate_daemon_set(new);
     errs.extend(validate_daemon_set_update(new, old));
     if new.spec.selector != old.spec.selector {

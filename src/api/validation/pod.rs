@@ -581,6 +581,119 @@ pub(crate) fn validate_container_resource_name(name: &str, path: &str) -> Vec<Fi
     errs
 }
 
+/// The detail `validateResourceQuantityHugePageValue` gives a hugepages limit that is not a
+/// whole number of pages (`<quantity> is not positive integer multiple of <resource>`).
+pub(crate) const HUGE_PAGES_NOT_MULTIPLE: &str = " is not positive integer multiple of ";
+
+/// `helper.IsHugePageResourceValueDivisible`: the page size is the quantity after `hugepages-`
+/// in the resource name (a positive whole number of bytes, else nothing divides), and the
+/// quantity's `Value()` (rounded up to a whole number) must be a multiple of it.
+pub(crate) fn is_huge_page_resource_value_divisible(
+    name: &str,
+    q: &super::quantity::ParsedQuantity,
+) -> bool {
+    let Some(size) = name
+        .strip_prefix("hugepages-")
+        .and_then(|s| parse_quantity(s).ok())
+    else {
+        return false;
+    };
+    if size.nanos <= 0 || size.milli_value() % 1000 != 0 {
+        return false;
+    }
+    let unit = 1_000_000_000i128;
+    let page = size.nanos / unit;
+    let value = q.nanos.div_euclid(unit) + i128::from(q.nanos.rem_euclid(unit) != 0);
+    value % page == 0
+}
+
+/// The hugepages rules of `ValidateContainerResourceRequirements`:
+/// `validateResourceQuantityHugePageValue` on every hugepages limit and request (a value that
+/// is not a positive integer multiple of its page size is Invalid), and "HugePages require cpu
+/// or memory" (Forbidden on the resources path) when hugepages are limited or requested without
+/// any cpu or memory. The ratchet (`AllowIndivisibleHugePagesValues`, set when the old pod spec
+/// already uses such a value) is [`ratchet_indivisible_huge_pages`].
+fn validate_huge_pages(r: &ResourceRequirements, path: &str) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let mut huge_pages = false;
+    for (list, list_path) in [
+        (&r.limits, child(path, "limits")),
+        (&r.requests, child(path, "requests")),
+    ] {
+        for (name, q) in list {
+            if !is_hugepage_resource(name) {
+                continue;
+            }
+            huge_pages = true;
+            let Ok(v) = parse_quantity(q.0.trim()) else {
+                continue;
+            };
+            if !is_huge_page_resource_value_divisible(name, &v) {
+                let text = v.canonical();
+                errs.push(FieldError::invalid(
+                    key(&list_path, name),
+                    text.clone(),
+                    format!("{text}{HUGE_PAGES_NOT_MULTIPLE}{name}"),
+                ));
+            }
+        }
+    }
+    let cpu_or_memory = r
+        .limits
+        .keys()
+        .chain(r.requests.keys())
+        .any(|n| n == "cpu" || n == "memory");
+    if huge_pages && !cpu_or_memory {
+        errs.push(FieldError::forbidden(
+            path,
+            "HugePages require cpu or memory",
+        ));
+    }
+    errs
+}
+
+/// `usesIndivisibleHugePagesValues` (pkg/api/pod/util.go): a container or init container has a
+/// hugepages limit or request, or the pod an overhead, that is not a whole number of pages.
+pub(crate) fn uses_indivisible_huge_pages_values(spec: &PodSpec) -> bool {
+    let indivisible = |name: &str, raw: &str| {
+        is_hugepage_resource(name)
+            && parse_quantity(raw.trim())
+                .is_ok_and(|q| !is_huge_page_resource_value_divisible(name, &q))
+    };
+    let container_uses = |c: &Container| {
+        c.resources.as_ref().is_some_and(|r| {
+            r.limits
+                .iter()
+                .chain(r.requests.iter())
+                .any(|(n, q)| indivisible(n, &q.0))
+        })
+    };
+    spec.containers.iter().any(container_uses)
+        || spec.init_containers.iter().any(container_uses)
+        || spec
+            .extra
+            .get("overhead")
+            .and_then(Value::as_object)
+            .is_some_and(|m| {
+                m.iter()
+                    .any(|(n, v)| v.as_str().is_some_and(|raw| indivisible(n, raw)))
+            })
+}
+
+/// `PodValidationOptions.AllowIndivisibleHugePagesValues` on update: when the old pod spec
+/// (of the pod, or of the workload's template, as `GetValidationOptionsFromPodTemplate` derives
+/// it) already uses an indivisible hugepages value, the new one may too, so those errors are
+/// dropped (the option affects nothing else).
+pub(crate) fn ratchet_indivisible_huge_pages(errs: &mut Vec<FieldError>, old: &PodSpec) {
+    if uses_indivisible_huge_pages_values(old) {
+        errs.retain(|e| {
+            !(e.detail.contains(HUGE_PAGES_NOT_MULTIPLE)
+                && (e.field.contains(".limits[hugepages-")
+                    || e.field.contains(".requests[hugepages-")))
+        });
+    }
+}
+
 /// `ValidateResourceRequirements` for a container: names, non-negative (and, for extended
 /// resources, whole) quantities, requests at most limits (equal for resources that cannot be
 /// overcommitted). A quantity that does not parse is reported with the parser's message (the
@@ -750,6 +863,7 @@ fn validate_container_common(
     }
     if let Some(r) = &c.resources {
         errs.extend(validate_resource_requirements(r, &child(path, "resources")));
+        errs.extend(validate_huge_pages(r, &child(path, "resources")));
     }
     errs
 }
@@ -1536,7 +1650,19 @@ pub fn validate_pod_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
 }
 
 /// [`validate_pod_update`] with the options derived from the API server's feature gates.
+/// `ValidatePodUpdate`: the checks below, then `AllowIndivisibleHugePagesValues` from the stored object
+/// ([`crate::api::validation::pod::ratchet_indivisible_huge_pages`]).
 pub fn validate_pod_update_gated(new: &Pod, old: &Pod, gates: &FeatureGates) -> Vec<FieldError> {
+    let mut errs = validate_pod_update_gated_before_ratchet(new, old, gates);
+    crate::api::validation::pod::ratchet_indivisible_huge_pages(&mut errs, &old.spec);
+    errs
+}
+
+fn validate_pod_update_gated_before_ratchet(
+    new: &Pod,
+    old: &Pod,
+    gates: &FeatureGates,
+) -> Vec<FieldError> {
     let opts = PodValidationOptions {
         allow_invalid_pod_deletion_cost: old
             .metadata

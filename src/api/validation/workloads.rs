@@ -133,7 +133,18 @@ fn normalized(sel: &Option<LabelSelector>) -> Option<LabelSelector> {
 
 /// The ReplicaSet REST strategy's `ValidateUpdate` (apps/v1): `ValidateReplicaSet`, then
 /// `ValidateReplicaSetUpdate`, then `spec.selector` immutability.
+/// `rsStrategy.ValidateUpdate`: the checks below, then `AllowIndivisibleHugePagesValues` from the stored object
+/// ([`crate::api::validation::pod::ratchet_indivisible_huge_pages`]).
 pub fn validate_replica_set_strategy_update(new: &ReplicaSet, old: &ReplicaSet) -> Vec<FieldError> {
+    let mut errs = validate_replica_set_strategy_update_before_ratchet(new, old);
+    crate::api::validation::pod::ratchet_indivisible_huge_pages(&mut errs, &old.spec.template.spec);
+    errs
+}
+
+fn validate_replica_set_strategy_update_before_ratchet(
+    new: &ReplicaSet,
+    old: &ReplicaSet,
+) -> Vec<FieldError> {
     let mut errs = validate_replica_set(new);
     errs.extend(validate_replica_set_update(new, old));
     if normalized(&new.spec.selector) != normalized(&old.spec.selector) {
@@ -198,6 +209,10 @@ pub fn validate_replication_controller_strategy_update(
 ) -> Vec<FieldError> {
     let mut errs = validate_replication_controller(new);
     errs.extend(validate_replication_controller_update(new, old));
+    // AllowIndivisibleHugePagesValues from the stored template.
+    if let Some(t) = &old.spec.template {
+        super::pod::ratchet_indivisible_huge_pages(&mut errs, &t.spec);
+    }
     errs
 }
 

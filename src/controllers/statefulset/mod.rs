@@ -22,4 +22,6 @@ mod orphaned_pods_upstream_tests;
 #[cfg(test)]
 mod pod_control_tests;
 #[cfg(test)]
+mod status_updater_upstream_tests;
+#[cfg(test)]
 mod tests;
