@@ -13,7 +13,7 @@ use super::errors::FieldError;
 use super::meta::Labels;
 use super::object::Object;
 use super::validation::meta::{
-    invalid_selector, label_selector_as_selector, validate_label_selector,
+    invalid_selector, label_selector_as_selector, validate_label_selector_with_options,
     validate_nonnegative_field, validate_object_meta, validate_object_meta_update, FIELD_IMMUTABLE,
 };
 use super::validation::names::{
@@ -69,6 +69,23 @@ pub struct JobValidationOptions {
     pub allow_mutable_scheduling_directives: bool,
     /// ElasticIndexedJob (GA): completions of an Indexed Job may change with parallelism.
     pub allow_elastic_indexed_jobs: bool,
+    /// `PodValidationOptions.AllowInvalidLabelValueInSelector`: the old Job's selector already
+    /// has a value that is not a valid label value, so the selector's values are not checked.
+    pub allow_invalid_label_value_in_selector: bool,
+}
+
+/// `metav1validation.LabelSelectorHasInvalidLabelValue`: a matchExpressions value that is not a
+/// valid label value.
+pub fn label_selector_has_invalid_label_value(sel: Option<&crate::api::LabelSelector>) -> bool {
+    sel.and_then(|s| s.match_expressions.as_ref())
+        .is_some_and(|exprs| {
+            exprs.iter().any(|e| {
+                e.values
+                    .iter()
+                    .flatten()
+                    .any(|v| !super::validation::names::is_valid_label_value(v).is_empty())
+            })
+        })
 }
 
 /// `validationOptionsForJob`.
@@ -77,8 +94,13 @@ pub fn validation_options_for_job(old: Option<&Job>) -> JobValidationOptions {
         require_prefixed_labels: true,
         allow_mutable_scheduling_directives: false,
         allow_elastic_indexed_jobs: true,
+        allow_invalid_label_value_in_selector: false,
     };
     if let Some(old) = old {
+        // `validationOptionsForJob` (pkg/registry/batch/job/strategy.go): a Job stored with an
+        // invalid selector value stays updatable.
+        o.allow_invalid_label_value_in_selector =
+            label_selector_has_invalid_label_value(old.spec.selector.as_ref());
         o.allow_mutable_scheduling_directives =
             old.spec.suspend == Some(true) && old.status.start_time.is_none();
         let l = &old.spec.template.metadata.labels;
@@ -154,7 +176,11 @@ pub fn validate_generated_selector(j: &Job, validate_batch_labels: bool) -> Vec<
 pub fn validate_job(j: &Job, opts: JobValidationOptions) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&j.metadata, true, name_is_dns_subdomain, "metadata");
     errs.extend(validate_generated_selector(j, opts.require_prefixed_labels));
-    errs.extend(validate_job_spec(&j.spec, "spec"));
+    errs.extend(validate_job_spec_with_options(
+        &j.spec,
+        "spec",
+        opts.allow_invalid_label_value_in_selector,
+    ));
     if j.spec.completion_mode.as_deref() == Some(INDEXED_COMPLETION) {
         if let Some(c) = j.spec.completions.filter(|c| *c > 0) {
             let host = format!("{}-{}", j.metadata.name, c - 1);
@@ -172,10 +198,23 @@ pub fn validate_job(j: &Job, opts: JobValidationOptions) -> Vec<FieldError> {
 
 /// `ValidateJobSpec`: the spec, the selector, and the template labels matching it.
 pub fn validate_job_spec(spec: &JobSpec, path: &str) -> Vec<FieldError> {
+    validate_job_spec_with_options(spec, path, false)
+}
+
+/// [`validate_job_spec`] with `AllowInvalidLabelValueInSelector`.
+pub fn validate_job_spec_with_options(
+    spec: &JobSpec,
+    path: &str,
+    allow_invalid_label_value_in_selector: bool,
+) -> Vec<FieldError> {
     let mut errs = validate_job_spec_inner(spec, path);
     match &spec.selector {
         None => errs.push(FieldError::required(format!("{path}.selector"), "")),
-        Some(sel) => errs.extend(validate_label_selector(sel, &format!("{path}.selector"))),
+        Some(sel) => errs.extend(validate_label_selector_with_options(
+            Some(sel),
+            allow_invalid_label_value_in_selector,
+            &format!("{path}.selector"),
+        )),
     }
     if let (Some(_), Ok(sel)) = (
         &spec.selector,
@@ -825,7 +864,8 @@ pub fn validate_job_spec_update(
     old: &JobSpec,
     opts: JobValidationOptions,
 ) -> Vec<FieldError> {
-    let mut errs = validate_job_spec(new, "spec");
+    let mut errs =
+        validate_job_spec_with_options(new, "spec", opts.allow_invalid_label_value_in_selector);
     // validateCompletions
     let indexed = new.completion_mode.as_deref() == Some(INDEXED_COMPLETION);
     if !opts.allow_elastic_indexed_jobs || !indexed {
@@ -1505,3 +1545,6 @@ mod tests;
 
 #[cfg(test)]
 mod upstream_tests2;
+
+#[cfg(test)]
+mod upstream_tests3;
