@@ -1507,9 +1507,10 @@ pub fn validate_job_status_update_rules(
         ));
     }
     // nil -> set is the desired transition of an unsuspended Job. So is the reset of a Job
-    // being resumed (its Suspended=True condition turning off in the same write, as syncJob
-    // does): the fix of kubernetes/kubernetes#134521 (PR #134769, in 1.32.10+/1.33/1.34 patch
-    // releases and 1.35), without which resuming a started Job failed its status updates.
+    // being resumed (its Suspended condition turning from True to False in the same write, as
+    // syncJob does). Fix of kubernetes/kubernetes#134521 (PR #134769, in 1.35 and the
+    // 1.32-1.34 patch releases): resuming a started Job no longer fails its status updates, and
+    // the error became `Invalid` ("field is immutable for unsuspended job once set").
     let resuming = job_condition_true(old, super::batch::JOB_SUSPENDED)
         && !job_condition_true(new, super::batch::JOB_SUSPENDED);
     if opts.reject_start_time_update_for_unsuspended_job
@@ -1518,9 +1519,10 @@ pub fn validate_job_status_update_rules(
         && new.spec.suspend != Some(true)
         && !resuming
     {
-        e.push(FieldError::required(
+        e.push(FieldError::invalid(
             "status.startTime",
-            "startTime cannot be removed for unsuspended job",
+            time_value(n.start_time),
+            "field is immutable for unsuspended job once set",
         ));
     }
     let old_scm = job_condition_true(old, JOB_SUCCESS_CRITERIA_MET);
@@ -1548,3 +1550,6 @@ mod upstream_tests2;
 
 #[cfg(test)]
 mod upstream_tests3;
+
+#[cfg(test)]
+mod upstream_tests4;

@@ -7,6 +7,9 @@
 //! ([`validate_status_update`]); rows that turn JobManagedBy off compute the options with the
 //! row's gates and run the same rules.
 //!
+//! The startTime rows expect `Invalid` as upstream does since the fix of
+//! kubernetes/kubernetes#134521 (PR #134769, in 1.35), which changed them from `Required`.
+//!
 //! Not ported: "incoming resource version on update should not be mutated" (the request's
 //! resourceVersion is the API server's optimistic-concurrency check, not a status rule).
 
@@ -348,13 +351,13 @@ fn status_strategy_validate_update_managed_by() {
             "verify startTime cannot be removed for unsuspended job",
             job(d(), st(|s| s.start_time = Some(now()))),
             job(d(), JobStatus::default()),
-            vec![(Required, "status.startTime")],
+            vec![(Invalid, "status.startTime")],
         ),
         mb(
             "verify startTime cannot be updated for unsuspended job",
             job(d(), st(|s| s.start_time = Some(now()))),
             job(d(), st(|s| s.start_time = Some(now_plus_minute()))),
-            vec![(Required, "status.startTime")],
+            vec![(Invalid, "status.startTime")],
         ),
         mb(
             "invalid attempt to set completionTime before startTime",
@@ -813,11 +816,11 @@ fn status_update_through_the_api_server_rejects_removing_complete() {
         .condition_true("Complete"));
 }
 
-// Upstream fix kubernetes/kubernetes#134521 (PR #134769, "allow job startTime updates on resume
-// from suspended state"): the Job controller resets startTime when it resumes a started Job, in
-// the same write that turns the Suspended condition off; that write is accepted. Changing
-// startTime of an unsuspended Job that was not suspended stays refused (upstream rows "verify
-// startTime cannot be updated for unsuspended job" above).
+// Upstream: TestStatusStrategy_ValidateUpdate, row "verify startTime can be updated when resuming
+// job (JobSuspended: True -> False)" added by PR #134769 (kubernetes/kubernetes#134521): the Job
+// controller resets startTime when it resumes a started Job, in the same write that turns the
+// Suspended condition off; that write is accepted. (The row's body is not in the stored
+// sources; this one follows its name.) The second case keeps the Suspended condition True.
 #[test]
 fn status_update_accepts_the_start_time_reset_on_resume() {
     let suspended = |status: &str| JobCondition {
@@ -854,6 +857,59 @@ fn status_update_accepts_the_start_time_reset_on_resume() {
         "startTime changed while the Suspended condition stays",
         old,
         still,
-        vec![(Required, "status.startTime")],
+        vec![(Invalid, "status.startTime")],
     ));
+}
+
+// Upstream: TestValidateJobUpdateStatus, rows "immutable startTime for unsuspended job: with
+// non-nil startTime" and "... with nil startTime" (added by PR #134769): only
+// RejectStartTimeUpdateForUnsuspendedJob set; the error is Invalid with upstream's detail.
+#[test]
+fn validate_job_update_status_immutable_start_time() {
+    use crate::api::batch_validation::JobStatusValidationOptions;
+    let opts = JobStatusValidationOptions {
+        reject_start_time_update_for_unsuspended_job: true,
+        ..Default::default()
+    };
+    let spec = || JobSpec {
+        suspend: Some(false),
+        ..Default::default()
+    };
+    let old = job(
+        spec(),
+        st(|s| {
+            s.start_time = Some(now());
+            s.active = 1;
+        }),
+    );
+    for (name, start) in [
+        (
+            "with non-nil startTime",
+            Some(now() + Duration::from_secs(1)),
+        ),
+        ("with nil startTime", None),
+    ] {
+        let new = job(
+            spec(),
+            st(|s| {
+                s.start_time = start;
+                s.active = 1;
+            }),
+        );
+        let mut errs = validate_job_status_rules(&new, opts);
+        errs.extend(validate_job_status_update_rules(&new, &old, opts));
+        let got: Vec<(FieldErrorType, String, String)> = errs
+            .into_iter()
+            .map(|e| (e.type_, e.field, e.detail))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(
+                Invalid,
+                "status.startTime".to_string(),
+                "field is immutable for unsuspended job once set".to_string()
+            )],
+            "immutable startTime for unsuspended job: {name}"
+        );
+    }
 }
