@@ -490,3 +490,109 @@ fn status_strategy_prepare_for_update() {
     let got = api.store.get::<Job>("default", "myjob").unwrap();
     assert_eq!(got.spec.parallelism, Some(3));
 }
+
+// Upstream: TestJobStrategy_PrepareForCreate, the rows with the gates on ("generate selectors",
+// "create job with a new field; JobSuccessPolicy / JobBackoffLimitPerIndex / JobPodFailurePolicy
+// / JobPodReplacementPolicy enabled", "job does not allow setting status on create", "managedBy
+// field is set when the feature gate is enabled"): the selector gets the controller-uid label,
+// the template the four batch labels next to the user's, status is cleared and the gated fields
+// are kept. (kubeplay's prepare_for_create_job also applies v1 defaulting's Job labels, which
+// this test leaves aside; the generation 1 is set by the API server's create, checked below.)
+// The "... disabled" rows are not ported: those gates are on in 1.35.
+#[test]
+fn job_strategy_prepare_for_create() {
+    use crate::api::batch::{SuccessPolicy, SuccessPolicyRule};
+    use crate::api::batch_defaults::prepare_for_create_job;
+    let base = || {
+        let mut j = job(JobSpec {
+            selector: Some(LabelSelector::from_labels(&labels(&[("a", "b")]))),
+            manual_selector: Some(false),
+            template: template(labels(&[("a", "b")]), pod_spec("OnFailure")),
+            ..Default::default()
+        });
+        j.metadata.generation = 0;
+        j
+    };
+    let success_policy = SuccessPolicy {
+        rules: vec![SuccessPolicyRule {
+            succeeded_indexes: Some("1,3-7".into()),
+            succeeded_count: Some(4),
+        }],
+    };
+    type Setup = Box<dyn Fn(&mut Job)>;
+    let rows: Vec<(&str, Setup)> = vec![
+        ("generate selectors", Box::new(|_| {})),
+        (
+            "create job with a new field; JobSuccessPolicy enabled",
+            Box::new(move |j| j.spec.success_policy = Some(success_policy.clone())),
+        ),
+        (
+            "create job with a new fields; JobBackoffLimitPerIndex enabled",
+            Box::new(|j| {
+                j.spec.backoff_limit_per_index = Some(1);
+                j.spec.max_failed_indexes = Some(1);
+            }),
+        ),
+        (
+            "create job with a new field; JobPodFailurePolicy enabled",
+            Box::new(|j| {
+                j.spec.pod_failure_policy = Some(PodFailurePolicy {
+                    rules: vec![PodFailurePolicyRule {
+                        action: "FailJob".into(),
+                        on_exit_codes: Some(PodFailurePolicyOnExitCodesRequirement {
+                            container_name: Some("container-name".into()),
+                            operator: "In".into(),
+                            values: vec![1],
+                        }),
+                        ..Default::default()
+                    }],
+                })
+            }),
+        ),
+        (
+            "create job with a new field; JobPodReplacementPolicy enabled",
+            Box::new(|j| j.spec.pod_replacement_policy = Some("Failed".into())),
+        ),
+        (
+            "job does not allow setting status on create",
+            Box::new(|j| j.status.active = 1),
+        ),
+        (
+            "managedBy field is set when the feature gate is enabled",
+            Box::new(|j| j.spec.managed_by = Some("custom-controller-name".into())),
+        ),
+    ];
+    let mut with_batch = batch_labels();
+    with_batch.push(("a", "b"));
+    for (name, setup) in rows {
+        let mut j = base();
+        setup(&mut j);
+        let want_spec = {
+            let mut s = j.spec.clone().into_inner();
+            s.selector = Some(LabelSelector::from_labels(&labels(&[
+                ("a", "b"),
+                (CONTROLLER_UID_LABEL, UID),
+            ])));
+            Arc::make_mut(&mut s.template).metadata.labels = labels(&with_batch).into();
+            s
+        };
+        prepare_for_create_job(&mut j);
+        assert_eq!(j.spec.clone().into_inner(), want_spec, "{name}: spec");
+        assert_eq!(
+            j.status.clone().into_inner(),
+            JobStatus::default(),
+            "{name}: status"
+        );
+    }
+    // The generation of a created Job is 1 whatever the request says.
+    let mut api = ApiServer::new(1, now());
+    let mut j = job(JobSpec {
+        template: template(Labels::new(), pod_spec("OnFailure")),
+        ..Default::default()
+    });
+    j.metadata.generation = 7;
+    let Object::Job(created) = api.create(Object::Job(j)).expect("created") else {
+        unreachable!()
+    };
+    assert_eq!(created.metadata.generation, 1);
+}
