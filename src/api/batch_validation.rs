@@ -1149,9 +1149,16 @@ fn job_condition_true(j: &Job, t: &str) -> bool {
 
 /// `getStatusValidationOptions` (pkg/registry/batch/job/strategy.go): with JobManagedBy the
 /// transition rules run when the fields they check changed; otherwise only the
-/// SuccessCriteriaMet scope is decided. The rules this strategy version leaves off
-/// (RejectFailedJobWithoutFailureTarget, RejectCompleteJobWithoutSuccessCriteriaMet,
-/// RejectMoreReadyThanActivePods, RejectFinishedJobWithTerminatingPods) stay off.
+/// SuccessCriteriaMet scope is decided.
+///
+/// This follows the strategy source available to the port, which matches the stored
+/// TestStatusStrategy_ValidateUpdate table. Newer strategies (1.31+, per kubernetes#125849 and
+/// the note of PR #139457) also set RejectMoreReadyThanActivePods, RejectFinishedJobWithTerminatingPods,
+/// RejectFailedJobWithoutFailureTarget and RejectCompleteJobWithoutSuccessCriteriaMet; their
+/// rules are implemented in [`validate_job_status_rules`] but left off here until their exact
+/// change conditions can be read (the last two also need the scenario's gates, which the API
+/// server's status check does not get: a controller running with JobManagedBy and
+/// JobPodReplacementPolicy off writes Failed / Complete directly).
 pub fn job_status_validation_options(
     new: &Job,
     old: &Job,
