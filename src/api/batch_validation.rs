@@ -13,7 +13,7 @@ use super::errors::FieldError;
 use super::meta::Labels;
 use super::object::Object;
 use super::validation::meta::{
-    invalid_selector, label_selector_as_selector, validate_label_selector,
+    invalid_selector, label_selector_as_selector, validate_label_selector_with_options,
     validate_nonnegative_field, validate_object_meta, validate_object_meta_update, FIELD_IMMUTABLE,
 };
 use super::validation::names::{
@@ -69,6 +69,23 @@ pub struct JobValidationOptions {
     pub allow_mutable_scheduling_directives: bool,
     /// ElasticIndexedJob (GA): completions of an Indexed Job may change with parallelism.
     pub allow_elastic_indexed_jobs: bool,
+    /// `PodValidationOptions.AllowInvalidLabelValueInSelector`: the old Job's selector already
+    /// has a value that is not a valid label value, so the selector's values are not checked.
+    pub allow_invalid_label_value_in_selector: bool,
+}
+
+/// `metav1validation.LabelSelectorHasInvalidLabelValue`: a matchExpressions value that is not a
+/// valid label value.
+pub fn label_selector_has_invalid_label_value(sel: Option<&crate::api::LabelSelector>) -> bool {
+    sel.and_then(|s| s.match_expressions.as_ref())
+        .is_some_and(|exprs| {
+            exprs.iter().any(|e| {
+                e.values
+                    .iter()
+                    .flatten()
+                    .any(|v| !super::validation::names::is_valid_label_value(v).is_empty())
+            })
+        })
 }
 
 /// `validationOptionsForJob`.
@@ -77,8 +94,13 @@ pub fn validation_options_for_job(old: Option<&Job>) -> JobValidationOptions {
         require_prefixed_labels: true,
         allow_mutable_scheduling_directives: false,
         allow_elastic_indexed_jobs: true,
+        allow_invalid_label_value_in_selector: false,
     };
     if let Some(old) = old {
+        // `validationOptionsForJob` (pkg/registry/batch/job/strategy.go): a Job stored with an
+        // invalid selector value stays updatable.
+        o.allow_invalid_label_value_in_selector =
+            label_selector_has_invalid_label_value(old.spec.selector.as_ref());
         o.allow_mutable_scheduling_directives =
             old.spec.suspend == Some(true) && old.status.start_time.is_none();
         let l = &old.spec.template.metadata.labels;
@@ -154,7 +176,11 @@ pub fn validate_generated_selector(j: &Job, validate_batch_labels: bool) -> Vec<
 pub fn validate_job(j: &Job, opts: JobValidationOptions) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&j.metadata, true, name_is_dns_subdomain, "metadata");
     errs.extend(validate_generated_selector(j, opts.require_prefixed_labels));
-    errs.extend(validate_job_spec(&j.spec, "spec"));
+    errs.extend(validate_job_spec_with_options(
+        &j.spec,
+        "spec",
+        opts.allow_invalid_label_value_in_selector,
+    ));
     if j.spec.completion_mode.as_deref() == Some(INDEXED_COMPLETION) {
         if let Some(c) = j.spec.completions.filter(|c| *c > 0) {
             let host = format!("{}-{}", j.metadata.name, c - 1);
@@ -172,10 +198,23 @@ pub fn validate_job(j: &Job, opts: JobValidationOptions) -> Vec<FieldError> {
 
 /// `ValidateJobSpec`: the spec, the selector, and the template labels matching it.
 pub fn validate_job_spec(spec: &JobSpec, path: &str) -> Vec<FieldError> {
+    validate_job_spec_with_options(spec, path, false)
+}
+
+/// [`validate_job_spec`] with `AllowInvalidLabelValueInSelector`.
+pub fn validate_job_spec_with_options(
+    spec: &JobSpec,
+    path: &str,
+    allow_invalid_label_value_in_selector: bool,
+) -> Vec<FieldError> {
     let mut errs = validate_job_spec_inner(spec, path);
     match &spec.selector {
         None => errs.push(FieldError::required(format!("{path}.selector"), "")),
-        Some(sel) => errs.extend(validate_label_selector(sel, &format!("{path}.selector"))),
+        Some(sel) => errs.extend(validate_label_selector_with_options(
+            Some(sel),
+            allow_invalid_label_value_in_selector,
+            &format!("{path}.selector"),
+        )),
     }
     if let (Some(_), Ok(sel)) = (
         &spec.selector,
@@ -825,7 +864,8 @@ pub fn validate_job_spec_update(
     old: &JobSpec,
     opts: JobValidationOptions,
 ) -> Vec<FieldError> {
-    let mut errs = validate_job_spec(new, "spec");
+    let mut errs =
+        validate_job_spec_with_options(new, "spec", opts.allow_invalid_label_value_in_selector);
     // validateCompletions
     let indexed = new.completion_mode.as_deref() == Some(INDEXED_COMPLETION);
     if !opts.allow_elastic_indexed_jobs || !indexed {
@@ -1070,5 +1110,453 @@ pub fn validate_batch_object(o: &Object, old: Option<&Object>) -> Vec<FieldError
     }
 }
 
+/// `JobStatusValidationOptions` (pkg/apis/batch/validation/validation.go): the status rules
+/// the status strategy turns on for an update.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JobStatusValidationOptions {
+    pub reject_decreasing_succeeded_counter: bool,
+    pub reject_decreasing_failed_counter: bool,
+    pub reject_disabling_terminal_condition: bool,
+    pub reject_invalid_completed_indexes: bool,
+    pub reject_invalid_failed_indexes: bool,
+    pub reject_failed_indexes_overlapping_completed: bool,
+    pub reject_completed_indexes_for_non_indexed_job: bool,
+    pub reject_failed_indexes_for_no_backoff_limit_per_index: bool,
+    pub reject_failed_job_without_failure_target: bool,
+    pub reject_complete_job_without_success_criteria_met: bool,
+    pub reject_finished_job_with_active_pods: bool,
+    pub reject_finished_job_without_start_time: bool,
+    pub reject_finished_job_with_uncounted_terminated_pods: bool,
+    pub reject_start_time_update_for_unsuspended_job: bool,
+    pub reject_completion_time_before_start_time: bool,
+    pub reject_mutating_completion_time: bool,
+    pub reject_complete_job_without_completion_time: bool,
+    pub reject_not_complete_job_with_completion_time: bool,
+    pub reject_complete_job_with_failed_condition: bool,
+    pub reject_complete_job_with_failure_target_condition: bool,
+    pub allow_for_success_criteria_met_in_extended_scope: bool,
+    pub reject_more_ready_than_active_pods: bool,
+    pub reject_finished_job_with_terminating_pods: bool,
+}
+
+/// `IsConditionTrue` of the batch validation.
+fn job_condition_true(j: &Job, t: &str) -> bool {
+    j.status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == t && c.status == "True")
+}
+
+/// `getStatusValidationOptions` (pkg/registry/batch/job/strategy.go): with JobManagedBy the
+/// transition rules run when the fields they check changed; otherwise only the
+/// SuccessCriteriaMet scope is decided.
+///
+/// This follows the strategy source available to the port, which matches the stored
+/// TestStatusStrategy_ValidateUpdate table. Newer strategies (1.31+, per kubernetes#125849 and
+/// the note of PR #139457) also set RejectMoreReadyThanActivePods, RejectFinishedJobWithTerminatingPods,
+/// RejectFailedJobWithoutFailureTarget and RejectCompleteJobWithoutSuccessCriteriaMet; their
+/// rules are implemented in [`validate_job_status_rules`] but left off here until their exact
+/// change conditions can be read (the last two also need the scenario's gates, which the API
+/// server's status check does not get: a controller running with JobManagedBy and
+/// JobPodReplacementPolicy off writes Failed / Complete directly).
+pub fn job_status_validation_options(
+    new: &Job,
+    old: &Job,
+    job_managed_by: bool,
+    job_pod_replacement_policy: bool,
+) -> JobStatusValidationOptions {
+    use super::batch::{JOB_COMPLETE, JOB_FAILED, JOB_FAILURE_TARGET, JOB_SUCCESS_CRITERIA_MET};
+    if job_managed_by {
+        let (n, o) = (&new.status, &old.status);
+        let is_indexed = new.is_indexed();
+        let finished_changed = old.is_finished() != new.is_finished();
+        let complete_changed =
+            job_condition_true(old, JOB_COMPLETE) != job_condition_true(new, JOB_COMPLETE);
+        let failed_changed =
+            job_condition_true(old, JOB_FAILED) != job_condition_true(new, JOB_FAILED);
+        let failure_target_changed = job_condition_true(old, JOB_FAILURE_TARGET)
+            != job_condition_true(new, JOB_FAILURE_TARGET);
+        let completed_indexes_changed = o.completed_indexes != n.completed_indexes;
+        let failed_indexes_changed = o.failed_indexes != n.failed_indexes;
+        let active_changed = o.active != n.active;
+        let start_time_changed = o.start_time != n.start_time;
+        let completion_time_changed = o.completion_time != n.completion_time;
+        // `apiequality.Semantic.DeepEqual`: nil and empty lists are equal inside the struct.
+        let uncounted_changed = o.uncounted_terminated_pods != n.uncounted_terminated_pods;
+        return JobStatusValidationOptions {
+            // Indexed Jobs with completions == parallelism may be scaled down.
+            reject_decreasing_succeeded_counter: !is_indexed
+                || new.spec.completions != new.spec.parallelism,
+            reject_decreasing_failed_counter: true,
+            reject_disabling_terminal_condition: true,
+            reject_invalid_completed_indexes: completed_indexes_changed,
+            reject_invalid_failed_indexes: failed_indexes_changed,
+            reject_completed_indexes_for_non_indexed_job: completed_indexes_changed,
+            reject_failed_indexes_for_no_backoff_limit_per_index: failed_indexes_changed,
+            reject_failed_indexes_overlapping_completed: failed_indexes_changed
+                || completed_indexes_changed,
+            reject_finished_job_with_active_pods: finished_changed || active_changed,
+            reject_finished_job_without_start_time: finished_changed || start_time_changed,
+            reject_finished_job_with_uncounted_terminated_pods: finished_changed
+                || uncounted_changed,
+            reject_start_time_update_for_unsuspended_job: start_time_changed,
+            reject_completion_time_before_start_time: start_time_changed || completion_time_changed,
+            reject_mutating_completion_time: true,
+            reject_not_complete_job_with_completion_time: complete_changed
+                || completion_time_changed,
+            reject_complete_job_without_completion_time: complete_changed
+                || completion_time_changed,
+            reject_complete_job_with_failed_condition: complete_changed || failed_changed,
+            reject_complete_job_with_failure_target_condition: complete_changed
+                || failure_target_changed,
+            allow_for_success_criteria_met_in_extended_scope: true,
+            ..Default::default()
+        };
+    }
+    JobStatusValidationOptions {
+        allow_for_success_criteria_met_in_extended_scope: job_pod_replacement_policy
+            || job_condition_true(old, JOB_SUCCESS_CRITERIA_MET),
+        ..Default::default()
+    }
+}
+
+/// `validateFailedIndexesNotOverlapCompleted`: intervals that do not parse are skipped (the
+/// format rules report them).
+///
+/// # Errors
+/// `failedIndexes and completedIndexes overlap at index: <i>`.
+pub fn validate_failed_indexes_not_overlap_completed(
+    completed: &str,
+    failed: &str,
+    completions: i32,
+) -> Result<(), String> {
+    if completed.is_empty() || failed.is_empty() {
+        return Ok(());
+    }
+    let c: Vec<&str> = completed.split(',').collect();
+    let f: Vec<&str> = failed.split(',').collect();
+    let (mut cp, mut fp) = (0, 0);
+    let mut cv = parse_index_interval(c[0], completions);
+    let mut fv = parse_index_interval(f[0], completions);
+    while cp < c.len() && fp < f.len() {
+        match (&cv, &fv) {
+            (Err(_), _) => {
+                cp += 1;
+                if cp < c.len() {
+                    cv = parse_index_interval(c[cp], completions);
+                }
+            }
+            (_, Err(_)) => {
+                fp += 1;
+                if fp < f.len() {
+                    fv = parse_index_interval(f[fp], completions);
+                }
+            }
+            (Ok((cx, cy)), Ok((fx, fy))) => {
+                if cx <= fy && fx <= cy {
+                    return Err(format!(
+                        "failedIndexes and completedIndexes overlap at index: {}",
+                        (*cx).max(*fx)
+                    ));
+                }
+                if cx <= fx {
+                    cp += 1;
+                    if cp < c.len() {
+                        cv = parse_index_interval(c[cp], completions);
+                    }
+                } else {
+                    fp += 1;
+                    if fp < f.len() {
+                        fv = parse_index_interval(f[fp], completions);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn time_value(t: Option<crate::api::Time>) -> Value {
+    t.map_or(Value::Null, |t| to_value(&t))
+}
+
+/// The option-gated and SuccessCriteriaMet rules of `validateJobStatus`, in upstream's order
+/// (the counter and uncountedTerminatedPods rules that come first are
+/// [`crate::api::validation::status::validate_status`]).
+pub fn validate_job_status_rules(j: &Job, opts: JobStatusValidationOptions) -> Vec<FieldError> {
+    use super::batch::{JOB_COMPLETE, JOB_FAILED, JOB_FAILURE_TARGET, JOB_SUCCESS_CRITERIA_MET};
+    let mut e = vec![];
+    let s = &j.status;
+    let complete = job_condition_true(j, JOB_COMPLETE);
+    let failed = job_condition_true(j, JOB_FAILED);
+    let failure_target = job_condition_true(j, JOB_FAILURE_TARGET);
+    let scm = job_condition_true(j, JOB_SUCCESS_CRITERIA_MET);
+    let cond = |d: &str| FieldError::invalid_omit_value("status.conditions", d);
+    if opts.reject_complete_job_with_failed_condition && complete && failed {
+        e.push(cond("cannot set Complete=True and Failed=true conditions"));
+    }
+    if opts.reject_complete_job_with_failure_target_condition && complete && failure_target {
+        e.push(cond(
+            "cannot set Complete=True and FailureTarget=true conditions",
+        ));
+    }
+    if opts.reject_not_complete_job_with_completion_time && s.completion_time.is_some() && !complete
+    {
+        e.push(FieldError::invalid(
+            "status.completionTime",
+            time_value(s.completion_time),
+            "cannot set completionTime when there is no Complete=True condition",
+        ));
+    }
+    if opts.reject_complete_job_without_completion_time && s.completion_time.is_none() && complete {
+        e.push(FieldError::required(
+            "status.completionTime",
+            "completionTime is required for Complete jobs",
+        ));
+    }
+    if opts.reject_completion_time_before_start_time {
+        if let (Some(st), Some(ct)) = (s.start_time, s.completion_time) {
+            if ct < st {
+                e.push(FieldError::invalid(
+                    "status.completionTime",
+                    time_value(s.completion_time),
+                    "completionTime cannot be set before startTime",
+                ));
+            }
+        }
+    }
+    if opts.reject_failed_job_without_failure_target && failed && !failure_target {
+        e.push(cond(
+            "cannot set Failed=True condition without the FailureTarget=true condition",
+        ));
+    }
+    if opts.reject_complete_job_without_success_criteria_met && complete && !scm {
+        e.push(cond(
+            "cannot set Complete=True condition without the SuccessCriteriaMet=true condition",
+        ));
+    }
+    let finished = j.is_finished();
+    if opts.reject_finished_job_with_active_pods && s.active > 0 && finished {
+        e.push(FieldError::invalid(
+            "status.active",
+            s.active,
+            "active>0 is invalid for finished job",
+        ));
+    }
+    if opts.reject_finished_job_without_start_time && s.start_time.is_none() && finished {
+        e.push(FieldError::required(
+            "status.startTime",
+            "startTime is required for finished job",
+        ));
+    }
+    if opts.reject_finished_job_with_uncounted_terminated_pods && finished {
+        if let Some(u) = &s.uncounted_terminated_pods {
+            if u.failed.len() + u.succeeded.len() > 0 {
+                e.push(FieldError::invalid(
+                    "status.uncountedTerminatedPods",
+                    to_value(u),
+                    "uncountedTerminatedPods needs to be empty for finished job",
+                ));
+            }
+        }
+    }
+    if opts.reject_invalid_completed_indexes {
+        if let Some(c) = j.spec.completions {
+            if let Err(err) = validate_indexes_format(&s.completed_indexes, c) {
+                e.push(FieldError::invalid(
+                    "status.completedIndexes",
+                    s.completed_indexes.as_str(),
+                    format!("error parsing completedIndexes: {err}"),
+                ));
+            }
+        }
+    }
+    if opts.reject_invalid_failed_indexes {
+        if let (Some(c), Some(_), Some(fi)) = (
+            j.spec.completions,
+            j.spec.backoff_limit_per_index,
+            &s.failed_indexes,
+        ) {
+            if let Err(err) = validate_indexes_format(fi, c) {
+                e.push(FieldError::invalid(
+                    "status.failedIndexes",
+                    fi.as_str(),
+                    format!("error parsing failedIndexes: {err}"),
+                ));
+            }
+        }
+    }
+    if opts.reject_completed_indexes_for_non_indexed_job
+        && !s.completed_indexes.is_empty()
+        && !j.is_indexed()
+    {
+        e.push(FieldError::invalid(
+            "status.completedIndexes",
+            s.completed_indexes.as_str(),
+            "cannot set non-empty completedIndexes when non-indexed completion mode",
+        ));
+    }
+    if opts.reject_failed_indexes_for_no_backoff_limit_per_index
+        && j.spec.backoff_limit_per_index.is_none()
+    {
+        // Also rejects failedIndexes of NonIndexed Jobs (their backoffLimitPerIndex is nil).
+        if let Some(fi) = &s.failed_indexes {
+            e.push(FieldError::invalid(
+                "status.failedIndexes",
+                fi.as_str(),
+                "cannot set non-null failedIndexes when backoffLimitPerIndex is null",
+            ));
+        }
+    }
+    if opts.reject_failed_indexes_overlapping_completed {
+        if let (Some(c), Some(fi)) = (j.spec.completions, &s.failed_indexes) {
+            if let Err(err) =
+                validate_failed_indexes_not_overlap_completed(&s.completed_indexes, fi, c)
+            {
+                e.push(FieldError::invalid(
+                    "status.failedIndexes",
+                    fi.as_str(),
+                    err,
+                ));
+            }
+        }
+    }
+    if opts.reject_finished_job_with_terminating_pods && finished {
+        if let Some(t) = s.terminating.filter(|t| *t > 0) {
+            e.push(FieldError::invalid(
+                "status.terminating",
+                t,
+                "terminating>0 is invalid for finished job",
+            ));
+        }
+    }
+    if opts.reject_more_ready_than_active_pods {
+        if let Some(r) = s.ready.filter(|r| *r > s.active) {
+            e.push(FieldError::invalid(
+                "status.ready",
+                r,
+                "cannot set more ready pods than active",
+            ));
+        }
+    }
+    if !opts.allow_for_success_criteria_met_in_extended_scope && !j.is_indexed() && scm {
+        e.push(cond("cannot set SuccessCriteriaMet to NonIndexed Job"));
+    }
+    if scm && failed {
+        e.push(cond(
+            "cannot set SuccessCriteriaMet=True and Failed=true conditions",
+        ));
+    }
+    if scm && failure_target {
+        e.push(cond(
+            "cannot set SuccessCriteriaMet=True and FailureTarget=true conditions",
+        ));
+    }
+    if !opts.allow_for_success_criteria_met_in_extended_scope
+        && j.spec.success_policy.is_none()
+        && scm
+    {
+        e.push(cond(
+            "cannot set SuccessCriteriaMet=True for Job without SuccessPolicy",
+        ));
+    }
+    if j.spec.success_policy.is_some() && !scm && complete {
+        e.push(cond(
+            "cannot set Complete=True for Job with SuccessPolicy unless SuccessCriteriaMet=True",
+        ));
+    }
+    e
+}
+
+/// The update rules of `ValidateJobStatusUpdate` after `validateJobStatus`.
+pub fn validate_job_status_update_rules(
+    new: &Job,
+    old: &Job,
+    opts: JobStatusValidationOptions,
+) -> Vec<FieldError> {
+    use super::batch::{JOB_COMPLETE, JOB_FAILED, JOB_FAILURE_TARGET, JOB_SUCCESS_CRITERIA_MET};
+    let mut e = vec![];
+    if opts.reject_disabling_terminal_condition {
+        for t in [JOB_FAILED, JOB_COMPLETE, JOB_FAILURE_TARGET] {
+            if job_condition_true(old, t) && !job_condition_true(new, t) {
+                e.push(FieldError::invalid_omit_value(
+                    "status.conditions",
+                    format!("cannot disable the terminal {t}=True condition"),
+                ));
+            }
+        }
+    }
+    let (n, o) = (&new.status, &old.status);
+    if opts.reject_decreasing_failed_counter && n.failed < o.failed {
+        e.push(FieldError::invalid(
+            "status.failed",
+            n.failed,
+            "cannot decrease the failed counter",
+        ));
+    }
+    if opts.reject_decreasing_succeeded_counter && n.succeeded < o.succeeded {
+        e.push(FieldError::invalid(
+            "status.succeeded",
+            n.succeeded,
+            "cannot decrease the succeeded counter",
+        ));
+    }
+    // Only a set completionTime is checked: clearing it on a Job that is not finished is fine.
+    if opts.reject_mutating_completion_time
+        && n.completion_time.is_some()
+        && o.completion_time.is_some()
+        && n.completion_time != o.completion_time
+    {
+        e.push(FieldError::invalid(
+            "status.completionTime",
+            time_value(n.completion_time),
+            "completionTime cannot be mutated",
+        ));
+    }
+    // nil -> set is the desired transition of an unsuspended Job. So is the reset of a Job
+    // being resumed (its Suspended condition turning from True to False in the same write, as
+    // syncJob does). Fix of kubernetes/kubernetes#134521 (PR #134769, in 1.35 and the
+    // 1.32-1.34 patch releases): resuming a started Job no longer fails its status updates, and
+    // the error became `Invalid` ("field is immutable for unsuspended job once set").
+    let resuming = job_condition_true(old, super::batch::JOB_SUSPENDED)
+        && !job_condition_true(new, super::batch::JOB_SUSPENDED);
+    if opts.reject_start_time_update_for_unsuspended_job
+        && o.start_time.is_some()
+        && o.start_time != n.start_time
+        && new.spec.suspend != Some(true)
+        && !resuming
+    {
+        e.push(FieldError::invalid(
+            "status.startTime",
+            time_value(n.start_time),
+            "field is immutable for unsuspended job once set",
+        ));
+    }
+    let old_scm = job_condition_true(old, JOB_SUCCESS_CRITERIA_MET);
+    let new_scm = job_condition_true(new, JOB_SUCCESS_CRITERIA_MET);
+    if old_scm && !new_scm {
+        e.push(FieldError::invalid_omit_value(
+            "status.conditions",
+            "cannot disable the SuccessCriteriaMet=True condition",
+        ));
+    }
+    if job_condition_true(old, JOB_COMPLETE) && !old_scm && new_scm {
+        e.push(FieldError::invalid_omit_value(
+            "status.conditions",
+            "cannot set SuccessCriteriaMet=True for Job already has Complete=true conditions",
+        ));
+    }
+    e
+}
+
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod upstream_tests2;
+
+#[cfg(test)]
+mod upstream_tests3;
+
+#[cfg(test)]
+mod upstream_tests4;

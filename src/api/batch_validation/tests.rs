@@ -381,7 +381,7 @@ fn indexes_format() {
 }
 
 // Port of TestValidateJobUpdateStatus (pkg/apis/batch/validation/validation_test.go), the rows
-// with zero JobStatusValidationOptions (the options-gated rules are not modelled). The API
+// with zero JobStatusValidationOptions (the options-gated rules: upstream_tests2.rs). The API
 // server's status check (`validate_status`) runs upstream's `validateJobStatus`; errors are
 // compared by type and field, as upstream ignores value and detail.
 #[test]

@@ -2,7 +2,8 @@
 //!
 //! Ports of `ValidateReplicaSetStatus`, `ValidateDeploymentStatus`, `ValidateStatefulSetStatus`
 //! and `validateDaemonSetStatus` (pkg/apis/apps/validation/validation.go) and the counter and
-//! uncountedTerminatedPods part of `validateJobStatus` (pkg/apis/batch/validation/validation.go).
+//! uncountedTerminatedPods part of `validateJobStatus` (pkg/apis/batch/validation/validation.go);
+//! a Job status update also gets the transition rules of `ValidateJobUpdateStatus`.
 //! A controller whose status update breaks them gets Invalid back and retries, as upstream.
 
 use crate::api::errors::FieldError;
@@ -246,6 +247,16 @@ pub fn validate_status_update(new: &Object, old: &Object) -> Vec<FieldError> {
         return super::pod_status::validate_pod_status_update(n, o);
     }
     let mut e = validate_status(new);
+    if let (Object::Job(n), Object::Job(o)) = (new, old) {
+        // `jobStatusStrategy.ValidateUpdate` (pkg/registry/batch/job/strategy.go): the
+        // transition rules of `getStatusValidationOptions` with JobManagedBy and
+        // JobPodReplacementPolicy at their 1.35 default (on); this hook gets no gates.
+        use crate::api::batch_validation as bv;
+        let opts = bv::job_status_validation_options(n, o, true, true);
+        e.extend(bv::validate_job_status_rules(n, opts));
+        e.extend(bv::validate_job_status_update_rules(n, o, opts));
+        return e;
+    }
     let counts = match (new, old) {
         (Object::Deployment(n), Object::Deployment(o)) => {
             Some((n.status.collision_count, o.status.collision_count))

@@ -992,8 +992,10 @@ impl JobController {
         };
         if remaining.0 > 0 {
             enqueue_with_delay(ctx, key, remaining);
-            // Upstream returns 0 here (status.active reads 0 while the back-off runs).
-            return (0, None);
+            // No pod is created or deleted: the real active count (upstream manageJob after
+            // kubernetes/kubernetes#139428, PR #139457, in the 1.35 patch releases via #139751;
+            // returning 0 made status.active < status.ready, which the API server refuses).
+            return (active, None);
         }
         diff = diff.min(MAX_POD_CREATE_DELETE_PER_SYNC as i32);
         let mut indexes: Vec<i64> = vec![];
@@ -1021,7 +1023,8 @@ impl JobController {
                 );
                 if rem.0 > 0 {
                     enqueue_with_delay(ctx, key, rem);
-                    return (0, None);
+                    // The real active count, as the global back-off above (PR #139457).
+                    return (active, None);
                 }
                 indexes = now_indexes;
             }

@@ -897,6 +897,8 @@ fn ensure_job_condition_status_rules() {
 mod handlers;
 mod lookups;
 mod tables;
+#[cfg(test)]
+mod upstream_tests3;
 
 // Port of TestEnsureJobConditions (pkg/controller/job/job_controller_test.go): a condition is
 // replaced when its status, reason or message differ, appended when new unless it would be

@@ -473,11 +473,15 @@ fn finalizer_cleanup() {
         .collect();
     assert_eq!(pods.len(), 1, "the Job's pod is created");
     assert!(has_finalizer(&f, &pods[0]));
-    // Mark the Job as complete.
+    // Mark the Job as complete. Upstream writes through a fake clientset that does not validate;
+    // the API server's status strategy (JobManagedBy on) wants a finished Job with a
+    // completionTime and no active pods, so the write carries both.
     let mut job = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
     job.status
         .conditions
         .push(new_condition("Complete", "True", "", "", f.api.now));
+    job.status.completion_time = Some(f.api.now);
+    job.status.active = 0;
     f.api
         .update_status(job.into_object())
         .expect("updating job status");

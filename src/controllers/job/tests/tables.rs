@@ -276,7 +276,14 @@ impl Sync {
         let mut v = serde_json::to_value(&job).unwrap();
         merge(&mut v["spec"], &self.spec);
         merge(&mut v["status"], &self.status);
-        let job: Job = serde_json::from_value(v).expect("job json");
+        let mut job: Job = serde_json::from_value(v).expect("job json");
+        // Upstream's fixture Jobs may finish without a startTime as its fake clientset does not
+        // validate; the API server's status strategy (JobManagedBy on) refuses a finished Job
+        // without one. syncJob sets it on the first sync of an unsuspended Job; the fixtures of a
+        // suspended Job get one as if it had run before being suspended (kept on suspension).
+        if job.status.start_time.is_none() {
+            job.status.start_time = Some(f.api.now);
+        }
         f.load_job(job);
         let job = f.api.store.get::<Job>("default", "foobar").unwrap().clone();
         for (i, p) in self.pods.iter().enumerate() {
