@@ -498,3 +498,42 @@ fn pod_ips_stay_inside_the_node_cidr_when_the_allocator_wraps() {
         );
     }
 }
+
+/// `DefaultGarbageCollectionPolicy` of batch/v1 Jobs: a DELETE without a propagation policy
+/// orphans the Job's pods (they stay, without their ownerReference); with Background (what
+/// kubectl sends) the garbage collector deletes them.
+#[test]
+fn deleting_a_job_without_a_policy_orphans_its_pods() {
+    use kubeplay::store::apiserver::{DeleteOptions, Propagation};
+    for (propagation, pods_left) in [(None, true), (Some(Propagation::Background), false)] {
+        let text = builtin::get("job-pi").expect("job-pi");
+        let mut sim = Scenario::parse(text)
+            .expect("parses")
+            .build()
+            .expect("builds");
+        sim.run_until(sim.start + Duration::from_secs(30)).unwrap();
+        let pods_before: Vec<String> = sim
+            .api
+            .store
+            .list::<Pod>(Some("default"))
+            .map(|p| p.metadata.name.clone())
+            .collect();
+        assert_eq!(pods_before.len(), 1);
+        let opts = DeleteOptions {
+            propagation,
+            ..Default::default()
+        };
+        sim.api.delete("Job", "default", "pi", &opts).unwrap();
+        sim.run_until(sim.start + Duration::from_secs(90)).unwrap();
+        assert!(sim.api.store.get::<Job>("default", "pi").is_none());
+        let pods: Vec<&Pod> = sim.api.store.list::<Pod>(Some("default")).collect();
+        assert_eq!(!pods.is_empty(), pods_left, "{propagation:?}");
+        for p in pods {
+            assert!(
+                p.metadata.owner_references.is_empty(),
+                "{}",
+                p.metadata.name
+            );
+        }
+    }
+}

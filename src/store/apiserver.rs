@@ -342,7 +342,8 @@ impl ApiServer {
             // The request carries the stored spec and metadata (the usual controller write):
             // take it as is instead of copying the stored object.
             prepare_pod_status_update(&mut o, &old);
-            let errs = crate::api::validation::status::validate_status_update(&o, &old);
+            let errs =
+                crate::api::validation::status::validate_status_update_gated(&o, &old, &self.gates);
             if !errs.is_empty() {
                 return Err(Self::invalid(&o, errs));
             }
@@ -353,7 +354,8 @@ impl ApiServer {
             crate::api::defaults::copy_status(&o, &mut n);
             crate::api::deployment_defaults::prepare_for_status_update(&o, &mut n);
             prepare_pod_status_update(&mut n, &old);
-            let errs = crate::api::validation::status::validate_status_update(&n, &old);
+            let errs =
+                crate::api::validation::status::validate_status_update_gated(&n, &old, &self.gates);
             if !errs.is_empty() {
                 return Err(Self::invalid(&n, errs));
             }
@@ -447,7 +449,17 @@ impl ApiServer {
         let now = self.now.trunc_secs();
         // Propagation finalizers (not for pods' grace handling, but pods can have dependents too).
         let mut changed = false;
-        match opts.propagation {
+        // `shouldOrphanDependents` with the strategy's `DefaultGarbageCollectionPolicy`: a
+        // batch/v1 Job deleted without a policy orphans its pods ("for back compatibility",
+        // pkg/registry/batch/job/strategy.go) unless a propagation finalizer already decides;
+        // every other kind kubeplay serves deletes its dependents in the background.
+        let propagation = opts.propagation.or_else(|| {
+            (kind == "Job"
+                && !o.meta().has_finalizer(FINALIZER_FOREGROUND)
+                && !o.meta().has_finalizer(FINALIZER_ORPHAN))
+            .then_some(Propagation::Orphan)
+        });
+        match propagation {
             Some(Propagation::Foreground) => {
                 let m = o.meta_mut();
                 m.finalizers.retain(|f| f != FINALIZER_ORPHAN);

@@ -763,10 +763,14 @@ fn status_strategy_validate_update_gates_off() {
 // Upstream: TestStatusStrategy_ValidateUpdate, row "invalid removal of terminal condition
 // Complete=True", through the API server's `PUT .../status`: the write is refused as Invalid
 // and the stored status is kept.
-#[test]
-fn status_update_through_the_api_server_rejects_removing_complete() {
+fn remove_complete_through_the_api_server(
+    gates: crate::features::FeatureGates,
+) -> (
+    Result<Object, crate::api::ApiError>,
+    crate::store::apiserver::ApiServer,
+) {
     use crate::store::apiserver::ApiServer;
-    let mut api = ApiServer::new(1, now());
+    let mut api = ApiServer::with_gates(1, now(), gates);
     let mut j = job(
         JobSpec {
             manual_selector: Some(true),
@@ -796,9 +800,13 @@ fn status_update_through_the_api_server_rejects_removing_complete() {
     let mut stored = api.store.get::<Job>("default", "myjob").unwrap().clone();
     stored.status.conditions.retain(|c| c.type_ != "Complete");
     stored.status.completion_time = None;
-    let err = api
-        .update_status(Object::Job(stored))
-        .expect_err("removing Complete=True is refused");
+    (api.update_status(Object::Job(stored)), api)
+}
+
+#[test]
+fn status_update_through_the_api_server_rejects_removing_complete() {
+    let (res, api) = remove_complete_through_the_api_server(Default::default());
+    let err = res.expect_err("removing Complete=True is refused");
     let fields: Vec<(FieldErrorType, String)> = err
         .causes
         .iter()
@@ -810,6 +818,21 @@ fn status_update_through_the_api_server_rejects_removing_complete() {
         "{err:?}"
     );
     assert!(api
+        .store
+        .get::<Job>("default", "myjob")
+        .unwrap()
+        .condition_true("Complete"));
+}
+
+// The same write with the scenario's JobManagedBy gate off: `getStatusValidationOptions` sets no
+// transition rule, and the API server's status check follows the scenario's gates.
+#[test]
+fn status_update_follows_the_scenario_gates() {
+    let mut gates = crate::features::FeatureGates::default();
+    gates.set("JobManagedBy", false);
+    let (res, api) = remove_complete_through_the_api_server(gates);
+    res.expect("accepted without the gate");
+    assert!(!api
         .store
         .get::<Job>("default", "myjob")
         .unwrap()

@@ -241,6 +241,16 @@ fn is_decremented(update: Option<i32>, old: Option<i32>) -> bool {
 /// kinds with a `status.collisionCount` the rule that it may not be decremented or unset
 /// (`field.Invalid(status.collisionCount, <new value or 0>, "cannot be decremented")`).
 pub fn validate_status_update(new: &Object, old: &Object) -> Vec<FieldError> {
+    validate_status_update_gated(new, old, &crate::features::FeatureGates::default())
+}
+
+/// [`validate_status_update`] with the scenario's feature gates (the Job status rules depend on
+/// JobManagedBy and JobPodReplacementPolicy).
+pub fn validate_status_update_gated(
+    new: &Object,
+    old: &Object,
+    gates: &crate::features::FeatureGates,
+) -> Vec<FieldError> {
     // `podStatusStrategy.ValidateUpdate`: every pod status write (kubelet, scheduler,
     // DisruptionTarget conditions, kubectl) goes through ValidatePodStatusUpdate.
     if let (Object::Pod(n), Object::Pod(o)) = (new, old) {
@@ -249,10 +259,15 @@ pub fn validate_status_update(new: &Object, old: &Object) -> Vec<FieldError> {
     let mut e = validate_status(new);
     if let (Object::Job(n), Object::Job(o)) = (new, old) {
         // `jobStatusStrategy.ValidateUpdate` (pkg/registry/batch/job/strategy.go): the
-        // transition rules of `getStatusValidationOptions` with JobManagedBy and
-        // JobPodReplacementPolicy at their 1.35 default (on); this hook gets no gates.
+        // transition rules of `getStatusValidationOptions` under the JobManagedBy and
+        // JobPodReplacementPolicy gates (both on by default in 1.35).
         use crate::api::batch_validation as bv;
-        let opts = bv::job_status_validation_options(n, o, true, true);
+        let opts = bv::job_status_validation_options(
+            n,
+            o,
+            gates.enabled("JobManagedBy"),
+            gates.enabled("JobPodReplacementPolicy"),
+        );
         e.extend(bv::validate_job_status_rules(n, opts));
         e.extend(bv::validate_job_status_update_rules(n, o, opts));
         return e;
