@@ -1151,14 +1151,15 @@ fn job_condition_true(j: &Job, t: &str) -> bool {
 /// transition rules run when the fields they check changed; otherwise only the
 /// SuccessCriteriaMet scope is decided.
 ///
-/// This follows the strategy source available to the port, which matches the stored
-/// TestStatusStrategy_ValidateUpdate table. Newer strategies (1.31+, per kubernetes#125849 and
-/// the note of PR #139457) also set RejectMoreReadyThanActivePods, RejectFinishedJobWithTerminatingPods,
-/// RejectFailedJobWithoutFailureTarget and RejectCompleteJobWithoutSuccessCriteriaMet; their
-/// rules are implemented in [`validate_job_status_rules`] but left off here until their exact
-/// change conditions can be read (the last two also need the scenario's gates, which the API
-/// server's status check does not get: a controller running with JobManagedBy and
-/// JobPodReplacementPolicy off writes Failed / Complete directly).
+/// This follows the strategy source available to the port, plus RejectMoreReadyThanActivePods
+/// and RejectFinishedJobWithTerminatingPods, which kubernetes/kubernetes#139428 and PR #139457
+/// report enforced in default configurations since 1.31 (their change conditions, "ready or
+/// active changed" and "finished or terminating changed", follow the pattern of the other
+/// options; the 1.35 strategy source was not readable). RejectFailedJobWithoutFailureTarget
+/// and RejectCompleteJobWithoutSuccessCriteriaMet are implemented in
+/// [`validate_job_status_rules`] but left off here until their exact change conditions can be
+/// read (with JobManagedBy and JobPodReplacementPolicy off, kubeplay's Job controller writes
+/// Failed / Complete directly, as upstream's does).
 pub fn job_status_validation_options(
     new: &Job,
     old: &Job,
@@ -1210,6 +1211,13 @@ pub fn job_status_validation_options(
             reject_complete_job_with_failure_target_condition: complete_changed
                 || failure_target_changed,
             allow_for_success_criteria_met_in_extended_scope: true,
+            // Enforced in default configurations since 1.31 (JobManagedBy beta), per
+            // kubernetes/kubernetes#139428 and PR #139457: a write with more ready than active
+            // pods is refused ("cannot set more ready pods than active"), and so is a finished
+            // Job still counting terminating pods, when the counters involved change.
+            reject_more_ready_than_active_pods: o.ready != n.ready || active_changed,
+            reject_finished_job_with_terminating_pods: finished_changed
+                || o.terminating != n.terminating,
             ..Default::default()
         };
     }

@@ -226,7 +226,11 @@ fn status_strategy_validate_update_managed_by() {
                     s.ready = Some(1);
                 }),
             ),
-            vec![],
+            // The stored table (JobSuccessPolicy era) expects no error; since then
+            // RejectFinishedJobWithTerminatingPods and RejectMoreReadyThanActivePods are set
+            // in default configurations (kubernetes/kubernetes#139428, PR #139457), so a
+            // current API server refuses both counters of this write.
+            vec![(Invalid, "status.terminating"), (Invalid, "status.ready")],
         ),
         mb(
             "invalid attempt to transition to Failed=True with uncountedTerminatedPods.Failed>0",
@@ -935,4 +939,47 @@ fn validate_job_update_status_immutable_start_time() {
             "immutable startTime for unsuspended job: {name}"
         );
     }
+}
+
+// kubernetes/kubernetes#139428 (fixed by PR #139457): with JobManagedBy a status write that
+// leaves more ready than active pods is refused with "cannot set more ready pods than active"
+// when `ready` or `active` changes; a write that touches neither keeps an old object's
+// inconsistency (the strategy's "fall back for objects that already violate the rule").
+#[test]
+fn more_ready_than_active_is_refused_when_the_counters_change() {
+    let old = job(
+        JobSpec::default(),
+        st(|s| {
+            s.start_time = Some(now());
+            s.active = 2;
+            s.ready = Some(1);
+        }),
+    );
+    let check = |new: &Job| {
+        let opts = job_status_validation_options(new, &old, true, true);
+        let mut e = validate_job_status_rules(new, opts);
+        e.extend(validate_job_status_update_rules(new, &old, opts));
+        e.into_iter()
+            .map(|e| (e.field, e.detail))
+            .collect::<Vec<_>>()
+    };
+    let mut backoff = old.clone();
+    backoff.status.active = 0;
+    assert_eq!(
+        check(&backoff),
+        vec![(
+            "status.ready".to_string(),
+            "cannot set more ready pods than active".to_string()
+        )]
+    );
+    let mut fine = old.clone();
+    fine.status.active = 1;
+    assert_eq!(check(&fine), vec![]);
+    // Already inconsistent and neither counter changes: not re-checked.
+    let mut bad_old = old.clone();
+    bad_old.status.active = 0;
+    let mut other = bad_old.clone();
+    other.status.succeeded = 1;
+    let opts = job_status_validation_options(&other, &bad_old, true, true);
+    assert!(validate_job_status_rules(&other, opts).is_empty());
 }
