@@ -954,6 +954,8 @@ pub fn validate_job_update(new: &Job, old: &Job) -> Vec<FieldError> {
         "metadata",
     ));
     errs.extend(validate_job_spec_update(&new.spec, &old.spec, opts));
+    // `AllowIndivisibleHugePagesValues` from the stored template (`validationOptionsForJob`).
+    crate::api::validation::pod::ratchet_indivisible_huge_pages(&mut errs, &old.spec.template.spec);
     errs
 }
 
@@ -1096,6 +1098,12 @@ pub fn validate_cron_job_create(cj: &CronJob) -> Vec<FieldError> {
 pub fn validate_cron_job_update(new: &CronJob, old: &CronJob) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     errs.extend(validate_cron_job_spec(&new.spec, Some(&old.spec)));
+    // `AllowIndivisibleHugePagesValues` from the stored job template (the CronJob strategy's
+    // `GetValidationOptionsFromPodTemplate`).
+    crate::api::validation::pod::ratchet_indivisible_huge_pages(
+        &mut errs,
+        &old.spec.job_template.spec.template.spec,
+    );
     errs
 }
 
@@ -1568,3 +1576,6 @@ mod upstream_tests3;
 
 #[cfg(test)]
 mod upstream_tests4;
+
+#[cfg(test)]
+mod hugepages_tests;
