@@ -2866,3 +2866,48 @@ proptest! {
         prop_assert!(gc.verify_graph_invariants().is_empty());
     }
 }
+
+/// `deletionFinalizersForGarbageCollection`: a v1 ReplicationController deleted without a
+/// policy orphans by default (its strategy's `DefaultGarbageCollectionPolicy`); a later DELETE
+/// names a policy that replaces the propagation finalizer (Foreground swaps `orphan` for
+/// `foregroundDeletion`; Background drops both, and with no finalizer left the object goes).
+/// A ReplicaSet deleted without a policy gets no finalizer (background).
+#[test]
+fn delete_options_decide_the_propagation_finalizers() {
+    let mut sim = Simulation::new(7, start(), FeatureGates::default(), World::default());
+    let c = rc("rc", "u-rc", vec![]);
+    let r = rs("rs", "u-rs", vec![]);
+    load(&mut sim, &[&c, &r]);
+    let finalizers = |sim: &Simulation, o: &Object| -> Vec<String> {
+        get(sim, o).expect("exists").meta().finalizers.to_vec()
+    };
+    sim.api
+        .delete(
+            "ReplicationController",
+            "default",
+            "rc",
+            &DeleteOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(finalizers(&sim, &c), ["orphan"]);
+    assert!(get(&sim, &c).unwrap().meta().deletion_timestamp.is_some());
+    delete(&mut sim, &c, Propagation::Foreground);
+    assert_eq!(finalizers(&sim, &c), ["foregroundDeletion"]);
+    // No policy: the finalizer already there decides.
+    sim.api
+        .delete(
+            "ReplicationController",
+            "default",
+            "rc",
+            &DeleteOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(finalizers(&sim, &c), ["foregroundDeletion"]);
+    delete(&mut sim, &c, Propagation::Background);
+    assert!(!exists(&sim, &c));
+
+    sim.api
+        .delete("ReplicaSet", "default", "rs", &DeleteOptions::default())
+        .unwrap();
+    assert!(!exists(&sim, &r));
+}

@@ -449,34 +449,51 @@ impl ApiServer {
         let now = self.now.trunc_secs();
         // Propagation finalizers (not for pods' grace handling, but pods can have dependents too).
         let mut changed = false;
-        // `shouldOrphanDependents` with the strategy's `DefaultGarbageCollectionPolicy`: a
-        // batch/v1 Job deleted without a policy orphans its pods ("for back compatibility",
-        // pkg/registry/batch/job/strategy.go) unless a propagation finalizer already decides;
-        // every other kind kubeplay serves deletes its dependents in the background.
-        let propagation = opts.propagation.or_else(|| {
-            (kind == "Job"
-                && !o.meta().has_finalizer(FINALIZER_FOREGROUND)
-                && !o.meta().has_finalizer(FINALIZER_ORPHAN))
-            .then_some(Propagation::Orphan)
-        });
-        match propagation {
-            Some(Propagation::Foreground) => {
-                let m = o.meta_mut();
-                m.finalizers.retain(|f| f != FINALIZER_ORPHAN);
-                if !m.has_finalizer(FINALIZER_FOREGROUND) {
-                    m.finalizers.push(FINALIZER_FOREGROUND.into());
-                    changed = true;
+        // `deletionFinalizersForGarbageCollection` (apiserver registry/generic/registry/store.go):
+        // an explicit policy decides; without one, a propagation finalizer already on the object
+        // does; without either, the strategy's `DefaultGarbageCollectionPolicy`, which is
+        // OrphanDependents for batch/v1 Jobs and v1 ReplicationControllers ("for back
+        // compatibility", pkg/registry/batch/job and core/replicationcontroller strategy.go) and
+        // background deletion for every other kind kubeplay serves. Both finalizers are removed
+        // first and the decided one appended, so an explicit Background drops either.
+        let (should_orphan, should_foreground) = match opts.propagation {
+            Some(Propagation::Orphan) => (true, false),
+            Some(Propagation::Foreground) => (false, true),
+            Some(Propagation::Background) => (false, false),
+            None => {
+                let decided = o
+                    .meta()
+                    .finalizers
+                    .iter()
+                    .find(|f| *f == FINALIZER_ORPHAN || *f == FINALIZER_FOREGROUND);
+                match decided.map(String::as_str) {
+                    Some(FINALIZER_ORPHAN) => (true, false),
+                    Some(_) => (false, true),
+                    None => (matches!(kind, "Job" | "ReplicationController"), false),
                 }
             }
-            Some(Propagation::Orphan) => {
-                let m = o.meta_mut();
-                m.finalizers.retain(|f| f != FINALIZER_FOREGROUND);
-                if !m.has_finalizer(FINALIZER_ORPHAN) {
-                    m.finalizers.push(FINALIZER_ORPHAN.into());
-                    changed = true;
-                }
-            }
-            _ => {}
+        };
+        let mut finalizers: Vec<String> = o
+            .meta()
+            .finalizers
+            .iter()
+            .filter(|f| *f != FINALIZER_ORPHAN && *f != FINALIZER_FOREGROUND)
+            .cloned()
+            .collect();
+        if should_orphan {
+            finalizers.push(FINALIZER_ORPHAN.into());
+        }
+        if should_foreground {
+            finalizers.push(FINALIZER_FOREGROUND.into());
+        }
+        let same_set = {
+            let old: std::collections::BTreeSet<&String> = o.meta().finalizers.iter().collect();
+            let new: std::collections::BTreeSet<&String> = finalizers.iter().collect();
+            old == new
+        };
+        if !same_set {
+            o.meta_mut().finalizers = finalizers.into();
+            changed = true;
         }
         // Graceful deletion of pods (pod strategy CheckGracefulDeleteStrategy).
         let grace = match &o {
