@@ -269,10 +269,11 @@ fn is_domain_prefixed_path(path: &str, v: &str) -> Vec<FieldError> {
 
 /// `validateJobSpec` (shared with Job templates).
 fn validate_job_spec_inner(spec: &JobSpec, path: &str) -> Vec<FieldError> {
-    let p = |c: &str| format!("{path}.{c}");
+    let p = |c: &str| crate::api::validation::child(path, c);
     let mut errs = vec![];
+    // The path is built only for a negative value (the common case allocates nothing).
     let nonneg = |v: Option<i64>, c: &str, errs: &mut Vec<FieldError>| {
-        if let Some(v) = v {
+        if let Some(v) = v.filter(|v| *v < 0) {
             errs.extend(validate_nonnegative_field(v, &p(c)));
         }
     };
@@ -500,21 +501,21 @@ fn validate_job_spec_inner(spec: &JobSpec, path: &str) -> Vec<FieldError> {
         PodValidationOptions::default(),
     ));
     let rp = spec.template.spec.restart_policy.as_str();
-    let rp_path = p("template.spec.restartPolicy");
+    let rp_path = || p("template.spec.restartPolicy");
     if rp == "Always" || rp.is_empty() {
         errs.push(FieldError::required(
-            rp_path,
+            rp_path(),
             "valid values: \"OnFailure\", \"Never\"",
         ));
     } else if rp != "OnFailure" && rp != "Never" {
         errs.push(FieldError::not_supported(
-            rp_path,
+            rp_path(),
             rp,
             &["OnFailure", "Never"],
         ));
     } else if spec.pod_failure_policy.is_some() && rp != "Never" {
         errs.push(FieldError::invalid(
-            rp_path,
+            rp_path(),
             rp,
             "only \"Never\" is supported when podFailurePolicy is specified",
         ));
