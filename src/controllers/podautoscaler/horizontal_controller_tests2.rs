@@ -306,3 +306,56 @@ fn uniform_events(raw: &[i32], period: i64, now: Time) -> Vec<TimestampedScaleEv
         })
         .collect()
 }
+
+// Upstream: TestHPASelectorStorePutIfPresent (hpa_selector_store_test.go, from after 1.35; the
+// same rule as 1.35's validateAndParseSelector: "Update HPA selector only if the HPA was
+// registered in enqueueHPA"): a reconcile of an HPA the informer never registered (or that was
+// deleted meanwhile) does not add it back, while a registered one gets its target's selector.
+#[test]
+fn reconcile_records_the_selector_only_if_registered() {
+    let tc = TestCase {
+        name: "PutIfPresent",
+        cpu_target: 30,
+        reported_levels: vec![300, 500, 700],
+        reported_cpu_requests: one_core(3),
+        ..Default::default()
+    };
+    let now = start();
+    let mut api = ApiServer::new(1, now);
+    api.load(tc.target()).expect("target loads");
+    for p in tc.pods(now) {
+        api.load(Object::Pod(p)).expect("pod loads");
+    }
+    let stored = api.load(tc.hpa().into_object()).expect("hpa loads");
+    let Object::HorizontalPodAutoscaler(hpa) = stored else {
+        unreachable!()
+    };
+    let gates = FeatureGates::default();
+    let mut world = World::default();
+    let mut actions = vec![];
+    let mut queue = WorkQueue::new();
+    let mut ctrl = HorizontalController::new();
+    ctrl.fake_metrics = Some(tc.metrics(now));
+    let mut reconcile = |ctrl: &mut HorizontalController, api: &mut ApiServer| {
+        let mut ctx = Ctx {
+            api,
+            gates: &gates,
+            queue: &mut queue,
+            world: &mut world,
+            actions: &mut actions,
+            component: COMPONENT,
+        };
+        let _ = ctrl.reconcile_autoscaler(&hpa, HPA_KEY, &mut ctx);
+    };
+    reconcile(&mut ctrl, &mut api);
+    assert!(
+        !ctrl.hpa_selectors.contains_key(HPA_KEY),
+        "an unregistered HPA is not added by its reconcile"
+    );
+    ctrl.hpa_selectors.insert(HPA_KEY.into(), None);
+    reconcile(&mut ctrl, &mut api);
+    let sel = ctrl.hpa_selectors[HPA_KEY]
+        .as_ref()
+        .expect("the registered HPA's selector is recorded");
+    assert!(sel.matches(&TestCase::labels()));
+}

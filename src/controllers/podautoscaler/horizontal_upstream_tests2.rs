@@ -535,3 +535,125 @@ fn generate_scale_up_rules_table() {
         assert_eq!(up.select_policy.as_deref(), Some(want_select), "{name}");
     }
 }
+
+// The hpaSelectors bookkeeping. Upstream's tests for it (hpa_selector_store_test.go) come from
+// after 1.35, where the BiMultimap became an hpaSelectorStore; the behaviour they pin is 1.35's:
+// enqueueHPA registers an HPA with the Nothing selector only if absent, validateAndParseSelector
+// records the parsed selector only if the HPA is registered, deleteHPA drops it, and
+// hpasControllingPodsUnderSelector only looks at the pods' namespace.
+
+mod selector_store {
+    use super::*;
+    use crate::api::{ObjectMeta, Pod};
+    use crate::store::apiserver::ApiServer;
+
+    fn sel(s: &str) -> Selector {
+        Selector::parse(s).unwrap()
+    }
+
+    fn hpa(ns: &str, name: &str) -> HorizontalPodAutoscaler {
+        let mut h = HorizontalPodAutoscaler::default();
+        h.metadata.namespace = ns.into();
+        h.metadata.name = name.into();
+        h
+    }
+
+    fn api_with_pod(ns: &str, name: &str, app: &str) -> ApiServer {
+        let mut api = ApiServer::new(1, NOW);
+        let mut p = Pod {
+            metadata: ObjectMeta {
+                name: name.into(),
+                namespace: ns.into(),
+                labels: [("app".to_string(), app.to_string())].into(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        p.spec_mut().containers = vec![crate::api::Container {
+            name: "c".into(),
+            image: "img".into(),
+            ..Default::default()
+        }];
+        api.load(crate::api::Object::Pod(p)).expect("pod loads");
+        api
+    }
+
+    /// The HPAs (keys) whose selectors pick the pods `pod_selector` picks in `ns`.
+    fn matching(
+        hc: &HorizontalController,
+        api: &ApiServer,
+        ns: &str,
+        pod_selector: &str,
+    ) -> Vec<String> {
+        hc.hpas_controlling_pods_under_selector(&api.store, &hpa(ns, "any"), &sel(pod_selector))
+    }
+
+    // Upstream: TestHPASelectorStorePutIfAbsent: registering again (an HPA update goes through
+    // enqueueHPA) does not overwrite the selector the reconcile recorded.
+    #[test]
+    fn put_if_absent() {
+        let mut hc = HorizontalController::new();
+        let mut q = crate::queue::WorkQueue::new();
+        hc.enqueue_hpa("ns-1/hpa-1", &mut q, NOW);
+        // The reconcile records the parsed selector (PutIfPresent).
+        *hc.hpa_selectors.get_mut("ns-1/hpa-1").unwrap() = Some(sel("app=hakuna"));
+        hc.enqueue_hpa("ns-1/hpa-1", &mut q, NOW);
+        let api = api_with_pod("ns-1", "pod-1", "hakuna");
+        assert_eq!(
+            matching(&hc, &api, "ns-1", "app=hakuna"),
+            vec!["ns-1/hpa-1"]
+        );
+        let api = api_with_pod("ns-1", "pod-2", "matata");
+        assert!(matching(&hc, &api, "ns-1", "app=matata").is_empty());
+    }
+
+    // Upstream: TestHPASelectorStoreDeleteCleansUpNamespace: deleteHPA removes the HPA's entry.
+    #[test]
+    fn delete_removes_the_entry() {
+        use crate::controllers::Controller;
+        let mut hc = HorizontalController::new();
+        let mut q = crate::queue::WorkQueue::new();
+        let api = ApiServer::new(1, NOW);
+        for name in ["hpa-1", "hpa-2"] {
+            hc.enqueue_hpa(&format!("ns-1/{name}"), &mut q, NOW);
+            *hc.hpa_selectors.get_mut(&format!("ns-1/{name}")).unwrap() = Some(sel("app=hakuna"));
+        }
+        let gone = crate::store::Change {
+            old: Some(std::sync::Arc::new(hpa("ns-1", "hpa-1").into_object())),
+            new: None,
+        };
+        hc.watch(&gone, &api.store, &mut q, NOW);
+        assert_eq!(
+            hc.hpa_selectors.keys().collect::<Vec<_>>(),
+            vec!["ns-1/hpa-2"]
+        );
+        let gone = crate::store::Change {
+            old: Some(std::sync::Arc::new(hpa("ns-1", "hpa-2").into_object())),
+            new: None,
+        };
+        hc.watch(&gone, &api.store, &mut q, NOW);
+        assert!(hc.hpa_selectors.is_empty());
+    }
+
+    // Upstream: TestHPASelectorStoreHPAsMatchingPodsLimit (without a limit, as 1.35 has none)
+    // and TestHPASelectorStoreHPAsMatchingPodsNamespaceIsolation: every HPA of the pods'
+    // namespace whose selector picks them, none from another namespace.
+    #[test]
+    fn matching_pods_all_hpas_of_the_namespace_only() {
+        let mut hc = HorizontalController::new();
+        let mut q = crate::queue::WorkQueue::new();
+        for key in ["ns-1/hpa-1", "ns-1/hpa-2", "ns-2/hpa-3"] {
+            hc.enqueue_hpa(key, &mut q, NOW);
+            *hc.hpa_selectors.get_mut(key).unwrap() = Some(sel("app=hakuna"));
+        }
+        let api = api_with_pod("ns-1", "pod-1", "hakuna");
+        assert_eq!(
+            matching(&hc, &api, "ns-1", "app=hakuna"),
+            vec!["ns-1/hpa-1", "ns-1/hpa-2"]
+        );
+        assert!(matching(&hc, &api, "ns-3", "app=hakuna").is_empty());
+        // Registered but not yet reconciled: the Nothing selector picks no pod.
+        hc.enqueue_hpa("ns-1/hpa-4", &mut q, NOW);
+        assert_eq!(matching(&hc, &api, "ns-1", "app=hakuna").len(), 2);
+    }
+}
