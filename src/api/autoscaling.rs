@@ -304,10 +304,38 @@ pub fn copy_hpa_scaling_rules(
     to
 }
 
+/// The annotations older API versions use to round-trip fields they lack
+/// (`autoscaling.MetricSpecsAnnotation`, `BehaviorSpecsAnnotation`, `MetricStatusesAnnotation`,
+/// `HorizontalPodAutoscalerConditionsAnnotation`).
+pub const ROUND_TRIP_ANNOTATIONS: [&str; 4] = [
+    "autoscaling.alpha.kubernetes.io/metrics",
+    "autoscaling.alpha.kubernetes.io/behavior",
+    "autoscaling.alpha.kubernetes.io/current-metrics",
+    "autoscaling.alpha.kubernetes.io/conditions",
+];
+
+/// `autoscaling.DropRoundTripHorizontalPodAutoscalerAnnotations`, as the autoscaling/v2
+/// conversion applies it (`Convert_v2_HorizontalPodAutoscaler_To_autoscaling_...` and back):
+/// "v2 round-trips to internal without any serialized annotations", so an autoscaling/v2 HPA
+/// written with them is stored without them. The map is only copied when one is present.
+pub fn drop_round_trip_annotations(h: &mut HorizontalPodAutoscaler) {
+    if ROUND_TRIP_ANNOTATIONS
+        .iter()
+        .any(|k| h.metadata.annotations.contains_key(*k))
+    {
+        for k in ROUND_TRIP_ANNOTATIONS {
+            h.metadata.annotations.remove(k);
+        }
+    }
+}
+
 /// `SetDefaults_HorizontalPodAutoscaler` (autoscaling/v2): `minReplicas` 1, a CPU utilization
 /// target of 80 % when no metric is given, and, when `behavior` is set, its missing rules and
 /// fields from the defaults.
 pub fn set_defaults_horizontal_pod_autoscaler(h: &mut HorizontalPodAutoscaler) {
+    // kubeplay decodes and defaults in one step (create and update): the v2 conversion's
+    // annotation drop happens here too.
+    drop_round_trip_annotations(h);
     if h.spec.min_replicas.is_none() {
         h.spec.min_replicas = Some(1);
     }
@@ -407,3 +435,7 @@ mod tests {
         assert_eq!(down.policies.unwrap()[0].value, 100);
     }
 }
+
+#[cfg(test)]
+#[path = "autoscaling_upstream_tests3.rs"]
+mod upstream_tests3;

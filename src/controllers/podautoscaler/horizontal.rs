@@ -1313,3 +1313,7 @@ mod tests;
 #[cfg(test)]
 #[path = "horizontal_controller_tests.rs"]
 mod controller_tests;
+
+#[cfg(test)]
+#[path = "horizontal_upstream_tests2.rs"]
+mod upstream_tests2;

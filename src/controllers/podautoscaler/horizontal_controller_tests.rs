@@ -100,6 +100,9 @@ struct TestCase {
     initial_status: Option<HorizontalPodAutoscalerStatus>,
     /// The HPA's status must not be written (TestAvoidUnnecessaryUpdates).
     expect_no_status_update: bool,
+    /// Whether reconcileAutoscaler returns an error (upstream's
+    /// `expectedReportedReconciliationErrorLabel`), when the conditions alone do not tell.
+    expect_err: Option<bool>,
 }
 
 impl Default for TestCase {
@@ -134,6 +137,7 @@ impl Default for TestCase {
             pod_labels: &[],
             initial_status: None,
             expect_no_status_update: false,
+            expect_err: None,
         }
     }
 }
@@ -522,6 +526,7 @@ impl TestCase {
                 .metrics_target
                 .iter()
                 .any(|m| m.type_ == "CheddarCheese");
+        let failed = self.expect_err.unwrap_or(failed);
         assert_eq!(r.err.is_err(), failed, "{name}: {:?}", r.err);
         if let Some(cur) = self.cpu_current {
             let u = hpa
@@ -1438,3 +1443,6 @@ fn no_scale_down_one_metric_invalid() {
     }
     .run_test();
 }
+
+#[path = "horizontal_controller_tests2.rs"]
+mod more;
