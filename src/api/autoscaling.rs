@@ -333,9 +333,6 @@ pub fn drop_round_trip_annotations(h: &mut HorizontalPodAutoscaler) {
 /// target of 80 % when no metric is given, and, when `behavior` is set, its missing rules and
 /// fields from the defaults.
 pub fn set_defaults_horizontal_pod_autoscaler(h: &mut HorizontalPodAutoscaler) {
-    // kubeplay decodes and defaults in one step (create and update): the v2 conversion's
-    // annotation drop happens here too.
-    drop_round_trip_annotations(h);
     if h.spec.min_replicas.is_none() {
         h.spec.min_replicas = Some(1);
     }

@@ -118,7 +118,8 @@ macro_rules! kinds {
                 let kind = v.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
                 let mut api = v.get("apiVersion").and_then(Value::as_str).unwrap_or_default().to_string();
                 // autoscaling/v1 HPAs are served converted to autoscaling/v2.
-                let v = if kind == "HorizontalPodAutoscaler" && api == super::autoscaling::AUTOSCALING_V1 {
+                let from_v1 = kind == "HorizontalPodAutoscaler" && api == super::autoscaling::AUTOSCALING_V1;
+                let v = if from_v1 {
                     api = "autoscaling/v2".into();
                     super::autoscaling::convert_v1_to_v2(v)
                 } else {
@@ -138,7 +139,15 @@ macro_rules! kinds {
                         let mut o: $ty = serde_json::from_value(v).map_err(|e| e.to_string())?;
                         o.api_version = $api.into();
                         o.kind = kind.clone();
-                        Ok(Object::$variant(o))
+                        let mut o = Object::$variant(o);
+                        // The autoscaling/v2 conversion drops the round-trip annotations
+                        // (`DropRoundTripHorizontalPodAutoscalerAnnotations`). The v1 conversion
+                        // reads them into the spec first, which kubeplay does not model: a v1
+                        // object keeps them as written.
+                        if let (Object::HorizontalPodAutoscaler(h), false) = (&mut o, from_v1) {
+                            super::autoscaling::drop_round_trip_annotations(h);
+                        }
+                        Ok(o)
                     } )*
                     _ => Err(format!("no matches for kind {kind:?} in version {api:?}")),
                 }
