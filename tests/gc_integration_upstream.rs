@@ -374,8 +374,9 @@ fn setup_rcs_pods(
 
 // upstream: TestStressingCascadingDeletion, the collections kubeplay's API server models (see
 // `stressing_cascading_deletion` below for the whole test): an RC created with the orphan
-// finalizer and deleted with no options (collection 2), and one deleted with
-// OrphanDependents=true (collection 4). The RCs go, their pods remain without owners, and no RC
+// finalizer and deleted with no options (collection 2), one deleted with
+// OrphanDependents=true (collection 4) and one with PropagationPolicy=Orphan (collection 5; both
+// are `Propagation::Orphan` here). The RCs go, their pods remain without owners, and no RC
 // is left in the graph.
 #[test]
 fn stressing_cascading_deletion_orphaning_collections() {
@@ -394,11 +395,17 @@ fn stressing_cascading_deletion_orphaning_collections() {
             &[],
             Some(Propagation::Orphan),
         ));
+        rc_uids.push(setup_rcs_pods(
+            &mut sim,
+            &format!("collection5-{i}"),
+            &[],
+            Some(Propagation::Orphan),
+        ));
     }
     sim.settle().unwrap();
     assert!(names(&sim, "ReplicationController").is_empty());
     let pods = names(&sim, "Pod");
-    assert_eq!(pods.len(), 10 * 3 * 2);
+    assert_eq!(pods.len(), 10 * 3 * 3);
     for p in &pods {
         assert!(owner_names(&sim, p).is_empty(), "{p} still has owners");
     }
@@ -411,8 +418,9 @@ fn stressing_cascading_deletion_orphaning_collections() {
 //    (rcStrategy.DefaultGarbageCollectionPolicy), so the pods remain;
 // 2. created with the orphan finalizer, deleted with no options: the pods remain;
 // 3. created with the orphan finalizer, deleted with OrphanDependents=false: the pods go;
-// 4. no finalizers, deleted with OrphanDependents=true: the pods remain.
-// Every RC goes, 90 pods remain, none of collection 3, and no RC is left in the graph.
+// 4. no finalizers, deleted with OrphanDependents=true: the pods remain;
+// 5. no finalizers, deleted with PropagationPolicy=Orphan: the pods remain.
+// Every RC goes, 120 pods remain, none of collection 3, and no RC is left in the graph.
 #[test]
 #[ignore = "needs the API server's delete-option handling (src/store/apiserver.rs, not edited \
             here): v1 RCs default to orphaning, and an explicit non-orphan propagation must \
@@ -446,14 +454,23 @@ fn stressing_cascading_deletion() {
             &[],
             Some(Propagation::Orphan),
         ));
+        rc_uids.push(setup_rcs_pods(
+            &mut sim,
+            &format!("collection5-{i}"),
+            &[],
+            Some(Propagation::Orphan),
+        ));
     }
     sim.settle().unwrap();
     assert!(names(&sim, "ReplicationController").is_empty());
     let pods = names(&sim, "Pod");
-    assert_eq!(pods.len(), 10 * 3 * 3);
+    assert_eq!(pods.len(), 10 * 3 * 4);
     for p in &pods {
         assert!(
-            p.contains("collection1-") || p.contains("collection2-") || p.contains("collection4-"),
+            p.contains("collection1-")
+                || p.contains("collection2-")
+                || p.contains("collection4-")
+                || p.contains("collection5-"),
             "unexpected remaining pod {p}"
         );
     }
