@@ -123,3 +123,187 @@ fn orphan_pods_created_by_rc_if_orphan_dependents_is_nil() {
     delete_rc(&mut sim, None);
     assert_eq!(pods(&sim).len(), 2, "expect 2 pods");
 }
+
+/// A simulation with the RC and garbage collector controllers and an RC `name` with
+/// `replicas` pods labelled `label=name` (`newOwnerRC(f, name, replicas, labels)`), its pods
+/// created ("waitForReplicas").
+fn sim_with_rcs(rcs: &[(&str, i32)]) -> Simulation {
+    let mut s = Simulation::new(
+        5,
+        Time::parse_rfc3339("2025-01-01T00:00:00Z").unwrap(),
+        FeatureGates::default(),
+        World::default(),
+    );
+    s.add_loop(Box::new(ReplicaSetController::new_replication_controller()));
+    s.add_loop(Box::new(GarbageCollector::new()));
+    for (name, replicas) in rcs {
+        s.api
+            .create(
+                Object::from_value(json!({
+                    "apiVersion": "v1", "kind": "ReplicationController",
+                    "metadata": {"name": name, "namespace": NS},
+                    "spec": {"replicas": replicas, "selector": {"gctest": name},
+                             "template": {"metadata": {"labels": {"gctest": name}},
+                                          "spec": {"containers": [{"name": "nginx",
+                                                                    "image": "nginx"}]}}}
+                }))
+                .unwrap(),
+            )
+            .unwrap();
+    }
+    s.settle().unwrap();
+    for (name, replicas) in rcs {
+        let rc = s
+            .api
+            .store
+            .get::<ReplicationController>(NS, name)
+            .cloned()
+            .unwrap();
+        assert_eq!(rc.status.replicas, *replicas, "{name}: waitForReplicas");
+    }
+    s
+}
+
+fn rc_uid(sim: &Simulation, name: &str) -> String {
+    sim.api
+        .store
+        .get::<ReplicationController>(NS, name)
+        .unwrap()
+        .metadata
+        .uid
+        .clone()
+}
+
+fn foreground_delete(sim: &mut Simulation, kind: &'static str, name: &str, uid: String) {
+    sim.api
+        .delete(
+            kind,
+            NS,
+            name,
+            &DeleteOptions {
+                propagation: Some(Propagation::Foreground),
+                uid: Some(uid),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+}
+
+// upstream: "Garbage collector should keep the rc around until all its pods are deleted if the
+// deleteOptions says so" (conformance): deleted in the foreground, the RC goes once its pods
+// are gone, and no pod is left. (Upstream sizes the RC to the cluster, 10 to 100 pods; 10
+// here.)
+#[test]
+fn keep_the_rc_around_until_all_its_pods_are_deleted() {
+    let mut sim = sim_with_rcs(&[(RC, 10)]);
+    let uid = rc_uid(&sim, RC);
+    foreground_delete(&mut sim, "ReplicationController", RC, uid);
+    // The RC carries the foregroundDeletion finalizer while its pods go.
+    let rc = sim.api.store.get::<ReplicationController>(NS, RC).cloned();
+    assert!(rc.is_some_and(|r| r.metadata.deletion_timestamp.is_some()));
+    sim.settle().unwrap();
+    let t = sim.now() + Duration::from_secs(30);
+    sim.run_until(t).unwrap();
+    assert!(sim.api.store.get::<ReplicationController>(NS, RC).is_none());
+    assert!(pods(&sim).is_empty(), "expected no pods");
+}
+
+// upstream: "Garbage collector should not delete dependents that have both valid owner and
+// owner that's waiting for dependents to be deleted" (conformance): half of rc1's pods also
+// get rc2 as an owner; rc1 deleted in the foreground goes, those pods stay, not terminating,
+// with rc2 as their only owner. (10 replicas here, see above.)
+#[test]
+fn do_not_delete_dependents_with_a_valid_owner_and_a_waiting_owner() {
+    let rc1 = "simpletest-rc-to-be-deleted";
+    let rc2 = "simpletest-rc-to-stay";
+    let replicas = 10;
+    let half = replicas / 2;
+    let mut sim = sim_with_rcs(&[(rc1, replicas), (rc2, 0)]);
+    let rc2_uid = rc_uid(&sim, rc2);
+    let mut names: Vec<String> = pods(&sim).iter().map(|p| p.metadata.name.clone()).collect();
+    names.sort();
+    for name in names.iter().take(half as usize) {
+        // The strategic merge patch adding rc2's reference (merged by uid).
+        let mut p = sim.api.store.get::<Pod>(NS, name).cloned().unwrap();
+        let mut refs: Vec<_> = p.metadata.owner_references.iter().cloned().collect();
+        refs.push(kubeplay::api::OwnerReference {
+            api_version: "v1".into(),
+            kind: "ReplicationController".into(),
+            name: rc2.into(),
+            uid: rc2_uid.clone(),
+            controller: None,
+            block_owner_deletion: None,
+        });
+        p.metadata.owner_references = refs.into();
+        sim.api.update(Object::Pod(p)).unwrap();
+    }
+    sim.settle().unwrap();
+    let uid = rc_uid(&sim, rc1);
+    foreground_delete(&mut sim, "ReplicationController", rc1, uid);
+    sim.settle().unwrap();
+    let t = sim.now() + Duration::from_secs(90);
+    sim.run_until(t).unwrap();
+    assert!(sim
+        .api
+        .store
+        .get::<ReplicationController>(NS, rc1)
+        .is_none());
+    let remaining = pods(&sim);
+    assert_eq!(remaining.len(), half as usize);
+    for p in remaining {
+        assert!(
+            p.metadata.deletion_timestamp.is_none(),
+            "{}",
+            p.metadata.name
+        );
+        assert_eq!(p.metadata.owner_references.len(), 1, "{}", p.metadata.name);
+        assert_eq!(p.metadata.owner_references[0].name, rc2);
+    }
+}
+
+// upstream: "Garbage collector should not be blocked by dependency circle" (conformance):
+// pod1 is owned by pod3, pod2 by pod1 and pod3 by pod2 (controller, blockOwnerDeletion);
+// deleting pod1 in the foreground deletes all three.
+#[test]
+fn not_blocked_by_dependency_circle() {
+    let mut sim = sim_with_rcs(&[]);
+    let mut uids = std::collections::BTreeMap::new();
+    for name in ["pod1", "pod2", "pod3"] {
+        // newGCPod.
+        let p = sim
+            .api
+            .create(
+                Object::from_value(json!({
+                    "apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": name, "namespace": NS},
+                    "spec": {"terminationGracePeriodSeconds": 30,
+                             "containers": [{"name": "nginx", "image": "nginx"}]}
+                }))
+                .unwrap(),
+            )
+            .unwrap();
+        uids.insert(name, p.meta().uid.clone());
+    }
+    for (pod, owner) in [("pod1", "pod3"), ("pod2", "pod1"), ("pod3", "pod2")] {
+        let mut p = sim.api.store.get::<Pod>(NS, pod).cloned().unwrap();
+        p.metadata.owner_references = vec![kubeplay::api::OwnerReference {
+            api_version: "v1".into(),
+            kind: "Pod".into(),
+            name: owner.into(),
+            uid: uids[owner].clone(),
+            controller: Some(true),
+            block_owner_deletion: Some(true),
+        }]
+        .into();
+        sim.api.update(Object::Pod(p)).unwrap();
+    }
+    sim.settle().unwrap();
+    foreground_delete(&mut sim, "Pod", "pod1", uids["pod1"].clone());
+    sim.settle().unwrap();
+    let t = sim.now() + Duration::from_secs(90);
+    sim.run_until(t).unwrap();
+    assert!(
+        pods(&sim).is_empty(),
+        "failed to wait for all pods to be deleted"
+    );
+}
