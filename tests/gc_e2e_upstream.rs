@@ -307,3 +307,105 @@ fn not_blocked_by_dependency_circle() {
         "failed to wait for all pods to be deleted"
     );
 }
+
+/// The deployment, ReplicaSet and garbage collector controllers with `newOwnerDeployment`'s
+/// two-replica Deployment, after it has created its ReplicaSet and pods.
+fn sim_with_deployment() -> (Simulation, String) {
+    let mut s = Simulation::new(
+        5,
+        Time::parse_rfc3339("2025-01-01T00:00:00Z").unwrap(),
+        FeatureGates::default(),
+        World::default(),
+    );
+    s.add_loop(Box::new(
+        kubeplay::controllers::deployment::DeploymentController::new(),
+    ));
+    s.add_loop(Box::new(ReplicaSetController::new()));
+    s.add_loop(Box::new(GarbageCollector::new()));
+    let d = s
+        .api
+        .create(
+            Object::from_value(json!({
+                "apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "simpletest.deployment", "namespace": NS},
+                "spec": {"replicas": 2, "selector": {"matchLabels": {"gctest": "delete_rs"}},
+                         "template": {"metadata": {"labels": {"gctest": "delete_rs"}},
+                                      "spec": {"containers": [{"name": "nginx",
+                                                                "image": "nginx"}]}}}
+            }))
+            .unwrap(),
+        )
+        .unwrap();
+    s.settle().unwrap();
+    let rss: Vec<_> = s
+        .api
+        .store
+        .list::<kubeplay::api::ReplicaSet>(Some(NS))
+        .cloned()
+        .collect();
+    assert_eq!(rss.len(), 1, "the Deployment created its ReplicaSet");
+    assert_eq!(rss[0].status.replicas, 2);
+    (s, d.meta().uid.clone())
+}
+
+/// `verifyRemainingObjects`: (Deployments, ReplicaSets, Pods) left in the namespace.
+fn remaining(sim: &Simulation) -> (usize, usize, usize) {
+    (
+        sim.api
+            .store
+            .list::<kubeplay::api::Deployment>(Some(NS))
+            .count(),
+        sim.api
+            .store
+            .list::<kubeplay::api::ReplicaSet>(Some(NS))
+            .count(),
+        pods(sim).len(),
+    )
+}
+
+fn delete_deployment(sim: &mut Simulation, uid: String, propagation: Propagation) {
+    sim.api
+        .delete(
+            "Deployment",
+            NS,
+            "simpletest.deployment",
+            &DeleteOptions {
+                propagation: Some(propagation),
+                uid: Some(uid),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    sim.settle().unwrap();
+    let t = sim.now() + Duration::from_secs(60);
+    sim.run_until(t).unwrap();
+}
+
+// upstream: "Garbage collector should delete RS created by deployment when not orphaning"
+// (conformance): deleted with background propagation, the Deployment's ReplicaSet and pods go.
+#[test]
+fn delete_rs_created_by_deployment_when_not_orphaning() {
+    let (mut sim, uid) = sim_with_deployment();
+    delete_deployment(&mut sim, uid, Propagation::Background);
+    assert_eq!(remaining(&sim), (0, 0, 0));
+}
+
+// upstream: "Garbage collector should orphan RS created by deployment when
+// deleteOptions.PropagationPolicy is Orphan" (conformance): the ReplicaSet and its two pods
+// remain, the ReplicaSet without a controller reference.
+#[test]
+fn orphan_rs_created_by_deployment_when_propagation_is_orphan() {
+    let (mut sim, uid) = sim_with_deployment();
+    delete_deployment(&mut sim, uid, Propagation::Orphan);
+    assert_eq!(remaining(&sim), (0, 1, 2));
+    for rs in sim.api.store.list::<kubeplay::api::ReplicaSet>(Some(NS)) {
+        assert!(
+            !rs.metadata
+                .owner_references
+                .iter()
+                .any(|r| r.controller == Some(true)),
+            "Found ReplicaSet with non nil ownerRef {}",
+            rs.metadata.name
+        );
+    }
+}
