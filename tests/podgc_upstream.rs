@@ -222,3 +222,38 @@ fn pod_gc_for_pods_with_duplicated_field_keys() {
         assert_eq!(p.status.phase, "Failed", "{name}");
     }
 }
+
+// upstream: "Pod garbage collector [Feature:PodGarbageCollector] [Slow] should handle the
+// creation of 1000 pods" (test/e2e/node/pod_gc.go), which needs
+// --terminated-pod-gc-threshold=100: 1000 pods that are never scheduled are created and set
+// Failed; within 2 minutes exactly 100 remain.
+#[test]
+fn pod_gc_handles_the_creation_of_1000_pods() {
+    let mut sim = Simulation::new(1, start(), FeatureGates::default(), World::default());
+    let mut gc = kubeplay::controllers::podgc::PodGcController::default();
+    gc.terminated_pod_threshold = 100;
+    sim.add_loop(Box::new(gc));
+    for i in 0..1000 {
+        let name = format!("pod-{i:04}");
+        sim.api
+            .create(
+                Object::from_value(json!({
+                    "apiVersion": "v1", "kind": "Pod",
+                    "metadata": {"name": name, "namespace": NS},
+                    "spec": {"schedulerName": "please don't schedule my pods",
+                             "containers": [{"name": "c", "image": "busybox"}]}
+                }))
+                .unwrap(),
+            )
+            .unwrap();
+        let mut p = get_pod_named(&sim, &name);
+        p.status.phase = "Failed".into();
+        sim.api.update_status(Object::Pod(p)).unwrap();
+    }
+    run_for(&mut sim, 120);
+    assert_eq!(sim.api.store.list::<Pod>(Some(NS)).count(), 100);
+}
+
+fn get_pod_named(sim: &Simulation, name: &str) -> Pod {
+    sim.api.store.get::<Pod>(NS, name).cloned().unwrap()
+}
