@@ -409,3 +409,68 @@ fn orphan_rs_created_by_deployment_when_propagation_is_orphan() {
         );
     }
 }
+
+// upstream: "Garbage collector should delete jobs and pods created by cronjob": a CronJob
+// running every minute creates a Job (and its pod); deleted with background propagation, it
+// leaves no CronJob, Job or pod behind within a minute.
+#[test]
+fn delete_jobs_and_pods_created_by_cronjob() {
+    let mut sim = Simulation::new(
+        5,
+        Time::parse_rfc3339("2025-01-01T00:00:00Z").unwrap(),
+        FeatureGates::default(),
+        World::default(),
+    );
+    sim.add_loop(kubeplay::controllers::cronjob::new_cron_job_controller());
+    sim.add_loop(kubeplay::controllers::job::new_job_controller());
+    sim.add_loop(Box::new(GarbageCollector::new()));
+    // newCronJob("simple", "*/1 * * * ?").
+    sim.api
+        .create(
+            Object::from_value(json!({
+                "apiVersion": "batch/v1", "kind": "CronJob",
+                "metadata": {"name": "simple", "namespace": NS},
+                "spec": {"schedule": "*/1 * * * ?",
+                         "jobTemplate": {"spec": {"template": {"spec": {
+                             "restartPolicy": "OnFailure",
+                             "containers": [{"name": "c", "image": "busybox",
+                                             "args": ["sleep", "300"]}]}}}}}
+            }))
+            .unwrap(),
+        )
+        .unwrap();
+    // "Wait for the CronJob to create new Job" (2 minutes).
+    let t = sim.now() + Duration::from_secs(120);
+    sim.run_until(t).unwrap();
+    let jobs = sim
+        .api
+        .store
+        .list::<kubeplay::api::batch::Job>(Some(NS))
+        .count();
+    assert!(jobs > 0, "the CronJob created some Jobs");
+    assert!(!pods(&sim).is_empty(), "the Jobs created pods");
+    sim.api
+        .delete(
+            "CronJob",
+            NS,
+            "simple",
+            &DeleteOptions {
+                propagation: Some(Propagation::Background),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let t = sim.now() + Duration::from_secs(60);
+    sim.run_until(t).unwrap();
+    let cronjobs = sim
+        .api
+        .store
+        .list::<kubeplay::api::batch::CronJob>(Some(NS))
+        .count();
+    let jobs = sim
+        .api
+        .store
+        .list::<kubeplay::api::batch::Job>(Some(NS))
+        .count();
+    assert_eq!((cronjobs, jobs, pods(&sim).len()), (0, 0, 0));
+}
