@@ -598,11 +598,14 @@ impl NodeLifecycleController {
             self.tainter(z, now);
         }
         self.zone_states.retain(|z, _| zones.contains_key(z));
-        let all_was_full = !self.zone_states.is_empty()
-            && self
-                .zone_states
-                .values()
-                .all(|s| *s == ZoneState::FullDisruption);
+        // `allWasFullyDisrupted` starts true in upstream's handleDisruption, so with no zone
+        // at all (no nodes, or every node excluded from disruption checks) both flags are
+        // true and the pass does nothing; it must not enter full-disruption mode, which marks
+        // every node reachable (its NoExecute taints removed, its tainting cancelled).
+        let all_was_full = self
+            .zone_states
+            .values()
+            .all(|s| *s == ZoneState::FullDisruption);
         if all_full && all_was_full {
             return Ok(());
         }

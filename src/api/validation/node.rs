@@ -423,3 +423,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "node_upstream_tests.rs"]
+mod upstream_tests;
