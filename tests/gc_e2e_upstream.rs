@@ -115,9 +115,6 @@ fn orphan_pods_created_by_rc_if_delete_options_say_so() {
 // is nil": empty delete options (only a UID precondition) orphan a v1 RC's pods, the RC
 // strategy's default garbage collection policy for core/v1.
 #[test]
-#[ignore = "the API server's delete (src/store/apiserver.rs, not edited here) does not apply \
-            rcStrategy.DefaultGarbageCollectionPolicy (OrphanDependents for core/v1 RCs): with no \
-            propagation given the pods are collected"]
 fn orphan_pods_created_by_rc_if_orphan_dependents_is_nil() {
     let mut sim = sim_with_rc();
     delete_rc(&mut sim, None);

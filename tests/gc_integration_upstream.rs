@@ -422,10 +422,6 @@ fn stressing_cascading_deletion_orphaning_collections() {
 // 5. no finalizers, deleted with PropagationPolicy=Orphan: the pods remain.
 // Every RC goes, 120 pods remain, none of collection 3, and no RC is left in the graph.
 #[test]
-#[ignore = "needs the API server's delete-option handling (src/store/apiserver.rs, not edited \
-            here): v1 RCs default to orphaning, and an explicit non-orphan propagation must \
-            drop an orphan finalizer (shouldOrphanDependents / \
-            deletionFinalizersForGarbageCollection)"]
 fn stressing_cascading_deletion() {
     let mut sim = new_sim();
     let mut rc_uids = vec![];
