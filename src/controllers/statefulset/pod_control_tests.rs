@@ -18,8 +18,9 @@ use crate::queue::WorkQueue;
 use crate::store::apiserver::ApiServer;
 use crate::world::World;
 
-struct Env {
-    api: ApiServer,
+/// The API server and the rest of a controller's context (shared with the status-updater tests).
+pub(super) struct Env {
+    pub(super) api: ApiServer,
     gates: FeatureGates,
     queue: WorkQueue,
     world: World,
@@ -27,7 +28,7 @@ struct Env {
 }
 
 impl Env {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Env {
             api: ApiServer::new(1, Time::from_unix_secs(1_735_689_600)),
             gates: FeatureGates::default(),
@@ -37,7 +38,7 @@ impl Env {
         }
     }
 
-    fn ctx(&mut self) -> Ctx<'_> {
+    pub(super) fn ctx(&mut self) -> Ctx<'_> {
         Ctx {
             api: &mut self.api,
             gates: &self.gates,

@@ -6,43 +6,12 @@
 
 use super::stateful_set_control::update_stateful_set_status;
 use super::tests::new_stateful_set;
-use crate::api::{Object, StatefulSet, StatefulSetStatus, Time};
-use crate::controllers::Ctx;
-use crate::features::FeatureGates;
-use crate::queue::WorkQueue;
-use crate::store::apiserver::ApiServer;
-use crate::world::World;
+use crate::api::{Object, StatefulSet, StatefulSetStatus};
 
-struct Env {
-    api: ApiServer,
-    gates: FeatureGates,
-    queue: WorkQueue,
-    world: World,
-    actions: Vec<crate::controllers::Action>,
-}
+use super::pod_control_tests::Env;
 
+/// The set-level helpers these tests add to the pod-control tests' environment.
 impl Env {
-    fn new() -> Self {
-        Env {
-            api: ApiServer::new(1, Time::from_unix_secs(1_735_689_600)),
-            gates: FeatureGates::default(),
-            queue: WorkQueue::new(),
-            world: World::default(),
-            actions: vec![],
-        }
-    }
-
-    fn ctx(&mut self) -> Ctx<'_> {
-        Ctx {
-            api: &mut self.api,
-            gates: &self.gates,
-            queue: &mut self.queue,
-            world: &mut self.world,
-            actions: &mut self.actions,
-            component: "statefulset-controller",
-        }
-    }
-
     /// `newStatefulSet(3)` in the store, as the informer would hold it.
     fn load_set(&mut self) -> StatefulSet {
         match self
