@@ -922,7 +922,7 @@ fn tolerance_and_bounds_table() {
 
 /// `generateScalingRules` (pkg/controller/podautoscaler/testutil): a Max-select rule with an
 /// optional Pods and Percent policy (0 = absent).
-fn generate_scaling_rules(
+pub(super) fn generate_scaling_rules(
     pods: i32,
     pods_period: i32,
     percent: i32,

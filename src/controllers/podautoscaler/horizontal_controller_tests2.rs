@@ -262,37 +262,6 @@ fn multiple_hpas() {
     assert_eq!(processed.len(), HPA_COUNT, "Expected to process all HPAs");
 }
 
-/// `generateScalingRules`.
-fn generate_scaling_rules(
-    pods: i32,
-    pods_period: i32,
-    percent: i32,
-    percent_period: i32,
-    window: i32,
-) -> HpaScalingRules {
-    let mut policies = vec![];
-    if pods != 0 {
-        policies.push(crate::api::autoscaling::HpaScalingPolicy {
-            type_: "Pods".into(),
-            value: pods,
-            period_seconds: pods_period,
-        });
-    }
-    if percent != 0 {
-        policies.push(crate::api::autoscaling::HpaScalingPolicy {
-            type_: "Percent".into(),
-            value: percent,
-            period_seconds: percent_period,
-        });
-    }
-    HpaScalingRules {
-        stabilization_window_seconds: Some(window),
-        select_policy: Some("Max".into()),
-        policies: (!policies.is_empty()).then_some(policies),
-        tolerance: None,
-    }
-}
-
 /// `generateEventsUniformDistribution`.
 fn uniform_events(raw: &[i32], period: i64, now: Time) -> Vec<TimestampedScaleEvent> {
     let seg = period as f64 / raw.len() as f64;

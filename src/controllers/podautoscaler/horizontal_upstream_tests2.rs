@@ -12,41 +12,12 @@ use crate::api::autoscaling::{
     HorizontalPodAutoscalerBehavior, HpaScalingPolicy,
 };
 
+use super::controller_tests::generate_scaling_rules;
+
 const NOW: Time = Time(1_000_000_000);
 
 fn ago(secs: i64) -> Time {
     NOW - Duration::from_secs(secs)
-}
-
-/// `generateScalingRules`: a Max-select rule with an optional Pods and Percent policy.
-fn generate_scaling_rules(
-    pods: i32,
-    pods_period: i32,
-    percent: i32,
-    percent_period: i32,
-    window: i32,
-) -> HpaScalingRules {
-    let mut policies = vec![];
-    if pods != 0 {
-        policies.push(HpaScalingPolicy {
-            type_: "Pods".into(),
-            value: pods,
-            period_seconds: pods_period,
-        });
-    }
-    if percent != 0 {
-        policies.push(HpaScalingPolicy {
-            type_: "Percent".into(),
-            value: percent,
-            period_seconds: percent_period,
-        });
-    }
-    HpaScalingRules {
-        stabilization_window_seconds: Some(window),
-        select_policy: Some("Max".into()),
-        policies: (!policies.is_empty()).then_some(policies),
-        tolerance: None,
-    }
 }
 
 fn sev(change: i32, at: Time, outdated: bool) -> TimestampedScaleEvent {
