@@ -15,6 +15,7 @@ pub mod interop;
 pub mod invariants;
 pub mod kubectl;
 pub mod kubelet;
+pub mod mem_compare;
 pub mod queue;
 pub mod rng;
 pub mod scenario;
@@ -23,6 +24,7 @@ pub mod scheduler;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod share;
 pub mod sim;
+pub mod size_class_alloc;
 pub mod store;
 #[cfg(test)]
 mod test_fixtures;
@@ -31,3 +33,9 @@ pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 pub mod world;
+
+/// The page's allocator: small blocks from size-class free lists over `dlmalloc`.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOC: size_class_alloc::SizeClassAlloc<std::alloc::System> =
+    size_class_alloc::SizeClassAlloc::new(std::alloc::System);
