@@ -868,7 +868,6 @@ impl JobController {
             if complete {
                 jc.finished_condition = Some(new_success_condition(&g, now));
             } else if manage_job_called {
-                let o = (Job::KIND, jc.job.metadata.clone());
                 if jc.job.is_suspended() {
                     if ensure_job_condition_status(
                         &mut jc.job.status.conditions,
@@ -879,7 +878,7 @@ impl JobController {
                         now,
                     ) {
                         suspend_cond_changed = true;
-                        ctx.event(&o, "Normal", "Suspended", "Job suspended");
+                        ctx.event_on(&jc.job, "Normal", "Suspended", "Job suspended");
                     }
                 } else if ensure_job_condition_status(
                     &mut jc.job.status.conditions,
@@ -890,7 +889,7 @@ impl JobController {
                     now,
                 ) {
                     suspend_cond_changed = true;
-                    ctx.event(&o, "Normal", "Resumed", "Job resumed");
+                    ctx.event_on(&jc.job, "Normal", "Resumed", "Job resumed");
                     // ActiveDeadlineSeconds counts continuous activity: a resumed Job starts over.
                     jc.job.status.start_time = Some(now);
                 }
