@@ -824,19 +824,13 @@ pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) ->
     safe_encode_string(&h.to_string())
 }
 
-/// `generateReplicaSetName`: `<deployment>-<hash>`, the deployment name truncated so that the
-/// whole fits in 253 characters (a DNS subdomain).
+/// The new ReplicaSet's name, `<deployment>-<hash>`, exactly as upstream's `getNewReplicaSet`
+/// builds it (`d.Name + "-" + podTemplateSpecHash`, "deterministic, to ensure idempotence"). It
+/// is never truncated: for a deployment name within 253 characters of the limit the ReplicaSet
+/// name is too long, its creation fails validation and the deployment reports
+/// `ReplicaSetCreateError`, as upstream.
 pub fn generate_replica_set_name(deployment_name: &str, hash: &str) -> String {
-    let max_len = 253i64 - 1 - hash.len() as i64;
-    if deployment_name.len() as i64 > max_len && max_len > 0 {
-        let mut end = max_len as usize;
-        while !deployment_name.is_char_boundary(end) {
-            end -= 1;
-        }
-        format!("{}-{hash}", &deployment_name[..end])
-    } else {
-        format!("{deployment_name}-{hash}")
-    }
+    format!("{deployment_name}-{hash}")
 }
 
 /// `ListReplicaSets`: replica sets in the deployment's namespace matching its selector and
