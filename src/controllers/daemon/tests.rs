@@ -1561,6 +1561,14 @@ fn one_sync_launch_rows() {
             |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
             (3, 0, 0),
         ),
+        // Ported from TestSelectorDaemonSetLaunchesPods (pkg/controller/daemon/
+        // daemon_controller_test.go): upstream runs it with the default (OnDelete) strategy only.
+        (
+            "TestSelectorDaemonSetLaunchesPods",
+            four_and_three.clone(),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
+            (3, 0, 0),
+        ),
         (
             "TestBadSelectorDaemonDoesNothing",
             four_and_three.clone(),
