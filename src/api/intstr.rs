@@ -98,9 +98,9 @@ impl IntOrString {
                             .into(),
                     );
                 };
-                let v: i64 = go_atoi(num).ok_or_else(|| {
+                let v: i64 = go_atoi(num).map_err(|why| {
                     format!(
-                        "invalid value for IntOrString: invalid value {s:?}: strconv.Atoi: parsing {num:?}: invalid syntax"
+                        "invalid value for IntOrString: invalid value {s:?}: strconv.Atoi: parsing {num:?}: {why}"
                     )
                 })?;
                 let x = v as f64 * f64::from(total) / 100.0;
@@ -111,13 +111,14 @@ impl IntOrString {
     }
 }
 
-/// `strconv.Atoi`: optional sign then decimal digits only.
-fn go_atoi(s: &str) -> Option<i64> {
+/// `strconv.Atoi` (64-bit `int`): optional sign then decimal digits only; the error is Go's
+/// `invalid syntax` or, for digits beyond the int64 range, `value out of range`.
+fn go_atoi(s: &str) -> Result<i64, &'static str> {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+        return Err("invalid syntax");
     }
-    s.parse::<i64>().ok()
+    s.parse::<i64>().map_err(|_| "value out of range")
 }
 
 /// `intstr.GetScaledValueFromIntOrPercent` on an optional value (`nil` is an error upstream).
@@ -156,6 +157,27 @@ mod tests {
             assert_eq!(got, *want, "{v} of {total} (round up {up})");
         }
         assert!(get_scaled_value_from_int_or_percent(None, 10, true).is_err());
+    }
+
+    /// strconv.Atoi's two failure messages, as GetScaledValueFromIntOrPercent wraps them.
+    #[test]
+    fn scaled_value_error_messages() {
+        let big = IntOrString::from("99999999999999999999%");
+        assert_eq!(
+            big.scaled_value(10, true).unwrap_err(),
+            "invalid value for IntOrString: invalid value \"99999999999999999999%\": \
+             strconv.Atoi: parsing \"99999999999999999999\": value out of range"
+        );
+        let bad = IntOrString::from("5.5%");
+        assert_eq!(
+            bad.scaled_value(10, true).unwrap_err(),
+            "invalid value for IntOrString: invalid value \"5.5%\": strconv.Atoi: parsing \"5.5\": \
+             invalid syntax"
+        );
+        // Within int64 but beyond int32: Go's 64-bit int parses it.
+        assert!(IntOrString::from("3000000000%")
+            .scaled_value(0, true)
+            .is_ok());
     }
 
     #[test]

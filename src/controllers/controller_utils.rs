@@ -1083,22 +1083,62 @@ pub fn next_pod_availability_check(
     (next.0 > 0).then_some(next)
 }
 
+/// `findMinNextPodAvailabilitySimpleCheck`: the earliest [`next_pod_availability_check`] among
+/// `pods` seen from `now`, with the first pod that has it (later pods with the same duration do
+/// not replace it).
+pub fn find_min_next_pod_availability_simple_check<'a>(
+    pods: impl IntoIterator<Item = &'a Pod>,
+    min_ready_seconds: i32,
+    now: Time,
+) -> Option<(Duration, &'a Pod)> {
+    let mut min: Option<(Duration, &'a Pod)> = None;
+    for p in pods {
+        if let Some(next) = next_pod_availability_check(p, min_ready_seconds, now) {
+            if min.is_none_or(|(m, _)| next < m) {
+                min = Some((next, p));
+            }
+        }
+    }
+    min
+}
+
+/// `FindMinNextPodAvailabilityCheck` with upstream's two instants: the pod that becomes
+/// available first as of `last_owner_status_evaluation` (when the owner's status was computed)
+/// is looked at again from `now` (upstream's `clock.Now()` after the status update); if it
+/// became available in between, the check is due immediately (0). Pods that became ready after
+/// the evaluation are not considered.
+pub fn find_min_next_pod_availability_check_since<'a>(
+    pods: impl IntoIterator<Item = &'a Pod>,
+    min_ready_seconds: i32,
+    last_owner_status_evaluation: Time,
+    now: Time,
+) -> Option<Duration> {
+    let (_, check_pod) = find_min_next_pod_availability_simple_check(
+        pods,
+        min_ready_seconds,
+        last_owner_status_evaluation,
+    )?;
+    Some(next_pod_availability_check(check_pod, min_ready_seconds, now).unwrap_or(Duration::ZERO))
+}
+
 /// `FindMinNextPodAvailabilityCheck` (Kubernetes 1.34, kubernetes#132121): the earliest moment a
 /// ready-but-not-yet-available pod becomes available, relative to `now`. On the virtual clock the
-/// status evaluation and the "refreshed" clock read are the same instant, so upstream's second
+/// status evaluation and the "refreshed" clock read are the same instant
+/// ([`find_min_next_pod_availability_check_since`] with both at `now`), so upstream's second
 /// pass returns the same duration.
 pub fn find_min_next_pod_availability_check<'a>(
     pods: impl IntoIterator<Item = &'a Pod>,
     min_ready_seconds: i32,
     now: Time,
 ) -> Option<Duration> {
-    pods.into_iter()
-        .filter_map(|p| next_pod_availability_check(p, min_ready_seconds, now))
-        .min()
+    find_min_next_pod_availability_check_since(pods, min_ready_seconds, now, now)
 }
 
 #[cfg(test)]
 mod upstream_tests2;
+
+#[cfg(test)]
+mod apps_ports;
 
 #[cfg(test)]
 mod tests {

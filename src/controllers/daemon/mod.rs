@@ -16,6 +16,8 @@ pub use daemon_controller::{
 };
 
 #[cfg(test)]
+mod apps_ports;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod upstream_tests2;

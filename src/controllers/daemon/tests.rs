@@ -1314,11 +1314,13 @@ fn plan_without_surge_respects_max_unavailable() {
     map.insert("node-1".into(), vec![pod("node-1", "old", true)]);
     map.insert("node-2".into(), vec![pod("node-2", "new", false)]);
     map.insert("node-3".into(), vec![pod("node-3", "old", false)]);
-    let plan = DaemonSetsController::plan_rolling_update(&ds, &ns, &map, "new", 0, 2, 4, now);
+    let plan =
+        DaemonSetsController::plan_rolling_update(&ds, &ns, &map, "new", 0, 2, 4, now).unwrap();
     // node-2's new pod is unavailable (1), node-3's old pod is unavailable: replaced at once (2);
     // no budget left for the available old pods.
     assert_eq!(plan.pods_to_delete, ["node-3-old"]);
-    let plan = DaemonSetsController::plan_rolling_update(&ds, &ns, &map, "new", 0, 3, 4, now);
+    let plan =
+        DaemonSetsController::plan_rolling_update(&ds, &ns, &map, "new", 0, 3, 4, now).unwrap();
     assert_eq!(plan.pods_to_delete, ["node-3-old", "node-0-old"]);
     assert!(plan.nodes_to_create.is_empty());
 }
@@ -1557,6 +1559,14 @@ fn one_sync_launch_rows() {
         ),
         (
             "TestSelectorDaemonLaunchesPods",
+            four_and_three.clone(),
+            |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
+            (3, 0, 0),
+        ),
+        // Ported from TestSelectorDaemonSetLaunchesPods (pkg/controller/daemon/
+        // daemon_controller_test.go): upstream runs it with the default (OnDelete) strategy only.
+        (
+            "TestSelectorDaemonSetLaunchesPods",
             four_and_three.clone(),
             |s| s.node_selector = labels(SIMPLE_NODE_LABEL),
             (3, 0, 0),

@@ -109,6 +109,11 @@ impl DaemonSetsController {
     /// The pure part of `rollingUpdate`: with `maxSurge == 0`, old pods to delete within the
     /// unavailability budget; with surge, nodes to get a new pod next to their old one and old
     /// pods whose new pod is available. Nodes are visited in name order (upstream: map order).
+    ///
+    /// # Errors
+    /// With surge, an old pod (without a new one) on a node missing from `nodes` (a deleted node
+    /// whose pods are not gone yet): upstream's node lister lookup fails and the whole pass
+    /// returns `couldn't get node for nodeName "<node>": node "<node>" not found`.
     #[allow(clippy::too_many_arguments)]
     pub fn plan_rolling_update(
         ds: &DaemonSet,
@@ -119,14 +124,18 @@ impl DaemonSetsController {
         max_unavailable: i32,
         desired: i32,
         now: crate::api::Time,
-    ) -> RollingPlan {
+    ) -> Result<RollingPlan, String> {
         let mrs = ds.spec.min_ready_seconds;
         let avail = |p: &Pod| is_pod_available(p, mrs, now);
-        let should_run = |name: &str| {
-            nodes
+        // dsc.nodeLister.Get(nodeName) then NodeShouldRunDaemonPod.
+        let should_run = |name: &str| -> Result<bool, String> {
+            let node = nodes
                 .iter()
                 .find(|n| n.metadata.name == name)
-                .is_some_and(|n| node_should_run_daemon_pod(n, ds).0)
+                .ok_or_else(|| {
+                    format!("couldn't get node for nodeName {name:?}: node {name:?} not found")
+                })?;
+            Ok(node_should_run_daemon_pod(node, ds).0)
         };
         if max_surge == 0 {
             let mut num_unavailable = 0;
@@ -159,10 +168,10 @@ impl DaemonSetsController {
             let remaining = remaining.min(candidates.len());
             let mut pods_to_delete = allowed_replacement;
             pods_to_delete.extend(candidates.into_iter().take(remaining));
-            return RollingPlan {
+            return Ok(RollingPlan {
                 pods_to_delete,
                 nodes_to_create: vec![],
-            };
+            });
         }
 
         let mut old_pods_to_delete: Vec<String> = vec![];
@@ -189,13 +198,13 @@ impl DaemonSetsController {
                 (_, None) => {} // the manage loop handles this node
                 (None, Some(o)) => {
                     if !avail(o) {
-                        if !should_run(node_name) {
+                        if !should_run(node_name)? {
                             old_pods_to_delete.push(o.metadata.name.clone());
                             continue;
                         }
                         allowed_new_nodes.push(node_name.clone());
                     } else {
-                        if !should_run(node_name) {
+                        if !should_run(node_name)? {
                             should_not_run_pods_to_delete.push(o.metadata.name.clone());
                             continue;
                         }
@@ -225,10 +234,10 @@ impl DaemonSetsController {
         let remaining = remaining.min(candidate_new_nodes.len());
         let mut nodes_to_create = allowed_new_nodes;
         nodes_to_create.extend(candidate_new_nodes.into_iter().take(remaining));
-        RollingPlan {
+        Ok(RollingPlan {
             pods_to_delete: old_pods_to_delete,
             nodes_to_create,
-        }
+        })
     }
 
     /// `rollingUpdate`: plan, then `syncNodes`.
@@ -255,7 +264,8 @@ impl DaemonSetsController {
             max_unavailable,
             desired,
             ctx.now(),
-        );
+        )
+        .map_err(internal_error)?;
         self.sync_nodes(ctx, ds, &plan.pods_to_delete, &plan.nodes_to_create, hash)
     }
 

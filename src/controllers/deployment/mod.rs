@@ -20,6 +20,9 @@ pub mod util;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod apps_ports;
+
 use crate::api::{
     ApiError, Deployment, LabelSelector, Object, OwnerReference, Pod, ReplicaSet, Resource, Time,
 };

@@ -324,12 +324,13 @@ pub fn scale(
         let mut all = filter_active_replica_sets(&all_rss(old_rss, new_rs));
         let all_replicas = get_replica_count_for_replica_sets(&all);
         let allowed = if d.replicas() > 0 {
-            d.replicas() + max_surge(d)
+            d.replicas().wrapping_add(max_surge(d))
         } else {
             0
         };
-        // Replicas to add (or remove, when negative), distributed proportionally.
-        let to_add = allowed - all_replicas;
+        // Replicas to add (or remove, when negative), distributed proportionally (int32
+        // arithmetic, wrapping as Go's does).
+        let to_add = allowed.wrapping_sub(all_replicas);
         // Larger replica sets first; for equal sizes, newer first when scaling up and older
         // first when scaling down.
         let op = if to_add > 0 {
@@ -346,8 +347,8 @@ pub fn scale(
         for rs in &all {
             if to_add != 0 {
                 let p = get_proportion(Some(rs), d, to_add, added);
-                sizes.push(rs.replicas() + p);
-                added += p;
+                sizes.push(rs.replicas().wrapping_add(p));
+                added = added.wrapping_add(p);
             } else {
                 sizes.push(rs.replicas());
             }
@@ -355,7 +356,7 @@ pub fn scale(
         for (i, rs) in all.iter().enumerate() {
             // Add/remove any leftovers to the largest replica set.
             if i == 0 && to_add != 0 {
-                sizes[0] = (sizes[0] + to_add - added).max(0);
+                sizes[0] = sizes[0].wrapping_add(to_add.wrapping_sub(added)).max(0);
             }
             scale_replica_set(ctx, rs, sizes[i], d, op)?;
         }

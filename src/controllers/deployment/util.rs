@@ -341,7 +341,13 @@ pub fn set_new_replica_set_annotations(
             // else: "Not appending revision due to revision history length limit reached".
         }
     }
-    if !exists && set_replicas_annotations(new_rs, d.replicas(), d.replicas() + max_surge(d)) {
+    if !exists
+        && set_replicas_annotations(
+            new_rs,
+            d.replicas(),
+            d.replicas().wrapping_add(max_surge(d)),
+        )
+    {
         changed = true;
     }
     changed
@@ -493,13 +499,16 @@ pub fn new_rs_new_replicas(
             let (s, _) = rolling_params(d);
             let max_surge =
                 crate::api::get_scaled_value_from_int_or_percent(s, d.replicas(), true)?;
+            // int32 arithmetic, wrapping as Go's does.
             let current = get_replica_count_for_replica_sets(all_rss);
-            let max_total = d.replicas() + max_surge;
+            let max_total = d.replicas().wrapping_add(max_surge);
             if current >= max_total {
                 return Ok(new_rs.replicas());
             }
-            let scale_up = (max_total - current).min(d.replicas() - new_rs.replicas());
-            Ok(new_rs.replicas() + scale_up)
+            let scale_up = max_total
+                .wrapping_sub(current)
+                .min(d.replicas().wrapping_sub(new_rs.replicas()));
+            Ok(new_rs.replicas().wrapping_add(scale_up))
         }
         RECREATE => Ok(d.replicas()),
         t => Err(format!("deployment type {t} isn't supported")),
@@ -532,7 +541,7 @@ pub fn get_proportion(rs: Option<&ReplicaSet>, d: &Deployment, to_add: i32, adde
         return 0;
     }
     let fraction = get_replica_set_fraction(rs, d);
-    let allowed = to_add - added;
+    let allowed = to_add.wrapping_sub(added);
     if to_add > 0 {
         fraction.min(allowed)
     } else {
@@ -550,7 +559,7 @@ pub fn get_replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> i32 {
     if d.replicas() == 0 {
         return -rs.replicas();
     }
-    let deployment_max = d.replicas() + max_surge(d);
+    let deployment_max = d.replicas().wrapping_add(max_surge(d));
     let annotated = match get_max_replicas_annotation(rs) {
         Some(n) if n > 0 => n,
         _ => d.status.replicas,
@@ -558,8 +567,10 @@ pub fn get_replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> i32 {
     if annotated == 0 {
         return 0;
     }
-    let new_size = f64::from(rs.replicas()) * f64::from(deployment_max) / f64::from(annotated);
-    new_size.round() as i32 - rs.replicas()
+    // Upstream multiplies in int32 before converting to float64
+    // (`float64(*(rs.Spec.Replicas) * deploymentMaxReplicas)`), so the product wraps.
+    let new_size = f64::from(rs.replicas().wrapping_mul(deployment_max)) / f64::from(annotated);
+    (new_size.round() as i32).wrapping_sub(rs.replicas())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -638,7 +649,9 @@ pub fn set_from_replica_set_template(d: &mut Deployment, template: &PodTemplateS
 
 /// `GetReplicaCountForReplicaSets`: Σ spec.replicas.
 pub fn get_replica_count_for_replica_sets(rss: &[ReplicaSet]) -> i32 {
-    rss.iter().map(ReplicaSet::replicas).sum()
+    rss.iter()
+        .map(ReplicaSet::replicas)
+        .fold(0, i32::wrapping_add)
 }
 
 /// `GetActualReplicaCountForReplicaSets`: Σ status.replicas.
@@ -824,19 +837,13 @@ pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i32>) ->
     safe_encode_string(&h.to_string())
 }
 
-/// `generateReplicaSetName`: `<deployment>-<hash>`, the deployment name truncated so that the
-/// whole fits in 253 characters (a DNS subdomain).
+/// The new ReplicaSet's name, `<deployment>-<hash>`, exactly as upstream's `getNewReplicaSet`
+/// builds it (`d.Name + "-" + podTemplateSpecHash`, "deterministic, to ensure idempotence"). It
+/// is never truncated: for a deployment name within 253 characters of the limit the ReplicaSet
+/// name is too long, its creation fails validation and the deployment reports
+/// `ReplicaSetCreateError`, as upstream.
 pub fn generate_replica_set_name(deployment_name: &str, hash: &str) -> String {
-    let max_len = 253i64 - 1 - hash.len() as i64;
-    if deployment_name.len() as i64 > max_len && max_len > 0 {
-        let mut end = max_len as usize;
-        while !deployment_name.is_char_boundary(end) {
-            end -= 1;
-        }
-        format!("{}-{hash}", &deployment_name[..end])
-    } else {
-        format!("{deployment_name}-{hash}")
-    }
+    format!("{deployment_name}-{hash}")
 }
 
 /// `ListReplicaSets`: replica sets in the deployment's namespace matching its selector and

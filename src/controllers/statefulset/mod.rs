@@ -16,6 +16,8 @@ pub mod stateful_set_utils;
 pub use stateful_set::{StatefulSetController, NAME};
 
 #[cfg(test)]
+mod apps_ports;
+#[cfg(test)]
 mod compatibility_upstream_tests;
 #[cfg(test)]
 mod orphaned_pods_upstream_tests;

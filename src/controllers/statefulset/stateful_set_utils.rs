@@ -64,15 +64,16 @@ pub fn get_start_ordinal(set: &StatefulSet, gates: &FeatureGates) -> i32 {
     0
 }
 
-/// `getEndOrdinal`: the last ordinal in range (inclusive).
-pub fn get_end_ordinal(set: &StatefulSet, gates: &FeatureGates) -> i32 {
-    get_start_ordinal(set, gates) + set.replicas() - 1
+/// `getEndOrdinal`: the last ordinal in range (inclusive), in Go's 64-bit `int` (start and
+/// replicas are both int32, so their sum never overflows there).
+pub fn get_end_ordinal(set: &StatefulSet, gates: &FeatureGates) -> i64 {
+    i64::from(get_start_ordinal(set, gates)) + i64::from(set.replicas()) - 1
 }
 
 /// `podInOrdinalRange`.
 pub fn pod_in_ordinal_range(pod: &Pod, set: &StatefulSet, gates: &FeatureGates) -> bool {
     let o = get_ordinal(pod);
-    o >= get_start_ordinal(set, gates) && o <= get_end_ordinal(set, gates)
+    o >= get_start_ordinal(set, gates) && i64::from(o) <= get_end_ordinal(set, gates)
 }
 
 /// `getPodName`: `<set>-<ordinal>`.
@@ -490,15 +491,17 @@ pub fn new_versioned_stateful_set_pod(
     ordinal: i32,
     gates: &FeatureGates,
 ) -> Pod {
-    let start = get_start_ordinal(current_set, gates);
+    // Go's `int` arithmetic: 64-bit, so `start + partition` cannot overflow.
+    let start = i64::from(get_start_ordinal(current_set, gates));
+    let ordinal64 = i64::from(ordinal);
     let us = &current_set.spec.update_strategy;
     let use_current = (us.type_ == ROLLING_UPDATE_STRATEGY
         && us.rolling_update.is_none()
-        && ordinal < start + current_set.status.current_replicas)
+        && ordinal64 < start + i64::from(current_set.status.current_replicas))
         || us
             .rolling_update
             .as_ref()
-            .is_some_and(|ru| ordinal < start + ru.partition.unwrap_or(0));
+            .is_some_and(|ru| ordinal64 < start + i64::from(ru.partition.unwrap_or(0)));
     if use_current {
         let mut pod = new_stateful_set_pod(current_set, ordinal, gates);
         set_pod_revision(&mut pod, current_revision);
