@@ -107,3 +107,63 @@ fn sync_job_expectations() {
     assert_eq!(f.count("delete", "Pod"), 0, "deletions");
     assert_eq!(f.job_status().active, 2, "active");
 }
+
+// Ported from TestControllerSyncJob (pkg/controller/job/job_controller_test.go), rows "indexed job
+// start" and "indexed job with podIndexLabel feature disabled", with what upstream's
+// checkIndexedJobPods, checkJobCompletionLabel and checkJobCompletionEnvVariable verify on the
+// created pods: indexes 0 and 1, hostname `<job>-<ix>`, generateName `<job>-<ix>-`, the
+// completion-index label only with PodIndexLabel on, and JOB_COMPLETION_INDEX read from the label
+// (gate on) or from the annotation (gate off).
+#[test]
+fn controller_sync_job_indexed_pods_with_and_without_pod_index_label() {
+    for label in [true, false] {
+        let mut f = Fixture::new(false, false, false);
+        f.gates.set("PodIndexLabel", label);
+        let job = f.job(2, 5, 6, true);
+        f.load_job(job);
+        f.api.store.take_changes();
+        let mut ctl = JobController::new();
+        {
+            let mut ctx = f.ctx();
+            ctl.sync_job("default/foobar", &mut ctx)
+                .expect("sync succeeds");
+        }
+        let want_path = if label {
+            format!("metadata.labels['{JOB_COMPLETION_INDEX_ANNOTATION}']")
+        } else {
+            format!("metadata.annotations['{JOB_COMPLETION_INDEX_ANNOTATION}']")
+        };
+        let pods: Vec<Pod> = f.api.store.list::<Pod>(Some("default")).cloned().collect();
+        assert_eq!(pods.len(), 2, "label {label}: creations");
+        let mut indexes = vec![];
+        for p in &pods {
+            let ix = p.metadata.annotations[JOB_COMPLETION_INDEX_ANNOTATION].clone();
+            assert_eq!(p.spec.hostname, format!("foobar-{ix}"), "label {label}");
+            assert_eq!(
+                p.metadata.generate_name,
+                format!("foobar-{ix}-"),
+                "label {label}"
+            );
+            assert_eq!(
+                p.metadata.labels.get(JOB_COMPLETION_INDEX_ANNOTATION),
+                label.then_some(&ix),
+                "label {label}: completion-index label"
+            );
+            for c in &p.spec.containers {
+                let env = c.extra.get("env").and_then(|e| e.as_array()).expect("env");
+                assert_eq!(env.len(), 1, "label {label}: {env:?}");
+                assert_eq!(env[0]["name"], "JOB_COMPLETION_INDEX", "label {label}");
+                assert_eq!(
+                    env[0]["valueFrom"]["fieldRef"]["fieldPath"], want_path,
+                    "label {label}"
+                );
+            }
+            indexes.push(ix);
+        }
+        indexes.sort();
+        assert_eq!(indexes, ["0", "1"], "label {label}: created indexes");
+        let s = f.job_status();
+        assert_eq!(s.active, 2, "label {label}: active");
+        assert_eq!(s.ready, Some(0), "label {label}: ready");
+    }
+}
