@@ -48,12 +48,13 @@ pub fn job_finish_time(j: &Job) -> Result<Time, String> {
 /// expired. A finish time in the future (clock skew) only defers the cleanup.
 ///
 /// # Errors
-/// `Job <ns>/<name> should not be cleaned up` for unfinished Jobs or Jobs without a TTL, or the
+/// `job <ns>/<name> should not be cleaned up` (lower-case since upstream's contextual-logging
+/// rewrite) for unfinished Jobs or Jobs without a TTL, or the
 /// errors of [`job_finish_time`].
 pub fn time_left(j: &Job, since: Time) -> Result<(Duration, Time), String> {
     if !needs_cleanup(j) {
         return Err(format!(
-            "Job {}/{} should not be cleaned up",
+            "job {}/{} should not be cleaned up",
             j.metadata.namespace, j.metadata.name
         ));
     }

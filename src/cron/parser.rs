@@ -376,13 +376,36 @@ pub fn parse_descriptor(descriptor: &str, loc: Option<Location>) -> Result<Sched
     Err(format!("unrecognized descriptor: {descriptor}"))
 }
 
+/// The `time` package's own `quote` (not `strconv.Quote`): `"` and `\` are escaped, every byte
+/// of a non-ASCII or control (below space) character is written as `\xNN`, and anything else
+/// (DEL included) as is.
+pub fn go_time_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if !c.is_ascii() || c < ' ' {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("\\x{b:02x}"));
+            }
+        } else {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Go's `time.ParseDuration`, in nanoseconds.
 ///
 /// # Errors
 /// Go's messages: `time: invalid duration "x"`, `time: missing unit in duration "5"`,
-/// `time: unknown unit "q" in duration "5q"`.
+/// `time: unknown unit "q" in duration "5q"` (quoted by [`go_time_quote`]).
 pub fn parse_go_duration(s: &str) -> Result<i128, String> {
-    let orig = crate::api::go_quote(s);
+    let orig = go_time_quote(s);
     let invalid = || format!("time: invalid duration {orig}");
     let mut rest = s;
     let mut neg = false;
@@ -436,7 +459,7 @@ pub fn parse_go_duration(s: &str) -> Result<i128, String> {
             _ => {
                 return Err(format!(
                     "time: unknown unit {} in duration {orig}",
-                    crate::api::go_quote(unit)
+                    go_time_quote(unit)
                 ))
             }
         };
@@ -463,3 +486,6 @@ pub fn parse_go_duration(s: &str) -> Result<i128, String> {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+#[cfg(test)]
+mod batch_tests;

@@ -17,7 +17,7 @@
 pub mod utils;
 
 use crate::api::batch::{CronJob, Job};
-use crate::api::{ApiError, Duration, Object, Resource, Time};
+use crate::api::{go_quote, ApiError, Duration, Object, Resource, Time};
 use crate::controllers::controller_utils::sort_by_less;
 use crate::controllers::into_owned;
 use crate::controllers::{Controller, Ctx};
@@ -50,7 +50,8 @@ pub fn format_schedule(cj: &CronJob, ctx: Option<&mut Ctx>) -> String {
                 "Warning",
                 "UnsupportedSchedule",
                 &format!(
-                    "CRON_TZ or TZ used in schedule {s:?} is not officially supported, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details"
+                    "CRON_TZ or TZ used in schedule {} is not officially supported, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details",
+                    go_quote(s)
                 ),
             );
         }
@@ -332,7 +333,7 @@ pub fn sync_cron_job<J: Borrow<Job>>(
                 &*cj,
                 "Warning",
                 "UnknownTimeZone",
-                &format!("invalid timeZone: {tz:?}: {e}"),
+                &format!("invalid timeZone: {}: {e}", go_quote(tz)),
             );
             return (None, update, None);
         }
@@ -348,7 +349,10 @@ pub fn sync_cron_job<J: Borrow<Job>>(
                 &*cj,
                 "Warning",
                 "UnparseableSchedule",
-                &format!("unparseable schedule: {:?} : {e}", cj.spec.schedule),
+                &format!(
+                    "unparseable schedule: {} : {e}",
+                    go_quote(&cj.spec.schedule)
+                ),
             );
             return (None, update, None);
         }

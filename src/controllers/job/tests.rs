@@ -899,6 +899,8 @@ mod lookups;
 mod tables;
 #[cfg(test)]
 mod upstream_tests3;
+#[cfg(test)]
+mod upstream_tests4;
 
 // Port of TestEnsureJobConditions (pkg/controller/job/job_controller_test.go): a condition is
 // replaced when its status, reason or message differ, appended when new unless it would be

@@ -790,7 +790,7 @@ impl HorizontalController {
                     })
                 }
                 other => {
-                    let e = format!("unknown metric source type {other:?}");
+                    let e = format!("unknown metric source type {}", crate::api::go_quote(other));
                     Err(MetricFailure {
                         err: e.clone(),
                         cond_err: e,

@@ -7,3 +7,6 @@ pub mod scale;
 pub mod view;
 
 pub use horizontal::{new_horizontal_controller, HorizontalController};
+
+#[cfg(test)]
+mod batch_upstream_tests;

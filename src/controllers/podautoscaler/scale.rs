@@ -38,7 +38,13 @@ pub fn rest_mapping(group: &str, kind: &str) -> Result<&'static str, String> {
         .iter()
         .find(|(k, _, _, g, _)| *k == kind && *g == group)
         .map(|(k, ..)| *k)
-        .ok_or_else(|| format!("no matches for kind {kind:?} in group {group:?}"))
+        .ok_or_else(|| {
+            format!(
+                "no matches for kind {} in group {}",
+                crate::api::go_quote(kind),
+                crate::api::go_quote(group)
+            )
+        })
 }
 
 fn selector_string(s: Option<&crate::api::LabelSelector>) -> String {

@@ -2214,9 +2214,9 @@ fn track_job_status_and_remove_finalizers() {
 
 // Port of the rows of TestControllerSyncJob (job_controller_test.go) added upstream after the
 // first port. Not portable: "only new failed pod with controller error" (an injected pod-control
-// error) and "limited pods" (the fake pod control's create limit); "indexed job with
-// podIndexLabel feature disabled" is left out (its check is on the created pods' labels, which
-// this harness does not compare).
+// error). "limited pods" and "indexed job with podIndexLabel feature disabled" are in
+// `upstream_tests4.rs` (names taken in advance stand in for the create limit; the created pods'
+// labels and env are compared there).
 #[test]
 fn controller_sync_job_newer_rows() {
     let base = Row {
