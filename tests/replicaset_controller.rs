@@ -68,8 +68,13 @@ fn sync_replica_set_create_failures() {
     h.block_creates("foobar-", 10, 20);
     let res = h.sync(&key(&rs));
     let err = res.expect_err("the failed batch is reported");
+    // Every generated name collides: `NewGenerateNameConflict` (AlreadyExists), naming the
+    // last candidate.
     assert!(
-        err.message.contains("name or generateName is required"),
+        err.message.starts_with("pods \"foobar-")
+            && err.message.ends_with(
+                "already exists, the server was not able to generate a unique name for the object"
+            ),
         "{}",
         err.message
     );
@@ -100,9 +105,13 @@ fn sync_replica_set_create_failures() {
     assert_eq!((ok, failed.len()), (10, 5));
     assert_eq!(failed[0].type_, "Warning");
     assert_eq!(failed[0].source, "replicaset-controller");
-    assert!(failed[0]
-        .message
-        .starts_with("Error creating: Pod \"foobar-\" is invalid: "));
+    assert!(
+        failed[0]
+            .message
+            .starts_with("Error creating: pods \"foobar-"),
+        "{}",
+        failed[0].message
+    );
     let first_ok = h
         .api
         .events

@@ -369,6 +369,19 @@ impl ApiError {
             name: String::new(),
         }
     }
+    /// `NewGenerateNameConflict`: AlreadyExists (409) for a create whose generated names all
+    /// collided, naming the last candidate.
+    pub fn generate_name_conflict(resource: &str, name: &str) -> Self {
+        ApiError {
+            reason: Reason::AlreadyExists,
+            message: format!(
+                "{resource} {name:?} already exists, the server was not able to generate a unique name for the object"
+            ),
+            causes: vec![],
+            kind: String::new(),
+            name: String::new(),
+        }
+    }
     pub fn conflict(resource: &str, name: &str, why: &str) -> Self {
         ApiError {
             reason: Reason::Conflict,

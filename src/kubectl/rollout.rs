@@ -17,7 +17,7 @@
 use super::args::{self, Flag, Parsed};
 use super::resource::{self, Item, Kind};
 use super::{apply, usage_error, DryRun, Input, Namespace, Out, DRY_RUN_FLAG};
-use crate::api::{Deployment, Duration, Object, PodTemplateSpec, ReplicaSet};
+use crate::api::{Deployment, Object, PodTemplateSpec, ReplicaSet};
 use crate::controllers::deployment::rollback::{deployment_revision, rollout_undo, UndoResult};
 use crate::controllers::deployment::util::{
     cmp_replica_sets_by_creation_timestamp, equal_ignore_hash, get_deployment_condition,
@@ -501,8 +501,12 @@ fn run_status(
     );
     let p = args::parse(CMD, words, &f)?;
     if let Some(t) = p.str("timeout") {
-        if t != "0" && Duration::parse(t).is_err() {
-            return Err(format!("error: invalid argument {t:?} for \"--timeout\" flag: time: invalid duration {t:?}\nSee '{CMD} --help' for usage."));
+        // pflag's DurationVar: `time.ParseDuration`, its error after pflag's `%q` of the value.
+        if let Err(e) = crate::cron::parser::parse_go_duration(t) {
+            return Err(format!(
+                "error: invalid argument {} for \"--timeout\" flag: {e}\nSee '{CMD} --help' for usage.",
+                crate::api::errors::go_quote(t)
+            ));
         }
     }
     let ns = Namespace::from(&p);
@@ -1730,7 +1734,21 @@ spec:
             &mut sim,
             "rollout status deploy/nginx-deployment --timeout=soon"
         )
-        .starts_with("error: invalid argument \"soon\" for \"--timeout\" flag"));
+        .starts_with("error: invalid argument \"soon\" for \"--timeout\" flag: time: invalid duration \"soon\"\n"));
+        // time.ParseDuration's own messages and quoting after pflag's `%q`.
+        assert!(err(&mut sim, "rollout status deploy/nginx-deployment --timeout=5").starts_with(
+            "error: invalid argument \"5\" for \"--timeout\" flag: time: missing unit in duration \"5\"\n"
+        ));
+        assert!(err(&mut sim, "rollout status deploy/nginx-deployment --timeout=5é").starts_with(
+            "error: invalid argument \"5é\" for \"--timeout\" flag: time: unknown unit \"\\xc3\\xa9\" in duration \"5\\xc3\\xa9\"\n"
+        ));
+        assert_eq!(
+            ok(
+                &mut sim,
+                "rollout status deploy/nginx-deployment --timeout=-1s"
+            ),
+            "deployment \"nginx-deployment\" successfully rolled out"
+        );
         assert_eq!(
             err(&mut sim, "rollout status deploy/nope"),
             "Error from server (NotFound): deployments.apps \"nope\" not found"

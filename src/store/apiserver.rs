@@ -163,13 +163,19 @@ impl ApiServer {
         }
         crate::api::defaults::prepare_for_create_gated(&mut o, &self.gates);
         crate::api::defaults::default_object(&mut o);
+        let mut generated = false;
         if o.meta().name.is_empty() && !o.meta().generate_name.is_empty() {
-            // The API server retries generated names on collision.
+            // The API server retries generated names on collision (`createWithGenerateNameRetry`,
+            // eight attempts); the last candidate is kept for the conflict error below.
+            generated = true;
             for _ in 0..8 {
                 let candidate = generate_name(&o.meta().generate_name, &mut self.rng);
-                let r = ObjectRef::new(o.kind(), &o.meta().namespace, &candidate);
-                if self.store.get_ref(&r).is_none() {
-                    o.meta_mut().name = candidate;
+                let free = self
+                    .store
+                    .get_ref(&ObjectRef::new(o.kind(), &o.meta().namespace, &candidate))
+                    .is_none();
+                o.meta_mut().name = candidate;
+                if free {
                     break;
                 }
             }
@@ -184,6 +190,10 @@ impl ApiServer {
             format!("{plural}.{group}")
         };
         if self.store.get_ref(&ObjectRef::of(&o)).is_some() {
+            if generated {
+                // `rest.CheckGeneratedNameError` → `NewGenerateNameConflict`.
+                return Err(ApiError::generate_name_conflict(&resource, &o.meta().name));
+            }
             return Err(ApiError::already_exists(&resource, &o.meta().name));
         }
         let uid = if o.meta().uid.is_empty() {
