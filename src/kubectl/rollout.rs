@@ -1102,7 +1102,7 @@ pub(crate) mod tests {
     use super::super::{execute, execute_with_input};
     use super::*;
     use crate::api::{
-        Container, DeploymentCondition, DeploymentSpec, DeploymentStatus, LabelSelector,
+        Container, DeploymentCondition, DeploymentSpec, DeploymentStatus, Duration, LabelSelector,
         ObjectMeta, OwnerReference, PodSpec, ReplicaSetSpec,
     };
 
