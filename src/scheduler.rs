@@ -261,11 +261,13 @@ fn preferred_terms(pod: &Pod) -> Vec<PreferredSchedulingTerm> {
 // Resources (pkg/api/v1/resource PodRequests, framework.NodeInfo)
 // ---------------------------------------------------------------------------------------------
 
-/// A pod's or node's cpu (millicores), memory (bytes) and other resources (their `Value()`).
+/// A pod's or node's cpu (millicores), memory and ephemeral-storage (bytes) and other
+/// resources (their `Value()`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
     pub milli_cpu: i128,
     pub memory: i128,
+    pub ephemeral_storage: i128,
     pub scalar: BTreeMap<String, i128>,
 }
 
@@ -296,10 +298,51 @@ fn value_of(milli: i128) -> i128 {
     (milli + 999).div_euclid(1000)
 }
 
+/// `IsSupportedPodLevelResource`: cpu, memory and hugepages.
+fn is_supported_pod_level_resource(k: &str) -> bool {
+    k == "cpu" || k == "memory" || k.starts_with("hugepages-")
+}
+
+/// `spec.overhead` (set by RuntimeClass admission), which `PodRequests` adds to the requests.
+fn pod_overhead(pod: &Pod) -> Option<&serde_json::Map<String, serde_json::Value>> {
+    pod.spec.extra.get("overhead").and_then(|v| v.as_object())
+}
+
 /// `resource.PodRequests`: regular containers summed, sidecars added, init containers as a
-/// maximum, then pod-level requests (`spec.resources`) over that aggregate. With `non_missing`, a container without a cpu/memory request counts as
-/// 100m / 200Mi (`NonMissingContainerRequests`, used for scoring).
+/// maximum, then pod-level requests (`spec.resources`) over that aggregate, then
+/// `spec.overhead` added. With `non_missing`, a container without a cpu/memory request counts
+/// as 100m / 200Mi (`NonMissingContainerRequests` as `getNonMissingContainerRequests` in
+/// pkg/scheduler/framework/types.go builds it, used for scoring): with pod-level requests set,
+/// only a resource that no container, the pod level nor the overhead requests is defaulted.
 pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
+    // IsPodLevelRequestsSet: some supported resource requested at the pod level.
+    let pod_level_set = pod.spec.resources.as_ref().is_some_and(|r| {
+        r.requests
+            .keys()
+            .any(|k| is_supported_pod_level_resource(k))
+    });
+    let (default_cpu, default_memory) = if !non_missing {
+        (false, false)
+    } else if !pod_level_set {
+        (true, true)
+    } else {
+        let requested = |key: &str| {
+            let in_container = |c: &crate::api::Container| {
+                c.resources
+                    .as_ref()
+                    .is_some_and(|r| r.requests.contains_key(key) || r.limits.contains_key(key))
+            };
+            pod.spec.containers.iter().any(in_container)
+                || pod.spec.init_containers.iter().any(in_container)
+                || pod
+                    .spec
+                    .resources
+                    .as_ref()
+                    .is_some_and(|r| r.requests.contains_key(key))
+                || pod_overhead(pod).is_some_and(|o| o.contains_key(key))
+        };
+        (!requested("cpu"), !requested("memory"))
+    };
     let container = |c: &crate::api::Container| -> BTreeMap<String, i128> {
         let mut m = BTreeMap::new();
         if let Some(r) = &c.resources {
@@ -315,8 +358,10 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
                 }
             }
         }
-        if non_missing {
+        if default_cpu {
             m.entry("cpu".into()).or_insert(DEFAULT_MILLI_CPU_REQUEST);
+        }
+        if default_memory {
             m.entry("memory".into())
                 .or_insert(DEFAULT_MEMORY_REQUEST * 1000);
         }
@@ -354,12 +399,23 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
     // PodLevelResources: pod-level requests of the supported resources (cpu, memory,
     // hugepages-*) replace the containers' aggregate. The API server drops `spec.resources`
     // when the gate is off, so a stored pod carries it only with the gate on.
-    if let Some(r) = &pod.spec.resources {
+    if let Some(r) = pod.spec.resources.as_ref().filter(|_| pod_level_set) {
         for (k, q) in &r.requests {
-            if k == "cpu" || k == "memory" || k.starts_with("hugepages-") {
+            if is_supported_pod_level_resource(k) {
                 if let Some(v) = milli_of(q) {
                     sum.insert(k.clone(), v);
                 }
+            }
+        }
+    }
+    // Overhead is added on top (PodResourcesOptions.ExcludeOverhead is false).
+    if let Some(o) = pod_overhead(pod) {
+        for (k, v) in o {
+            if let Some(v) = v
+                .as_str()
+                .and_then(|q| milli_of(&crate::api::Quantity(q.to_string())))
+            {
+                *sum.entry(k.clone()).or_insert(0) += v;
             }
         }
     }
@@ -368,6 +424,7 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
         match k.as_str() {
             "cpu" => r.milli_cpu = v,
             "memory" => r.memory = value_of(v),
+            "ephemeral-storage" => r.ephemeral_storage = value_of(v),
             _ => {
                 r.scalar.insert(k, value_of(v));
             }
@@ -398,20 +455,21 @@ impl<'a> NodeInfo<'a> {
     pub fn new(node: &Node) -> Self {
         let mut alloc = Resources::default();
         let mut allowed = 0;
-        // Allocatable overrides capacity key by key; every key is seen once.
-        let all = node
-            .status
-            .capacity
-            .iter()
-            .filter(|(k, _)| !node.status.allocatable.contains_key(*k))
-            .chain(node.status.allocatable.iter());
+        // `SetNode`: `NewResource(node.Status.Allocatable)`. The API server defaults an empty
+        // allocatable to the capacity (SetDefaults_NodeStatus); a node built without it is
+        // read the same way here.
+        let all = if node.status.allocatable.is_empty() {
+            &node.status.capacity
+        } else {
+            &node.status.allocatable
+        };
         for (k, q) in all {
             let Some(m) = milli_of(q) else { continue };
             match k.as_str() {
                 "cpu" => alloc.milli_cpu = m,
                 "memory" => alloc.memory = value_of(m),
                 "pods" => allowed = value_of(m),
-                "ephemeral-storage" => {}
+                "ephemeral-storage" => alloc.ephemeral_storage = value_of(m),
                 _ => {
                     alloc.scalar.insert(k.clone(), value_of(m));
                 }
@@ -437,6 +495,7 @@ impl<'a> NodeInfo<'a> {
         self.num_pods += 1;
         self.requested.milli_cpu += r.milli_cpu;
         self.requested.memory += r.memory;
+        self.requested.ephemeral_storage += r.ephemeral_storage;
         for (k, v) in &r.scalar {
             *self.requested.scalar.entry(k.clone()).or_insert(0) += v;
         }
@@ -558,7 +617,7 @@ pub fn filter_node_affinity(pod: &Pod, node: &Node) -> Option<Status> {
     }
 }
 
-/// NodeResourcesFit Filter (`fitsRequest`): "Too many pods", then cpu, memory and extended
+/// NodeResourcesFit Filter (`fitsRequest`): "Too many pods", then cpu, memory, ephemeral-storage and extended
 /// resources, all reasons kept. A request larger than the node's whole allocatable is
 /// UnschedulableAndUnresolvable (preemption cannot help).
 pub fn filter_node_resources_fit(pod: &Pod, ni: &NodeInfo) -> Option<Status> {
@@ -594,8 +653,14 @@ fn filter_node_resources_fit_req(req: &Resources, ni: &NodeInfo) -> Option<Statu
         reasons.push("Insufficient memory".into());
         unresolvable |= req.memory > ni.allocatable.memory;
     }
+    if req.ephemeral_storage > 0
+        && req.ephemeral_storage > ni.allocatable.ephemeral_storage - ni.requested.ephemeral_storage
+    {
+        reasons.push("Insufficient ephemeral-storage".into());
+        unresolvable |= req.ephemeral_storage > ni.allocatable.ephemeral_storage;
+    }
     for (k, v) in &req.scalar {
-        if *v == 0 || k == "ephemeral-storage" {
+        if *v == 0 {
             continue;
         }
         let alloc = ni.allocatable.scalar.get(k).copied().unwrap_or(0);
@@ -3352,3 +3417,6 @@ mod interpod_affinity_tests;
 
 #[cfg(test)]
 mod preemption_tests;
+
+#[cfg(test)]
+mod upstream_fit_tests;
