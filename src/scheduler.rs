@@ -132,9 +132,14 @@ pub fn do_not_schedule_taint(t: &Taint) -> bool {
 // ---------------------------------------------------------------------------------------------
 
 /// One `NodeSelectorRequirement` against a node's labels: In, NotIn, Exists, DoesNotExist, Gt,
-/// Lt. A malformed requirement (In/NotIn without values, Gt/Lt without exactly one integer,
-/// values for Exists) matches nothing, as upstream's parse error does.
+/// Lt. A malformed requirement matches nothing, as upstream's parse error
+/// (`labels.NewRequirement`) does: a key that is not a qualified name, a value that is not a
+/// valid label value, In/NotIn without values, Gt/Lt without exactly one integer, values for
+/// Exists/DoesNotExist.
 pub fn node_selector_requirement_matches(r: &NodeSelectorRequirement, labels: &Labels) -> bool {
+    if !crate::api::validation::names::is_qualified_name(&r.key).is_empty() {
+        return false;
+    }
     let v = labels.get(&r.key);
     let valid = || r.values.iter().all(|x| is_valid_label_value(x));
     match r.operator.as_str() {
@@ -143,7 +148,7 @@ pub fn node_selector_requirement_matches(r: &NodeSelectorRequirement, labels: &L
         "Exists" => r.values.is_empty() && v.is_some(),
         "DoesNotExist" => r.values.is_empty() && v.is_none(),
         "Gt" | "Lt" => {
-            if r.values.len() != 1 {
+            if r.values.len() != 1 || !valid() {
                 return false;
             }
             let Ok(want) = r.values[0].parse::<i64>() else {
@@ -175,19 +180,23 @@ pub fn is_valid_label_value(v: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
-/// `matchFields`: only `metadata.name` with In/NotIn, matched against the node name.
+/// `matchFields`: In/NotIn against the node's fields, which are only `metadata.name`
+/// (`extractNodeFields`; a missing field reads as empty, as `fields.Set.Get` does).
 /// `nodeSelectorRequirementsAsFieldSelector` takes exactly one value for In and NotIn (a
-/// one-term field selector); any other count is a parse error and the term matches nothing.
+/// one-term field selector); any other count or operator is a parse error and the term matches
+/// nothing. (API validation admits only the `metadata.name` key.)
 fn field_requirement_matches(r: &NodeSelectorRequirement, node: &Node) -> bool {
-    if r.key != "metadata.name" {
-        return false;
-    }
     let [value] = r.values.as_slice() else {
         return false;
     };
+    let field = if r.key == "metadata.name" {
+        node.metadata.name.as_str()
+    } else {
+        ""
+    };
     match r.operator.as_str() {
-        "In" => node.metadata.name == *value,
-        "NotIn" => node.metadata.name != *value,
+        "In" => field == value,
+        "NotIn" => field != value,
         _ => false,
     }
 }
@@ -3420,3 +3429,6 @@ mod preemption_tests;
 
 #[cfg(test)]
 mod upstream_fit_tests;
+
+#[cfg(test)]
+mod upstream_nodeaffinity_tests;
