@@ -3,9 +3,10 @@
 //! Filters, in upstream's plugin order (the first failing plugin decides a node's reasons):
 //! NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector + required node affinity),
 //! NodePorts (host ports of containers and sidecars; `0.0.0.0` conflicts with any IP),
-//! NodeResourcesFit (`pods`, `cpu`, `memory`, extended resources), PodTopologySpread
-//! (DoNotSchedule constraints: skew against the global minimum over the domains of the nodes
-//! that pass `nodeAffinityPolicy`/`nodeTaintsPolicy`, `minDomains`; a node without the
+//! NodeResourcesFit (`pods`, `cpu`, `memory`, `ephemeral-storage`, extended resources; requests
+//! include `spec.overhead`), PodTopologySpread (DoNotSchedule constraints: skew against the
+//! global minimum over the domains of the nodes that pass `nodeAffinityPolicy` /
+//! `nodeTaintsPolicy`, `minDomains`; a node without the
 //! topology label is unresolvable; `matchLabelKeys` ANDed into the selector) and
 //! InterPodAffinity (existing pods' required anti-affinity, the pod's required affinity —
 //! unresolvable — and anti-affinity; namespaces / namespaceSelector; `matchLabelKeys` /
@@ -320,10 +321,22 @@ fn pod_overhead(pod: &Pod) -> Option<&serde_json::Map<String, serde_json::Value>
 /// `resource.PodRequests`: regular containers summed, sidecars added, init containers as a
 /// maximum, then pod-level requests (`spec.resources`) over that aggregate, then
 /// `spec.overhead` added. With `non_missing`, a container without a cpu/memory request counts
-/// as 100m / 200Mi (`NonMissingContainerRequests` as `getNonMissingContainerRequests` in
-/// pkg/scheduler/framework/types.go builds it, used for scoring): with pod-level requests set,
-/// only a resource that no container, the pod level nor the overhead requests is defaulted.
+/// as 100m / 200Mi (`NonMissingContainerRequests`, as the resource-allocation scorers'
+/// `calculatePodResourceRequest` computes the incoming pod's request).
 pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
+    pod_requests_with(pod, non_missing, false)
+}
+
+/// The non-zero requests a pod adds to its node's `NonZeroRequested` (`calculateResource` in
+/// pkg/scheduler/framework/types.go): `NonMissingContainerRequests` as
+/// `getNonMissingContainerRequests` builds it. Without pod-level requests, as
+/// [`pod_requests`] with `non_missing`; with them, only a resource that no container, the pod
+/// level nor the overhead requests is defaulted.
+pub fn node_info_non_zero_requests(pod: &Pod) -> Resources {
+    pod_requests_with(pod, true, true)
+}
+
+fn pod_requests_with(pod: &Pod, non_missing: bool, node_info: bool) -> Resources {
     // IsPodLevelRequestsSet: some supported resource requested at the pod level.
     let pod_level_set = pod.spec.resources.as_ref().is_some_and(|r| {
         r.requests
@@ -332,7 +345,7 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
     });
     let (default_cpu, default_memory) = if !non_missing {
         (false, false)
-    } else if !pod_level_set {
+    } else if !pod_level_set || !node_info {
         (true, true)
     } else {
         let requested = |key: &str| {
@@ -500,7 +513,7 @@ impl<'a> NodeInfo<'a> {
     /// Adds a pod's requests and count without keeping the pod.
     fn add_requests(&mut self, p: &Pod) {
         let r = pod_requests(p, false);
-        let nz = pod_requests(p, true);
+        let nz = node_info_non_zero_requests(p);
         self.num_pods += 1;
         self.requested.milli_cpu += r.milli_cpu;
         self.requested.memory += r.memory;

@@ -451,7 +451,7 @@ fn pod_info_calculate_resources_pod_level_rows() {
             .collect();
         let pod = with_pod_level(pod, &pod_level);
         let got = pod_requests(&pod, false);
-        let non0 = pod_requests(&pod, true);
+        let non0 = node_info_non_zero_requests(&pod);
         assert_eq!(
             (got.milli_cpu, got.memory, got.ephemeral_storage),
             want,
@@ -465,7 +465,16 @@ fn pod_info_calculate_resources_pod_level_rows() {
         container(0, req(&[("cpu", "300m")])),
         container(1, req(&[])),
     ];
+    assert_eq!(node_info_non_zero_requests(&pod).milli_cpu, 400);
+    // The incoming pod's scoring request (calculatePodResourceRequest) always defaults each
+    // container, pod-level requests set or not: 300m + 100m.
+    let pod = with_pod_level(pod, &[("memory", "1Gi")]);
     assert_eq!(pod_requests(&pod, true).milli_cpu, 400);
+    assert_eq!(node_info_non_zero_requests(&pod).milli_cpu, 300);
+    // Once on a node, the pod adds that non-zero request to NodeInfo.NonZeroRequested.
+    let mut ni = NodeInfo::new(&fit_node());
+    ni.add_pod(&pod);
+    assert_eq!(ni.non_zero_requested.milli_cpu, 300);
 }
 
 // Pod overhead in the requests (PodRequests adds `spec.overhead`; the non-zero request used
@@ -575,4 +584,44 @@ fn more_important_pod() {
     let mut unstarted = pod("pod4", 2, 0);
     unstarted.status.start_time = None;
     assert!(more(&pod2, &unstarted));
+}
+
+// Ported from TestGetNamespacesFromPodAffinityTerm (pkg/scheduler/framework/types_test.go):
+// a term without namespaces and namespace selector means the pod's own namespace; listed
+// namespaces are taken as they are; a namespace selector (even an empty one) leaves the list
+// empty, the selector deciding.
+#[test]
+fn get_namespaces_from_pod_affinity_term() {
+    use super::interpod_affinity::{new_affinity_term, PodAffinityTerm};
+    let mut pod = Pod::default();
+    pod.metadata.name = "topologies_pod".into();
+    pod.metadata.namespace = "default".into();
+    let ns = |t: PodAffinityTerm| -> Vec<String> {
+        new_affinity_term(&pod, &t)
+            .unwrap()
+            .namespaces
+            .into_iter()
+            .collect()
+    };
+    assert_eq!(
+        ns(PodAffinityTerm::default()),
+        vec!["default"],
+        "podAffinityTerm_namespace_empty"
+    );
+    assert_eq!(
+        ns(PodAffinityTerm {
+            namespaces: Some(vec!["kube-public".into(), "kube-system".into()]),
+            ..Default::default()
+        }),
+        vec!["kube-public", "kube-system"],
+        "podAffinityTerm_namespace_not_empty"
+    );
+    assert!(
+        ns(PodAffinityTerm {
+            namespace_selector: Some(crate::api::LabelSelector::default()),
+            ..Default::default()
+        })
+        .is_empty(),
+        "podAffinityTerm_namespace_selector_not_nil"
+    );
 }
