@@ -308,6 +308,24 @@ fn value_of(milli: i128) -> i128 {
     (milli + 999).div_euclid(1000)
 }
 
+/// `schedutil.IsScalarResourceName`: what `framework.Resource.Add` keeps besides cpu, memory,
+/// pods and ephemeral-storage — extended resources (a `/` in the name, not
+/// `kubernetes.io/`-prefixed, not `requests.`-prefixed, `requests.<name>` a qualified name),
+/// hugepages, `kubernetes.io/`-prefixed native resources and attachable volumes. Other names
+/// (such as a bare `foo`, or `pods` in a request) are ignored.
+pub fn is_scalar_resource_name(k: &str) -> bool {
+    if k.starts_with("hugepages-") || k.starts_with("attachable-volumes-") {
+        return true;
+    }
+    if k.contains("kubernetes.io/") {
+        return true; // IsPrefixedNativeResource
+    }
+    // IsExtendedResourceName: not native (native: no '/', or kubernetes.io-prefixed).
+    k.contains('/')
+        && !k.starts_with("requests.")
+        && crate::api::validation::names::is_qualified_name(&format!("requests.{k}")).is_empty()
+}
+
 /// `IsSupportedPodLevelResource`: cpu, memory and hugepages.
 fn is_supported_pod_level_resource(k: &str) -> bool {
     k == "cpu" || k == "memory" || k.starts_with("hugepages-")
@@ -447,9 +465,10 @@ fn pod_requests_with(pod: &Pod, non_missing: bool, node_info: bool) -> Resources
             "cpu" => r.milli_cpu = v,
             "memory" => r.memory = value_of(v),
             "ephemeral-storage" => r.ephemeral_storage = value_of(v),
-            _ => {
+            _ if is_scalar_resource_name(&k) => {
                 r.scalar.insert(k, value_of(v));
             }
+            _ => {}
         }
     }
     r
@@ -492,9 +511,10 @@ impl<'a> NodeInfo<'a> {
                 "memory" => alloc.memory = value_of(m),
                 "pods" => allowed = value_of(m),
                 "ephemeral-storage" => alloc.ephemeral_storage = value_of(m),
-                _ => {
+                _ if is_scalar_resource_name(k) => {
                     alloc.scalar.insert(k.clone(), value_of(m));
                 }
+                _ => {}
             }
         }
         NodeInfo {

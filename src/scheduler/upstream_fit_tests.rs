@@ -625,3 +625,126 @@ fn get_namespaces_from_pod_affinity_term() {
         "podAffinityTerm_namespace_selector_not_nil"
     );
 }
+
+// Ported from TestNodeInfoAddPod (pkg/scheduler/framework/types_test.go): three pods with
+// overhead, one with an init container, added to a NodeInfo. Requested sums the requests plus
+// overhead (2300m; 1500 bytes plus the init container's 200Mi); NonZeroRequested also defaults
+// the memory of the containers that request none (419431900); the host ports are recorded.
+// (PVCRefCounts and the generation counter are not modelled.)
+#[test]
+fn node_info_add_pod() {
+    let pod = |name: &str, v: serde_json::Value| -> Pod {
+        let mut p: Pod = serde_json::from_value(v).unwrap();
+        p.metadata.name = name.into();
+        p.metadata.namespace = "node_info_cache_test".into();
+        p
+    };
+    let pods = [
+        pod(
+            "test-1",
+            serde_json::json!({"spec": {
+                "containers": [{"name": "c", "resources": {"requests": {"cpu": "100m", "memory": "500"}},
+                    "ports": [{"hostIP": "127.0.0.1", "hostPort": 80, "protocol": "TCP", "containerPort": 80}]}],
+                "nodeName": "test-node",
+                "overhead": {"cpu": "500m"}}}),
+        ),
+        pod(
+            "test-2",
+            serde_json::json!({"spec": {
+                "containers": [{"name": "c", "resources": {"requests": {"cpu": "200m"}},
+                    "ports": [{"hostIP": "127.0.0.1", "hostPort": 8080, "protocol": "TCP", "containerPort": 8080}]}],
+                "nodeName": "test-node",
+                "overhead": {"cpu": "500m", "memory": "500"}}}),
+        ),
+        pod(
+            "test-3",
+            serde_json::json!({"spec": {
+                "containers": [{"name": "c", "resources": {"requests": {"cpu": "200m"}},
+                    "ports": [{"hostIP": "127.0.0.1", "hostPort": 8080, "protocol": "TCP", "containerPort": 8080}]}],
+                "initContainers": [{"name": "i", "resources": {"requests": {"cpu": "500m", "memory": "200Mi"}}}],
+                "nodeName": "test-node",
+                "overhead": {"cpu": "500m", "memory": "500"}}}),
+        ),
+    ];
+    // The pods' own (cached) resources: (MilliCPU, Memory, Non0CPU, Non0Mem).
+    let mi: i128 = 1024 * 1024;
+    let cached = [
+        (600, 500, 600, 500),
+        (700, 500, 700, DEFAULT_MEMORY_REQUEST + 500),
+        (1000, 200 * mi + 500, 1000, DEFAULT_MEMORY_REQUEST + 500),
+    ];
+    for (p, want) in pods.iter().zip(cached) {
+        let r = pod_requests(p, false);
+        let n = node_info_non_zero_requests(p);
+        assert_eq!(
+            (r.milli_cpu, r.memory, n.milli_cpu, n.memory),
+            want,
+            "{}",
+            p.metadata.name
+        );
+    }
+    let mut node = Node::default();
+    node.metadata.name = "test-node".into();
+    let mut ni = NodeInfo::new(&node);
+    for p in &pods {
+        ni.add_pod(p);
+    }
+    assert_eq!(
+        (ni.requested.milli_cpu, ni.requested.memory),
+        (2300, 209716700)
+    );
+    assert_eq!(ni.requested.ephemeral_storage, 0);
+    assert!(ni.requested.scalar.is_empty(), "{:?}", ni.requested.scalar);
+    assert_eq!(
+        (
+            ni.non_zero_requested.milli_cpu,
+            ni.non_zero_requested.memory
+        ),
+        (2300, 419431900)
+    );
+    assert_eq!(ni.num_pods, 3);
+    assert_eq!(ni.pods.len(), 3);
+    let mut want_ports = node_ports::HostPortInfo::default();
+    want_ports.add("127.0.0.1", "TCP", 80);
+    want_ports.add("127.0.0.1", "TCP", 8080);
+    assert_eq!(ni.used_ports, want_ports);
+}
+
+// `framework.Resource.Add` / `NewResource` (pkg/scheduler/framework/types.go), as
+// TestNewResource and TestResourceAddScalar check it: cpu, memory, pods and ephemeral-storage
+// are native fields, and only scalar resource names (schedutil.IsScalarResourceName) are kept
+// besides them. A name that is none of these (a bare `foo`) is ignored, on the node and in the
+// pod's requests, so it never fails NodeResourcesFit.
+#[test]
+fn resource_names_kept_as_scalars() {
+    for (name, want) in [
+        ("example.com/aaa", true),
+        ("hugepages-2Mi", true),
+        ("kubernetes.io/something", true),
+        ("subdomain.kubernetes.io/something", true),
+        ("attachable-volumes-aws-ebs", true),
+        ("foo", false),
+        ("pods", false),
+        ("requests.example.com/aaa", false),
+        ("example.com/bad name", false),
+    ] {
+        assert_eq!(is_scalar_resource_name(name), want, "{name}");
+    }
+    let node = capacity_node(&[("cpu", "1"), ("foo", "3"), ("example.com/aaa", "2")]);
+    let ni = NodeInfo::new(&node);
+    assert_eq!(
+        ni.allocatable.scalar.keys().collect::<Vec<_>>(),
+        vec!["example.com/aaa"]
+    );
+    assert_eq!(ni.allowed_pods, 32);
+    let pod = resource_pod(vec![ResourceRequirements {
+        requests: list(&[("cpu", "1"), ("foo", "5"), ("pods", "3")]),
+        ..Default::default()
+    }]);
+    let r = pod_requests(&pod, false);
+    assert!(r.scalar.is_empty(), "{:?}", r.scalar);
+    assert_eq!(
+        filter_node_resources_fit(&pod, &ni).map(|s| s.reasons),
+        None
+    );
+}
