@@ -1,0 +1,122 @@
+//! More rows of TestPreFilterState
+//! (pkg/scheduler/framework/plugins/podtopologyspread/filtering_test.go), in the compact form
+//! of the parent module (`pod_topology_spread_tests.rs`).
+
+use super::*;
+
+type Want = Vec<(Vec<(&'static str, i64)>, (i64, i64))>;
+
+fn check_state(name: &str, p: &Pod, nodes: &[&str], pods: &[&str], want: Want) {
+    let w = world(nodes, pods);
+    let s = pre_filter(&w, p).expect("constraints");
+    assert_eq!(s.constraints.len(), want.len(), "{name}");
+    for (i, (nums, paths)) in want.into_iter().enumerate() {
+        // TpKeyToDomainsNum is the number of topology values counted.
+        assert_eq!(
+            s.tp_value_to_match_num[i].len(),
+            nums.len(),
+            "{name} [{i}] domains"
+        );
+        assert_eq!(match_nums(&s, i), nums, "{name} [{i}]");
+        assert_eq!(min_paths(&s, i), paths, "{name} [{i}]");
+    }
+}
+
+// Ported from TestPreFilterState (filtering_test.go): the rows after "different labelSelectors
+// - simple version" that pod_topology_spread_tests.rs does not cover (the default-constraints
+// rows need PodTopologySpreadArgs.defaultConstraints, which kubeplay does not configure; the
+// "feature gate disabled" row is the gate-off twin of "NodeAffinityPolicy honored…").
+#[test]
+fn pre_filter_state_more_rows() {
+    let aby = [
+        "node-a zone=zone1 node=node-a",
+        "node-b zone=zone1 node=node-b",
+        "node-y zone=zone2 node=node-y",
+    ];
+    let foo_pods = [SPREAD_2_1_0_3.to_vec(), vec!["p-y4@node-y foo"]].concat();
+    let zone_node_foo = || {
+        incoming(
+            "foo",
+            vec![hard(1, "zone", Some("foo")), hard(1, "node", Some("foo"))],
+        )
+    };
+    check_state(
+        "different labelSelectors - complex pods",
+        &incoming(
+            "foo bar",
+            vec![hard(1, "zone", Some("foo")), hard(1, "node", Some("bar"))],
+        ),
+        &aby,
+        &[
+            "p-a1@node-a foo",
+            "p-a2@node-a foo bar",
+            "p-b1@node-b foo",
+            "p-y1@node-y foo",
+            "p-y2@node-y foo bar",
+            "p-y3@node-y foo",
+            "p-y4@node-y foo bar",
+        ],
+        vec![
+            (vec![("zone1", 3), ("zone2", 4)], (3, 4)),
+            (vec![("node-a", 1), ("node-b", 0), ("node-y", 2)], (0, 1)),
+        ],
+    );
+    check_state(
+        "two spreadConstraints, and with podAffinity",
+        &with_affinity(zone_node_foo(), "node", "NotIn", &["node-x"]),
+        &ZONED,
+        &foo_pods,
+        vec![
+            (vec![("zone1", 3), ("zone2", 4)], (3, 4)),
+            (vec![("node-a", 2), ("node-b", 1), ("node-y", 4)], (1, 2)),
+        ],
+    );
+    check_state(
+        "TpKeyToDomainsNum is calculated when MinDomains is enabled",
+        &zone_node_foo(),
+        &ZONED,
+        &foo_pods,
+        vec![
+            (vec![("zone1", 3), ("zone2", 4)], (3, 4)),
+            (
+                vec![("node-a", 2), ("node-b", 1), ("node-x", 0), ("node-y", 4)],
+                (0, 1),
+            ),
+        ],
+    );
+    let policy_nodes = [
+        "node-a node=node-a foo",
+        "node-b node=node-b foo",
+        "node-c node=node-c bar",
+    ];
+    let policy_pods = [
+        "p-a@node-a bar",
+        "p-b@node-b bar",
+        "p-c@node-b bar",
+        "p-d@node-c",
+    ];
+    check_state(
+        "NodeAffinityPolicy honored with labelSelectors",
+        &with_node_selector(incoming("foo", vec![hard(1, "node", Some("bar"))]), "foo"),
+        &policy_nodes,
+        &policy_pods,
+        vec![(vec![("node-a", 1), ("node-b", 2)], (1, 2))],
+    );
+    check_state(
+        "NodeAffinityPolicy ignored with labelSelectors",
+        &with_node_selector(
+            incoming(
+                "foo",
+                vec![with(
+                    hard(1, "node", Some("bar")),
+                    "nodeAffinityPolicy",
+                    json!("Ignore"),
+                )],
+            ),
+            "foo",
+        ),
+        &policy_nodes,
+        &policy_pods,
+        vec![(vec![("node-a", 1), ("node-b", 2), ("node-c", 0)], (0, 1))],
+    );
+}
