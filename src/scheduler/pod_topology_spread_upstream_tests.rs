@@ -3,6 +3,7 @@
 //! of the parent module (`pod_topology_spread_tests.rs`).
 
 use super::*;
+use crate::api::Toleration;
 
 type Want = Vec<(Vec<(&'static str, i64)>, (i64, i64))>;
 
@@ -118,5 +119,153 @@ fn pre_filter_state_more_rows() {
         &policy_nodes,
         &policy_pods,
         vec![(vec![("node-a", 1), ("node-b", 2), ("node-c", 0)], (0, 1))],
+    );
+}
+
+// Ported from TestPreFilterState (filtering_test.go): the NodeAffinityPolicy-with-nodeAffinity,
+// NodeTaintsPolicy and "two node inclusion Constraints" rows (the NodeInclusionPolicy gate is
+// GA and on; its "feature gate disabled" twins are left out).
+#[test]
+fn pre_filter_state_node_inclusion_policy_rows() {
+    let policy_pods = [
+        "p-a@node-a bar",
+        "p-b@node-b bar",
+        "p-c@node-b bar",
+        "p-d@node-c",
+    ];
+    let bar_node = |policy: Option<(&str, &str)>| {
+        let c = hard(1, "node", Some("bar"));
+        let c = match policy {
+            Some((field, v)) => with(c, field, json!(v)),
+            None => c,
+        };
+        incoming("foo", vec![c])
+    };
+    check_state(
+        "NodeAffinityPolicy ignored with nodeAffinity",
+        &with_affinity(
+            bar_node(Some(("nodeAffinityPolicy", "Ignore"))),
+            "foo",
+            "In",
+            &[""],
+        ),
+        &[
+            "node-a node=node-a foo",
+            "node-b node=node-b foo",
+            "node-c node=node-c bar",
+        ],
+        &policy_pods,
+        vec![(vec![("node-a", 1), ("node-b", 2), ("node-c", 0)], (0, 1))],
+    );
+    let tainted = [
+        "node-a node=node-a",
+        "node-b node=node-b",
+        "node-c node=node-c taint bar",
+    ];
+    check_state(
+        "NodeTaintsPolicy ignored",
+        &bar_node(None),
+        &tainted,
+        &policy_pods,
+        vec![(vec![("node-a", 1), ("node-b", 2), ("node-c", 0)], (0, 1))],
+    );
+    check_state(
+        "NodeTaintsPolicy honored",
+        &bar_node(Some(("nodeTaintsPolicy", "Honor"))),
+        &tainted,
+        &policy_pods,
+        vec![(vec![("node-a", 1), ("node-b", 2)], (1, 2))],
+    );
+    let mut tolerating = bar_node(Some(("nodeTaintsPolicy", "Honor")));
+    tolerating.spec_mut().tolerations.push(Toleration {
+        key: "node.kubernetes.io/unschedulable".into(),
+        operator: "Exists".into(),
+        effect: "NoSchedule".into(),
+        ..Default::default()
+    });
+    check_state(
+        "NodeTaintsPolicy honored with tolerated taints",
+        &tolerating,
+        &tainted,
+        &policy_pods,
+        vec![(vec![("node-a", 1), ("node-b", 2), ("node-c", 0)], (0, 1))],
+    );
+    let three_pods = ["p-b1@node-b foo", "p-b2@node-b foo", "p-x1@node-x foo"];
+    check_state(
+        "two node inclusion Constraints, zone: honor/ignore, node: ignore/ignore",
+        &with_node_selector(
+            incoming(
+                "foo",
+                vec![
+                    hard(1, "zone", Some("foo")),
+                    with(
+                        hard(1, "node", Some("foo")),
+                        "nodeAffinityPolicy",
+                        json!("Ignore"),
+                    ),
+                ],
+            ),
+            "foo",
+        ),
+        &[
+            "node-a zone=zone1 node=node-a foo",
+            "node-b zone=zone1 node=node-b",
+            "node-x zone=zone2 node=node-x foo",
+        ],
+        &three_pods,
+        vec![
+            (vec![("zone1", 0), ("zone2", 1)], (0, 1)),
+            (vec![("node-a", 0), ("node-b", 2), ("node-x", 1)], (0, 1)),
+        ],
+    );
+    check_state(
+        "two node inclusion Constraints, zone: honor/honor, node: honor/ignore",
+        &incoming(
+            "foo",
+            vec![
+                with(
+                    hard(1, "zone", Some("foo")),
+                    "nodeTaintsPolicy",
+                    json!("Honor"),
+                ),
+                hard(1, "node", Some("foo")),
+            ],
+        ),
+        &[
+            "node-a zone=zone1 node=node-a foo",
+            "node-b zone=zone1 node=node-b taint",
+            "node-x zone=zone2 node=node-x foo",
+        ],
+        &three_pods,
+        vec![
+            (vec![("zone1", 0), ("zone2", 1)], (0, 1)),
+            (vec![("node-a", 0), ("node-b", 2), ("node-x", 1)], (0, 1)),
+        ],
+    );
+    check_state(
+        "two node inclusion Constraints, zone: honor/ignore, node: honor/ignore",
+        &with_node_selector(
+            incoming(
+                "foo",
+                vec![hard(1, "zone", Some("foo")), hard(1, "node", Some("foo"))],
+            ),
+            "foo",
+        ),
+        &[
+            "node-a zone=zone1 node=node-a",
+            "node-b zone=zone1 node=node-b foo taint",
+            "node-x zone=zone2 node=node-x foo",
+            "node-y zone=zone2 node=node-y",
+        ],
+        &[
+            "p-a1@node-a foo",
+            "p-a2@node-a foo",
+            "p-x1@node-x foo",
+            "p-y1@node-y foo",
+        ],
+        vec![
+            (vec![("zone1", 0), ("zone2", 1)], (0, 1)),
+            (vec![("node-b", 0), ("node-x", 1)], (0, 1)),
+        ],
     );
 }
