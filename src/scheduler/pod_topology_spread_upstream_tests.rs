@@ -269,3 +269,152 @@ fn pre_filter_state_node_inclusion_policy_rows() {
         ],
     );
 }
+
+// Ported from TestPreFilterStateAddPod (filtering_test.go): the two-constraint rows and the
+// NodeInclusionPolicy-enabled rows after the four in pod_topology_spread_tests.rs. Match
+// numbers per topology value and the critical paths' numbers after AddPod.
+#[test]
+fn pre_filter_state_add_pod_more_rows() {
+    let zone_node = |node_sel: &str| {
+        incoming(
+            "foo bar",
+            vec![
+                hard(1, "zone", Some("foo")),
+                hard(1, "node", Some(node_sel)),
+            ],
+        )
+    };
+    let abx = [
+        "node-a zone=zone1 node=node-a",
+        "node-b zone=zone1 node=node-b",
+        "node-x zone=zone2 node=node-x",
+    ];
+    let ax = [
+        "node-a zone=zone1 node=node-a",
+        "node-x zone=zone2 node=node-x",
+    ];
+    type AddRow<'a> = (
+        &'static str,
+        Pod,
+        &'a [&'static str],
+        Vec<&'static str>,
+        &'static str,
+        usize,
+        Want,
+    );
+    let rows: Vec<AddRow> = vec![
+        (
+            "node a and x both impact topologyKeyToMinPodsMap on zone and node",
+            zone_node("foo"),
+            &ax,
+            vec![],
+            "p-a1@node-a foo",
+            0,
+            vec![
+                (vec![("zone1", 1), ("zone2", 0)], (0, 1)),
+                (vec![("node-a", 1), ("node-x", 0)], (0, 1)),
+            ],
+        ),
+        (
+            "only node a impacts topologyKeyToMinPodsMap on zone and node",
+            zone_node("foo"),
+            &ax,
+            vec!["p-x1@node-x foo"],
+            "p-a1@node-a foo",
+            0,
+            vec![
+                (vec![("zone1", 1), ("zone2", 1)], (1, 1)),
+                (vec![("node-a", 1), ("node-x", 1)], (1, 1)),
+            ],
+        ),
+        (
+            "node a impacts topologyKeyToMinPodsMap on node, node x impacts topologyKeyToMinPodsMap on zone",
+            zone_node("foo"),
+            &abx,
+            vec!["p-b1@node-b foo", "p-b2@node-b foo", "p-x1@node-x foo"],
+            "p-a1@node-a foo",
+            0,
+            vec![
+                (vec![("zone1", 3), ("zone2", 1)], (1, 3)),
+                (vec![("node-a", 1), ("node-b", 2), ("node-x", 1)], (1, 1)),
+            ],
+        ),
+        (
+            "Constraints hold different labelSelectors, node a impacts topologyKeyToMinPodsMap on zone",
+            zone_node("bar"),
+            &abx,
+            vec!["p-b1@node-b foo bar", "p-x1@node-x foo bar", "p-x2@node-x bar"],
+            "p-a1@node-a foo",
+            0,
+            vec![
+                (vec![("zone1", 2), ("zone2", 1)], (1, 2)),
+                (vec![("node-a", 0), ("node-b", 1), ("node-x", 2)], (0, 1)),
+            ],
+        ),
+        (
+            "Constraints hold different labelSelectors, node a impacts topologyKeyToMinPodsMap on both zone and node",
+            zone_node("bar"),
+            &abx,
+            vec!["p-b1@node-b bar", "p-x1@node-x foo bar", "p-x2@node-x bar"],
+            "p-a1@node-a foo bar",
+            0,
+            vec![
+                (vec![("zone1", 1), ("zone2", 1)], (1, 1)),
+                (vec![("node-a", 1), ("node-b", 1), ("node-x", 2)], (1, 1)),
+            ],
+        ),
+    ];
+    for (name, preemptor, nodes, existing, added, idx, want) in rows {
+        let s = after_update(&preemptor, nodes, &existing, added, idx, 1);
+        for (i, (nums, paths)) in want.into_iter().enumerate() {
+            assert_eq!(match_nums(&s, i), nums, "{name} [{i}]");
+            assert_eq!(min_paths(&s, i), paths, "{name} [{i}]");
+        }
+    }
+
+    // The NodeInclusionPolicy rows: one zone constraint, two nodes; node-a is labelled foo=bar.
+    let policy_nodes = [
+        "node-a zone=zone1 node=node-a foo=bar",
+        "node-b zone=zone2 node=node-b foo",
+    ];
+    let zone_foo = || incoming("foo", vec![hard(1, "zone", Some("foo"))]);
+    // "add a pod when scheduling node affinity unmatched pod with NodeInclusionPolicy enabled":
+    // node-a is outside the preemptor's node affinity, so adding a pod there changes nothing.
+    let s = after_update(
+        &with_affinity(zone_foo(), "foo", "NotIn", &["bar"]),
+        &policy_nodes,
+        &["p-a2@node-a foo zone=zone1", "p-b1@node-b foo zone=zone2"],
+        "p-a1@node-a foo zone=zone1",
+        0,
+        1,
+    );
+    assert_eq!(match_nums(&s, 0), vec![("zone2", 1)]);
+    assert_eq!(s.critical_paths[0].0[0].match_num, 1);
+    assert_eq!(s.critical_paths[0].0[0].topology_value, "zone2");
+    let b_rows = [
+        (
+            "add a pod when scheduling node affinity matched pod with NodeInclusionPolicy enabled",
+            "p-b1@node-b foo zone=zone2",
+            vec![("zone1", 1), ("zone2", 2)],
+            (1, 2),
+        ),
+        (
+            "add a label selector not matched pod when with NodeInclusionPolicy enabled",
+            "p-b1@node-b zone=zone2",
+            vec![("zone1", 1), ("zone2", 1)],
+            (1, 1),
+        ),
+    ];
+    for (name, added, nums, paths) in b_rows {
+        let s = after_update(
+            &zone_foo(),
+            &policy_nodes,
+            &["p-a1@node-a foo zone=zone1", "p-b2@node-b foo zone=zone2"],
+            added,
+            1,
+            1,
+        );
+        assert_eq!(match_nums(&s, 0), nums, "{name}");
+        assert_eq!(min_paths(&s, 0), paths, "{name}");
+    }
+}
