@@ -418,3 +418,97 @@ fn pre_filter_state_add_pod_more_rows() {
         assert_eq!(min_paths(&s, 0), paths, "{name}");
     }
 }
+
+// Ported from TestPreFilterStateRemovePod (filtering_test.go): the rows before the
+// NodeInclusionPolicy ones in pod_topology_spread_tests.rs.
+#[test]
+fn pre_filter_state_remove_pod_more_rows() {
+    let zone = || incoming("foo", vec![hard(1, "zone", Some("foo"))]);
+    let abx = [
+        "node-a zone=zone1 node=node-a",
+        "node-b zone=zone1 node=node-b",
+        "node-x zone=zone2 node=node-x",
+    ];
+    let abxy = [abx.to_vec(), vec!["node-y zone=zone2 node=node-y"]].concat();
+    let one_each = [
+        "p-a1@node-a foo",
+        "p-b1@node-b foo",
+        "p-x1@node-x foo",
+        "p-y1@node-y foo",
+    ];
+    type RemoveRow = (
+        &'static str,
+        Pod,
+        Vec<&'static str>,
+        Vec<&'static str>,
+        &'static str,
+        usize,
+        Want,
+    );
+    let rows: Vec<RemoveRow> = vec![
+        (
+            "one spreadConstraint on zone, topologyKeyToMinPodsMap unchanged",
+            zone(),
+            abx.to_vec(),
+            vec!["p-a1@node-a foo", "p-b1@node-b foo", "p-x1@node-x foo"],
+            "p-a1@node-a foo",
+            0,
+            vec![(vec![("zone1", 1), ("zone2", 1)], (1, 1))],
+        ),
+        (
+            "one spreadConstraint on node, topologyKeyToMinPodsMap changed",
+            zone(),
+            abxy.clone(),
+            one_each.to_vec(),
+            "p-a1@node-a foo",
+            0,
+            vec![(vec![("zone1", 1), ("zone2", 2)], (1, 2))],
+        ),
+        (
+            "delete an irrelevant pod won't help",
+            zone(),
+            abxy.clone(),
+            [vec!["p-a0@node-a bar"], one_each.to_vec()].concat(),
+            "p-a0@node-a bar",
+            0,
+            vec![(vec![("zone1", 2), ("zone2", 2)], (2, 2))],
+        ),
+        (
+            "delete a non-existing pod won't help",
+            zone(),
+            abxy.clone(),
+            one_each.to_vec(),
+            "p-a0@node-a bar",
+            0,
+            vec![(vec![("zone1", 2), ("zone2", 2)], (2, 2))],
+        ),
+        (
+            "two spreadConstraints",
+            incoming(
+                "foo",
+                vec![hard(1, "zone", Some("foo")), hard(1, "node", Some("foo"))],
+            ),
+            abx.to_vec(),
+            vec![
+                "p-a1@node-a foo",
+                "p-a2@node-a foo",
+                "p-b1@node-b foo",
+                "p-x1@node-x foo",
+                "p-x2@node-x foo",
+            ],
+            "p-x1@node-x foo",
+            2,
+            vec![
+                (vec![("zone1", 3), ("zone2", 1)], (1, 3)),
+                (vec![("node-a", 2), ("node-b", 1), ("node-x", 1)], (1, 1)),
+            ],
+        ),
+    ];
+    for (name, preemptor, nodes, existing, removed, idx, want) in rows {
+        let s = after_update(&preemptor, &nodes, &existing, removed, idx, -1);
+        for (i, (nums, paths)) in want.into_iter().enumerate() {
+            assert_eq!(match_nums(&s, i), nums, "{name} [{i}]");
+            assert_eq!(min_paths(&s, i), paths, "{name} [{i}]");
+        }
+    }
+}
