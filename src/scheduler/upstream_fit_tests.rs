@@ -710,10 +710,9 @@ fn node_info_add_pod() {
     assert_eq!(ni.used_ports, want_ports);
 }
 
-// `framework.Resource.Add` / `NewResource` (pkg/scheduler/framework/types.go), as
-// TestNewResource and TestResourceAddScalar check it: cpu, memory, pods and ephemeral-storage
-// are native fields, and only scalar resource names (schedutil.IsScalarResourceName) are kept
-// besides them. A name that is none of these (a bare `foo`) is ignored, on the node and in the
+// `framework.Resource.Add` / `NewResource` (pkg/scheduler/framework/types.go), hand-derived
+// from the source: cpu, memory, pods and ephemeral-storage are native fields, and only scalar
+// resource names (schedutil.IsScalarResourceName) are kept besides them. A name that is none of these (a bare `foo`) is ignored, on the node and in the
 // pod's requests, so it never fails NodeResourcesFit.
 #[test]
 fn resource_names_kept_as_scalars() {
