@@ -3,9 +3,10 @@
 //! Filters, in upstream's plugin order (the first failing plugin decides a node's reasons):
 //! NodeUnschedulable, TaintToleration, NodeAffinity (nodeSelector + required node affinity),
 //! NodePorts (host ports of containers and sidecars; `0.0.0.0` conflicts with any IP),
-//! NodeResourcesFit (`pods`, `cpu`, `memory`, extended resources), PodTopologySpread
-//! (DoNotSchedule constraints: skew against the global minimum over the domains of the nodes
-//! that pass `nodeAffinityPolicy`/`nodeTaintsPolicy`, `minDomains`; a node without the
+//! NodeResourcesFit (`pods`, `cpu`, `memory`, `ephemeral-storage`, extended resources; requests
+//! include `spec.overhead`), PodTopologySpread (DoNotSchedule constraints: skew against the
+//! global minimum over the domains of the nodes that pass `nodeAffinityPolicy` /
+//! `nodeTaintsPolicy`, `minDomains`; a node without the
 //! topology label is unresolvable; `matchLabelKeys` ANDed into the selector) and
 //! InterPodAffinity (existing pods' required anti-affinity, the pod's required affinity —
 //! unresolvable — and anti-affinity; namespaces / namespaceSelector; `matchLabelKeys` /
@@ -132,9 +133,14 @@ pub fn do_not_schedule_taint(t: &Taint) -> bool {
 // ---------------------------------------------------------------------------------------------
 
 /// One `NodeSelectorRequirement` against a node's labels: In, NotIn, Exists, DoesNotExist, Gt,
-/// Lt. A malformed requirement (In/NotIn without values, Gt/Lt without exactly one integer,
-/// values for Exists) matches nothing, as upstream's parse error does.
+/// Lt. A malformed requirement matches nothing, as upstream's parse error
+/// (`labels.NewRequirement`) does: a key that is not a qualified name, a value that is not a
+/// valid label value, In/NotIn without values, Gt/Lt without exactly one integer, values for
+/// Exists/DoesNotExist.
 pub fn node_selector_requirement_matches(r: &NodeSelectorRequirement, labels: &Labels) -> bool {
+    if !crate::api::validation::names::is_qualified_name(&r.key).is_empty() {
+        return false;
+    }
     let v = labels.get(&r.key);
     let valid = || r.values.iter().all(|x| is_valid_label_value(x));
     match r.operator.as_str() {
@@ -143,7 +149,7 @@ pub fn node_selector_requirement_matches(r: &NodeSelectorRequirement, labels: &L
         "Exists" => r.values.is_empty() && v.is_some(),
         "DoesNotExist" => r.values.is_empty() && v.is_none(),
         "Gt" | "Lt" => {
-            if r.values.len() != 1 {
+            if r.values.len() != 1 || !valid() {
                 return false;
             }
             let Ok(want) = r.values[0].parse::<i64>() else {
@@ -175,19 +181,23 @@ pub fn is_valid_label_value(v: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
-/// `matchFields`: only `metadata.name` with In/NotIn, matched against the node name.
+/// `matchFields`: In/NotIn against the node's fields, which are only `metadata.name`
+/// (`extractNodeFields`; a missing field reads as empty, as `fields.Set.Get` does).
 /// `nodeSelectorRequirementsAsFieldSelector` takes exactly one value for In and NotIn (a
-/// one-term field selector); any other count is a parse error and the term matches nothing.
+/// one-term field selector); any other count or operator is a parse error and the term matches
+/// nothing. (API validation admits only the `metadata.name` key.)
 fn field_requirement_matches(r: &NodeSelectorRequirement, node: &Node) -> bool {
-    if r.key != "metadata.name" {
-        return false;
-    }
     let [value] = r.values.as_slice() else {
         return false;
     };
+    let field = if r.key == "metadata.name" {
+        node.metadata.name.as_str()
+    } else {
+        ""
+    };
     match r.operator.as_str() {
-        "In" => node.metadata.name == *value,
-        "NotIn" => node.metadata.name != *value,
+        "In" => field == value,
+        "NotIn" => field != value,
         _ => false,
     }
 }
@@ -261,11 +271,13 @@ fn preferred_terms(pod: &Pod) -> Vec<PreferredSchedulingTerm> {
 // Resources (pkg/api/v1/resource PodRequests, framework.NodeInfo)
 // ---------------------------------------------------------------------------------------------
 
-/// A pod's or node's cpu (millicores), memory (bytes) and other resources (their `Value()`).
+/// A pod's or node's cpu (millicores), memory and ephemeral-storage (bytes) and other
+/// resources (their `Value()`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
     pub milli_cpu: i128,
     pub memory: i128,
+    pub ephemeral_storage: i128,
     pub scalar: BTreeMap<String, i128>,
 }
 
@@ -296,10 +308,81 @@ fn value_of(milli: i128) -> i128 {
     (milli + 999).div_euclid(1000)
 }
 
+/// `schedutil.IsScalarResourceName`: what `framework.Resource.Add` keeps besides cpu, memory,
+/// pods and ephemeral-storage — extended resources (a `/` in the name, not
+/// `kubernetes.io/`-prefixed, not `requests.`-prefixed, `requests.<name>` a qualified name),
+/// hugepages, `kubernetes.io/`-prefixed native resources and attachable volumes. Other names
+/// (such as a bare `foo`, or `pods` in a request) are ignored.
+pub fn is_scalar_resource_name(k: &str) -> bool {
+    if k.starts_with("hugepages-") || k.starts_with("attachable-volumes-") {
+        return true;
+    }
+    if k.contains("kubernetes.io/") {
+        return true; // IsPrefixedNativeResource
+    }
+    // IsExtendedResourceName: not native (native: no '/', or kubernetes.io-prefixed).
+    k.contains('/')
+        && !k.starts_with("requests.")
+        && crate::api::validation::names::is_qualified_name(&format!("requests.{k}")).is_empty()
+}
+
+/// `IsSupportedPodLevelResource`: cpu, memory and hugepages.
+fn is_supported_pod_level_resource(k: &str) -> bool {
+    k == "cpu" || k == "memory" || k.starts_with("hugepages-")
+}
+
+/// `spec.overhead` (set by RuntimeClass admission), which `PodRequests` adds to the requests.
+fn pod_overhead(pod: &Pod) -> Option<&serde_json::Map<String, serde_json::Value>> {
+    pod.spec.extra.get("overhead").and_then(|v| v.as_object())
+}
+
 /// `resource.PodRequests`: regular containers summed, sidecars added, init containers as a
-/// maximum, then pod-level requests (`spec.resources`) over that aggregate. With `non_missing`, a container without a cpu/memory request counts as
-/// 100m / 200Mi (`NonMissingContainerRequests`, used for scoring).
+/// maximum, then pod-level requests (`spec.resources`) over that aggregate, then
+/// `spec.overhead` added. With `non_missing`, a container without a cpu/memory request counts
+/// as 100m / 200Mi (`NonMissingContainerRequests`, as the resource-allocation scorers'
+/// `calculatePodResourceRequest` computes the incoming pod's request).
 pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
+    pod_requests_with(pod, non_missing, false)
+}
+
+/// The non-zero requests a pod adds to its node's `NonZeroRequested` (`calculateResource` in
+/// pkg/scheduler/framework/types.go): `NonMissingContainerRequests` as
+/// `getNonMissingContainerRequests` builds it. Without pod-level requests, as
+/// [`pod_requests`] with `non_missing`; with them, only a resource that no container, the pod
+/// level nor the overhead requests is defaulted.
+pub fn node_info_non_zero_requests(pod: &Pod) -> Resources {
+    pod_requests_with(pod, true, true)
+}
+
+fn pod_requests_with(pod: &Pod, non_missing: bool, node_info: bool) -> Resources {
+    // IsPodLevelRequestsSet: some supported resource requested at the pod level.
+    let pod_level_set = pod.spec.resources.as_ref().is_some_and(|r| {
+        r.requests
+            .keys()
+            .any(|k| is_supported_pod_level_resource(k))
+    });
+    let (default_cpu, default_memory) = if !non_missing {
+        (false, false)
+    } else if !pod_level_set || !node_info {
+        (true, true)
+    } else {
+        let requested = |key: &str| {
+            let in_container = |c: &crate::api::Container| {
+                c.resources
+                    .as_ref()
+                    .is_some_and(|r| r.requests.contains_key(key) || r.limits.contains_key(key))
+            };
+            pod.spec.containers.iter().any(in_container)
+                || pod.spec.init_containers.iter().any(in_container)
+                || pod
+                    .spec
+                    .resources
+                    .as_ref()
+                    .is_some_and(|r| r.requests.contains_key(key))
+                || pod_overhead(pod).is_some_and(|o| o.contains_key(key))
+        };
+        (!requested("cpu"), !requested("memory"))
+    };
     let container = |c: &crate::api::Container| -> BTreeMap<String, i128> {
         let mut m = BTreeMap::new();
         if let Some(r) = &c.resources {
@@ -315,8 +398,10 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
                 }
             }
         }
-        if non_missing {
+        if default_cpu {
             m.entry("cpu".into()).or_insert(DEFAULT_MILLI_CPU_REQUEST);
+        }
+        if default_memory {
             m.entry("memory".into())
                 .or_insert(DEFAULT_MEMORY_REQUEST * 1000);
         }
@@ -354,12 +439,23 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
     // PodLevelResources: pod-level requests of the supported resources (cpu, memory,
     // hugepages-*) replace the containers' aggregate. The API server drops `spec.resources`
     // when the gate is off, so a stored pod carries it only with the gate on.
-    if let Some(r) = &pod.spec.resources {
+    if let Some(r) = pod.spec.resources.as_ref().filter(|_| pod_level_set) {
         for (k, q) in &r.requests {
-            if k == "cpu" || k == "memory" || k.starts_with("hugepages-") {
+            if is_supported_pod_level_resource(k) {
                 if let Some(v) = milli_of(q) {
                     sum.insert(k.clone(), v);
                 }
+            }
+        }
+    }
+    // Overhead is added on top (PodResourcesOptions.ExcludeOverhead is false).
+    if let Some(o) = pod_overhead(pod) {
+        for (k, v) in o {
+            if let Some(v) = v
+                .as_str()
+                .and_then(|q| milli_of(&crate::api::Quantity(q.to_string())))
+            {
+                *sum.entry(k.clone()).or_insert(0) += v;
             }
         }
     }
@@ -368,9 +464,11 @@ pub fn pod_requests(pod: &Pod, non_missing: bool) -> Resources {
         match k.as_str() {
             "cpu" => r.milli_cpu = v,
             "memory" => r.memory = value_of(v),
-            _ => {
+            "ephemeral-storage" => r.ephemeral_storage = value_of(v),
+            _ if is_scalar_resource_name(&k) => {
                 r.scalar.insert(k, value_of(v));
             }
+            _ => {}
         }
     }
     r
@@ -398,23 +496,25 @@ impl<'a> NodeInfo<'a> {
     pub fn new(node: &Node) -> Self {
         let mut alloc = Resources::default();
         let mut allowed = 0;
-        // Allocatable overrides capacity key by key; every key is seen once.
-        let all = node
-            .status
-            .capacity
-            .iter()
-            .filter(|(k, _)| !node.status.allocatable.contains_key(*k))
-            .chain(node.status.allocatable.iter());
+        // `SetNode`: `NewResource(node.Status.Allocatable)`. The API server defaults an empty
+        // allocatable to the capacity (SetDefaults_NodeStatus); a node built without it is
+        // read the same way here.
+        let all = if node.status.allocatable.is_empty() {
+            &node.status.capacity
+        } else {
+            &node.status.allocatable
+        };
         for (k, q) in all {
             let Some(m) = milli_of(q) else { continue };
             match k.as_str() {
                 "cpu" => alloc.milli_cpu = m,
                 "memory" => alloc.memory = value_of(m),
                 "pods" => allowed = value_of(m),
-                "ephemeral-storage" => {}
-                _ => {
+                "ephemeral-storage" => alloc.ephemeral_storage = value_of(m),
+                _ if is_scalar_resource_name(k) => {
                     alloc.scalar.insert(k.clone(), value_of(m));
                 }
+                _ => {}
             }
         }
         NodeInfo {
@@ -433,10 +533,11 @@ impl<'a> NodeInfo<'a> {
     /// Adds a pod's requests and count without keeping the pod.
     fn add_requests(&mut self, p: &Pod) {
         let r = pod_requests(p, false);
-        let nz = pod_requests(p, true);
+        let nz = node_info_non_zero_requests(p);
         self.num_pods += 1;
         self.requested.milli_cpu += r.milli_cpu;
         self.requested.memory += r.memory;
+        self.requested.ephemeral_storage += r.ephemeral_storage;
         for (k, v) in &r.scalar {
             *self.requested.scalar.entry(k.clone()).or_insert(0) += v;
         }
@@ -558,7 +659,7 @@ pub fn filter_node_affinity(pod: &Pod, node: &Node) -> Option<Status> {
     }
 }
 
-/// NodeResourcesFit Filter (`fitsRequest`): "Too many pods", then cpu, memory and extended
+/// NodeResourcesFit Filter (`fitsRequest`): "Too many pods", then cpu, memory, ephemeral-storage and extended
 /// resources, all reasons kept. A request larger than the node's whole allocatable is
 /// UnschedulableAndUnresolvable (preemption cannot help).
 pub fn filter_node_resources_fit(pod: &Pod, ni: &NodeInfo) -> Option<Status> {
@@ -594,8 +695,14 @@ fn filter_node_resources_fit_req(req: &Resources, ni: &NodeInfo) -> Option<Statu
         reasons.push("Insufficient memory".into());
         unresolvable |= req.memory > ni.allocatable.memory;
     }
+    if req.ephemeral_storage > 0
+        && req.ephemeral_storage > ni.allocatable.ephemeral_storage - ni.requested.ephemeral_storage
+    {
+        reasons.push("Insufficient ephemeral-storage".into());
+        unresolvable |= req.ephemeral_storage > ni.allocatable.ephemeral_storage;
+    }
     for (k, v) in &req.scalar {
-        if *v == 0 || k == "ephemeral-storage" {
+        if *v == 0 {
             continue;
         }
         let alloc = ni.allocatable.scalar.get(k).copied().unwrap_or(0);
@@ -3352,3 +3459,9 @@ mod interpod_affinity_tests;
 
 #[cfg(test)]
 mod preemption_tests;
+
+#[cfg(test)]
+mod upstream_fit_tests;
+
+#[cfg(test)]
+mod upstream_nodeaffinity_tests;

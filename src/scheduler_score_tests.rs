@@ -1262,11 +1262,11 @@ fn insufficient(r: &str) -> String {
 // newest table (requests above allocatable are UnschedulableAndUnresolvable). The status code
 // and reasons are compared; kubeplay has no InsufficientResource list. Left out, as kubeplay
 // does not model them: the NodeResourcesFitArgs rows ("skip checking ignored extended
-// resource", "…via resource groups"), the two pod overhead rows, the seven pod-level resources
-// rows (PodLevelResources), and the DRA extended-resource rows whose outcome depends on a
+// resource", "…via resource groups"), and the DRA extended-resource rows whose outcome depends on a
 // DeviceClass ("extended resource backed by DRA", "…, nil draManager", "extended resource was
 // backed by Device Plugin (Allocatable: 0)"). DRA rows whose outcome is the plain
-// extended-resource path are kept.
+// extended-resource path are kept. The pod overhead, pod-level resources and zero-quantity
+// rows are in src/scheduler/upstream_fit_tests.rs.
 #[test]
 fn enough_requests() {
     let node = alloc_node(10, 20, 32, 5, 20, 5);
@@ -1545,8 +1545,8 @@ fn not_enough_requests() {
 }
 
 // Port of TestStorageRequests (pkg/scheduler/framework/plugins/noderesources/fit_test.go):
-// 3 of 4 rows. "storage ephemeral local storage request exceeds allocatable" is left out:
-// kubeplay does not account ephemeral-storage (NodeInfo ignores it, the filter skips it).
+// 3 of 4 rows here; "storage ephemeral local storage request exceeds allocatable" is in
+// src/scheduler/upstream_fit_tests.rs.
 #[test]
 fn storage_requests() {
     let node = alloc_node(10, 20, 32, 5, 20, 5);
@@ -1886,8 +1886,8 @@ fn fit_error_error() {
 
 // Port of TestPodInfoCalculateResources (pkg/scheduler/framework/types_test.go): the request
 // and the non-zero request (scoring) of a pod, through pod_requests. 4 of 17 rows: the pod-level
-// resources rows (PodLevelResources) and the DRA node-allocatable claim rows (claims, pod
-// overhead) are left out; "DRA gate disabled, with node allocatable resource claim" is kept, as
+// resources rows are in src/scheduler/upstream_fit_tests.rs; the DRA node-allocatable claim
+// rows (claims) are left out; "DRA gate disabled, with node allocatable resource claim" is kept, as
 // with the gate off the claim adds nothing (kubeplay never adds claims).
 #[test]
 fn pod_info_calculate_resources() {

@@ -1303,3 +1303,6 @@ fn integration_match_label_keys_rows() {
         }
     }
 }
+
+#[path = "pod_topology_spread_upstream_tests.rs"]
+mod upstream_more;
