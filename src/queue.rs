@@ -107,6 +107,19 @@ impl WorkQueue {
         Some(k)
     }
 
+    /// The ready keys in the order [`pop`](Self::pop) would return them.
+    pub fn ready_keys(&self) -> impl Iterator<Item = &str> {
+        self.ready.iter().map(String::as_str)
+    }
+
+    /// Takes the `i`-th ready key out of turn (a queue with its own ordering, such as the
+    /// scheduler's PrioritySort).
+    pub fn pop_at(&mut self, i: usize) -> Option<String> {
+        let k = self.ready.remove(i)?;
+        self.queued.remove(&k);
+        Some(k)
+    }
+
     pub fn has_ready(&self) -> bool {
         !self.ready.is_empty()
     }

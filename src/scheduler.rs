@@ -1888,6 +1888,9 @@ pub struct Scheduler {
     /// Keys of the unschedulable pods that PodTopologySpread rejected on some node, retried on
     /// the plugin's pod and node events.
     spread_rejected: BTreeSet<String>,
+    /// Keys of the pods waiting to be scheduled whose priority is not 0 (kept by `watch` once
+    /// primed): while there are none, the active queue's PrioritySort order is its FIFO order.
+    prioritized: BTreeSet<String>,
 }
 
 /// A boxed scheduler for `Simulation::add_loop`.
@@ -2052,6 +2055,17 @@ impl Controller for Scheduler {
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
+        match (change.old_obj(), change.new_obj()) {
+            (_, Some(Object::Pod(p))) if responsible(p) && pod_priority(p) != 0 => {
+                self.prioritized.insert(p.metadata.key());
+            }
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None)
+                if !self.prioritized.is_empty() =>
+            {
+                self.prioritized.remove(&p.metadata.key());
+            }
+            _ => {}
+        }
         match (change.old_obj(), change.new_obj()) {
             (_, Some(Object::Pod(p)))
                 if p.spec.node_name.is_empty() && nominated_node(p).is_some() =>
@@ -2270,12 +2284,34 @@ impl Controller for Scheduler {
             .filter(|p| !p.spec.node_name.is_empty() && interpod_affinity::has_pod_affinity(p))
             .map(|p| p.metadata.key())
             .collect();
+        self.prioritized = store
+            .pods_on_node("")
+            .filter(|p| responsible(p) && pod_priority(p) != 0)
+            .map(|p| p.metadata.key())
+            .collect();
         self.primed = true;
         for p in store.list::<Pod>(None) {
             if responsible(p) {
                 queue.add_owned(p.metadata.key());
             }
         }
+    }
+
+    /// The active queue's `PrioritySort`: the ready pod with the highest priority, the earliest
+    /// queued among equals (upstream's timestamp order).
+    fn next_key(&mut self, queue: &mut WorkQueue, store: &Store) -> Option<String> {
+        if self.primed && self.prioritized.is_empty() {
+            return queue.pop();
+        }
+        let mut best: Option<(usize, i32)> = None;
+        for (i, key) in queue.ready_keys().enumerate() {
+            let (ns, name) = key.split_once('/').unwrap_or(("", key));
+            let prio = store.get::<Pod>(ns, name).map_or(0, pod_priority);
+            if best.is_none_or(|(_, b)| prio > b) {
+                best = Some((i, prio));
+            }
+        }
+        queue.pop_at(best?.0)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -200,7 +200,10 @@ impl Simulation {
                 ));
             }
             let l = &mut self.loops[i];
-            let key = l.queue.pop().expect("has ready");
+            let key = l
+                .ctrl
+                .next_key(&mut l.queue, &self.api.store)
+                .expect("has ready");
             let component = l.ctrl.name();
             let mut ctx = Ctx {
                 api: &mut self.api,

@@ -262,6 +262,11 @@ pub trait Controller {
     /// # Errors
     /// Whatever made the sync fail; the key is retried with rate limiting.
     fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError>;
+    /// The next ready key to reconcile: the queue's FIFO order unless the loop orders its own
+    /// queue (the scheduler's active queue is sorted by pod priority).
+    fn next_key(&mut self, queue: &mut WorkQueue, _store: &Store) -> Option<String> {
+        queue.pop()
+    }
 
     /// Forgets in-memory state (expectations, caches), as a restarted process would.
     fn reset(&mut self) {}
