@@ -189,6 +189,9 @@ impl ApiServer {
         } else {
             format!("{plural}.{group}")
         };
+        if let Object::Pod(p) = &o {
+            crate::admission::validate_runtime_class_overhead(p)?;
+        }
         if self.store.get_ref(&ObjectRef::of(&o)).is_some() {
             if generated {
                 // `rest.CheckGeneratedNameError` → `NewGenerateNameConflict`.
