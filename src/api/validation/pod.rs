@@ -1,8 +1,10 @@
 //! Pod, PodSpec, PodTemplateSpec and container validation (`pkg/apis/core/validation`), for the
 //! fields kubeplay models. Fields kept verbatim in `extra` maps are checked where their rule is
-//! simple (`dnsPolicy` and its `dnsConfig` for `None`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
+//! simple (`dnsPolicy`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
 //! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
-//! `priorityClassName`); pod (anti-)affinity and `topologySpreadConstraints` are validated in
+//! `priorityClassName`; `dnsConfig`, `readinessGates`, `hostAliases`, `runtimeClassName`,
+//! `preemptionPolicy`, `overhead`, `os` and containers' `resizePolicy` by
+//! [`super::pod_spec_more`]); pod (anti-)affinity and `topologySpreadConstraints` are validated in
 //! full by [`super::affinity`]; volumes, volume mounts and devices, env, envFrom, probes and
 //! lifecycle hooks by [`super::pod_volumes_env`]. Security contexts are not validated.
 
@@ -824,6 +826,7 @@ fn validate_container_ports(c: &Container, path: &str) -> Vec<FieldError> {
 fn validate_container_common(
     c: &Container,
     ctx: &PodVolumesCtx<'_>,
+    pod_restart_policy: &str,
     path: &str,
 ) -> Vec<FieldError> {
     let mut errs = vec![];
@@ -862,9 +865,28 @@ fn validate_container_common(
         )),
     }
     if let Some(r) = &c.resources {
-        errs.extend(validate_resource_requirements(r, &child(path, "resources")));
-        errs.extend(validate_huge_pages(r, &child(path, "resources")));
+        errs.extend(validate_container_resource_requirements(
+            r,
+            &child(path, "resources"),
+        ));
     }
+    super::pod_spec_more::validate_resize_policy(
+        &mut errs,
+        c,
+        pod_restart_policy,
+        &child(path, "resizePolicy"),
+    );
+    errs
+}
+
+/// `ValidateContainerResourceRequirements`: [`validate_resource_requirements`] and the hugepages
+/// rules.
+pub(crate) fn validate_container_resource_requirements(
+    r: &ResourceRequirements,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = validate_resource_requirements(r, path);
+    errs.extend(validate_huge_pages(r, path));
     errs
 }
 
@@ -906,6 +928,7 @@ fn check_host_port_conflicts(
 fn validate_containers(
     containers: &[Container],
     ctx: &PodVolumesCtx<'_>,
+    pod_restart_policy: &str,
     path: &str,
 ) -> Vec<FieldError> {
     if containers.is_empty() {
@@ -915,7 +938,7 @@ fn validate_containers(
     let mut names = BTreeSet::new();
     for (i, c) in containers.iter().enumerate() {
         let p = idx(path, i);
-        errs.extend(validate_container_common(c, ctx, &p));
+        errs.extend(validate_container_common(c, ctx, pod_restart_policy, &p));
         if !names.insert(c.name.clone()) {
             errs.push(FieldError::duplicate(child(&p, "name"), c.name.as_str()));
         }
@@ -937,13 +960,14 @@ fn validate_init_containers(
     inits: &[Container],
     regular: &[Container],
     ctx: &PodVolumesCtx<'_>,
+    pod_restart_policy: &str,
     path: &str,
 ) -> Vec<FieldError> {
     let mut errs = vec![];
     let mut names: BTreeSet<String> = regular.iter().map(|c| c.name.clone()).collect();
     for (i, c) in inits.iter().enumerate() {
         let p = idx(path, i);
-        errs.extend(validate_container_common(c, ctx, &p));
+        errs.extend(validate_container_common(c, ctx, pod_restart_policy, &p));
         let mut restart_always = false;
         if let Some(rp) = &c.restart_policy {
             if rp == "Always" {
@@ -1034,12 +1058,14 @@ pub fn validate_pod_spec_with_name(
     errs.extend(validate_containers(
         &spec.containers,
         &ctx,
+        &spec.restart_policy,
         &child(path, "containers"),
     ));
     errs.extend(validate_init_containers(
         &spec.init_containers,
         &spec.containers,
         &ctx,
+        &spec.restart_policy,
         &child(path, "initContainers"),
     ));
     // Pod-level `resources` (PodLevelResources): the quantities and requests ≤ limits, as for a
@@ -1089,28 +1115,6 @@ pub fn validate_pod_spec_with_name(
             &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"],
         )),
     }
-    // validatePodDNSConfig, the DNSNone rule (the dnsConfig body is otherwise kept verbatim).
-    if extra_str(&spec.extra, "dnsPolicy").as_deref() == Some("None") {
-        let dns_config = child(path, "dnsConfig");
-        match spec.extra.get("dnsConfig").filter(|v| !v.is_null()) {
-            None => errs.push(FieldError::required(
-                dns_config,
-                "must provide `dnsConfig` when `dnsPolicy` is None",
-            )),
-            Some(c) => {
-                let nameservers = c
-                    .get("nameservers")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
-                if nameservers == 0 {
-                    errs.push(FieldError::required(
-                        child(&dns_config, "nameservers"),
-                        "must provide at least one DNS nameserver when `dnsPolicy` is None",
-                    ));
-                }
-            }
-        }
-    }
     if !spec.node_selector.is_empty() {
         errs.extend(validate_labels(
             &spec.node_selector,
@@ -1159,6 +1163,8 @@ pub fn validate_pod_spec_with_name(
             &child(path, "affinity"),
         ));
     }
+    super::pod_spec_more::validate_pod_dns_config(&mut errs, spec, &child(path, "dnsConfig"));
+    super::pod_spec_more::validate_readiness_gates(&mut errs, spec, &child(path, "readinessGates"));
     if let Some(gates) = spec.extra.get("schedulingGates").and_then(Value::as_array) {
         let mut seen = BTreeSet::new();
         for (i, g) in gates.iter().enumerate() {
@@ -1230,6 +1236,7 @@ pub fn validate_pod_spec_with_name(
             &child(path, "tolerations"),
         ));
     }
+    super::pod_spec_more::validate_host_aliases(&mut errs, spec, &child(path, "hostAliases"));
     if let Some(pc) = extra_str(&spec.extra, "priorityClassName").filter(|s| !s.is_empty()) {
         for m in name_is_dns_subdomain(&pc, false) {
             errs.push(FieldError::invalid(
@@ -1239,6 +1246,18 @@ pub fn validate_pod_spec_with_name(
             ));
         }
     }
+    super::pod_spec_more::validate_runtime_class_name(
+        &mut errs,
+        spec,
+        &child(path, "runtimeClassName"),
+    );
+    super::pod_spec_more::validate_preemption_policy(
+        &mut errs,
+        spec,
+        &child(path, "preemptionPolicy"),
+    );
+    super::pod_spec_more::validate_overhead(&mut errs, spec, &child(path, "overhead"));
+    super::pod_spec_more::validate_os(&mut errs, spec, path);
     errs
 }
 

@@ -1,0 +1,429 @@
+//! The `ValidatePodSpec` rules for pod-spec fields kubeplay keeps verbatim in `PodSpec::extra`
+//! (pkg/apis/core/validation/validation.go): `validatePodDNSConfig` (beyond the DNSNone rule),
+//! `validateReadinessGates`, `ValidateHostAliases`, `ValidateRuntimeClassName`,
+//! `ValidatePreemptionPolicy`, `validateOverhead`, `validateOS` with `validateLinux` /
+//! `validateWindows`, and a container's `validateResizePolicy`. Each is called from
+//! [`super::pod`] at the place `ValidatePodSpec` / `validateContainerCommon` calls it, so errors
+//! come out in upstream's order.
+
+use super::ip::is_valid_ip_for_legacy_field;
+use super::names::{is_dns1123_subdomain, is_qualified_name, name_is_dns_subdomain};
+use super::names_more::is_dns1123_subdomain_with_underscore;
+use super::{child, idx};
+use crate::api::core::{Container, PodSpec, Quantity, ResourceRequirements};
+use crate::api::errors::FieldError;
+use serde_json::{Map, Value};
+
+/// `MaxDNSNameservers`.
+pub const MAX_DNS_NAMESERVERS: usize = 3;
+/// `MaxDNSSearchPaths`.
+pub const MAX_DNS_SEARCH_PATHS: usize = 32;
+/// `MaxDNSSearchListChars`.
+pub const MAX_DNS_SEARCH_LIST_CHARS: usize = 2048;
+
+fn present<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a Value> {
+    m.get(k).filter(|v| !v.is_null())
+}
+
+fn str_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|s| match s {
+                    Value::String(s) => s.clone(),
+                    Value::Null => String::new(),
+                    other => other.to_string(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn as_str(v: Option<&Value>) -> String {
+    match v {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// `validatePodDNSConfig` with `AllowRelaxedDNSSearchValidation` (the `RelaxedDNSSearchValidation`
+/// gate is GA in 1.35): the DNSNone rule, then the nameserver count and format
+/// (`IsValidIPForLegacyField`, `StrictIPCIDRValidation` off as in 1.35), the search-path count,
+/// length and format, and non-empty option names.
+pub fn validate_pod_dns_config(errs: &mut Vec<FieldError>, spec: &PodSpec, path: &str) {
+    let dns_policy = spec.extra.get("dnsPolicy").and_then(Value::as_str);
+    let config = present(&spec.extra, "dnsConfig");
+    if dns_policy == Some("None") {
+        match config {
+            None => {
+                errs.push(FieldError::required(
+                    path,
+                    "must provide `dnsConfig` when `dnsPolicy` is None",
+                ));
+                return;
+            }
+            Some(c) => {
+                if c.get("nameservers")
+                    .and_then(Value::as_array)
+                    .is_none_or(Vec::is_empty)
+                {
+                    errs.push(FieldError::required(
+                        child(path, "nameservers"),
+                        "must provide at least one DNS nameserver when `dnsPolicy` is None",
+                    ));
+                    return;
+                }
+            }
+        }
+    }
+    let Some(config) = config else {
+        return;
+    };
+    let nameservers = str_list(config.get("nameservers"));
+    let ns_path = child(path, "nameservers");
+    if nameservers.len() > MAX_DNS_NAMESERVERS {
+        errs.push(FieldError::invalid(
+            ns_path.as_str(),
+            nameservers.clone(),
+            format!("must not have more than {MAX_DNS_NAMESERVERS} nameservers"),
+        ));
+    }
+    for (i, ns) in nameservers.iter().enumerate() {
+        errs.extend(is_valid_ip_for_legacy_field(
+            &idx(&ns_path, i),
+            ns,
+            false,
+            &[],
+        ));
+    }
+    let searches = str_list(config.get("searches"));
+    let search_path = child(path, "searches");
+    if searches.len() > MAX_DNS_SEARCH_PATHS {
+        errs.push(FieldError::invalid(
+            search_path.as_str(),
+            searches.clone(),
+            format!("must not have more than {MAX_DNS_SEARCH_PATHS} search paths"),
+        ));
+    }
+    if searches.join(" ").len() > MAX_DNS_SEARCH_LIST_CHARS {
+        errs.push(FieldError::invalid(
+            search_path.as_str(),
+            searches.clone(),
+            format!(
+                "must not have more than {MAX_DNS_SEARCH_LIST_CHARS} characters (including spaces) in the search list"
+            ),
+        ));
+    }
+    for (i, search) in searches.iter().enumerate() {
+        if search == "." {
+            continue;
+        }
+        let search = search.strip_suffix('.').unwrap_or(search);
+        for m in is_dns1123_subdomain_with_underscore(search) {
+            errs.push(FieldError::invalid(idx(&search_path, i), search, m));
+        }
+    }
+    if let Some(options) = config.get("options").and_then(Value::as_array) {
+        for (i, o) in options.iter().enumerate() {
+            if as_str(o.get("name")).is_empty() {
+                errs.push(FieldError::required(
+                    idx(&child(path, "options"), i),
+                    "must not be empty",
+                ));
+            }
+        }
+    }
+}
+
+/// `validateReadinessGates`: each `conditionType` is a qualified name.
+pub fn validate_readiness_gates(errs: &mut Vec<FieldError>, spec: &PodSpec, path: &str) {
+    let Some(gates) = present(&spec.extra, "readinessGates").and_then(Value::as_array) else {
+        return;
+    };
+    for (i, g) in gates.iter().enumerate() {
+        let ct = as_str(g.get("conditionType"));
+        let p = child(&idx(path, i), "conditionType");
+        for m in is_qualified_name(&ct) {
+            errs.push(FieldError::invalid(p.as_str(), ct.as_str(), m));
+        }
+    }
+}
+
+/// `ValidateHostAliases`: each `ip` is a valid IP (`IsValidIPForLegacyField`, not strict), each
+/// hostname a DNS-1123 subdomain.
+pub fn validate_host_aliases(errs: &mut Vec<FieldError>, spec: &PodSpec, path: &str) {
+    let Some(aliases) = present(&spec.extra, "hostAliases").and_then(Value::as_array) else {
+        return;
+    };
+    for (i, a) in aliases.iter().enumerate() {
+        let p = idx(path, i);
+        errs.extend(is_valid_ip_for_legacy_field(
+            &child(&p, "ip"),
+            &as_str(a.get("ip")),
+            false,
+            &[],
+        ));
+        for (j, h) in str_list(a.get("hostnames")).iter().enumerate() {
+            let hp = idx(&child(&p, "hostnames"), j);
+            for m in is_dns1123_subdomain(h) {
+                errs.push(FieldError::invalid(hp.as_str(), h.as_str(), m));
+            }
+        }
+    }
+}
+
+/// `ValidateRuntimeClassName` on `spec.runtimeClassName` (when set, even to `""`).
+pub fn validate_runtime_class_name(errs: &mut Vec<FieldError>, spec: &PodSpec, path: &str) {
+    let Some(v) = present(&spec.extra, "runtimeClassName") else {
+        return;
+    };
+    let name = as_str(Some(v));
+    for m in name_is_dns_subdomain(&name, false) {
+        errs.push(FieldError::invalid(path, name.as_str(), m));
+    }
+}
+
+/// `ValidatePreemptionPolicy` on `spec.preemptionPolicy` (when set).
+pub fn validate_preemption_policy(errs: &mut Vec<FieldError>, spec: &PodSpec, path: &str) {
+    let Some(v) = present(&spec.extra, "preemptionPolicy") else {
+        return;
+    };
+    match as_str(Some(v)).as_str() {
+        "PreemptLowerPriority" | "Never" => {}
+        "" => errs.push(FieldError::required(path, "")),
+        other => errs.push(FieldError::not_supported(
+            path,
+            other,
+            &["PreemptLowerPriority", "Never"],
+        )),
+    }
+}
+
+/// `validateOverhead`: `ValidateContainerResourceRequirements` on `{limits: overhead}`, so the
+/// errors are reported under `<path>.limits[<name>]`.
+pub fn validate_overhead(errs: &mut Vec<FieldError>, spec: &PodSpec, path: &str) {
+    let Some(overhead) = present(&spec.extra, "overhead").and_then(Value::as_object) else {
+        return;
+    };
+    let r = ResourceRequirements {
+        limits: overhead
+            .iter()
+            .map(|(k, v)| {
+                let q = match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), Quantity(q))
+            })
+            .collect(),
+        requests: Default::default(),
+    };
+    errs.extend(super::pod::validate_container_resource_requirements(
+        &r, path,
+    ));
+}
+
+/// The spec-level fields `validateWindows` forbids: the internal pod security context carries
+/// `hostUsers`, `hostPID`, `hostIPC` and `shareProcessNamespace`, reported at `spec.<field>`.
+const WINDOWS_FORBIDDEN_POD_SC: [&str; 11] = [
+    "appArmorProfile",
+    "seLinuxOptions",
+    "seccompProfile",
+    "fsGroup",
+    "fsGroupChangePolicy",
+    "sysctls",
+    "runAsUser",
+    "runAsGroup",
+    "supplementalGroups",
+    "supplementalGroupsPolicy",
+    "seLinuxChangePolicy",
+];
+
+const WINDOWS_FORBIDDEN_CONTAINER_SC: [&str; 10] = [
+    "appArmorProfile",
+    "seLinuxOptions",
+    "seccompProfile",
+    "capabilities",
+    "readOnlyRootFilesystem",
+    "privileged",
+    "allowPrivilegeEscalation",
+    "procMount",
+    "runAsUser",
+    "runAsGroup",
+];
+
+/// `podshelper.VisitContainersWithPath` order: init containers, containers, ephemeral
+/// containers, each with its `securityContext` (if set).
+fn container_security_contexts(spec: &PodSpec, path: &str) -> Vec<(String, Map<String, Value>)> {
+    let mut out = vec![];
+    fn sc_of(c: &Container) -> Option<&Map<String, Value>> {
+        present(&c.extra, "securityContext").and_then(Value::as_object)
+    }
+    for (list, name) in [
+        (&spec.init_containers, "initContainers"),
+        (&spec.containers, "containers"),
+    ] {
+        for (i, c) in list.iter().enumerate() {
+            if let Some(sc) = sc_of(c) {
+                out.push((
+                    child(&idx(&child(path, name), i), "securityContext"),
+                    sc.clone(),
+                ));
+            }
+        }
+    }
+    if let Some(ecs) = present(&spec.extra, "ephemeralContainers").and_then(Value::as_array) {
+        for (i, c) in ecs.iter().enumerate() {
+            if let Some(sc) = c
+                .get("securityContext")
+                .filter(|v| !v.is_null())
+                .and_then(Value::as_object)
+            {
+                out.push((
+                    child(
+                        &idx(&child(path, "ephemeralContainers"), i),
+                        "securityContext",
+                    ),
+                    sc.clone(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// `validateOS` and, for a valid name, `validateLinux` / `validateWindows` (their checks on
+/// security-context fields being set; the contexts' own values are not validated by kubeplay).
+pub fn validate_os(errs: &mut Vec<FieldError>, spec: &PodSpec, spec_path: &str) {
+    let Some(os) = present(&spec.extra, "os") else {
+        return;
+    };
+    let path = child(spec_path, "os");
+    let name = as_str(os.get("name"));
+    if name.is_empty() {
+        errs.push(FieldError::required(
+            child(&path, "name"),
+            "cannot be empty",
+        ));
+        return;
+    }
+    if name != "linux" && name != "windows" {
+        errs.push(FieldError::not_supported(
+            path.as_str(),
+            name.as_str(),
+            &["linux", "windows"],
+        ));
+        return;
+    }
+    let pod_sc = present(&spec.extra, "securityContext").and_then(Value::as_object);
+    let set = |m: &Map<String, Value>, k: &str| m.get(k).is_some_and(|v| !v.is_null());
+    if name == "linux" {
+        if pod_sc.is_some_and(|sc| set(sc, "windowsOptions")) {
+            errs.push(FieldError::forbidden(
+                child(&child(spec_path, "securityContext"), "windowsOptions"),
+                "windows options cannot be set for a linux pod",
+            ));
+        }
+        for (p, sc) in container_security_contexts(spec, spec_path) {
+            if set(&sc, "windowsOptions") {
+                errs.push(FieldError::forbidden(
+                    child(&p, "windowsOptions"),
+                    "windows options cannot be set for a linux pod",
+                ));
+            }
+        }
+        return;
+    }
+    const MSG: &str = "cannot be set for a windows pod";
+    let sc_path = child(spec_path, "securityContext");
+    let empty = Map::new();
+    let sc = pod_sc.unwrap_or(&empty);
+    let truthy = |k: &str| spec.extra.get(k).and_then(Value::as_bool) == Some(true);
+    // The order of validateWindows' checks on the (internal) pod security context.
+    for f in ["appArmorProfile", "seLinuxOptions"] {
+        if set(sc, f) {
+            errs.push(FieldError::forbidden(child(&sc_path, f), MSG));
+        }
+    }
+    if set(&spec.extra, "hostUsers") {
+        errs.push(FieldError::forbidden(child(spec_path, "hostUsers"), MSG));
+    }
+    if truthy("hostPID") {
+        errs.push(FieldError::forbidden(child(spec_path, "hostPID"), MSG));
+    }
+    if truthy("hostIPC") {
+        errs.push(FieldError::forbidden(child(spec_path, "hostIPC"), MSG));
+    }
+    for f in ["seccompProfile", "fsGroup", "fsGroupChangePolicy"] {
+        if set(sc, f) {
+            errs.push(FieldError::forbidden(child(&sc_path, f), MSG));
+        }
+    }
+    if sc
+        .get("sysctls")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+    {
+        errs.push(FieldError::forbidden(child(&sc_path, "sysctls"), MSG));
+    }
+    if set(&spec.extra, "shareProcessNamespace") {
+        errs.push(FieldError::forbidden(
+            child(spec_path, "shareProcessNamespace"),
+            MSG,
+        ));
+    }
+    for f in &WINDOWS_FORBIDDEN_POD_SC[6..] {
+        if set(sc, f) {
+            errs.push(FieldError::forbidden(child(&sc_path, f), MSG));
+        }
+    }
+    for (p, csc) in container_security_contexts(spec, spec_path) {
+        for f in WINDOWS_FORBIDDEN_CONTAINER_SC {
+            if set(&csc, f) {
+                errs.push(FieldError::forbidden(child(&p, f), MSG));
+            }
+        }
+    }
+}
+
+/// `validateResizePolicy` on a container's `resizePolicy`, with the pod's `restartPolicy`.
+pub fn validate_resize_policy(
+    errs: &mut Vec<FieldError>,
+    c: &Container,
+    pod_restart_policy: &str,
+    path: &str,
+) {
+    let Some(list) = present(&c.extra, "resizePolicy").and_then(Value::as_array) else {
+        return;
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, p) in list.iter().enumerate() {
+        let resource = as_str(p.get("resourceName"));
+        let policy = as_str(p.get("restartPolicy"));
+        if !seen.insert(resource.clone()) {
+            errs.push(FieldError::duplicate(idx(path, i), resource.as_str()));
+        }
+        match resource.as_str() {
+            "cpu" | "memory" => {}
+            "" => errs.push(FieldError::required(path, "")),
+            other => errs.push(FieldError::not_supported(path, other, &["cpu", "memory"])),
+        }
+        match policy.as_str() {
+            "NotRequired" | "RestartContainer" => {}
+            "" => errs.push(FieldError::required(path, "")),
+            other => errs.push(FieldError::not_supported(
+                path,
+                other,
+                &["NotRequired", "RestartContainer"],
+            )),
+        }
+        if pod_restart_policy == "Never" && policy != "NotRequired" {
+            errs.push(FieldError::invalid(
+                path,
+                policy.as_str(),
+                "must be 'NotRequired' when `restartPolicy` is 'Never'",
+            ));
+        }
+    }
+}

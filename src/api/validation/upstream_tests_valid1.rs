@@ -1,0 +1,563 @@
+//! Ports of upstream pod-spec validation tables for fields kubeplay keeps verbatim in
+//! `PodSpec::extra` (pkg/apis/core/validation/validation_test.go): dnsConfig, hostAliases,
+//! readinessGates, runtimeClassName, preemptionPolicy, overhead, os and container resizePolicy.
+
+use super::pod::{validate_pod_spec, PodValidationOptions};
+use crate::api::core::{Container, PodSpec};
+use crate::api::errors::FieldError;
+use serde_json::{json, Value};
+
+fn container(name: &str) -> Container {
+    let mut c = Container {
+        name: name.into(),
+        image: "image".into(),
+        ..Default::default()
+    };
+    c.extra
+        .insert("imagePullPolicy".into(), json!("IfNotPresent"));
+    c.extra
+        .insert("terminationMessagePolicy".into(), json!("File"));
+    c
+}
+
+fn spec(tweak: impl FnOnce(&mut PodSpec)) -> PodSpec {
+    let mut s = PodSpec {
+        containers: vec![container("ctr")],
+        restart_policy: "Always".into(),
+        termination_grace_period_seconds: Some(30),
+        ..Default::default()
+    };
+    s.extra.insert("dnsPolicy".into(), json!("ClusterFirst"));
+    tweak(&mut s);
+    s
+}
+
+fn validate(s: &PodSpec) -> Vec<String> {
+    validate_pod_spec(
+        s,
+        "spec",
+        PodValidationOptions {
+            resource_is_pod: true,
+            ..Default::default()
+        },
+    )
+    .iter()
+    .map(FieldError::to_string)
+    .collect()
+}
+
+fn with_extra(k: &'static str, v: Value) -> impl FnOnce(&mut PodSpec) {
+    move |s: &mut PodSpec| {
+        s.extra.insert(k.into(), v);
+    }
+}
+
+/// `generateTestSearchPathFunc(n)`: a search path of `n` characters (`a`s).
+fn search_path(n: usize) -> String {
+    "a".repeat(n)
+}
+
+// Ported from TestValidatePodDNSConfig (pkg/apis/core/validation/validation_test.go): the
+// nameserver, search-path and option rows (the DNSNone rows are in core_ports_tests.rs), with
+// RelaxedDNSSearchValidation on (GA).
+#[test]
+fn validate_pod_dns_config_rows() {
+    let dns = |config: Value| spec(with_extra("dnsConfig", config));
+    let ok = [
+        ("valid: empty DNSConfig", json!({})),
+        ("valid: 1 option", json!({"options": [{"name": "ndots"}]})),
+        ("valid: 1 nameserver", json!({"nameservers": ["127.0.0.1"]})),
+        ("valid: 1 search path", json!({"searches": ["custom"]})),
+        (
+            "valid: 1 search path with trailing period",
+            json!({"searches": ["custom."]}),
+        ),
+        (
+            "valid: 3 nameservers and 6 search paths(legacy)",
+            json!({
+                "nameservers": ["127.0.0.1", "10.0.0.10", "8.8.8.8"],
+                "searches": ["custom", "mydomain.com", "local", "cluster.local",
+                             "svc.cluster.local", "default.svc.cluster.local."],
+            }),
+        ),
+        (
+            "valid: 3 nameservers and 32 search paths",
+            json!({
+                "nameservers": ["127.0.0.1", "10.0.0.10", "8.8.8.8"],
+                "searches": (0..32).map(|i| format!("custom{i}")).collect::<Vec<_>>(),
+            }),
+        ),
+        (
+            "valid: 256 characters in search path list(legacy)",
+            // 1 + 5 × 50 characters and 5 spaces.
+            json!({"searches": [search_path(1), search_path(50), search_path(50),
+                                search_path(50), search_path(50), search_path(50)]}),
+        ),
+        (
+            "valid: 2048 characters in search path list",
+            // 32 paths of 63 characters and 31 spaces: 2047.
+            json!({"searches": (0..32).map(|_| search_path(63)).collect::<Vec<_>>()}),
+        ),
+        (
+            "valid: ipv6 nameserver",
+            json!({"nameservers": ["FE80::0202:B3FF:FE1E:8329"]}),
+        ),
+        (
+            "valid: search path beginning with underscore",
+            json!({"searches": ["_sip._tcp.abc_d.example.com"]}),
+        ),
+        (
+            "valid: search path contains underscore",
+            json!({"searches": ["abc_d.example.com"]}),
+        ),
+        ("valid: search is .", json!({"searches": ["."]})),
+    ];
+    for (name, config) in ok {
+        assert_eq!(validate(&dns(config)), Vec::<String>::new(), "{name}");
+    }
+
+    // "invalid: 4 nameservers"
+    assert_eq!(
+        validate(&dns(json!({"nameservers": ["127.0.0.1", "10.0.0.10", "8.8.8.8", "1.2.3.4"]}))),
+        vec![
+            "spec.dnsConfig.nameservers: Invalid value: [\"127.0.0.1\",\"10.0.0.10\",\"8.8.8.8\",\"1.2.3.4\"]: must not have more than 3 nameservers"
+        ]
+    );
+    // "invalid: 33 search paths"
+    let many: Vec<String> = (0..33).map(|i| format!("custom{i}")).collect();
+    let errs = validate(&dns(json!({"searches": many})));
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].starts_with("spec.dnsConfig.searches: Invalid value: [\"custom0\",")
+            && errs[0].ends_with("]: must not have more than 32 search paths"),
+        "{errs:?}"
+    );
+    // "invalid: 2049 characters in search path list": 32 × 63 + 31 spaces + 2 more characters.
+    let mut long: Vec<String> = (0..31).map(|_| search_path(63)).collect();
+    long.push(search_path(65));
+    let errs = validate(&dns(json!({"searches": long})));
+    // (A 65-character label is still a valid subdomain: IsDNS1123Subdomain has no per-label
+    // limit.)
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].starts_with("spec.dnsConfig.searches: Invalid value: [\"aaa")
+            && errs[0].ends_with(
+                "]: must not have more than 2048 characters (including spaces) in the search list"
+            ),
+        "{errs:?}"
+    );
+    // "invalid search path"
+    assert_eq!(
+        validate(&dns(json!({"searches": ["custom?"]}))),
+        vec![
+            "spec.dnsConfig.searches[0]: Invalid value: \"custom?\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')"
+        ]
+    );
+    // "invalid: search path beginning with dot" (only a trailing dot is trimmed).
+    let errs = validate(&dns(json!({"searches": [".abc"]})));
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].starts_with("spec.dnsConfig.searches[0]: Invalid value: \".abc\": "),
+        "{errs:?}"
+    );
+    // The trailing dot is trimmed from the value the error reports.
+    let errs = validate(&dns(json!({"searches": ["Custom."]})));
+    assert!(
+        errs.len() == 1
+            && errs[0].starts_with("spec.dnsConfig.searches[0]: Invalid value: \"Custom\": "),
+        "{errs:?}"
+    );
+    // "invalid nameserver"
+    assert_eq!(
+        validate(&dns(json!({"nameservers": ["invalid"]}))),
+        vec!["spec.dnsConfig.nameservers[0]: Invalid value: \"invalid\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
+    );
+    // "invalid empty option name"
+    assert_eq!(
+        validate(&dns(json!({"options": [{"value": "custom"}]}))),
+        vec!["spec.dnsConfig.options[0]: Required value: must not be empty"]
+    );
+    // DNSNone with nameservers also gets the other rules.
+    let s = spec(|s| {
+        s.extra.insert("dnsPolicy".into(), json!("None"));
+        s.extra.insert(
+            "dnsConfig".into(),
+            json!({"nameservers": ["1.2.3.4"], "options": [{"name": ""}]}),
+        );
+    });
+    assert_eq!(
+        validate(&s),
+        vec!["spec.dnsConfig.options[0]: Required value: must not be empty"]
+    );
+}
+
+// Ported from TestValidatePodSpec (pkg/apis/core/validation/validation_test.go): the
+// hostAliases, runtimeClassName and overhead rows the earlier port left out (kubeplay did not
+// validate those fields).
+#[test]
+fn validate_pod_spec_host_aliases_runtime_class_overhead_rows() {
+    // Success: "populate HostAliases", "populate HostAliases with `foo.bar` hostnames",
+    // "populate HostAliases with HostNetwork", "populate RuntimeClassName",
+    // "populate Overhead".
+    for s in [
+        spec(with_extra(
+            "hostAliases",
+            json!([{"ip": "12.34.56.78", "hostnames": ["host1", "host2"]}]),
+        )),
+        spec(with_extra(
+            "hostAliases",
+            json!([{"ip": "12.34.56.78", "hostnames": ["host1.foo", "host2.bar"]}]),
+        )),
+        spec(|s| {
+            s.extra.insert(
+                "hostAliases".into(),
+                json!([{"ip": "12.34.56.78", "hostnames": ["host1.foo", "host2.bar"]}]),
+            );
+            s.extra.insert("hostNetwork".into(), json!(true));
+        }),
+        spec(with_extra("runtimeClassName", json!("valid-sandbox"))),
+        spec(with_extra("overhead", json!({}))),
+        spec(with_extra("overhead", json!({"cpu": "250m"}))),
+    ] {
+        assert_eq!(validate(&s), Vec::<String>::new(), "{:?}", s.extra);
+    }
+    // "with hostAliases with invalid IP"
+    assert_eq!(
+        validate(&spec(with_extra(
+            "hostAliases",
+            json!([{"ip": "999.999.999.999", "hostnames": ["host1", "host2"]}]),
+        ))),
+        vec!["spec.hostAliases[0].ip: Invalid value: \"999.999.999.999\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
+    );
+    // "with hostAliases with invalid hostname"
+    assert_eq!(
+        validate(&spec(with_extra(
+            "hostAliases",
+            json!([{"ip": "12.34.56.78", "hostnames": ["@#$^#@#$"]}]),
+        ))),
+        vec!["spec.hostAliases[0].hostnames[0]: Invalid value: \"@#$^#@#$\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]
+    );
+    // A legacy (non-strict) IP field: leading zeros are accepted with StrictIPCIDRValidation off.
+    assert!(validate(&spec(with_extra(
+        "hostAliases",
+        json!([{"ip": "012.034.056.078", "hostnames": ["a"]}]),
+    )))
+    .is_empty());
+    // "bad RuntimeClassName"
+    assert_eq!(
+        validate(&spec(with_extra("runtimeClassName", json!("invalid/sandbox")))),
+        vec!["spec.runtimeClassName: Invalid value: \"invalid/sandbox\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]
+    );
+    // A set but empty runtimeClassName is validated too (the field is a pointer upstream).
+    assert_eq!(
+        validate(&spec(with_extra("runtimeClassName", json!("")))).len(),
+        1
+    );
+}
+
+// Ported from TestValidateOverhead (pkg/apis/core/validation/validation_test.go), through
+// ValidatePodSpec: validateOverhead reuses ValidateContainerResourceRequirements on
+// `{limits: overhead}`, so errors are reported under `overhead.limits[<name>]`.
+#[test]
+fn validate_overhead_rows() {
+    // "Valid Overhead for CPU + Memory"
+    assert!(validate(&spec(with_extra(
+        "overhead",
+        json!({"cpu": "10", "memory": "10G"})
+    )))
+    .is_empty());
+    // "Invalid Overhead Resources"
+    let errs = validate(&spec(with_extra("overhead", json!({"my.org": "10m"}))));
+    assert!(!errs.is_empty());
+    assert!(
+        errs.iter()
+            .all(|e| e.starts_with("spec.overhead.limits[my.org]: Invalid value: \"my.org\": ")),
+        "{errs:?}"
+    );
+    // Negative quantities and hugepages without cpu or memory, as for a container.
+    assert_eq!(
+        validate(&spec(with_extra("overhead", json!({"cpu": "-1"})))),
+        vec![
+            "spec.overhead.limits[cpu]: Invalid value: \"-1\": must be greater than or equal to 0"
+        ]
+    );
+    assert_eq!(
+        validate(&spec(with_extra(
+            "overhead",
+            json!({"hugepages-2Mi": "2Mi"})
+        ))),
+        vec!["spec.overhead: Forbidden: HugePages require cpu or memory"]
+    );
+}
+
+// Ported from TestValidateReadinessGates (pkg/apis/core/validation/validation_test.go), through
+// ValidatePodSpec.
+#[test]
+fn validate_readiness_gates_rows() {
+    for gates in [
+        json!([]),
+        json!([{"conditionType": "example.com/condition1"}]),
+        json!([{"conditionType": "foo"}]),
+        json!([{"conditionType": "foo"}, {"conditionType": "example.com/condition2"}]),
+    ] {
+        assert!(validate(&spec(with_extra("readinessGates", gates))).is_empty());
+    }
+    // "invalid condition type"
+    assert_eq!(
+        validate(&spec(with_extra(
+            "readinessGates",
+            json!([{"conditionType": "invalid/condition/type"}])
+        ))),
+        vec!["spec.readinessGates[0].conditionType: Invalid value: \"invalid/condition/type\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+    );
+}
+
+// Ported from TestValidateResizePolicy (pkg/apis/core/validation/validation_test.go), through
+// ValidatePodSpec (validateContainerCommon runs validateResizePolicy on every container).
+#[test]
+fn validate_resize_policy_rows() {
+    let with_policy = |policy: Value, restart: &str| {
+        let restart = restart.to_string();
+        spec(move |s| {
+            s.restart_policy = restart;
+            s.containers[0].extra.insert("resizePolicy".into(), policy);
+        })
+    };
+    let ok = [
+        (
+            json!([{"resourceName": "cpu", "restartPolicy": "NotRequired"}]),
+            "Always",
+        ),
+        (
+            json!([{"resourceName": "memory", "restartPolicy": "RestartContainer"}]),
+            "Always",
+        ),
+        (
+            json!([{"resourceName": "cpu", "restartPolicy": "NotRequired"},
+                   {"resourceName": "memory", "restartPolicy": "RestartContainer"}]),
+            "Always",
+        ),
+        (
+            json!([{"resourceName": "cpu", "restartPolicy": "RestartContainer"},
+                   {"resourceName": "memory", "restartPolicy": "NotRequired"}]),
+            "OnFailure",
+        ),
+        (json!([]), "Always"),
+        (
+            json!([{"resourceName": "cpu", "restartPolicy": "NotRequired"},
+                   {"resourceName": "memory", "restartPolicy": "NotRequired"}]),
+            "Never",
+        ),
+    ];
+    for (policy, restart) in ok {
+        assert!(
+            validate(&with_policy(policy.clone(), restart)).is_empty(),
+            "{policy} {restart}"
+        );
+    }
+    let p = "spec.containers[0].resizePolicy";
+    let bad = [
+        (
+            "invalid: duplicate resource",
+            json!([{"resourceName": "cpu", "restartPolicy": "NotRequired"},
+                   {"resourceName": "cpu", "restartPolicy": "RestartContainer"}]),
+            "Always",
+            vec![format!("{p}[1]: Duplicate value: \"cpu\"")],
+        ),
+        (
+            "invalid: invalid resource",
+            json!([{"resourceName": "hugepages-2Mi", "restartPolicy": "NotRequired"}]),
+            "Always",
+            vec![format!(
+                "{p}: Unsupported value: \"hugepages-2Mi\": supported values: \"cpu\", \"memory\""
+            )],
+        ),
+        (
+            "invalid: invalid restart policy",
+            json!([{"resourceName": "memory", "restartPolicy": "Restarrrt"}]),
+            "Always",
+            vec![format!(
+                "{p}: Unsupported value: \"Restarrrt\": supported values: \"NotRequired\", \"RestartContainer\""
+            )],
+        ),
+        (
+            "invalid: missing resource name",
+            json!([{"restartPolicy": "NotRequired"}]),
+            "Always",
+            vec![format!("{p}: Required value")],
+        ),
+        (
+            "invalid: missing restart policy",
+            json!([{"resourceName": "memory"}]),
+            "Always",
+            vec![format!("{p}: Required value")],
+        ),
+        (
+            "invalid: RestartContainer with restartPolicy Never",
+            json!([{"resourceName": "cpu", "restartPolicy": "RestartContainer"},
+                   {"resourceName": "memory", "restartPolicy": "RestartContainer"}]),
+            "Never",
+            vec![
+                format!("{p}: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"),
+                format!("{p}: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"),
+            ],
+        ),
+        (
+            "invalid: empty policy with restartPolicy Never",
+            json!([{"resourceName": "memory"}]),
+            "Never",
+            vec![
+                format!("{p}: Required value"),
+                format!("{p}: Invalid value: \"\": must be 'NotRequired' when `restartPolicy` is 'Never'"),
+            ],
+        ),
+    ];
+    for (name, policy, restart, want) in bad {
+        assert_eq!(validate(&with_policy(policy, restart)), want, "{name}");
+    }
+    // Init containers get the same rule (AllowSidecarResizePolicy: InPlacePodVerticalScaling
+    // is on in 1.35, so the policy itself is allowed there).
+    let s = spec(|s| {
+        let mut c = container("init");
+        c.extra.insert(
+            "resizePolicy".into(),
+            json!([{"resourceName": "cpu", "restartPolicy": "Bogus"}]),
+        );
+        s.init_containers = vec![c];
+    });
+    assert_eq!(
+        validate(&s),
+        vec!["spec.initContainers[0].resizePolicy: Unsupported value: \"Bogus\": supported values: \"NotRequired\", \"RestartContainer\""]
+    );
+}
+
+// Hand-derived from ValidatePreemptionPolicy (pkg/apis/core/validation/validation.go), through
+// ValidatePodSpec.
+#[test]
+fn validate_preemption_policy_rows() {
+    for v in ["PreemptLowerPriority", "Never"] {
+        assert!(validate(&spec(with_extra("preemptionPolicy", json!(v)))).is_empty());
+    }
+    assert_eq!(
+        validate(&spec(with_extra("preemptionPolicy", json!("")))),
+        vec!["spec.preemptionPolicy: Required value"]
+    );
+    assert_eq!(
+        validate(&spec(with_extra("preemptionPolicy", json!("Sometimes")))),
+        vec!["spec.preemptionPolicy: Unsupported value: \"Sometimes\": supported values: \"PreemptLowerPriority\", \"Never\""]
+    );
+}
+
+// Hand-derived from validateOS, validateLinux and validateWindows
+// (pkg/apis/core/validation/validation.go), through ValidatePodSpec; the OS rows of
+// TestValidateWindowsPodSecurityContext / TestValidateLinuxPodSecurityContext
+// (pkg/apis/core/validation/validation_test.go) on the fields' presence.
+#[test]
+fn validate_os_rows() {
+    for os in [json!({"name": "linux"}), json!({"name": "windows"})] {
+        assert!(validate(&spec(with_extra("os", os))).is_empty());
+    }
+    assert_eq!(
+        validate(&spec(with_extra("os", json!({})))),
+        vec!["spec.os.name: Required value: cannot be empty"]
+    );
+    assert_eq!(
+        validate(&spec(with_extra("os", json!({"name": "macos"})))),
+        vec!["spec.os: Unsupported value: \"macos\": supported values: \"linux\", \"windows\""]
+    );
+    // Linux pods may not set windowsOptions, in the pod or in a container.
+    let s = spec(|s| {
+        s.extra.insert("os".into(), json!({"name": "linux"}));
+        s.extra.insert(
+            "securityContext".into(),
+            json!({"windowsOptions": {"runAsUserName": "u"}}),
+        );
+        s.containers[0].extra.insert(
+            "securityContext".into(),
+            json!({"windowsOptions": {"runAsUserName": "u"}, "runAsUser": 1}),
+        );
+    });
+    assert_eq!(
+        validate(&s),
+        vec![
+            "spec.securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod",
+            "spec.containers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod",
+        ]
+    );
+    // Windows pods may not set Linux-only fields; init containers are visited first.
+    let s = spec(|s| {
+        s.extra.insert("os".into(), json!({"name": "windows"}));
+        s.extra.insert("hostPID".into(), json!(true));
+        s.extra.insert("hostIPC".into(), json!(false));
+        s.extra.insert("shareProcessNamespace".into(), json!(false));
+        s.extra.insert(
+            "securityContext".into(),
+            json!({"runAsUser": 1000, "seLinuxOptions": {"role": "r"}, "sysctls": [],
+                   "windowsOptions": {"hostProcess": false}}),
+        );
+        s.containers[0].extra.insert(
+            "securityContext".into(),
+            json!({"privileged": false, "capabilities": {"add": ["NET_ADMIN"]}}),
+        );
+        let mut init = container("init");
+        init.extra.insert(
+            "securityContext".into(),
+            json!({"readOnlyRootFilesystem": true}),
+        );
+        s.init_containers = vec![init];
+    });
+    assert_eq!(
+        validate(&s),
+        vec![
+            "spec.securityContext.seLinuxOptions: Forbidden: cannot be set for a windows pod",
+            "spec.hostPID: Forbidden: cannot be set for a windows pod",
+            "spec.shareProcessNamespace: Forbidden: cannot be set for a windows pod",
+            "spec.securityContext.runAsUser: Forbidden: cannot be set for a windows pod",
+            "spec.initContainers[0].securityContext.readOnlyRootFilesystem: Forbidden: cannot be set for a windows pod",
+            "spec.containers[0].securityContext.capabilities: Forbidden: cannot be set for a windows pod",
+            "spec.containers[0].securityContext.privileged: Forbidden: cannot be set for a windows pod",
+        ]
+    );
+}
+
+// The order of ValidatePodSpec: dnsConfig after affinity and before readinessGates and
+// schedulingGates; hostAliases after tolerations; priorityClassName, runtimeClassName,
+// preemptionPolicy, overhead and os last.
+#[test]
+fn pod_spec_extra_fields_are_validated_in_upstream_order() {
+    let s = spec(|s| {
+        s.extra.insert("os".into(), json!({"name": "plan9"}));
+        s.extra.insert("preemptionPolicy".into(), json!("x"));
+        s.extra.insert("runtimeClassName".into(), json!("A"));
+        s.extra.insert("priorityClassName".into(), json!("B"));
+        s.extra
+            .insert("hostAliases".into(), json!([{"ip": "x", "hostnames": []}]));
+        s.extra
+            .insert("schedulingGates".into(), json!([{"name": "a/b/c"}]));
+        s.extra
+            .insert("readinessGates".into(), json!([{"conditionType": "a/b/c"}]));
+        s.extra
+            .insert("dnsConfig".into(), json!({"options": [{"name": ""}]}));
+        s.node_selector = [("-bad".to_string(), "v".to_string())].into();
+        s.extra.insert("overhead".into(), json!({"cpu": "-1"}));
+    });
+    let fields: Vec<String> = validate(&s)
+        .iter()
+        .map(|e| e.split(':').next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "spec.nodeSelector",
+            "spec.dnsConfig.options[0]",
+            "spec.readinessGates[0].conditionType",
+            "spec.schedulingGates[0]",
+            "spec.hostAliases[0].ip",
+            "spec.priorityClassName",
+            "spec.runtimeClassName",
+            "spec.preemptionPolicy",
+            "spec.overhead.limits[cpu]",
+            "spec.os",
+        ]
+    );
+}
