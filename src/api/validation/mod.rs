@@ -221,3 +221,5 @@ mod core_ports_tests2;
 mod tests;
 #[cfg(test)]
 mod upstream_tests_valid1;
+#[cfg(test)]
+mod upstream_tests_valid2;
