@@ -6,7 +6,8 @@
 //! `preemptionPolicy`, `overhead`, `os` and containers' `resizePolicy` by
 //! [`super::pod_spec_more`]); pod (anti-)affinity and `topologySpreadConstraints` are validated in
 //! full by [`super::affinity`]; volumes, volume mounts and devices, env, envFrom, probes and
-//! lifecycle hooks by [`super::pod_volumes_env`]. Security contexts are not validated.
+//! lifecycle hooks by [`super::pod_volumes_env`]. Security contexts are validated in part, by
+//! [`super::pod_spec_more`].
 
 use super::meta::{
     validate_annotations, validate_label_name, validate_labels, validate_object_meta,
@@ -876,6 +877,7 @@ fn validate_container_common(
         pod_restart_policy,
         &child(path, "resizePolicy"),
     );
+    super::pod_spec_more::validate_container_security_context(&mut errs, c, ctx.host_users, path);
     errs
 }
 
@@ -1054,6 +1056,7 @@ pub fn validate_pod_spec_with_name(
     let ctx = PodVolumesCtx {
         volumes,
         grace_period: spec.termination_grace_period_seconds,
+        host_users: super::pod_spec_more::host_users(spec),
     };
     errs.extend(validate_containers(
         &spec.containers,
@@ -1121,6 +1124,7 @@ pub fn validate_pod_spec_with_name(
             &child(path, "nodeSelector"),
         ));
     }
+    super::pod_spec_more::validate_pod_security_context(&mut errs, spec, path);
     if let Some(required) = spec
         .affinity
         .as_ref()

@@ -427,3 +427,155 @@ pub fn validate_resize_policy(
         }
     }
 }
+
+fn int_field(m: &Map<String, Value>, k: &str) -> Option<(i64, Value)> {
+    let v = present(m, k)?;
+    Some((v.as_i64().unwrap_or(-1), v.clone()))
+}
+
+/// `validatePodSpecSecurityContext`, the rules on fields kubeplay can check in the verbatim
+/// `securityContext`: `fsGroup`, `runAsUser`, `runAsGroup` and `supplementalGroups` are valid
+/// IDs, `shareProcessNamespace` not together with `hostPID` (reported under
+/// `securityContext`, the internal type's place for both), `fsGroupChangePolicy` and
+/// `supplementalGroupsPolicy` known values. Sysctls, seccomp, AppArmor, Windows options and
+/// `seLinuxChangePolicy` are not validated.
+pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec, spec_path: &str) {
+    use super::names_more::{is_valid_group_id, is_valid_user_id};
+    let path = child(spec_path, "securityContext");
+    let empty = Map::new();
+    let sc = present(&spec.extra, "securityContext")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    type IdCheck = fn(i64) -> Vec<String>;
+    let ids: [(&str, IdCheck); 3] = [
+        ("fsGroup", is_valid_group_id),
+        ("runAsUser", is_valid_user_id),
+        ("runAsGroup", is_valid_group_id),
+    ];
+    for (k, check) in ids {
+        if let Some((n, v)) = int_field(sc, k) {
+            for m in check(n) {
+                errs.push(FieldError::invalid(child(&path, k), v.clone(), m));
+            }
+        }
+    }
+    if let Some(groups) = present(sc, "supplementalGroups").and_then(Value::as_array) {
+        for (i, g) in groups.iter().enumerate() {
+            for m in is_valid_group_id(g.as_i64().unwrap_or(-1)) {
+                errs.push(FieldError::invalid(
+                    idx(&child(&path, "supplementalGroups"), i),
+                    g.clone(),
+                    m,
+                ));
+            }
+        }
+    }
+    let share = spec
+        .extra
+        .get("shareProcessNamespace")
+        .and_then(Value::as_bool);
+    let host_pid = spec.extra.get("hostPID").and_then(Value::as_bool) == Some(true);
+    if share == Some(true) && host_pid {
+        errs.push(FieldError::invalid(
+            child(&path, "shareProcessNamespace"),
+            true,
+            "ShareProcessNamespace and HostPID cannot both be enabled",
+        ));
+    }
+    if let Some(v) = present(sc, "fsGroupChangePolicy") {
+        let p = as_str(Some(v));
+        if p != "OnRootMismatch" && p != "Always" {
+            errs.push(FieldError::not_supported(
+                child(&path, "fsGroupChangePolicy"),
+                p.as_str(),
+                &["Always", "OnRootMismatch"],
+            ));
+        }
+    }
+    if let Some(v) = present(sc, "supplementalGroupsPolicy") {
+        let p = as_str(Some(v));
+        if p != "Merge" && p != "Strict" {
+            errs.push(FieldError::not_supported(
+                child(&path, "supplementalGroupsPolicy"),
+                p.as_str(),
+                &["Merge", "Strict"],
+            ));
+        }
+    }
+}
+
+/// `ValidateSecurityContext` for a container, the rules on fields kubeplay can check:
+/// `runAsUser` and `runAsGroup` are valid IDs, `procMount` is `Default` or `Unmasked` (and
+/// `Unmasked` needs `hostUsers: false`), `allowPrivilegeEscalation: false` not with
+/// `privileged: true` or an added `CAP_SYS_ADMIN` (the value printed as JSON). Privileged
+/// containers are allowed (as on a kubeadm cluster); seccomp, AppArmor and Windows options are
+/// not validated.
+pub fn validate_container_security_context(
+    errs: &mut Vec<FieldError>,
+    c: &Container,
+    host_users: bool,
+    path: &str,
+) {
+    use super::names_more::{is_valid_group_id, is_valid_user_id};
+    let Some(sc) = present(&c.extra, "securityContext").and_then(Value::as_object) else {
+        return;
+    };
+    let path = child(path, "securityContext");
+    if let Some((n, v)) = int_field(sc, "runAsUser") {
+        for m in is_valid_user_id(n) {
+            errs.push(FieldError::invalid(child(&path, "runAsUser"), v.clone(), m));
+        }
+    }
+    if let Some((n, v)) = int_field(sc, "runAsGroup") {
+        for m in is_valid_group_id(n) {
+            errs.push(FieldError::invalid(
+                child(&path, "runAsGroup"),
+                v.clone(),
+                m,
+            ));
+        }
+    }
+    if let Some(v) = present(sc, "procMount") {
+        let pm = as_str(Some(v));
+        let p = child(&path, "procMount");
+        if pm != "Default" && pm != "Unmasked" {
+            errs.push(FieldError::not_supported(
+                p.as_str(),
+                pm.as_str(),
+                &["Default", "Unmasked"],
+            ));
+        }
+        if host_users && pm == "Unmasked" {
+            errs.push(FieldError::invalid(
+                p,
+                pm.as_str(),
+                "`hostUsers` must be false to use `Unmasked`",
+            ));
+        }
+    }
+    if sc.get("allowPrivilegeEscalation").and_then(Value::as_bool) == Some(false) {
+        let sc_value = Value::Object(sc.clone());
+        if sc.get("privileged").and_then(Value::as_bool) == Some(true) {
+            errs.push(FieldError::invalid(
+                path.as_str(),
+                sc_value.clone(),
+                "cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
+            ));
+        }
+        let added = str_list(sc.get("capabilities").and_then(|c| c.get("add")));
+        for cap in added {
+            if cap == "CAP_SYS_ADMIN" || cap == "SYS_ADMIN" {
+                errs.push(FieldError::invalid(
+                    path.as_str(),
+                    sc_value.clone(),
+                    "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN",
+                ));
+            }
+        }
+    }
+}
+
+/// The pod's `hostUsers` (unset means true).
+pub fn host_users(spec: &PodSpec) -> bool {
+    spec.extra.get("hostUsers").and_then(Value::as_bool) != Some(false)
+}

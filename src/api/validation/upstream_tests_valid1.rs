@@ -561,3 +561,196 @@ fn pod_spec_extra_fields_are_validated_in_upstream_order() {
         ]
     );
 }
+
+// Ported from TestValidatePodSpec (pkg/apis/core/validation/validation_test.go): the pod
+// security-context rows (validatePodSpecSecurityContext) the earlier port left out.
+#[test]
+fn validate_pod_spec_security_context_rows() {
+    let max = i64::from(i32::MAX);
+    let sc = |v: Value| spec(with_extra("securityContext", v));
+    // Success: "populate FSGroupChangePolicy" (both values), valid IDs at the bounds.
+    for v in [
+        json!({"fsGroupChangePolicy": "Always"}),
+        json!({"fsGroupChangePolicy": "OnRootMismatch"}),
+        json!({"fsGroup": 0, "runAsUser": max, "runAsGroup": 0, "supplementalGroups": [0, max]}),
+        json!({"supplementalGroupsPolicy": "Strict"}),
+    ] {
+        assert!(validate(&sc(v.clone())).is_empty(), "{v}");
+    }
+    let range = "must be between 0 and 2147483647, inclusive";
+    let rows = [
+        (
+            "bad supplementalGroups large than math.MaxInt32",
+            json!({"supplementalGroups": [max + 1, 1234]}),
+            format!("spec.securityContext.supplementalGroups[0]: Invalid value: 2147483648: {range}"),
+        ),
+        (
+            "bad supplementalGroups less than 0",
+            json!({"supplementalGroups": [-1, 1234]}),
+            format!("spec.securityContext.supplementalGroups[0]: Invalid value: -1: {range}"),
+        ),
+        (
+            "bad runAsUser large than math.MaxInt32",
+            json!({"runAsUser": max + 1}),
+            format!("spec.securityContext.runAsUser: Invalid value: 2147483648: {range}"),
+        ),
+        (
+            "bad runAsUser less than 0",
+            json!({"runAsUser": -1}),
+            format!("spec.securityContext.runAsUser: Invalid value: -1: {range}"),
+        ),
+        (
+            "bad fsGroup large than math.MaxInt32",
+            json!({"fsGroup": max + 1}),
+            format!("spec.securityContext.fsGroup: Invalid value: 2147483648: {range}"),
+        ),
+        (
+            "bad fsGroup less than 0",
+            json!({"fsGroup": -1}),
+            format!("spec.securityContext.fsGroup: Invalid value: -1: {range}"),
+        ),
+        (
+            "bad runAsGroup less than 0",
+            json!({"runAsGroup": -1}),
+            format!("spec.securityContext.runAsGroup: Invalid value: -1: {range}"),
+        ),
+        (
+            "bad empty fsGroupchangepolicy",
+            json!({"fsGroupChangePolicy": ""}),
+            "spec.securityContext.fsGroupChangePolicy: Unsupported value: \"\": supported values: \"Always\", \"OnRootMismatch\"".to_string(),
+        ),
+        (
+            "bad invalid fsgroupchangepolicy",
+            json!({"fsGroupChangePolicy": "invalid"}),
+            "spec.securityContext.fsGroupChangePolicy: Unsupported value: \"invalid\": supported values: \"Always\", \"OnRootMismatch\"".to_string(),
+        ),
+        (
+            "bad supplementalGroupsPolicy",
+            json!({"supplementalGroupsPolicy": "Bogus"}),
+            "spec.securityContext.supplementalGroupsPolicy: Unsupported value: \"Bogus\": supported values: \"Merge\", \"Strict\"".to_string(),
+        ),
+    ];
+    for (name, v, want) in rows {
+        assert_eq!(validate(&sc(v)), vec![want], "{name}");
+    }
+    // "ShareProcessNamespace and HostPID both set" (reported under securityContext, where the
+    // internal type keeps both).
+    let s = spec(|s| {
+        s.extra.insert("hostPID".into(), json!(true));
+        s.extra.insert("shareProcessNamespace".into(), json!(true));
+    });
+    assert_eq!(
+        validate(&s),
+        vec!["spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled"]
+    );
+    for (pid, share) in [(true, false), (false, true)] {
+        let s = spec(|s| {
+            s.extra.insert("hostPID".into(), json!(pid));
+            s.extra.insert("shareProcessNamespace".into(), json!(share));
+        });
+        assert!(validate(&s).is_empty());
+    }
+}
+
+// Ported from TestValidateSecurityContext (pkg/apis/core/validation/validation_test.go),
+// through ValidatePodSpec (validateContainerCommon runs ValidateSecurityContext last). The
+// "request privileged when capabilities forbids" row is not ported: kubeplay's API server
+// allows privileged containers, as a kubeadm cluster's does.
+#[test]
+fn validate_container_security_context_rows() {
+    let full_valid = || {
+        json!({
+            "privileged": false,
+            "capabilities": {"add": ["foo"], "drop": ["bar"]},
+            "seLinuxOptions": {"user": "user", "role": "role", "type": "type", "level": "level"},
+            "runAsUser": 1,
+        })
+    };
+    let with_sc = |sc: Value, host_users: bool| {
+        spec(move |s| {
+            if !host_users {
+                s.extra.insert("hostUsers".into(), json!(false));
+            }
+            s.containers[0].extra.insert("securityContext".into(), sc);
+        })
+    };
+    let mut no_caps = full_valid();
+    no_caps.as_object_mut().unwrap().remove("capabilities");
+    let mut no_run_as_user = full_valid();
+    no_run_as_user.as_object_mut().unwrap().remove("runAsUser");
+    let mut unmasked = full_valid();
+    unmasked["procMount"] = json!("Unmasked");
+    for (name, sc, host_users) in [
+        ("all settings", full_valid(), false),
+        ("no capabilities", no_caps, false),
+        ("no run as user", no_run_as_user, false),
+        (
+            "unmasked proc mount with user namespace",
+            unmasked.clone(),
+            false,
+        ),
+    ] {
+        assert!(validate(&with_sc(sc, host_users)).is_empty(), "{name}");
+    }
+    let p = "spec.containers[0].securityContext";
+    // "negative RunAsUser"
+    let mut negative = full_valid();
+    negative["runAsUser"] = json!(-1);
+    assert_eq!(
+        validate(&with_sc(negative, false)),
+        vec![format!(
+            "{p}.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive"
+        )]
+    );
+    // "with CAP_SYS_ADMIN and allowPrivilegeEscalation false"
+    let mut cap_sys_admin = full_valid();
+    cap_sys_admin["capabilities"]["add"] = json!(["CAP_SYS_ADMIN"]);
+    cap_sys_admin["allowPrivilegeEscalation"] = json!(false);
+    let errs = validate(&with_sc(cap_sys_admin, false));
+    assert!(
+        errs.len() == 1
+            && errs[0].starts_with(&format!("{p}: Invalid value: {{"))
+            && errs[0].ends_with(
+                ": cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"
+            ),
+        "{errs:?}"
+    );
+    // "with privileged and allowPrivilegeEscalation false"
+    let mut priv_without_escalation = full_valid();
+    priv_without_escalation["privileged"] = json!(true);
+    priv_without_escalation["allowPrivilegeEscalation"] = json!(false);
+    let errs = validate(&with_sc(priv_without_escalation, false));
+    assert!(
+        errs.len() == 1
+            && errs[0].starts_with(&format!("{p}: Invalid value: {{"))
+            && errs[0].ends_with(
+                ": cannot set `allowPrivilegeEscalation` to false and `privileged` to true"
+            ),
+        "{errs:?}"
+    );
+    // "with unmasked proc mount type and no user namespace"
+    assert_eq!(
+        validate(&with_sc(unmasked, true)),
+        vec![format!(
+            "{p}.procMount: Invalid value: \"Unmasked\": `hostUsers` must be false to use `Unmasked`"
+        )]
+    );
+    // ValidateProcMountType
+    assert_eq!(
+        validate(&with_sc(json!({"procMount": "Masked"}), true)),
+        vec![format!(
+            "{p}.procMount: Unsupported value: \"Masked\": supported values: \"Default\", \"Unmasked\""
+        )]
+    );
+    // Init containers are checked too, and runAsGroup.
+    let s = spec(|s| {
+        let mut c = container("init");
+        c.extra
+            .insert("securityContext".into(), json!({"runAsGroup": -2}));
+        s.init_containers = vec![c];
+    });
+    assert_eq!(
+        validate(&s),
+        vec!["spec.initContainers[0].securityContext.runAsGroup: Invalid value: -2: must be between 0 and 2147483647, inclusive"]
+    );
+}
