@@ -702,6 +702,58 @@ pub(crate) fn ratchet_indivisible_huge_pages(errs: &mut Vec<FieldError>, old: &P
 /// overcommitted). A quantity that does not parse is reported with the parser's message (the
 /// real API server rejects it while decoding, before validation).
 pub fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Vec<FieldError> {
+    validate_resource_requirements_with(r, validate_container_resource_name, path)
+}
+
+/// `validatePodResourceName`: `validateResourceName` (a qualified name; without a `/`, a
+/// standard resource), then a resource pod-level resources support (`cpu`, `memory`,
+/// `hugepages-*`).
+pub(crate) fn validate_pod_resource_name(name: &str, path: &str) -> Vec<FieldError> {
+    let mut errs: Vec<FieldError> = is_qualified_name(name)
+        .into_iter()
+        .map(|m| FieldError::invalid(path, name, m))
+        .collect();
+    if !errs.is_empty() {
+        return errs;
+    }
+    let standard = STANDARD_RESOURCES.contains(&name)
+        || is_hugepage_resource(name)
+        || name.starts_with("requests.hugepages-")
+        || name.starts_with("limits.hugepages-");
+    if !name.contains('/') && !standard {
+        errs.push(FieldError::invalid(
+            path,
+            name,
+            "must be a standard resource type or fully qualified",
+        ));
+        return errs;
+    }
+    if !(name == "cpu" || name == "memory" || is_hugepage_resource(name)) {
+        errs.push(FieldError::not_supported(
+            path,
+            name,
+            &["cpu", "hugepages-", "memory"],
+        ));
+    }
+    errs
+}
+
+/// `validatePodResourceRequirements` on pod-level `resources`: the container rules with
+/// [`validate_pod_resource_name`], and the hugepages rules.
+pub(crate) fn validate_pod_resource_requirements(
+    r: &ResourceRequirements,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = validate_resource_requirements_with(r, validate_pod_resource_name, path);
+    errs.extend(validate_huge_pages(r, path));
+    errs
+}
+
+fn validate_resource_requirements_with(
+    r: &ResourceRequirements,
+    name_fn: fn(&str, &str) -> Vec<FieldError>,
+    path: &str,
+) -> Vec<FieldError> {
     let mut errs = vec![];
     let lim_path = child(path, "limits");
     let req_path = child(path, "requests");
@@ -729,14 +781,14 @@ pub fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> V
     let mut limits = BTreeMap::new();
     for (name, q) in &r.limits {
         let p = key(&lim_path, name);
-        errs.extend(validate_container_resource_name(name, &p));
+        errs.extend(name_fn(name, &p));
         if let Some(v) = parse(name, &q.0, &p, &mut errs) {
             limits.insert(name.clone(), v);
         }
     }
     for (name, q) in &r.requests {
         let p = key(&req_path, name);
-        errs.extend(validate_container_resource_name(name, &p));
+        errs.extend(name_fn(name, &p));
         let Some(req) = parse(name, &q.0, &p, &mut errs) else {
             continue;
         };
@@ -1071,11 +1123,15 @@ pub fn validate_pod_spec_with_name(
         &spec.restart_policy,
         &child(path, "initContainers"),
     ));
-    // Pod-level `resources` (PodLevelResources): the quantities and requests ≤ limits, as for a
-    // container. Upstream's further pod-level rules (supported resource names, container
-    // totals within the pod's limits) are not modelled yet.
+    // Pod-level `resources` (PodLevelResources): the supported resource names, the quantities,
+    // requests ≤ limits and the hugepages rules (validatePodResourceRequirements). Upstream's
+    // container totals within the pod's resources (validatePodResourceConsistency) are not
+    // modelled yet: they rely on the pod-level request defaulting kubeplay does not do.
     if let Some(r) = &spec.resources {
-        errs.extend(validate_resource_requirements(r, &child(path, "resources")));
+        errs.extend(validate_pod_resource_requirements(
+            r,
+            &child(path, "resources"),
+        ));
     }
     // validatePodHostNetworkDeps
     if extra_bool(&spec.extra, "hostNetwork") {

@@ -754,3 +754,62 @@ fn validate_container_security_context_rows() {
         vec!["spec.initContainers[0].securityContext.runAsGroup: Invalid value: -2: must be between 0 and 2147483647, inclusive"]
     );
 }
+
+// Hand-derived from validatePodResources / validatePodResourceRequirements /
+// validatePodResourceName (pkg/apis/core/validation/validation.go): only cpu, memory and
+// hugepages-* may be set at pod level, and the hugepages rules apply as for a container.
+#[test]
+fn validate_pod_level_resource_rows() {
+    use crate::api::core::{Quantity, ResourceRequirements};
+    let with = |requests: &[(&str, &str)], limits: &[(&str, &str)]| {
+        let r = ResourceRequirements {
+            requests: requests
+                .iter()
+                .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+                .collect(),
+            limits: limits
+                .iter()
+                .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+                .collect(),
+        };
+        spec(move |s| s.resources = Some(r))
+    };
+    for s in [
+        with(
+            &[("cpu", "1"), ("memory", "1Gi")],
+            &[("cpu", "2"), ("memory", "2Gi")],
+        ),
+        with(&[], &[("cpu", "1")]),
+        with(&[("memory", "1Gi")], &[("hugepages-2Mi", "2Mi")]),
+    ] {
+        assert_eq!(validate(&s), Vec::<String>::new());
+    }
+    // Unsupported at pod level (but valid for a container).
+    assert_eq!(
+        validate(&with(&[("ephemeral-storage", "1Gi")], &[])),
+        vec!["spec.resources.requests[ephemeral-storage]: Unsupported value: \"ephemeral-storage\": supported values: \"cpu\", \"hugepages-\", \"memory\""]
+    );
+    assert_eq!(
+        validate(&with(&[], &[("example.com/gpu", "1")])),
+        vec!["spec.resources.limits[example.com/gpu]: Unsupported value: \"example.com/gpu\": supported values: \"cpu\", \"hugepages-\", \"memory\""]
+    );
+    // validateResourceName's own messages come first and alone.
+    assert_eq!(
+        validate(&with(&[("disk", "1")], &[])),
+        vec!["spec.resources.requests[disk]: Invalid value: \"disk\": must be a standard resource type or fully qualified"]
+    );
+    // Requests above limits, as for containers.
+    assert_eq!(
+        validate(&with(&[("cpu", "2")], &[("cpu", "1")])),
+        vec!["spec.resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1"]
+    );
+    // Hugepages need cpu or memory, and whole pages.
+    assert_eq!(
+        validate(&with(&[], &[("hugepages-2Mi", "2Mi")])),
+        vec!["spec.resources: Forbidden: HugePages require cpu or memory"]
+    );
+    assert_eq!(
+        validate(&with(&[("cpu", "1")], &[("hugepages-2Mi", "3Mi")])),
+        vec!["spec.resources.limits[hugepages-2Mi]: Invalid value: \"3Mi\": 3Mi is not positive integer multiple of hugepages-2Mi"]
+    );
+}
