@@ -1,7 +1,7 @@
 //! Pod, PodSpec, PodTemplateSpec and container validation (`pkg/apis/core/validation`), for the
 //! fields kubeplay models. Fields kept verbatim in `extra` maps are checked where their rule is
 //! simple (`dnsPolicy`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
-//! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
+//! containers, `schedulingGates`, `ephemeralContainers` (validateEphemeralContainers), `hostNetwork`, `serviceAccountName`,
 //! `priorityClassName`; `dnsConfig`, `readinessGates`, `hostAliases`, `runtimeClassName`,
 //! `preemptionPolicy`, `overhead`, `os` and containers' `resizePolicy` by
 //! [`super::pod_spec_more`]); pod (anti-)affinity and `topologySpreadConstraints` are validated in
@@ -1123,6 +1123,7 @@ pub fn validate_pod_spec_with_name(
         &spec.restart_policy,
         &child(path, "initContainers"),
     ));
+    validate_ephemeral_containers(spec, &ctx, &child(path, "ephemeralContainers"), &mut errs);
     // Pod-level `resources` (PodLevelResources): the supported resource names, the quantities,
     // requests ≤ limits and the hugepages rules (validatePodResourceRequirements). Upstream's
     // container totals within the pod's resources (validatePodResourceConsistency) are not
@@ -1319,6 +1320,106 @@ pub fn validate_pod_spec_with_name(
     super::pod_spec_more::validate_overhead(&mut errs, spec, &child(path, "overhead"));
     super::pod_spec_more::validate_os(&mut errs, spec, path);
     errs
+}
+
+/// The `EphemeralContainerCommon` fields `validateEphemeralContainers` forbids (those not in
+/// `allowedEphemeralContainerFields`), in the struct's field order, by JSON name.
+const EPHEMERAL_FORBIDDEN_FIELDS: [&str; 9] = [
+    "ports",
+    "resources",
+    "resizePolicy",
+    "restartPolicy",
+    "restartPolicyRules",
+    "livenessProbe",
+    "readinessProbe",
+    "startupProbe",
+    "lifecycle",
+];
+
+/// Whether a verbatim field differs from its Go zero value: a list (even empty: JSON decoding
+/// makes a non-nil slice), a non-null scalar or pointer, or `resources` with any list set.
+fn ephemeral_field_set(v: &Value, k: &str) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Object(m) if k == "resources" => m.values().any(|x| !x.is_null()),
+        _ => true,
+    }
+}
+
+/// `validateEphemeralContainers`: each one gets `validateContainerCommon` and
+/// `validateContainerOnlyForPod`; names unique across all containers; `targetContainerName` an
+/// existing regular or init container; only the allowed fields set; no volume-mount sub-paths.
+fn validate_ephemeral_containers(
+    spec: &PodSpec,
+    ctx: &PodVolumesCtx<'_>,
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    let Some(list) = spec
+        .extra
+        .get("ephemeralContainers")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    else {
+        return;
+    };
+    let other: BTreeSet<&str> = spec
+        .containers
+        .iter()
+        .chain(&spec.init_containers)
+        .map(|c| c.name.as_str())
+        .collect();
+    let mut all: BTreeSet<String> = other.iter().map(|s| s.to_string()).collect();
+    for (i, raw) in list.iter().enumerate() {
+        let p = idx(path, i);
+        let Ok(c) = serde_json::from_value::<Container>(raw.clone()) else {
+            continue;
+        };
+        errs.extend(validate_container_common(&c, ctx, &spec.restart_policy, &p));
+        if c.image.trim() != c.image {
+            errs.push(FieldError::invalid(
+                child(&p, "image"),
+                c.image.as_str(),
+                "must not have leading or trailing whitespace",
+            ));
+        }
+        if !all.insert(c.name.clone()) {
+            errs.push(FieldError::duplicate(child(&p, "name"), c.name.as_str()));
+        }
+        let target = raw
+            .get("targetContainerName")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !target.is_empty() && !other.contains(target) {
+            errs.push(FieldError::not_found(
+                child(&p, "targetContainerName"),
+                target,
+            ));
+        }
+        for f in EPHEMERAL_FORBIDDEN_FIELDS {
+            if raw.get(f).is_some_and(|v| ephemeral_field_set(v, f)) {
+                errs.push(FieldError::forbidden(
+                    child(&p, f),
+                    "cannot be set for an Ephemeral Container",
+                ));
+            }
+        }
+        if let Some(mounts) = raw.get("volumeMounts").and_then(Value::as_array) {
+            for (j, m) in mounts.iter().enumerate() {
+                for f in ["subPath", "subPathExpr"] {
+                    if m.get(f)
+                        .and_then(Value::as_str)
+                        .is_some_and(|s| !s.is_empty())
+                    {
+                        errs.push(FieldError::forbidden(
+                            child(&idx(&child(&p, "volumeMounts"), j), f),
+                            "cannot be set for an Ephemeral Container",
+                        ));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `validateContainersOnlyForPod`: a pod's images may not carry surrounding whitespace.

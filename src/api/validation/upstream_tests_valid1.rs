@@ -813,3 +813,163 @@ fn validate_pod_level_resource_rows() {
         vec!["spec.resources.limits[hugepages-2Mi]: Invalid value: \"3Mi\": 3Mi is not positive integer multiple of hugepages-2Mi"]
     );
 }
+
+// Ported from TestValidateEphemeralContainers (pkg/apis/core/validation/validation_test.go),
+// through ValidatePodSpec (a pod with regular container `ctr`, init container `ictr` and an
+// emptyDir volume `vol`).
+#[test]
+fn validate_ephemeral_containers_rows() {
+    let ec = |name: &str, extra: Value| {
+        let mut v = json!({"name": name, "image": "image", "imagePullPolicy": "IfNotPresent",
+                           "terminationMessagePolicy": "File"});
+        if let (Some(m), Value::Object(e)) = (v.as_object_mut(), extra) {
+            m.extend(e);
+        }
+        v
+    };
+    let with = |ecs: Value| {
+        spec(move |s| {
+            s.init_containers = vec![container("ictr")];
+            s.extra
+                .insert("volumes".into(), json!([{"name": "vol", "emptyDir": {}}]));
+            s.extra.insert("ephemeralContainers".into(), ecs);
+        })
+    };
+    let ok = [
+        ("Empty Ephemeral Containers", json!([])),
+        ("Single Container", json!([ec("debug", json!({}))])),
+        (
+            "Multiple Containers",
+            json!([ec("debug1", json!({})), ec("debug2", json!({}))]),
+        ),
+        (
+            "Single Container with Target",
+            json!([ec("debug", json!({"targetContainerName": "ctr"}))]),
+        ),
+        (
+            "All allowed fields",
+            json!([ec(
+                "debug",
+                json!({
+                    "command": ["bash"], "args": ["bash"], "workingDir": "/",
+                    "envFrom": [{"configMapRef": {"name": "dummy-config-map"}}],
+                    "env": [{"name": "TEST", "value": "TRUE"}],
+                    "volumeMounts": [{"name": "vol", "mountPath": "/vol"}],
+                    "terminationMessagePath": "/dev/termination-log",
+                    "securityContext": {},
+                    "stdin": true, "stdinOnce": true, "tty": true,
+                })
+            )]),
+        ),
+    ];
+    for (name, ecs) in ok {
+        assert_eq!(validate(&with(ecs)), Vec::<String>::new(), "{name}");
+    }
+    let p = "spec.ephemeralContainers";
+    let forbidden =
+        |f: &str| format!("{p}[0].{f}: Forbidden: cannot be set for an Ephemeral Container");
+    let rows: Vec<(&str, Value, Vec<String>)> = vec![
+        (
+            "Name Collision with Container.Containers",
+            json!([ec("ctr", json!({})), ec("debug1", json!({}))]),
+            vec![format!("{p}[0].name: Duplicate value: \"ctr\"")],
+        ),
+        (
+            "Name Collision with Container.InitContainers",
+            json!([ec("ictr", json!({})), ec("debug1", json!({}))]),
+            vec![format!("{p}[0].name: Duplicate value: \"ictr\"")],
+        ),
+        (
+            "Name Collision with EphemeralContainers",
+            json!([ec("debug1", json!({})), ec("debug1", json!({}))]),
+            vec![format!("{p}[1].name: Duplicate value: \"debug1\"")],
+        ),
+        (
+            "empty Container Name",
+            json!([ec("", json!({}))]),
+            vec![format!("{p}[0].name: Required value")],
+        ),
+        (
+            "whitespace padded image name",
+            json!([ec("debug", json!({"image": " image "}))]),
+            vec![format!("{p}[0].image: Invalid value: \" image \": must not have leading or trailing whitespace")],
+        ),
+        (
+            "invalid image pull policy",
+            json!([ec("debug", json!({"imagePullPolicy": "PullThreeTimes"}))]),
+            vec![format!("{p}[0].imagePullPolicy: Unsupported value: \"PullThreeTimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\"")],
+        ),
+        (
+            "TargetContainerName doesn't exist",
+            json!([ec("debug", json!({"targetContainerName": "bogus"}))]),
+            vec![format!("{p}[0].targetContainerName: Not found: \"bogus\"")],
+        ),
+        (
+            "Targets an ephemeral container",
+            json!([ec("debug", json!({})), ec("debugception", json!({"targetContainerName": "debug"}))]),
+            vec![format!("{p}[1].targetContainerName: Not found: \"debug\"")],
+        ),
+        (
+            "Container uses disallowed field: Lifecycle",
+            json!([ec("debug", json!({"lifecycle": {"preStop": {"exec": {"command": ["ls", "-l"]}}}}))]),
+            vec![forbidden("lifecycle")],
+        ),
+        (
+            "Container uses disallowed field: LivenessProbe",
+            json!([ec("debug", json!({"livenessProbe": {"tcpSocket": {"port": 80}, "successThreshold": 1}}))]),
+            vec![forbidden("livenessProbe")],
+        ),
+        (
+            "Container uses disallowed field: Ports",
+            json!([ec("debug", json!({"ports": [{"protocol": "TCP", "containerPort": 80}]}))]),
+            vec![forbidden("ports")],
+        ),
+        (
+            "Container uses disallowed field: ReadinessProbe",
+            json!([ec("debug", json!({"readinessProbe": {"tcpSocket": {"port": 80}}}))]),
+            vec![forbidden("readinessProbe")],
+        ),
+        (
+            "Container uses disallowed field: StartupProbe",
+            json!([ec("debug", json!({"startupProbe": {"tcpSocket": {"port": 80}, "successThreshold": 1}}))]),
+            vec![forbidden("startupProbe")],
+        ),
+        (
+            "Container uses disallowed field: Resources",
+            json!([ec("debug", json!({"resources": {"limits": {"cpu": "10"}}}))]),
+            vec![forbidden("resources")],
+        ),
+        (
+            "Container uses disallowed field: VolumeMount.SubPath",
+            json!([ec("debug", json!({"volumeMounts": [
+                {"name": "vol", "mountPath": "/vol"},
+                {"name": "vol", "mountPath": "/volsub", "subPath": "foo"}]}))]),
+            vec![forbidden("volumeMounts[1].subPath")],
+        ),
+        (
+            "Container uses disallowed field: VolumeMount.SubPathExpr",
+            json!([ec("debug", json!({"volumeMounts": [
+                {"name": "vol", "mountPath": "/vol"},
+                {"name": "vol", "mountPath": "/volsub", "subPathExpr": "$(POD_NAME)"}]}))]),
+            vec![forbidden("volumeMounts[1].subPathExpr")],
+        ),
+        (
+            "Disallowed field with other errors should only return a single Forbidden",
+            json!([ec("debug", json!({"lifecycle": {"preStop": {"exec": {"command": []}}}}))]),
+            vec![forbidden("lifecycle")],
+        ),
+        (
+            "Container uses disallowed field: ResizePolicy",
+            json!([ec("debug", json!({"resizePolicy": [{"resourceName": "cpu", "restartPolicy": "NotRequired"}]}))]),
+            vec![forbidden("resizePolicy")],
+        ),
+        (
+            "Forbidden RestartPolicy: Always",
+            json!([ec("debug", json!({"restartPolicy": "Always"}))]),
+            vec![forbidden("restartPolicy")],
+        ),
+    ];
+    for (name, ecs, want) in rows {
+        assert_eq!(validate(&with(ecs)), want, "{name}");
+    }
+}
