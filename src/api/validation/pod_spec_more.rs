@@ -437,8 +437,8 @@ fn int_field(m: &Map<String, Value>, k: &str) -> Option<(i64, Value)> {
 /// `securityContext`: `fsGroup`, `runAsUser`, `runAsGroup` and `supplementalGroups` are valid
 /// IDs, `shareProcessNamespace` not together with `hostPID` (reported under
 /// `securityContext`, the internal type's place for both), `fsGroupChangePolicy` and
-/// `supplementalGroupsPolicy` known values. Sysctls, seccomp, AppArmor, Windows options and
-/// `seLinuxChangePolicy` are not validated.
+/// `supplementalGroupsPolicy` known values, the seccomp profile. Sysctls, AppArmor, Windows
+/// options and `seLinuxChangePolicy` are not validated.
 pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec, spec_path: &str) {
     use super::names_more::{is_valid_group_id, is_valid_user_id};
     let path = child(spec_path, "securityContext");
@@ -492,6 +492,7 @@ pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec,
             ));
         }
     }
+    validate_seccomp_profile_field(errs, sc, &path);
     if let Some(v) = present(sc, "supplementalGroupsPolicy") {
         let p = as_str(Some(v));
         if p != "Merge" && p != "Strict" {
@@ -508,8 +509,8 @@ pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec,
 /// `runAsUser` and `runAsGroup` are valid IDs, `procMount` is `Default` or `Unmasked` (and
 /// `Unmasked` needs `hostUsers: false`), `allowPrivilegeEscalation: false` not with
 /// `privileged: true` or an added `CAP_SYS_ADMIN` (the value printed as JSON). Privileged
-/// containers are allowed (as on a kubeadm cluster); seccomp, AppArmor and Windows options are
-/// not validated.
+/// containers are allowed (as on a kubeadm cluster); the seccomp profile is validated, AppArmor
+/// and Windows options are not.
 pub fn validate_container_security_context(
     errs: &mut Vec<FieldError>,
     c: &Container,
@@ -553,6 +554,7 @@ pub fn validate_container_security_context(
             ));
         }
     }
+    validate_seccomp_profile_field(errs, sc, &path);
     if sc.get("allowPrivilegeEscalation").and_then(Value::as_bool) == Some(false) {
         let sc_value = Value::Object(sc.clone());
         if sc.get("privileged").and_then(Value::as_bool) == Some(true) {
@@ -578,4 +580,64 @@ pub fn validate_container_security_context(
 /// The pod's `hostUsers` (unset means true).
 pub fn host_users(spec: &PodSpec) -> bool {
     spec.extra.get("hostUsers").and_then(Value::as_bool) != Some(false)
+}
+
+/// `validateSeccompProfileField` on `<sc_path>.seccompProfile`: a known `type`; a
+/// `localhostProfile` (a relative path without `..`) exactly when the type is `Localhost`.
+fn validate_seccomp_profile_field(
+    errs: &mut Vec<FieldError>,
+    sc: &Map<String, Value>,
+    sc_path: &str,
+) {
+    let Some(sp) = present(sc, "seccompProfile") else {
+        return;
+    };
+    let path = child(sc_path, "seccompProfile");
+    let type_ = as_str(sp.get("type"));
+    let type_path = child(&path, "type");
+    match type_.as_str() {
+        "Localhost" | "RuntimeDefault" | "Unconfined" => {}
+        "" => errs.push(FieldError::required(
+            type_path,
+            "type is required when seccompProfile is set",
+        )),
+        other => errs.push(FieldError::not_supported(
+            type_path,
+            other,
+            &["Localhost", "RuntimeDefault", "Unconfined"],
+        )),
+    }
+    let profile_path = child(&path, "localhostProfile");
+    let profile = sp.get("localhostProfile").filter(|v| !v.is_null());
+    if type_ == "Localhost" {
+        match profile {
+            None => errs.push(FieldError::required(
+                profile_path,
+                "must be set when seccomp type is Localhost",
+            )),
+            Some(p) => {
+                let p = as_str(Some(p));
+                if p.starts_with('/') {
+                    errs.push(FieldError::invalid(
+                        profile_path.as_str(),
+                        p.as_str(),
+                        "must be a relative path",
+                    ));
+                }
+                if p.split('/').any(|s| s == "..") {
+                    errs.push(FieldError::invalid(
+                        profile_path.as_str(),
+                        p.as_str(),
+                        "must not contain '..'",
+                    ));
+                }
+            }
+        }
+    } else if profile.is_some() {
+        errs.push(FieldError::invalid(
+            profile_path,
+            sp.clone(),
+            "can only be set when seccomp type is Localhost",
+        ));
+    }
 }

@@ -973,3 +973,65 @@ fn validate_ephemeral_containers_rows() {
         assert_eq!(validate(&with(ecs)), want, "{name}");
     }
 }
+
+// Hand-derived from validateSeccompProfileField (pkg/apis/core/validation/validation.go),
+// through ValidatePodSpec, for the pod's and a container's security context.
+#[test]
+fn validate_seccomp_profile_field_rows() {
+    let pod_sc = |sp: Value| spec(with_extra("securityContext", json!({"seccompProfile": sp})));
+    for sp in [
+        json!({"type": "RuntimeDefault"}),
+        json!({"type": "Unconfined"}),
+        json!({"type": "Localhost", "localhostProfile": "profiles/audit.json"}),
+    ] {
+        assert!(validate(&pod_sc(sp.clone())).is_empty(), "{sp}");
+    }
+    let p = "spec.securityContext.seccompProfile";
+    let rows = [
+        (
+            json!({}),
+            vec![format!("{p}.type: Required value: type is required when seccompProfile is set")],
+        ),
+        (
+            json!({"type": "Bogus"}),
+            vec![format!("{p}.type: Unsupported value: \"Bogus\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\"")],
+        ),
+        (
+            json!({"type": "Localhost"}),
+            vec![format!("{p}.localhostProfile: Required value: must be set when seccomp type is Localhost")],
+        ),
+        (
+            json!({"type": "Localhost", "localhostProfile": "/abs/../x"}),
+            vec![
+                format!("{p}.localhostProfile: Invalid value: \"/abs/../x\": must be a relative path"),
+                format!("{p}.localhostProfile: Invalid value: \"/abs/../x\": must not contain '..'"),
+            ],
+        ),
+    ];
+    for (sp, want) in rows {
+        assert_eq!(validate(&pod_sc(sp.clone())), want, "{sp}");
+    }
+    let errs = validate(&pod_sc(
+        json!({"type": "RuntimeDefault", "localhostProfile": "x"}),
+    ));
+    assert!(
+        errs.len() == 1
+            && errs[0].starts_with(&format!("{p}.localhostProfile: Invalid value: {{"))
+            && errs[0].ends_with(": can only be set when seccomp type is Localhost"),
+        "{errs:?}"
+    );
+    // A container's profile, after its runAsUser.
+    let s = spec(|s| {
+        s.containers[0].extra.insert(
+            "securityContext".into(),
+            json!({"runAsUser": -1, "seccompProfile": {"type": ""}}),
+        );
+    });
+    assert_eq!(
+        validate(&s),
+        vec![
+            "spec.containers[0].securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive",
+            "spec.containers[0].securityContext.seccompProfile.type: Required value: type is required when seccompProfile is set",
+        ]
+    );
+}
