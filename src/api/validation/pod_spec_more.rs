@@ -437,8 +437,9 @@ fn int_field(m: &Map<String, Value>, k: &str) -> Option<(i64, Value)> {
 /// `securityContext`: `fsGroup`, `runAsUser`, `runAsGroup` and `supplementalGroups` are valid
 /// IDs, `shareProcessNamespace` not together with `hostPID` (reported under
 /// `securityContext`, the internal type's place for both), `fsGroupChangePolicy` and
-/// `supplementalGroupsPolicy` known values, the seccomp profile. Sysctls, AppArmor, Windows
-/// options and `seLinuxChangePolicy` are not validated.
+/// `supplementalGroupsPolicy` known values, sysctls (for a new pod: kubeplay does not ratchet
+/// `AllowNamespacedSysctlsForHostNetAndHostIPC` on updates), the seccomp and AppArmor profiles.
+/// Windows options and `seLinuxChangePolicy` are not validated.
 pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec, spec_path: &str) {
     use super::names_more::{is_valid_group_id, is_valid_user_id};
     let path = child(spec_path, "securityContext");
@@ -482,6 +483,20 @@ pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec,
             "ShareProcessNamespace and HostPID cannot both be enabled",
         ));
     }
+    if let Some(sysctls) = present(sc, "sysctls")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    {
+        let host_network = spec.extra.get("hostNetwork").and_then(Value::as_bool) == Some(true);
+        let host_ipc = spec.extra.get("hostIPC").and_then(Value::as_bool) == Some(true);
+        validate_sysctls(
+            errs,
+            sysctls,
+            host_network,
+            host_ipc,
+            &child(&path, "sysctls"),
+        );
+    }
     if let Some(v) = present(sc, "fsGroupChangePolicy") {
         let p = as_str(Some(v));
         if p != "OnRootMismatch" && p != "Always" {
@@ -493,6 +508,7 @@ pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec,
         }
     }
     validate_seccomp_profile_field(errs, sc, &path);
+    validate_app_armor_profile_field(errs, sc, &path);
     if let Some(v) = present(sc, "supplementalGroupsPolicy") {
         let p = as_str(Some(v));
         if p != "Merge" && p != "Strict" {
@@ -509,8 +525,8 @@ pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec,
 /// `runAsUser` and `runAsGroup` are valid IDs, `procMount` is `Default` or `Unmasked` (and
 /// `Unmasked` needs `hostUsers: false`), `allowPrivilegeEscalation: false` not with
 /// `privileged: true` or an added `CAP_SYS_ADMIN` (the value printed as JSON). Privileged
-/// containers are allowed (as on a kubeadm cluster); the seccomp profile is validated, AppArmor
-/// and Windows options are not.
+/// containers are allowed (as on a kubeadm cluster); the seccomp and AppArmor profiles are
+/// validated, Windows options are not.
 pub fn validate_container_security_context(
     errs: &mut Vec<FieldError>,
     c: &Container,
@@ -575,6 +591,7 @@ pub fn validate_container_security_context(
             }
         }
     }
+    validate_app_armor_profile_field(errs, sc, &path);
 }
 
 /// The pod's `hostUsers` (unset means true).
@@ -639,5 +656,158 @@ fn validate_seccomp_profile_field(
             sp.clone(),
             "can only be set when seccomp type is Localhost",
         ));
+    }
+}
+
+/// `SysctlMaxLength`.
+const SYSCTL_MAX_LENGTH: usize = 253;
+/// `sysctlContainSlashRegexp` as printed.
+const SYSCTL_REGEX: &str =
+    r"^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$";
+
+/// `IsValidSysctlName`: at most 253 characters, segments of `[a-z0-9]([-_a-z0-9]*[a-z0-9])?`
+/// joined by `.` or `/`.
+pub fn is_valid_sysctl_name(name: &str) -> bool {
+    if name.len() > SYSCTL_MAX_LENGTH {
+        return false;
+    }
+    let seg_ok = |seg: &str| {
+        let b = seg.as_bytes();
+        let an = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+        !b.is_empty()
+            && an(b[0])
+            && an(b[b.len() - 1])
+            && b.iter().all(|&c| an(c) || c == b'-' || c == b'_')
+    };
+    name.split(['.', '/']).all(seg_ok)
+}
+
+/// `utilsysctl.GetNamespace` (after `NormalizeName`): `"net"`, `"ipc"` or `""`.
+fn sysctl_namespace(name: &str) -> &'static str {
+    let normalized: String = match name.find(['.', '/']) {
+        Some(i) if name.as_bytes()[i] == b'/' => name
+            .chars()
+            .map(|c| match c {
+                '/' => '.',
+                '.' => '/',
+                c => c,
+            })
+            .collect(),
+        _ => name.to_string(),
+    };
+    const IPC_NAMES: [&str; 1] = ["kernel.sem"];
+    if IPC_NAMES.contains(&normalized.as_str())
+        || ["kernel.shm", "kernel.msg", "fs.mqueue."]
+            .iter()
+            .any(|p| normalized.starts_with(p))
+    {
+        "ipc"
+    } else if normalized.starts_with("net.") {
+        "net"
+    } else {
+        ""
+    }
+}
+
+/// `validateSysctls` for a new pod (`AllowNamespacedSysctlsForHostNetAndHostIPC` off): names
+/// required, valid and unique; no net sysctls with `hostNetwork`, no IPC ones with `hostIPC`
+/// (`ValidateHostSysctl`).
+fn validate_sysctls(
+    errs: &mut Vec<FieldError>,
+    sysctls: &[Value],
+    host_network: bool,
+    host_ipc: bool,
+    path: &str,
+) {
+    let mut names = std::collections::BTreeSet::new();
+    for (i, s) in sysctls.iter().enumerate() {
+        let name = as_str(s.get("name"));
+        let p = child(&idx(path, i), "name");
+        if name.is_empty() {
+            errs.push(FieldError::required(p.as_str(), ""));
+        } else if !is_valid_sysctl_name(&name) {
+            errs.push(FieldError::invalid(
+                p.as_str(),
+                name.as_str(),
+                format!(
+                    "must have at most {SYSCTL_MAX_LENGTH} characters and match regex {SYSCTL_REGEX}"
+                ),
+            ));
+        } else if names.contains(&name) {
+            errs.push(FieldError::duplicate(p.as_str(), name.as_str()));
+        }
+        match sysctl_namespace(&name) {
+            "net" if host_network => errs.push(FieldError::invalid(
+                p.as_str(),
+                name.as_str(),
+                "may not be specified when 'hostNetwork' is true",
+            )),
+            "ipc" if host_ipc => errs.push(FieldError::invalid(
+                p.as_str(),
+                name.as_str(),
+                "may not be specified when 'hostIPC' is true",
+            )),
+            _ => {}
+        }
+        names.insert(name);
+    }
+}
+
+/// `ValidateAppArmorProfileField` on `<sc_path>.appArmorProfile`.
+fn validate_app_armor_profile_field(
+    errs: &mut Vec<FieldError>,
+    sc: &Map<String, Value>,
+    sc_path: &str,
+) {
+    let Some(profile) = present(sc, "appArmorProfile") else {
+        return;
+    };
+    let path = child(sc_path, "appArmorProfile");
+    let lp_path = child(&path, "localhostProfile");
+    let localhost = profile.get("localhostProfile").filter(|v| !v.is_null());
+    match as_str(profile.get("type")).as_str() {
+        "Localhost" => match localhost {
+            None => errs.push(FieldError::required(
+                lp_path,
+                "must be set when AppArmor type is Localhost",
+            )),
+            Some(v) => {
+                let lp = as_str(Some(v));
+                if lp.trim() != lp {
+                    errs.push(FieldError::invalid(
+                        lp_path.as_str(),
+                        lp.as_str(),
+                        "must not be padded with whitespace",
+                    ));
+                } else if lp.is_empty() {
+                    errs.push(FieldError::required(
+                        lp_path.as_str(),
+                        "must be set when AppArmor type is Localhost",
+                    ));
+                }
+                const MAX: usize = 4095;
+                if lp.len() > MAX {
+                    errs.push(FieldError::too_long(lp_path, MAX));
+                }
+            }
+        },
+        "RuntimeDefault" | "Unconfined" => {
+            if let Some(v) = localhost {
+                errs.push(FieldError::invalid(
+                    lp_path,
+                    v.clone(),
+                    "can only be set when AppArmor type is Localhost",
+                ));
+            }
+        }
+        "" => errs.push(FieldError::required(
+            child(&path, "type"),
+            "type is required when appArmorProfile is set",
+        )),
+        other => errs.push(FieldError::not_supported(
+            child(&path, "type"),
+            other,
+            &["Localhost", "RuntimeDefault", "Unconfined"],
+        )),
     }
 }

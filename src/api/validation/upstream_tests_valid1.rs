@@ -1035,3 +1035,144 @@ fn validate_seccomp_profile_field_rows() {
         ]
     );
 }
+
+// Ported from TestValidateSysctls (pkg/apis/core/validation/validation_test.go), through
+// ValidatePodSpec (validatePodSpecSecurityContext runs validateSysctls).
+#[test]
+fn validate_sysctls_rows() {
+    use super::pod_spec_more::is_valid_sysctl_name;
+    let valid = [
+        "kernel.msgmax",
+        "kernel.shm_rmid_forced",
+        "net.ipv4.conf.enp3s0/200.forwarding",
+        "net/ipv4/conf/enp3s0.200/forwarding",
+        "a.b.c.d",
+        "1.2.3",
+    ];
+    for n in valid {
+        assert!(is_valid_sysctl_name(n), "{n}");
+    }
+    let invalid = [
+        "foo..bar", "foo-", "_foo", "-foo", ".foo", "foo.", "Foo", "foo bar",
+    ];
+    for n in invalid {
+        assert!(!is_valid_sysctl_name(n), "{n}");
+    }
+    assert!(is_valid_sysctl_name(&"a".repeat(253)));
+    assert!(!is_valid_sysctl_name(&"a".repeat(254)));
+
+    let with = |sysctls: Value, host_network: bool, host_ipc: bool| {
+        spec(move |s| {
+            s.extra
+                .insert("securityContext".into(), json!({"sysctls": sysctls}));
+            if host_network {
+                s.extra.insert("hostNetwork".into(), json!(true));
+            }
+            if host_ipc {
+                s.extra.insert("hostIPC".into(), json!(true));
+            }
+        })
+    };
+    let p = "spec.securityContext.sysctls";
+    assert!(validate(&with(
+        json!([{"name": "kernel.msgmax", "value": "1"}, {"name": "net.ipv4.ip_local_port_range", "value": "1 2"}]),
+        false,
+        false
+    ))
+    .is_empty());
+    assert_eq!(
+        validate(&with(
+            json!([{"name": "", "value": "1"}, {"name": "foo-", "value": "1"},
+                   {"name": "kernel.msgmax", "value": "1"}, {"name": "kernel.msgmax", "value": "2"}]),
+            false,
+            false
+        )),
+        vec![
+            format!("{p}[0].name: Required value"),
+            format!("{p}[1].name: Invalid value: \"foo-\": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$"),
+            format!("{p}[3].name: Duplicate value: \"kernel.msgmax\""),
+        ]
+    );
+    // ValidateHostSysctl: namespaced sysctls of namespaces shared with the host.
+    assert_eq!(
+        validate(&with(
+            json!([{"name": "net.ipv4.ip_local_port_range", "value": "1 2"},
+                   {"name": "kernel.shmmax", "value": "1"}]),
+            true,
+            true
+        )),
+        vec![
+            format!("{p}[0].name: Invalid value: \"net.ipv4.ip_local_port_range\": may not be specified when 'hostNetwork' is true"),
+            format!("{p}[1].name: Invalid value: \"kernel.shmmax\": may not be specified when 'hostIPC' is true"),
+        ]
+    );
+    // Slash-separated names are normalized first; non-namespaced ones are fine with host
+    // namespaces.
+    assert_eq!(
+        validate(&with(
+            json!([{"name": "net/ipv4/conf/eth0.1/forwarding", "value": "1"},
+                   {"name": "vm.swappiness", "value": "1"}]),
+            true,
+            true
+        )),
+        vec![format!("{p}[0].name: Invalid value: \"net/ipv4/conf/eth0.1/forwarding\": may not be specified when 'hostNetwork' is true")]
+    );
+}
+
+// Hand-derived from ValidateAppArmorProfileField (pkg/apis/core/validation/validation.go),
+// through ValidatePodSpec, for the pod's and a container's security context.
+#[test]
+fn validate_app_armor_profile_field_rows() {
+    let pod_sc = |p: Value| spec(with_extra("securityContext", json!({"appArmorProfile": p})));
+    for p in [
+        json!({"type": "RuntimeDefault"}),
+        json!({"type": "Unconfined"}),
+        json!({"type": "Localhost", "localhostProfile": "foo-bar"}),
+    ] {
+        assert!(validate(&pod_sc(p.clone())).is_empty(), "{p}");
+    }
+    let p = "spec.securityContext.appArmorProfile";
+    let rows = [
+        (
+            json!({"type": "Localhost"}),
+            vec![format!("{p}.localhostProfile: Required value: must be set when AppArmor type is Localhost")],
+        ),
+        (
+            json!({"type": "Localhost", "localhostProfile": ""}),
+            vec![format!("{p}.localhostProfile: Required value: must be set when AppArmor type is Localhost")],
+        ),
+        (
+            json!({"type": "Localhost", "localhostProfile": " foo "}),
+            vec![format!("{p}.localhostProfile: Invalid value: \" foo \": must not be padded with whitespace")],
+        ),
+        (
+            json!({"type": "Localhost", "localhostProfile": "a".repeat(4096)}),
+            vec![format!("{p}.localhostProfile: Too long: may not be more than 4095 bytes")],
+        ),
+        (
+            json!({"type": "RuntimeDefault", "localhostProfile": "foo"}),
+            vec![format!("{p}.localhostProfile: Invalid value: \"foo\": can only be set when AppArmor type is Localhost")],
+        ),
+        (
+            json!({}),
+            vec![format!("{p}.type: Required value: type is required when appArmorProfile is set")],
+        ),
+        (
+            json!({"type": "Bogus"}),
+            vec![format!("{p}.type: Unsupported value: \"Bogus\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\"")],
+        ),
+    ];
+    for (profile, want) in rows {
+        assert_eq!(validate(&pod_sc(profile.clone())), want, "{profile}");
+    }
+    let s = spec(|s| {
+        s.containers[0].extra.insert(
+            "securityContext".into(),
+            json!({"appArmorProfile": {"type": "Unconfined", "localhostProfile": "x"}}),
+        );
+    });
+    assert_eq!(
+        validate(&s),
+        vec!["spec.containers[0].securityContext.appArmorProfile.localhostProfile: Invalid value: \"x\": can only be set when AppArmor type is Localhost"]
+    );
+}
