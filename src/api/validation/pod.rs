@@ -1506,6 +1506,11 @@ pub fn validate_pod_create_gated(pod: &Pod, gates: &FeatureGates) -> Vec<FieldEr
             "cannot be set until all schedulingGates have been cleared",
         ));
     }
+    super::pod_spec_more::validate_security_annotations_match_on_create(
+        &mut errs,
+        &pod.metadata.annotations,
+        &pod.spec,
+    );
     errs
 }
 

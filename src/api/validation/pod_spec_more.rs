@@ -811,3 +811,150 @@ fn validate_app_armor_profile_field(
         )),
     }
 }
+
+/// A container's path, name and security context.
+type ContainerSc = (String, String, Option<Map<String, Value>>);
+
+/// Each container's security context with its path, in `VisitContainersWithPath` order, also
+/// for containers without one (`None`).
+fn containers_with_names(spec: &PodSpec) -> Vec<ContainerSc> {
+    let mut out = vec![];
+    for (list, name) in [
+        (&spec.init_containers, "initContainers"),
+        (&spec.containers, "containers"),
+    ] {
+        for (i, c) in list.iter().enumerate() {
+            out.push((
+                idx(&child("spec", name), i),
+                c.name.clone(),
+                present(&c.extra, "securityContext")
+                    .and_then(Value::as_object)
+                    .cloned(),
+            ));
+        }
+    }
+    if let Some(ecs) = present(&spec.extra, "ephemeralContainers").and_then(Value::as_array) {
+        for (i, c) in ecs.iter().enumerate() {
+            out.push((
+                idx("spec.ephemeralContainers", i),
+                as_str(c.get("name")),
+                c.get("securityContext")
+                    .filter(|v| !v.is_null())
+                    .and_then(Value::as_object)
+                    .cloned(),
+            ));
+        }
+    }
+    out
+}
+
+/// `validateSeccompAnnotationsAndFieldsMatch`.
+fn seccomp_annotation_matches(annotation: &str, field: &Value, path: &str) -> Option<FieldError> {
+    let type_ = as_str(field.get("type"));
+    let mismatch = || {
+        Some(FieldError::forbidden(
+            child(path, "type"),
+            "seccomp type in annotation and field must match",
+        ))
+    };
+    match type_.as_str() {
+        "Unconfined" if annotation != "unconfined" => mismatch(),
+        "RuntimeDefault" if annotation != "runtime/default" && annotation != "docker/default" => {
+            mismatch()
+        }
+        "Localhost" => match annotation.strip_prefix("localhost/") {
+            None => mismatch(),
+            Some(rest) => {
+                let lp = field.get("localhostProfile").and_then(Value::as_str);
+                (lp != Some(rest)).then(|| {
+                    FieldError::forbidden(
+                        child(path, "localhostProfile"),
+                        "seccomp profile in annotation and field must match",
+                    )
+                })
+            }
+        },
+        _ => None,
+    }
+}
+
+/// `ValidatePodCreate`'s `validateSeccompAnnotationsAndFields` and
+/// `validateAppArmorAnnotationsAndFieldsMatchOnCreate`: where a deprecated seccomp or AppArmor
+/// annotation and the matching `securityContext` profile field are both set, they agree.
+pub fn validate_security_annotations_match_on_create(
+    errs: &mut Vec<FieldError>,
+    annotations: &std::collections::BTreeMap<String, String>,
+    spec: &PodSpec,
+) {
+    let pod_sc = present(&spec.extra, "securityContext").and_then(Value::as_object);
+    // Seccomp.
+    if let (Some(field), Some(annotation)) = (
+        pod_sc.and_then(|sc| present(sc, "seccompProfile")),
+        annotations.get("seccomp.security.alpha.kubernetes.io/pod"),
+    ) {
+        errs.extend(seccomp_annotation_matches(
+            annotation,
+            field,
+            "spec.securityContext.seccompProfile",
+        ));
+    }
+    let containers = containers_with_names(spec);
+    for (path, name, sc) in &containers {
+        let Some(field) = sc.as_ref().and_then(|sc| present(sc, "seccompProfile")) else {
+            continue;
+        };
+        let key = format!("container.seccomp.security.alpha.kubernetes.io/{name}");
+        if let Some(annotation) = annotations.get(&key) {
+            errs.extend(seccomp_annotation_matches(
+                annotation,
+                field,
+                &child(&child(path, "securityContext"), "seccompProfile"),
+            ));
+        }
+    }
+    // AppArmor (not for Windows pods).
+    let windows = present(&spec.extra, "os")
+        .and_then(|o| o.get("name"))
+        .and_then(Value::as_str)
+        == Some("windows");
+    if windows {
+        return;
+    }
+    let pod_profile = pod_sc.and_then(|sc| present(sc, "appArmorProfile"));
+    for (path, name, sc) in &containers {
+        let Some(profile) = sc
+            .as_ref()
+            .and_then(|sc| present(sc, "appArmorProfile"))
+            .or(pod_profile)
+        else {
+            continue;
+        };
+        let key = format!("container.apparmor.security.beta.kubernetes.io/{name}");
+        let Some(annotation) = annotations.get(&key) else {
+            continue;
+        };
+        let p = child(&child(path, "securityContext"), "appArmorProfile");
+        let type_mismatch = || {
+            FieldError::forbidden(
+                child(&p, "type"),
+                "apparmor type in annotation and field must match",
+            )
+        };
+        match as_str(profile.get("type")).as_str() {
+            "Unconfined" if annotation != "unconfined" => errs.push(type_mismatch()),
+            "RuntimeDefault" if annotation != "runtime/default" => errs.push(type_mismatch()),
+            "Localhost" => match annotation.strip_prefix("localhost/") {
+                None => errs.push(type_mismatch()),
+                Some(rest) => {
+                    if profile.get("localhostProfile").and_then(Value::as_str) != Some(rest) {
+                        errs.push(FieldError::forbidden(
+                            child(&p, "localhostProfile"),
+                            "apparmor profile in annotation and field must match",
+                        ));
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+}

@@ -1176,3 +1176,104 @@ fn validate_app_armor_profile_field_rows() {
         vec!["spec.containers[0].securityContext.appArmorProfile.localhostProfile: Invalid value: \"x\": can only be set when AppArmor type is Localhost"]
     );
 }
+
+// Hand-derived from validateSeccompAnnotationsAndFields and
+// validateAppArmorAnnotationsAndFieldsMatchOnCreate (pkg/apis/core/validation/validation.go),
+// through ValidatePodCreate.
+#[test]
+fn validate_pod_create_security_annotations_match_fields() {
+    use crate::api::core::Pod;
+    use crate::api::ObjectMeta;
+    let pod = |annotations: &[(&str, &str)], tweak: &dyn Fn(&mut PodSpec)| {
+        let mut s = spec(|_| {});
+        tweak(&mut s);
+        let mut p = Pod {
+            metadata: ObjectMeta {
+                name: "p".into(),
+                namespace: "default".into(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        for (k, v) in annotations {
+            p.metadata.annotations.insert(k.to_string(), v.to_string());
+        }
+        *std::sync::Arc::make_mut(&mut p.spec) = s;
+        super::pod::validate_pod_create(&p)
+            .iter()
+            .map(FieldError::to_string)
+            .collect::<Vec<_>>()
+    };
+    let pod_seccomp = |sp: Value| {
+        move |s: &mut PodSpec| {
+            s.extra.insert(
+                "securityContext".into(),
+                json!({"seccompProfile": sp.clone()}),
+            );
+        }
+    };
+    const POD_SECCOMP: &str = "seccomp.security.alpha.kubernetes.io/pod";
+    // Matching pairs.
+    assert!(pod(
+        &[(POD_SECCOMP, "runtime/default")],
+        &pod_seccomp(json!({"type": "RuntimeDefault"}))
+    )
+    .is_empty());
+    assert!(pod(
+        &[(POD_SECCOMP, "docker/default")],
+        &pod_seccomp(json!({"type": "RuntimeDefault"}))
+    )
+    .is_empty());
+    assert!(pod(
+        &[(POD_SECCOMP, "localhost/a.json")],
+        &pod_seccomp(json!({"type": "Localhost", "localhostProfile": "a.json"}))
+    )
+    .is_empty());
+    // Mismatches.
+    assert_eq!(
+        pod(&[(POD_SECCOMP, "unconfined")], &pod_seccomp(json!({"type": "RuntimeDefault"}))),
+        ["spec.securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match"]
+    );
+    assert_eq!(
+        pod(
+            &[(POD_SECCOMP, "localhost/b.json")],
+            &pod_seccomp(json!({"type": "Localhost", "localhostProfile": "a.json"}))
+        ),
+        ["spec.securityContext.seccompProfile.localhostProfile: Forbidden: seccomp profile in annotation and field must match"]
+    );
+    // A container's seccomp field against its annotation.
+    assert_eq!(
+        pod(
+            &[("container.seccomp.security.alpha.kubernetes.io/ctr", "runtime/default")],
+            &|s: &mut PodSpec| {
+                s.containers[0].extra.insert(
+                    "securityContext".into(),
+                    json!({"seccompProfile": {"type": "Unconfined"}}),
+                );
+            }
+        ),
+        ["spec.containers[0].securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match"]
+    );
+    // AppArmor: the pod's profile applies to containers without their own.
+    const CTR_APPARMOR: &str = "container.apparmor.security.beta.kubernetes.io/ctr";
+    let pod_apparmor = |s: &mut PodSpec| {
+        s.extra.insert(
+            "securityContext".into(),
+            json!({"appArmorProfile": {"type": "RuntimeDefault"}}),
+        );
+    };
+    assert!(pod(&[(CTR_APPARMOR, "runtime/default")], &pod_apparmor).is_empty());
+    assert_eq!(
+        pod(&[(CTR_APPARMOR, "unconfined")], &pod_apparmor),
+        ["spec.containers[0].securityContext.appArmorProfile.type: Forbidden: apparmor type in annotation and field must match"]
+    );
+    // Not for Windows pods (the AppArmor fields are then forbidden by validateWindows).
+    let errs = pod(&[(CTR_APPARMOR, "unconfined")], &|s: &mut PodSpec| {
+        pod_apparmor(s);
+        s.extra.insert("os".into(), json!({"name": "windows"}));
+    });
+    assert_eq!(
+        errs,
+        ["spec.securityContext.appArmorProfile: Forbidden: cannot be set for a windows pod"]
+    );
+}
