@@ -1246,6 +1246,7 @@ pub fn validate_pod_spec_with_name(
             opts.affinity,
         ));
     }
+    super::pod_spec_more::validate_host_users(&mut errs, spec, path);
     if let Some(sa) = extra_str(&spec.extra, "serviceAccountName").filter(|s| !s.is_empty()) {
         for m in name_is_dns_subdomain(&sa, false) {
             errs.push(FieldError::invalid(

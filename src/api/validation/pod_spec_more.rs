@@ -958,3 +958,22 @@ pub fn validate_security_annotations_match_on_create(
         }
     }
 }
+
+/// `validateHostUsers`: a pod with `hostUsers: false` may not use the host's network, PID or
+/// IPC namespace (the latter two reported, as upstream does, as `HostPID` and `HostIPC`).
+pub fn validate_host_users(errs: &mut Vec<FieldError>, spec: &PodSpec, spec_path: &str) {
+    if host_users(spec) {
+        return;
+    }
+    const MSG: &str = "when `pod.Spec.HostUsers` is false";
+    let on = |k: &str| spec.extra.get(k).and_then(Value::as_bool) == Some(true);
+    for (k, field) in [
+        ("hostNetwork", "hostNetwork"),
+        ("hostPID", "HostPID"),
+        ("hostIPC", "HostIPC"),
+    ] {
+        if on(k) {
+            errs.push(FieldError::forbidden(child(spec_path, field), MSG));
+        }
+    }
+}

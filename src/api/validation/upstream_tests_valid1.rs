@@ -1277,3 +1277,38 @@ fn validate_pod_create_security_annotations_match_fields() {
         ["spec.securityContext.appArmorProfile: Forbidden: cannot be set for a windows pod"]
     );
 }
+
+// Ported from TestValidateHostUsers (pkg/apis/core/validation/validation_test.go), through
+// ValidatePodSpec: with `hostUsers: false` the host's namespaces may not be shared.
+#[test]
+fn validate_host_users_rows() {
+    let with = |host_users: Option<bool>, ns: &[&str]| {
+        let ns: Vec<String> = ns.iter().map(|s| s.to_string()).collect();
+        spec(move |s| {
+            if let Some(h) = host_users {
+                s.extra.insert("hostUsers".into(), json!(h));
+            }
+            for n in ns {
+                s.extra.insert(n, json!(true));
+            }
+        })
+    };
+    // "nil host users", "host users true" with host namespaces, "host users false" without.
+    assert!(validate(&with(None, &["hostNetwork", "hostPID", "hostIPC"])).is_empty());
+    assert!(validate(&with(Some(true), &["hostNetwork", "hostPID", "hostIPC"])).is_empty());
+    assert!(validate(&with(Some(false), &[])).is_empty());
+    let msg = "Forbidden: when `pod.Spec.HostUsers` is false";
+    // "hostUsers=false and hostNetwork", "... hostPID", "... hostIPC"
+    assert_eq!(
+        validate(&with(Some(false), &["hostNetwork"])),
+        vec![format!("spec.hostNetwork: {msg}")]
+    );
+    assert_eq!(
+        validate(&with(Some(false), &["hostPID"])),
+        vec![format!("spec.HostPID: {msg}")]
+    );
+    assert_eq!(
+        validate(&with(Some(false), &["hostIPC"])),
+        vec![format!("spec.HostIPC: {msg}")]
+    );
+}
