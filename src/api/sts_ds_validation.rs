@@ -1108,10 +1108,22 @@ fn service_port_key_json(protocol: &str, port: i32, node_port: i32) -> String {
 /// the type; node ports only off ClusterIP and unique; unique (protocol, port) pairs; the
 /// allocateLoadBalancerNodePorts (required on, and only on, LoadBalancer); the load-balancer
 /// class; the external traffic policy and health-check node port; the internal traffic policy.
-/// Load-balancer source ranges, client-IP affinity config and trafficDistribution are not
-/// validated.
+/// Also the topology annotations, the client-IP affinity config, the load-balancer source ranges
+/// and trafficDistribution.
 pub fn validate_service(svc: &Service) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&svc.metadata, true, name_is_dns1035_label, "metadata");
+    // The topology annotations: the current one must agree with the deprecated one when both
+    // are set.
+    let ann = &svc.metadata.annotations;
+    if let (Some(hints), Some(mode)) = (ann.get(TOPOLOGY_AWARE_HINTS), ann.get(TOPOLOGY_MODE)) {
+        if hints != mode {
+            errs.push(FieldError::invalid(
+                format!("metadata.annotations[{TOPOLOGY_MODE}]"),
+                mode.as_str(),
+                format!("must match annotations[{TOPOLOGY_AWARE_HINTS}] when both are specified"),
+            ));
+        }
+    }
     let spec = &svc.spec;
     let headless = is_headless_service(svc);
     if spec.ports.is_empty() && !headless && spec.type_ != "ExternalName" {
@@ -1190,7 +1202,11 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
                 ));
             }
         }
-        "ClientIP" => {}
+        "ClientIP" => errs.extend(validate_client_ip_affinity_config(
+            spec.extra
+                .get("sessionAffinityConfig")
+                .filter(|v| !v.is_null()),
+        )),
         other => errs.push(FieldError::not_supported(
             "spec.sessionAffinity",
             other,
@@ -1252,6 +1268,7 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
             );
         }
     }
+    errs.extend(validate_load_balancer_source_ranges(svc));
     let allocate_set = spec
         .extra
         .get("allocateLoadBalancerNodePorts")
@@ -1282,6 +1299,103 @@ pub fn validate_service(svc: &Service) -> Vec<FieldError> {
             &["Cluster", "Local"],
         )),
         _ => {}
+    }
+    // validateServiceTrafficDistribution, PreferSameTrafficDistribution on (1.35).
+    if let Some(td) = spec
+        .extra
+        .get("trafficDistribution")
+        .filter(|v| !v.is_null())
+    {
+        let td = td.as_str().map_or_else(|| td.to_string(), str::to_string);
+        const SUPPORTED: [&str; 3] = ["PreferClose", "PreferSameZone", "PreferSameNode"];
+        if !SUPPORTED.contains(&td.as_str()) {
+            errs.push(FieldError::not_supported(
+                "spec.trafficDistribution",
+                td.as_str(),
+                &SUPPORTED,
+            ));
+        }
+    }
+    errs
+}
+
+/// `core.DeprecatedAnnotationTopologyAwareHints`.
+const TOPOLOGY_AWARE_HINTS: &str = "service.kubernetes.io/topology-aware-hints";
+/// `core.AnnotationTopologyMode`.
+const TOPOLOGY_MODE: &str = "service.kubernetes.io/topology-mode";
+/// `core.AnnotationLoadBalancerSourceRangesKey`.
+const LOAD_BALANCER_SOURCE_RANGES: &str = "service.beta.kubernetes.io/load-balancer-source-ranges";
+/// `core.MaxClientIPServiceAffinitySeconds`.
+const MAX_CLIENT_IP_SERVICE_AFFINITY_SECONDS: i64 = 86400;
+
+/// `validateClientIPAffinityConfig` (session affinity `ClientIP`): the config, its `clientIP`
+/// and `timeoutSeconds` are required (defaulting fills them in), and the timeout is in
+/// (0, 86400].
+fn validate_client_ip_affinity_config(config: Option<&Value>) -> Vec<FieldError> {
+    const WHEN: &str = "when session affinity type is ClientIP";
+    let path = "spec.sessionAffinityConfig";
+    let Some(config) = config else {
+        return vec![FieldError::required(path, WHEN)];
+    };
+    let Some(client_ip) = config.get("clientIP").filter(|v| !v.is_null()) else {
+        return vec![FieldError::required(format!("{path}.clientIP"), WHEN)];
+    };
+    let timeout_path = format!("{path}.clientIP.timeoutSeconds");
+    let Some(timeout) = client_ip.get("timeoutSeconds").filter(|v| !v.is_null()) else {
+        return vec![FieldError::required(timeout_path, WHEN)];
+    };
+    let t = timeout.as_i64().unwrap_or(0);
+    if t <= 0 || t > MAX_CLIENT_IP_SERVICE_AFFINITY_SECONDS {
+        return vec![FieldError::invalid(
+            timeout_path,
+            timeout.clone(),
+            format!(
+                "must be greater than 0 and less than {MAX_CLIENT_IP_SERVICE_AFFINITY_SECONDS}"
+            ),
+        )];
+    }
+    vec![]
+}
+
+/// `ValidateService`'s source-range rules: `spec.loadBalancerSourceRanges` (reported, as
+/// upstream does, under `spec.LoadBalancerSourceRanges`), or else the
+/// `service.beta.kubernetes.io/load-balancer-source-ranges` annotation, only on LoadBalancer
+/// Services, each value (space-trimmed) a CIDR (`IsValidCIDRForLegacyField`, not strict).
+fn validate_load_balancer_source_ranges(svc: &Service) -> Vec<FieldError> {
+    use crate::api::validation::ip::is_valid_cidr_for_legacy_field;
+    const ONLY_LB: &str = "may only be used when `type` is 'LoadBalancer'";
+    let mut errs = vec![];
+    let ranges = svc
+        .spec
+        .extra
+        .get("loadBalancerSourceRanges")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty());
+    if let Some(ranges) = ranges {
+        let path = "spec.LoadBalancerSourceRanges";
+        if svc.spec.type_ != "LoadBalancer" {
+            errs.push(FieldError::forbidden(path, ONLY_LB));
+        }
+        for (i, v) in ranges.iter().enumerate() {
+            let v = v.as_str().unwrap_or_default().trim();
+            errs.extend(is_valid_cidr_for_legacy_field(
+                &format!("{path}[{i}]"),
+                v,
+                false,
+                &[],
+            ));
+        }
+    } else if let Some(val) = svc.metadata.annotations.get(LOAD_BALANCER_SOURCE_RANGES) {
+        let path = format!("metadata.annotations[{LOAD_BALANCER_SOURCE_RANGES}]");
+        if svc.spec.type_ != "LoadBalancer" {
+            errs.push(FieldError::forbidden(path.as_str(), ONLY_LB));
+        }
+        let val = val.trim();
+        if !val.is_empty() {
+            for v in val.split(',') {
+                errs.extend(is_valid_cidr_for_legacy_field(&path, v.trim(), false, &[]));
+            }
+        }
     }
     errs
 }

@@ -1718,8 +1718,8 @@ fn host_network_port(host_port: i64, container_port: i32) -> impl FnOnce(&mut Po
 // Port of TestValidatePodSpec (pkg/apis/core/validation/validation_test.go): the success cases
 // and failure cases on modeled fields. Upstream only asserts that a failure case fails; the port
 // also names the field that fails. Not ported: the securityContext rows (runAsUser, fsGroup,
-// supplementalGroups, fsGroupChangePolicy, shareProcessNamespace with hostPID), hostAliases,
-// runtimeClassName, overhead, resizePolicy and "bad volume" — kubeplay keeps those fields
+// supplementalGroups, fsGroupChangePolicy, shareProcessNamespace with hostPID) and "bad volume"
+// (the hostAliases, runtimeClassName and overhead rows are in upstream_tests_valid1.rs) — kubeplay keeps those fields
 // verbatim without validating them.
 #[test]
 fn validate_pod_spec_table() {

@@ -15,6 +15,7 @@ pub mod names;
 pub mod names_more;
 pub mod node;
 pub mod pod;
+pub mod pod_spec_more;
 pub mod pod_status;
 pub mod pod_volumes_env;
 #[cfg(test)]
@@ -218,3 +219,7 @@ mod core_ports_tests;
 mod core_ports_tests2;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod upstream_tests_valid1;
+#[cfg(test)]
+mod upstream_tests_valid2;

@@ -1,10 +1,13 @@
 //! Pod, PodSpec, PodTemplateSpec and container validation (`pkg/apis/core/validation`), for the
 //! fields kubeplay models. Fields kept verbatim in `extra` maps are checked where their rule is
-//! simple (`dnsPolicy` and its `dnsConfig` for `None`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
-//! containers, `schedulingGates`, `ephemeralContainers`, `hostNetwork`, `serviceAccountName`,
-//! `priorityClassName`); pod (anti-)affinity and `topologySpreadConstraints` are validated in
+//! simple (`dnsPolicy`, `imagePullPolicy`, `terminationMessagePolicy`, probes on init
+//! containers, `schedulingGates`, `ephemeralContainers` (validateEphemeralContainers), `hostNetwork`, `serviceAccountName`,
+//! `priorityClassName`; `dnsConfig`, `readinessGates`, `hostAliases`, `runtimeClassName`,
+//! `preemptionPolicy`, `overhead`, `os` and containers' `resizePolicy` by
+//! [`super::pod_spec_more`]); pod (anti-)affinity and `topologySpreadConstraints` are validated in
 //! full by [`super::affinity`]; volumes, volume mounts and devices, env, envFrom, probes and
-//! lifecycle hooks by [`super::pod_volumes_env`]. Security contexts are not validated.
+//! lifecycle hooks by [`super::pod_volumes_env`]. Security contexts are validated in part, by
+//! [`super::pod_spec_more`].
 
 use super::meta::{
     validate_annotations, validate_label_name, validate_labels, validate_object_meta,
@@ -699,6 +702,58 @@ pub(crate) fn ratchet_indivisible_huge_pages(errs: &mut Vec<FieldError>, old: &P
 /// overcommitted). A quantity that does not parse is reported with the parser's message (the
 /// real API server rejects it while decoding, before validation).
 pub fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Vec<FieldError> {
+    validate_resource_requirements_with(r, validate_container_resource_name, path)
+}
+
+/// `validatePodResourceName`: `validateResourceName` (a qualified name; without a `/`, a
+/// standard resource), then a resource pod-level resources support (`cpu`, `memory`,
+/// `hugepages-*`).
+pub(crate) fn validate_pod_resource_name(name: &str, path: &str) -> Vec<FieldError> {
+    let mut errs: Vec<FieldError> = is_qualified_name(name)
+        .into_iter()
+        .map(|m| FieldError::invalid(path, name, m))
+        .collect();
+    if !errs.is_empty() {
+        return errs;
+    }
+    let standard = STANDARD_RESOURCES.contains(&name)
+        || is_hugepage_resource(name)
+        || name.starts_with("requests.hugepages-")
+        || name.starts_with("limits.hugepages-");
+    if !name.contains('/') && !standard {
+        errs.push(FieldError::invalid(
+            path,
+            name,
+            "must be a standard resource type or fully qualified",
+        ));
+        return errs;
+    }
+    if !(name == "cpu" || name == "memory" || is_hugepage_resource(name)) {
+        errs.push(FieldError::not_supported(
+            path,
+            name,
+            &["cpu", "hugepages-", "memory"],
+        ));
+    }
+    errs
+}
+
+/// `validatePodResourceRequirements` on pod-level `resources`: the container rules with
+/// [`validate_pod_resource_name`], and the hugepages rules.
+pub(crate) fn validate_pod_resource_requirements(
+    r: &ResourceRequirements,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = validate_resource_requirements_with(r, validate_pod_resource_name, path);
+    errs.extend(validate_huge_pages(r, path));
+    errs
+}
+
+fn validate_resource_requirements_with(
+    r: &ResourceRequirements,
+    name_fn: fn(&str, &str) -> Vec<FieldError>,
+    path: &str,
+) -> Vec<FieldError> {
     let mut errs = vec![];
     let lim_path = child(path, "limits");
     let req_path = child(path, "requests");
@@ -726,14 +781,14 @@ pub fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> V
     let mut limits = BTreeMap::new();
     for (name, q) in &r.limits {
         let p = key(&lim_path, name);
-        errs.extend(validate_container_resource_name(name, &p));
+        errs.extend(name_fn(name, &p));
         if let Some(v) = parse(name, &q.0, &p, &mut errs) {
             limits.insert(name.clone(), v);
         }
     }
     for (name, q) in &r.requests {
         let p = key(&req_path, name);
-        errs.extend(validate_container_resource_name(name, &p));
+        errs.extend(name_fn(name, &p));
         let Some(req) = parse(name, &q.0, &p, &mut errs) else {
             continue;
         };
@@ -824,6 +879,7 @@ fn validate_container_ports(c: &Container, path: &str) -> Vec<FieldError> {
 fn validate_container_common(
     c: &Container,
     ctx: &PodVolumesCtx<'_>,
+    pod_restart_policy: &str,
     path: &str,
 ) -> Vec<FieldError> {
     let mut errs = vec![];
@@ -862,9 +918,29 @@ fn validate_container_common(
         )),
     }
     if let Some(r) = &c.resources {
-        errs.extend(validate_resource_requirements(r, &child(path, "resources")));
-        errs.extend(validate_huge_pages(r, &child(path, "resources")));
+        errs.extend(validate_container_resource_requirements(
+            r,
+            &child(path, "resources"),
+        ));
     }
+    super::pod_spec_more::validate_resize_policy(
+        &mut errs,
+        c,
+        pod_restart_policy,
+        &child(path, "resizePolicy"),
+    );
+    super::pod_spec_more::validate_container_security_context(&mut errs, c, ctx.host_users, path);
+    errs
+}
+
+/// `ValidateContainerResourceRequirements`: [`validate_resource_requirements`] and the hugepages
+/// rules.
+pub(crate) fn validate_container_resource_requirements(
+    r: &ResourceRequirements,
+    path: &str,
+) -> Vec<FieldError> {
+    let mut errs = validate_resource_requirements(r, path);
+    errs.extend(validate_huge_pages(r, path));
     errs
 }
 
@@ -906,6 +982,7 @@ fn check_host_port_conflicts(
 fn validate_containers(
     containers: &[Container],
     ctx: &PodVolumesCtx<'_>,
+    pod_restart_policy: &str,
     path: &str,
 ) -> Vec<FieldError> {
     if containers.is_empty() {
@@ -915,7 +992,7 @@ fn validate_containers(
     let mut names = BTreeSet::new();
     for (i, c) in containers.iter().enumerate() {
         let p = idx(path, i);
-        errs.extend(validate_container_common(c, ctx, &p));
+        errs.extend(validate_container_common(c, ctx, pod_restart_policy, &p));
         if !names.insert(c.name.clone()) {
             errs.push(FieldError::duplicate(child(&p, "name"), c.name.as_str()));
         }
@@ -937,13 +1014,14 @@ fn validate_init_containers(
     inits: &[Container],
     regular: &[Container],
     ctx: &PodVolumesCtx<'_>,
+    pod_restart_policy: &str,
     path: &str,
 ) -> Vec<FieldError> {
     let mut errs = vec![];
     let mut names: BTreeSet<String> = regular.iter().map(|c| c.name.clone()).collect();
     for (i, c) in inits.iter().enumerate() {
         let p = idx(path, i);
-        errs.extend(validate_container_common(c, ctx, &p));
+        errs.extend(validate_container_common(c, ctx, pod_restart_policy, &p));
         let mut restart_always = false;
         if let Some(rp) = &c.restart_policy {
             if rp == "Always" {
@@ -1030,23 +1108,31 @@ pub fn validate_pod_spec_with_name(
     let ctx = PodVolumesCtx {
         volumes,
         grace_period: spec.termination_grace_period_seconds,
+        host_users: super::pod_spec_more::host_users(spec),
     };
     errs.extend(validate_containers(
         &spec.containers,
         &ctx,
+        &spec.restart_policy,
         &child(path, "containers"),
     ));
     errs.extend(validate_init_containers(
         &spec.init_containers,
         &spec.containers,
         &ctx,
+        &spec.restart_policy,
         &child(path, "initContainers"),
     ));
-    // Pod-level `resources` (PodLevelResources): the quantities and requests ≤ limits, as for a
-    // container. Upstream's further pod-level rules (supported resource names, container
-    // totals within the pod's limits) are not modelled yet.
+    validate_ephemeral_containers(spec, &ctx, &child(path, "ephemeralContainers"), &mut errs);
+    // Pod-level `resources` (PodLevelResources): the supported resource names, the quantities,
+    // requests ≤ limits and the hugepages rules (validatePodResourceRequirements). Upstream's
+    // container totals within the pod's resources (validatePodResourceConsistency) are not
+    // modelled yet: they rely on the pod-level request defaulting kubeplay does not do.
     if let Some(r) = &spec.resources {
-        errs.extend(validate_resource_requirements(r, &child(path, "resources")));
+        errs.extend(validate_pod_resource_requirements(
+            r,
+            &child(path, "resources"),
+        ));
     }
     // validatePodHostNetworkDeps
     if extra_bool(&spec.extra, "hostNetwork") {
@@ -1089,34 +1175,13 @@ pub fn validate_pod_spec_with_name(
             &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"],
         )),
     }
-    // validatePodDNSConfig, the DNSNone rule (the dnsConfig body is otherwise kept verbatim).
-    if extra_str(&spec.extra, "dnsPolicy").as_deref() == Some("None") {
-        let dns_config = child(path, "dnsConfig");
-        match spec.extra.get("dnsConfig").filter(|v| !v.is_null()) {
-            None => errs.push(FieldError::required(
-                dns_config,
-                "must provide `dnsConfig` when `dnsPolicy` is None",
-            )),
-            Some(c) => {
-                let nameservers = c
-                    .get("nameservers")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
-                if nameservers == 0 {
-                    errs.push(FieldError::required(
-                        child(&dns_config, "nameservers"),
-                        "must provide at least one DNS nameserver when `dnsPolicy` is None",
-                    ));
-                }
-            }
-        }
-    }
     if !spec.node_selector.is_empty() {
         errs.extend(validate_labels(
             &spec.node_selector,
             &child(path, "nodeSelector"),
         ));
     }
+    super::pod_spec_more::validate_pod_security_context(&mut errs, spec, path);
     if let Some(required) = spec
         .affinity
         .as_ref()
@@ -1159,6 +1224,8 @@ pub fn validate_pod_spec_with_name(
             &child(path, "affinity"),
         ));
     }
+    super::pod_spec_more::validate_pod_dns_config(&mut errs, spec, &child(path, "dnsConfig"));
+    super::pod_spec_more::validate_readiness_gates(&mut errs, spec, &child(path, "readinessGates"));
     if let Some(gates) = spec.extra.get("schedulingGates").and_then(Value::as_array) {
         let mut seen = BTreeSet::new();
         for (i, g) in gates.iter().enumerate() {
@@ -1179,6 +1246,7 @@ pub fn validate_pod_spec_with_name(
             opts.affinity,
         ));
     }
+    super::pod_spec_more::validate_host_users(&mut errs, spec, path);
     if let Some(sa) = extra_str(&spec.extra, "serviceAccountName").filter(|s| !s.is_empty()) {
         for m in name_is_dns_subdomain(&sa, false) {
             errs.push(FieldError::invalid(
@@ -1230,6 +1298,7 @@ pub fn validate_pod_spec_with_name(
             &child(path, "tolerations"),
         ));
     }
+    super::pod_spec_more::validate_host_aliases(&mut errs, spec, &child(path, "hostAliases"));
     if let Some(pc) = extra_str(&spec.extra, "priorityClassName").filter(|s| !s.is_empty()) {
         for m in name_is_dns_subdomain(&pc, false) {
             errs.push(FieldError::invalid(
@@ -1239,7 +1308,119 @@ pub fn validate_pod_spec_with_name(
             ));
         }
     }
+    super::pod_spec_more::validate_runtime_class_name(
+        &mut errs,
+        spec,
+        &child(path, "runtimeClassName"),
+    );
+    super::pod_spec_more::validate_preemption_policy(
+        &mut errs,
+        spec,
+        &child(path, "preemptionPolicy"),
+    );
+    super::pod_spec_more::validate_overhead(&mut errs, spec, &child(path, "overhead"));
+    super::pod_spec_more::validate_os(&mut errs, spec, path);
     errs
+}
+
+/// The `EphemeralContainerCommon` fields `validateEphemeralContainers` forbids (those not in
+/// `allowedEphemeralContainerFields`), in the struct's field order, by JSON name.
+const EPHEMERAL_FORBIDDEN_FIELDS: [&str; 9] = [
+    "ports",
+    "resources",
+    "resizePolicy",
+    "restartPolicy",
+    "restartPolicyRules",
+    "livenessProbe",
+    "readinessProbe",
+    "startupProbe",
+    "lifecycle",
+];
+
+/// Whether a verbatim field differs from its Go zero value: a list (even empty: JSON decoding
+/// makes a non-nil slice), a non-null scalar or pointer, or `resources` with any list set.
+fn ephemeral_field_set(v: &Value, k: &str) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Object(m) if k == "resources" => m.values().any(|x| !x.is_null()),
+        _ => true,
+    }
+}
+
+/// `validateEphemeralContainers`: each one gets `validateContainerCommon` and
+/// `validateContainerOnlyForPod`; names unique across all containers; `targetContainerName` an
+/// existing regular or init container; only the allowed fields set; no volume-mount sub-paths.
+fn validate_ephemeral_containers(
+    spec: &PodSpec,
+    ctx: &PodVolumesCtx<'_>,
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    let Some(list) = spec
+        .extra
+        .get("ephemeralContainers")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    else {
+        return;
+    };
+    let other: BTreeSet<&str> = spec
+        .containers
+        .iter()
+        .chain(&spec.init_containers)
+        .map(|c| c.name.as_str())
+        .collect();
+    let mut all: BTreeSet<String> = other.iter().map(|s| s.to_string()).collect();
+    for (i, raw) in list.iter().enumerate() {
+        let p = idx(path, i);
+        let Ok(c) = serde_json::from_value::<Container>(raw.clone()) else {
+            continue;
+        };
+        errs.extend(validate_container_common(&c, ctx, &spec.restart_policy, &p));
+        if c.image.trim() != c.image {
+            errs.push(FieldError::invalid(
+                child(&p, "image"),
+                c.image.as_str(),
+                "must not have leading or trailing whitespace",
+            ));
+        }
+        if !all.insert(c.name.clone()) {
+            errs.push(FieldError::duplicate(child(&p, "name"), c.name.as_str()));
+        }
+        let target = raw
+            .get("targetContainerName")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !target.is_empty() && !other.contains(target) {
+            errs.push(FieldError::not_found(
+                child(&p, "targetContainerName"),
+                target,
+            ));
+        }
+        for f in EPHEMERAL_FORBIDDEN_FIELDS {
+            if raw.get(f).is_some_and(|v| ephemeral_field_set(v, f)) {
+                errs.push(FieldError::forbidden(
+                    child(&p, f),
+                    "cannot be set for an Ephemeral Container",
+                ));
+            }
+        }
+        if let Some(mounts) = raw.get("volumeMounts").and_then(Value::as_array) {
+            for (j, m) in mounts.iter().enumerate() {
+                for f in ["subPath", "subPathExpr"] {
+                    if m.get(f)
+                        .and_then(Value::as_str)
+                        .is_some_and(|s| !s.is_empty())
+                    {
+                        errs.push(FieldError::forbidden(
+                            child(&idx(&child(&p, "volumeMounts"), j), f),
+                            "cannot be set for an Ephemeral Container",
+                        ));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `validateContainersOnlyForPod`: a pod's images may not carry surrounding whitespace.
@@ -1326,6 +1507,11 @@ pub fn validate_pod_create_gated(pod: &Pod, gates: &FeatureGates) -> Vec<FieldEr
             "cannot be set until all schedulingGates have been cleared",
         ));
     }
+    super::pod_spec_more::validate_security_annotations_match_on_create(
+        &mut errs,
+        &pod.metadata.annotations,
+        &pod.spec,
+    );
     errs
 }
 

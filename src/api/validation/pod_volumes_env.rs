@@ -36,6 +36,8 @@ type Obj = Map<String, Value>;
 pub(crate) struct PodVolumesCtx<'a> {
     pub volumes: Vec<(&'a str, &'a Obj)>,
     pub grace_period: Option<i64>,
+    /// The pod's `hostUsers` (`ValidateSecurityContext`'s `Unmasked` procMount rule).
+    pub host_users: bool,
 }
 
 impl PodVolumesCtx<'_> {

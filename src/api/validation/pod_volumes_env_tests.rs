@@ -1241,6 +1241,7 @@ fn mount_errs(vols: &Value, mounts: Value, container: &Container) -> Vec<FieldEr
     let ctx = PodVolumesCtx {
         volumes: good,
         grace_period: None,
+        host_users: true,
     };
     let mut errs = vec![];
     validate_volume_mounts(
@@ -1450,6 +1451,7 @@ fn test_alpha_validate_volume_devices() {
     let ctx = PodVolumesCtx {
         volumes: good,
         grace_period: None,
+        host_users: true,
     };
     let run = |devices: Value, mounts: Value| {
         let c = container_with(json!({ "volumeMounts": mounts }));

@@ -603,7 +603,9 @@ fn pod_create_rows() {
     );
     p.spec_mut().extra.insert(
         "ephemeralContainers".into(),
-        json!([{"name": "debug", "image": "busybox"}]),
+        // (Defaulted, as the API server's decoding would.)
+        json!([{"name": "debug", "image": "busybox", "imagePullPolicy": "IfNotPresent",
+                "terminationMessagePolicy": "File"}]),
     );
     assert_eq!(
         strs(&validate_pod_create(&p)),
