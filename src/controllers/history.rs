@@ -169,7 +169,7 @@ pub fn find_equal_revisions<'a>(
 
 /// `nextRevision`: one more than the last (sorted) revision, 1 for an empty history.
 pub fn next_revision(revisions: &[ControllerRevision]) -> i64 {
-    revisions.last().map_or(1, |r| r.revision + 1)
+    revisions.last().map_or(1, |r| r.revision.wrapping_add(1))
 }
 
 /// `ListControllerRevisions`: revisions in the parent's namespace that match the selector and

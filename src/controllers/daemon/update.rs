@@ -329,7 +329,7 @@ impl DaemonSetsController {
                 old.push(h);
             }
         }
-        let curr_revision = max_revision(&old) + 1;
+        let curr_revision = max_revision(&old).wrapping_add(1);
         let cur = if current.is_empty() {
             self.snapshot(ctx, ds, curr_revision)?
         } else {

@@ -122,7 +122,7 @@ pub fn get_new_replica_set(
     create_if_not_existed: bool,
 ) -> Result<Option<ReplicaSet>, ApiError> {
     let existing = find_new_replica_set(d, rs_list);
-    let new_revision = (max_revision(old_rss) + 1).to_string();
+    let new_revision = max_revision(old_rss).wrapping_add(1).to_string();
     let now = ctx.now();
 
     if let Some(existing) = existing {

@@ -654,19 +654,25 @@ pub fn get_replica_count_for_replica_sets(rss: &[ReplicaSet]) -> i32 {
         .fold(0, i32::wrapping_add)
 }
 
-/// `GetActualReplicaCountForReplicaSets`: Σ status.replicas.
+/// `GetActualReplicaCountForReplicaSets`: Σ status.replicas (int32, wrapping as Go's).
 pub fn get_actual_replica_count_for_replica_sets(rss: &[ReplicaSet]) -> i32 {
-    rss.iter().map(|rs| rs.status.replicas).sum()
+    rss.iter()
+        .map(|rs| rs.status.replicas)
+        .fold(0, i32::wrapping_add)
 }
 
 /// `GetReadyReplicaCountForReplicaSets`: Σ status.readyReplicas.
 pub fn get_ready_replica_count_for_replica_sets(rss: &[ReplicaSet]) -> i32 {
-    rss.iter().map(|rs| rs.status.ready_replicas).sum()
+    rss.iter()
+        .map(|rs| rs.status.ready_replicas)
+        .fold(0, i32::wrapping_add)
 }
 
 /// `GetAvailableReplicaCountForReplicaSets`: Σ status.availableReplicas.
 pub fn get_available_replica_count_for_replica_sets(rss: &[ReplicaSet]) -> i32 {
-    rss.iter().map(|rs| rs.status.available_replicas).sum()
+    rss.iter()
+        .map(|rs| rs.status.available_replicas)
+        .fold(0, i32::wrapping_add)
 }
 
 /// `GetTerminatingReplicaCountForReplicaSets`: Σ status.terminatingReplicas; a replica set that
@@ -678,7 +684,7 @@ pub fn get_terminating_replica_count_for_replica_sets(rss: &[ReplicaSet]) -> Opt
         match rs.status.terminating_replicas {
             None if rs.status.observed_generation == 0 => {}
             None => return None,
-            Some(n) => total += n,
+            Some(n) => total = i32::wrapping_add(total, n),
         }
     }
     Some(total)
