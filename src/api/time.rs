@@ -17,8 +17,12 @@ pub struct Duration(pub i64);
 
 impl Duration {
     pub const ZERO: Duration = Duration(0);
+    /// Go's `time.Duration(s) * time.Second`: nanoseconds in an int64 that wraps, here kept in
+    /// milliseconds. Exact for any realistic value (|s| below about 292 years); a larger one
+    /// (an API field such as `activeDeadlineSeconds` validated only as positive) wraps as it does
+    /// in the controllers, e.g. `i64::MAX` seconds is −1 s.
     pub const fn from_secs(s: i64) -> Self {
-        Duration(s * 1000)
+        Duration(s.wrapping_mul(1_000_000_000) / 1_000_000)
     }
     pub const fn from_millis(ms: i64) -> Self {
         Duration(ms)
@@ -354,6 +358,20 @@ pub fn human_duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn from_secs_is_go_duration_seconds() {
+        assert_eq!(Duration::from_secs(90), Duration(90_000));
+        assert_eq!(Duration::from_secs(-3), Duration(-3_000));
+        // time.Duration(math.MaxInt64) * time.Second == -1s in Go (int64 nanoseconds wrap).
+        assert_eq!(Duration::from_secs(i64::MAX), Duration(-1_000));
+        // The largest whole number of seconds that does not wrap, and the first that does.
+        assert_eq!(
+            Duration::from_secs(9_223_372_036),
+            Duration(9_223_372_036_000)
+        );
+        assert!(Duration::from_secs(9_223_372_037).0 < 0);
+    }
 
     #[test]
     fn rfc3339_round_trip() {

@@ -34,16 +34,18 @@ pub fn min_toleration_seconds(tolerations: &[Toleration]) -> Option<i64> {
     if tolerations.is_empty() {
         return Some(0);
     }
-    let mut min: Option<i64> = None;
+    // Upstream starts from MaxInt64 and only takes smaller values, so a toleration of exactly
+    // MaxInt64 seconds means forever too.
+    let mut min = i64::MAX;
     for t in tolerations {
         if let Some(s) = t.toleration_seconds {
             if s <= 0 {
                 return Some(0);
             }
-            min = Some(min.map_or(s, |m| m.min(s)));
+            min = min.min(s);
         }
     }
-    min
+    (min != i64::MAX).then_some(min)
 }
 
 #[derive(Clone, Debug)]
@@ -329,6 +331,9 @@ mod tests {
             (vec![tol(None), tol(Some(1))], Some(1)),
             (vec![tol(Some(-1)), tol(Some(1))], Some(0)),
             (vec![tol(None)], None),
+            // getMinTolerationTime's MaxInt64 sentinel: such a toleration means forever.
+            (vec![tol(Some(i64::MAX))], None),
+            (vec![tol(Some(i64::MAX)), tol(Some(30))], Some(30)),
         ];
         for (tols, want) in cases {
             assert_eq!(min_toleration_seconds(&tols), want, "{tols:?}");

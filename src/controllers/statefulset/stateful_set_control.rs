@@ -39,6 +39,10 @@ pub const MAX_BATCH_SIZE: usize = 500;
 /// The outcome of `updateStatefulSet`: a status (when one could be computed) and an error.
 pub type StatusAndError = (Option<StatefulSetStatus>, Option<ApiError>);
 
+/// The simulator's limit on `spec.replicas` of one StatefulSet (the sync keeps a slot per
+/// ordinal, as upstream's does); a larger set's sync fails with an error instead.
+pub const MAX_SIMULATED_STATEFUL_SET_REPLICAS: usize = 100_000;
+
 /// `slowStartBatch` of the StatefulSet controller: batches of 1, 2, 4, ... capped at
 /// [`MAX_BATCH_SIZE`], `f(k)` for k = 0.. in order; after a batch with errors the rest is
 /// skipped. Returns the successes and the aggregated errors of the failing batch.
@@ -391,6 +395,19 @@ pub fn update_stateful_set_pods(
 
     let start = get_start_ordinal(set, &gates);
     let replica_count = set.replicas().max(0) as usize;
+    if replica_count > MAX_SIMULATED_STATEFUL_SET_REPLICAS {
+        // Upstream allocates (and fills) a slot per ordinal too and would exhaust the
+        // controller manager's memory; the simulation refuses the sync instead of aborting.
+        return (
+            Some(status),
+            Some(crate::controllers::controller_ref_manager::internal_error(
+                format!(
+                    "kubeplay simulates at most {MAX_SIMULATED_STATEFUL_SET_REPLICAS} replicas per StatefulSet; spec.replicas is {}",
+                    set.replicas()
+                ),
+            )),
+        );
+    }
     let mut slots: Vec<Option<Pod>> = vec![None; replica_count];
     let mut condemned: Vec<Pod> = vec![];
     for pod in pods {
