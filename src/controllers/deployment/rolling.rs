@@ -82,8 +82,13 @@ pub fn reconcile_new_replica_set(
 pub fn max_scaled_down(d: &Deployment, all: &[ReplicaSet], new_rs: &ReplicaSet) -> i32 {
     let all_pods = get_replica_count_for_replica_sets(all);
     let min_available = d.replicas() - max_unavailable(d);
-    let new_rs_unavailable = new_rs.replicas() - new_rs.status.available_replicas;
-    all_pods - min_available - new_rs_unavailable
+    // int32 arithmetic, wrapping as Go's does.
+    let new_rs_unavailable = new_rs
+        .replicas()
+        .wrapping_sub(new_rs.status.available_replicas);
+    all_pods
+        .wrapping_sub(min_available)
+        .wrapping_sub(new_rs_unavailable)
 }
 
 /// `reconcileOldReplicaSets`: first scale down unhealthy old replicas
@@ -178,7 +183,7 @@ pub fn scale_down_old_replica_sets_for_rolling_update(
         return Ok(0); // cannot scale down
     }
     old_rss.sort_by(cmp_replica_sets_by_creation_timestamp);
-    let budget = available - min_available;
+    let budget = available.wrapping_sub(min_available);
     let mut total = 0;
     for target in &old_rss {
         if total >= budget {

@@ -399,7 +399,7 @@ pub fn scale_replica_set(
     op: &str,
 ) -> Result<(bool, ReplicaSet), ApiError> {
     let size_needs_update = rs.replicas() != new_scale;
-    let max = d.replicas() + max_surge(d);
+    let max = d.replicas().wrapping_add(max_surge(d));
     let annotations_need_update = replicas_annotations_need_update(rs, d.replicas(), max);
     if !size_needs_update && !annotations_need_update {
         return Ok((false, rs.clone()));
@@ -503,7 +503,7 @@ pub fn calculate_status(
     let available = get_available_replica_count_for_replica_sets(all);
     let total = get_replica_count_for_replica_sets(all);
     // More available than desired (e.g. while scaling down) is not negative unavailability.
-    let unavailable = (total - available).max(0);
+    let unavailable = total.wrapping_sub(available).max(0);
     let mut status = DeploymentStatus {
         observed_generation: d.metadata.generation,
         replicas: get_actual_replica_count_for_replica_sets(all),
