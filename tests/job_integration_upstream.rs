@@ -1,0 +1,996 @@
+//! Ports of upstream's Job controller integration tests (test/integration/job/job_test.go) on
+//! a simulated cluster: the API server and the Job controller (plus the garbage collector where
+//! a test needs it), with no scheduler and no kubelet, as upstream's integration tests run.
+//! Pod outcomes are written through the API server's status update, as upstream's helpers
+//! (`setJobPodsPhase`, `setJobPhaseForIndex`, `updateJobPodsStatus`) do.
+//!
+//! Upstream shortens the pod failure back-off to 100 ms (`fastPodFailureBackoff`); here virtual
+//! time simply runs past the default 10 s back-off. Metric assertions (`validateCounterMetric`,
+//! `validateTerminatedPodsTrackingFinalizerMetric`) are not modelled and are left out, as are
+//! the controller-restart rows (they need a second controller over a live API server).
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::type_complexity)]
+
+use kubeplay::api::batch::{
+    Job, JOB_COMPLETION_INDEX_ANNOTATION, JOB_INDEX_FAILURE_COUNT_ANNOTATION,
+    JOB_TRACKING_FINALIZER,
+};
+use kubeplay::api::{Duration, Object, Pod, PodStatus, Time};
+use kubeplay::controllers::garbagecollector::GarbageCollector;
+use kubeplay::controllers::job::new_job_controller;
+use kubeplay::features::FeatureGates;
+use kubeplay::sim::Simulation;
+use kubeplay::store::apiserver::DeleteOptions;
+use kubeplay::world::World;
+use serde_json::{json, Value};
+
+const NS: &str = "ns";
+
+/// `setup` + `startJobControllerAndWaitForCaches`: an API server with the Job controller (and
+/// the garbage collector, as kube-controller-manager would run next to it).
+fn setup(gates: FeatureGates) -> Simulation {
+    let mut sim = Simulation::new(
+        7,
+        Time::parse_rfc3339("2025-01-01T00:00:00Z").unwrap(),
+        gates,
+        World::default(),
+    );
+    sim.add_loop(new_job_controller());
+    sim.add_loop(Box::new(GarbageCollector::new()));
+    sim
+}
+
+fn default_sim() -> Simulation {
+    setup(FeatureGates::default())
+}
+
+fn gates(on: &[(&str, bool)]) -> FeatureGates {
+    let mut g = FeatureGates::default();
+    for (n, v) in on {
+        g.set(n, *v);
+    }
+    g
+}
+
+/// Lets the controllers run: long enough for the batched sync and the default pod failure
+/// back-off (10 s, doubling) of the few failures a test makes.
+fn wait(sim: &mut Simulation) {
+    sim.run_for(Duration::from_secs(90)).unwrap();
+}
+
+/// `wait.PollUntilContextTimeout` over virtual time: `check` holds now, or after one of the next
+/// scheduled events within two minutes (upstream polls until the state matches).
+fn poll(sim: &mut Simulation, what: &str, check: impl Fn(&Simulation) -> Result<(), String>) {
+    let deadline = sim.now() + Duration::from_secs(120);
+    loop {
+        let err = match check(sim) {
+            Ok(()) => return,
+            Err(e) => e,
+        };
+        match sim.next_event_time() {
+            Some(t) if t <= deadline => {
+                sim.next_event().unwrap();
+            }
+            _ => panic!("{what}: {err}"),
+        }
+    }
+}
+
+/// `createJobWithDefaults`: name `test-job`, a `foo`/`bar` container when the template has
+/// none, and `restartPolicy: Never` when unset.
+fn create_job(sim: &mut Simulation, spec: Value) -> Job {
+    create_named_job(sim, "test-job", json!({}), spec)
+}
+
+fn create_named_job(sim: &mut Simulation, name: &str, meta: Value, mut spec: Value) -> Job {
+    let tmpl = spec
+        .as_object_mut()
+        .unwrap()
+        .entry("template")
+        .or_insert_with(|| json!({}));
+    let tspec = tmpl
+        .as_object_mut()
+        .unwrap()
+        .entry("spec")
+        .or_insert_with(|| json!({}));
+    let ts = tspec.as_object_mut().unwrap();
+    if !ts.contains_key("containers") {
+        ts.insert(
+            "containers".into(),
+            json!([{"name": "foo", "image": "bar"}]),
+        );
+    }
+    ts.entry("restartPolicy").or_insert_with(|| json!("Never"));
+    let mut metadata = json!({"name": name, "namespace": NS});
+    if let Value::Object(m) = meta {
+        for (k, v) in m {
+            metadata[k] = v;
+        }
+    }
+    let o = sim
+        .api
+        .create(
+            Object::from_value(json!({
+                "apiVersion": "batch/v1", "kind": "Job",
+                "metadata": metadata,
+                "spec": spec,
+            }))
+            .unwrap(),
+        )
+        .expect("create job");
+    let Object::Job(j) = o else { unreachable!() };
+    sim.settle().unwrap();
+    j
+}
+
+fn get_job(sim: &Simulation, name: &str) -> Job {
+    sim.api
+        .store
+        .get::<Job>(NS, name)
+        .unwrap_or_else(|| panic!("job {name}"))
+        .clone()
+}
+
+fn job_pods(sim: &Simulation, job: &Job) -> Vec<Pod> {
+    sim.api
+        .store
+        .list::<Pod>(Some(NS))
+        .filter(|p| {
+            p.metadata
+                .owner_references
+                .iter()
+                .any(|r| r.uid == job.metadata.uid)
+        })
+        .cloned()
+        .collect()
+}
+
+fn is_active(p: &Pod) -> bool {
+    (p.status.phase == "Pending" || p.status.phase == "Running" || p.status.phase.is_empty())
+        && p.metadata.deletion_timestamp.is_none()
+}
+
+fn pod_index(p: &Pod) -> Option<i32> {
+    p.metadata
+        .annotations
+        .get(JOB_COMPLETION_INDEX_ANNOTATION)
+        .and_then(|s| s.parse().ok())
+}
+
+#[derive(Debug, Default, Clone, PartialEq)]
+struct PodsByStatus {
+    active: i32,
+    ready: Option<i32>,
+    failed: i32,
+    succeeded: i32,
+    terminating: Option<i32>,
+}
+
+fn by_status(active: i32, succeeded: i32, failed: i32, terminating: Option<i32>) -> PodsByStatus {
+    PodsByStatus {
+        active,
+        ready: Some(0),
+        failed,
+        succeeded,
+        terminating,
+    }
+}
+
+/// `validateJobPodsStatus`: the Job's counters, and as many active pods as it reports.
+fn validate_job_pods_status(sim: &mut Simulation, job: &Job, want: PodsByStatus) {
+    let name = job.metadata.name.clone();
+    let job = job.clone();
+    poll(sim, "validateJobPodsStatus", move |sim| {
+        let j = get_job(sim, &name);
+        let got = PodsByStatus {
+            active: j.status.active,
+            ready: j.status.ready,
+            failed: j.status.failed,
+            succeeded: j.status.succeeded,
+            terminating: j.status.terminating,
+        };
+        if got != want {
+            return Err(format!("got {got:?}, want {want:?}"));
+        }
+        let active = job_pods(sim, &job).iter().filter(|p| is_active(p)).count();
+        if active as i32 != want.active {
+            return Err(format!("{active} active pods, want {}", want.active));
+        }
+        Ok(())
+    });
+}
+
+/// `validateIndexedJobPods`: the active pods' indexes and the Job's completed/failed indexes.
+fn validate_indexed_job_pods(
+    sim: &mut Simulation,
+    job: &Job,
+    active: &[i32],
+    completed: &str,
+    failed: Option<&str>,
+) {
+    let job = job.clone();
+    poll(sim, "validateIndexedJobPods", move |sim| {
+        let j = get_job(sim, &job.metadata.name);
+        let mut got: Vec<i32> = job_pods(sim, &job)
+            .iter()
+            .filter(|p| is_active(p))
+            .filter_map(pod_index)
+            .collect();
+        got.sort();
+        let g = (
+            j.status.completed_indexes.as_str(),
+            j.status.failed_indexes.as_deref(),
+            got.as_slice(),
+        );
+        if g != (completed, failed, active) {
+            return Err(format!("got {g:?}, want {:?}", (completed, failed, active)));
+        }
+        Ok(())
+    });
+}
+
+fn update_pod_status(sim: &mut Simulation, mut p: Pod, status: Value) {
+    p.status = serde_json::from_value::<PodStatus>(status)
+        .expect("pod status")
+        .into();
+    sim.api
+        .update_status(Object::Pod(p))
+        .expect("update status");
+}
+
+/// `updateJobPodsStatus`/`setJobPodsPhase`: the first `cnt` active pods (by name) get `status`.
+fn set_job_pods_status(sim: &mut Simulation, job: &Job, status: Value, cnt: usize) {
+    let mut pods: Vec<Pod> = job_pods(sim, job).into_iter().filter(is_active).collect();
+    pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    assert!(pods.len() >= cnt, "only {} active pods", pods.len());
+    for p in pods.into_iter().take(cnt) {
+        update_pod_status(sim, p, status.clone());
+    }
+    sim.settle().unwrap();
+}
+
+fn set_job_pods_phase(sim: &mut Simulation, job: &Job, phase: &str, cnt: usize) {
+    set_job_pods_status(sim, job, json!({"phase": phase}), cnt);
+}
+
+/// `setJobPhaseForIndex`: the active pod of index `ix` gets `phase`.
+fn set_job_phase_for_index(sim: &mut Simulation, job: &Job, phase: &str, ix: i32) {
+    set_job_status_for_index(sim, job, json!({"phase": phase}), ix);
+}
+
+fn set_job_status_for_index(sim: &mut Simulation, job: &Job, status: Value, ix: i32) {
+    let p = active_pod_for_index(sim, job, ix);
+    update_pod_status(sim, p, status);
+    sim.settle().unwrap();
+}
+
+fn active_pod_for_index(sim: &Simulation, job: &Job, ix: i32) -> Pod {
+    job_pods(sim, job)
+        .into_iter()
+        .find(|p| is_active(p) && pod_index(p) == Some(ix))
+        .unwrap_or_else(|| panic!("no active pod for index {ix}"))
+}
+
+fn index_failure_count(p: &Pod) -> i32 {
+    p.metadata
+        .annotations
+        .get(JOB_INDEX_FAILURE_COUNT_ANNOTATION)
+        .map(|s| s.parse().unwrap())
+        .unwrap_or(0)
+}
+
+/// `validateJobCondition`: the Job has a True condition of the type.
+fn has_condition(j: &Job, t: &str) -> bool {
+    j.status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == t && c.status == "True")
+}
+
+fn validate_job_condition(sim: &mut Simulation, job: &Job, t: &str) {
+    let name = job.metadata.name.clone();
+    poll(sim, "validateJobCondition", move |sim| {
+        let j = get_job(sim, &name);
+        if has_condition(&j, t) {
+            Ok(())
+        } else {
+            Err(format!("want {t}: {:?}", j.status.conditions))
+        }
+    });
+}
+
+/// `validateJobComplete`/`validateJobFailed`.
+fn validate_job_complete(sim: &mut Simulation, job: &Job) {
+    validate_job_condition(sim, job, "Complete");
+    let j = get_job(sim, &job.metadata.name);
+    assert!(j.status.completion_time.is_some());
+}
+
+fn validate_job_failed(sim: &mut Simulation, job: &Job) {
+    validate_job_condition(sim, job, "Failed");
+}
+
+/// `validateFinishedPodsNoFinalizer`: no finished pod keeps the tracking finalizer.
+fn validate_finished_pods_no_finalizer(sim: &Simulation, job: &Job) {
+    for p in job_pods(sim, job) {
+        if p.status.phase == "Succeeded" || p.status.phase == "Failed" {
+            assert!(
+                !p.metadata
+                    .finalizers
+                    .iter()
+                    .any(|f| f == JOB_TRACKING_FINALIZER),
+                "pod {} keeps the tracking finalizer",
+                p.metadata.name
+            );
+        }
+    }
+}
+
+/// `validateNoOrphanPodsWithFinalizers`.
+fn validate_no_orphan_pods_with_finalizers(sim: &Simulation) {
+    for p in sim.api.store.list::<Pod>(Some(NS)) {
+        assert!(
+            !p.metadata
+                .finalizers
+                .iter()
+                .any(|f| f == JOB_TRACKING_FINALIZER),
+            "pod {} keeps the tracking finalizer",
+            p.metadata.name
+        );
+    }
+}
+
+/// The Job's conditions as (type, status, reason).
+fn conditions(sim: &Simulation, job: &Job) -> Vec<(String, String, String)> {
+    get_job(sim, &job.metadata.name)
+        .status
+        .conditions
+        .iter()
+        .map(|c| (c.type_.clone(), c.status.clone(), c.reason.clone()))
+        .collect()
+}
+
+fn conds(v: &[(&str, &str)]) -> Vec<(String, String, String)> {
+    v.iter()
+        .map(|(t, r)| (t.to_string(), "True".to_string(), r.to_string()))
+        .collect()
+}
+
+fn exit_status(code: i32) -> Value {
+    json!({"phase": "Failed", "containerStatuses": [{
+        "name": "main-container", "image": "foo", "imageID": "",
+        "ready": false, "restartCount": 0,
+        "state": {"terminated": {"exitCode": code}}}]})
+}
+
+fn main_container_template() -> Value {
+    json!({"spec": {"containers": [{"name": "main-container", "image": "foo",
+        "imagePullPolicy": "IfNotPresent",
+        "terminationMessagePolicy": "FallbackToLogsOnError"}]}})
+}
+
+fn job_events(sim: &Simulation, name: &str) -> Vec<(String, String)> {
+    sim.api
+        .events
+        .iter()
+        .filter(|e| e.kind == "Job" && e.name == name)
+        .map(|e| (e.reason.clone(), e.message.clone()))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// TestJobPodFailurePolicy: each rule of the pod failure policy applied to one failed pod.
+#[test]
+fn job_pod_failure_policy() {
+    let policy = json!({"rules": [
+        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]},
+        {"action": "Count", "onExitCodes": {"operator": "In", "values": [10]}},
+        {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [5, 6, 7]}},
+    ]});
+    let ignore_status = json!({"phase": "Failed",
+        "conditions": [{"type": "DisruptionTarget", "status": "True"}]});
+    let no_rule_status = json!({"phase": "Failed", "containerStatuses": [{
+        "name": "", "image": "", "imageID": "", "ready": false, "restartCount": 0,
+        "state": {"terminated": {"exitCode": 0}}}]});
+    let windows_policy = json!({"rules": [
+        {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [-1073741510, 137]}},
+    ]});
+    // (name, policy, pod status, want active, want failed, want condition)
+    let rows: Vec<(&str, Value, Value, i32, i32, &str)> = vec![
+        (
+            "FailJob rule on exit codes; job terminated",
+            policy.clone(),
+            exit_status(5),
+            0,
+            1,
+            "Failed",
+        ),
+        (
+            "Ignore rule on pod conditions; pod failure not counted",
+            policy.clone(),
+            ignore_status,
+            1,
+            0,
+            "Complete",
+        ),
+        (
+            "Count rule on exit codes; pod failure counted",
+            policy.clone(),
+            exit_status(10),
+            1,
+            1,
+            "Complete",
+        ),
+        (
+            "non-matching any configured rule; pod failure counted",
+            policy.clone(),
+            no_rule_status,
+            1,
+            1,
+            "Complete",
+        ),
+        (
+            "FailJob rule on a negative exit code",
+            windows_policy,
+            exit_status(-1073741510),
+            0,
+            1,
+            "Failed",
+        ),
+    ];
+    for (name, policy, status, want_active, want_failed, want_cond) in rows {
+        let mut sim = default_sim();
+        let job = create_job(
+            &mut sim,
+            json!({"template": main_container_template(), "podFailurePolicy": policy}),
+        );
+        validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+        set_job_pods_status(&mut sim, &job, status, 1);
+        validate_job_pods_status(
+            &mut sim,
+            &job,
+            by_status(want_active, 0, want_failed, Some(0)),
+        );
+        if want_cond == "Complete" {
+            set_job_pods_phase(&mut sim, &job, "Succeeded", 1);
+        }
+        validate_job_condition(&mut sim, &job, want_cond);
+        if want_cond == "Failed" {
+            let c = conditions(&sim, &job);
+            assert_eq!(
+                c,
+                conds(&[
+                    ("FailureTarget", "PodFailurePolicy"),
+                    ("Failed", "PodFailurePolicy")
+                ]),
+                "{name}"
+            );
+            assert!(
+                job_events(&sim, "test-job")
+                    .iter()
+                    .any(|(r, m)| r == "PodFailurePolicy" && m.contains("matching FailJob rule")),
+                "{name}: the Warning event"
+            );
+            let msg = &get_job(&sim, "test-job").status.conditions[1].message;
+            assert!(
+                msg.starts_with("Container main-container for pod ns/test-job-")
+                    && msg.contains("failed with exit code")
+                    && msg.contains("matching FailJob rule at index"),
+                "{name}: {msg}"
+            );
+        }
+        validate_finished_pods_no_finalizer(&sim, &job);
+    }
+}
+
+/// TestJobPodFailurePolicyWithFailedPodDeletedDuringControllerRestart, without the restart:
+/// the pod matching the FailJob rule loses its finalizer, is deleted (as PodGC would), and the
+/// Job still ends Failed by the policy.
+#[test]
+fn job_pod_failure_policy_with_failed_pod_deleted() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 3, "completions": 3, "template": main_container_template(),
+               "podFailurePolicy": {"rules": [
+                   {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [5]}}]}}),
+    );
+    sim.run_for(Duration::from_secs(2)).unwrap();
+    validate_job_pods_status(&mut sim, &job, by_status(3, 0, 0, Some(0)));
+    let mut pods: Vec<Pod> = job_pods(&sim, &job);
+    pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    let failed = pods[1].clone();
+    update_pod_status(&mut sim, failed.clone(), exit_status(5));
+    wait(&mut sim);
+    if let Ok(p) = sim.api.get::<Pod>(NS, &failed.metadata.name) {
+        assert!(p.metadata.finalizers.is_empty());
+        sim.api
+            .delete(
+                "Pod",
+                NS,
+                &failed.metadata.name,
+                &DeleteOptions {
+                    grace_period_seconds: Some(0),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+    }
+    wait(&mut sim);
+    validate_job_failed(&mut sim, &job);
+    validate_no_orphan_pods_with_finalizers(&sim);
+}
+
+/// TestSuccessPolicy: the Job meets its success policy before all indexes finish.
+#[test]
+fn success_policy() {
+    struct Term {
+        index: i32,
+        phase: &'static str,
+        active: i32,
+        failed: i32,
+        succeeded: i32,
+        active_indexes: &'static [i32],
+        completed: &'static str,
+        failed_indexes: Option<&'static str>,
+        terminating: i32,
+    }
+    // (name, success policy gate, spec, terminations, wanted conditions)
+    let rows: Vec<(&str, bool, Value, Vec<Term>, Vec<&str>)> = vec![
+        (
+            "all indexes succeeded; JobSuccessPolicy is enabled",
+            true,
+            json!({"parallelism": 1, "completions": 1, "completionMode": "Indexed",
+                   "successPolicy": {"rules": [{"succeededIndexes": "0"}]}}),
+            vec![Term {
+                index: 0,
+                phase: "Succeeded",
+                active: 0,
+                failed: 0,
+                succeeded: 1,
+                active_indexes: &[],
+                completed: "0",
+                failed_indexes: None,
+                terminating: 0,
+            }],
+            vec!["SuccessCriteriaMet", "Complete"],
+        ),
+        (
+            "all indexes succeeded; JobSuccessPolicy is disabled",
+            false,
+            json!({"parallelism": 1, "completions": 1, "completionMode": "Indexed",
+                   "successPolicy": {"rules": [{"succeededIndexes": "0"}]}}),
+            vec![Term {
+                index: 0,
+                phase: "Succeeded",
+                active: 0,
+                failed: 0,
+                succeeded: 1,
+                active_indexes: &[],
+                completed: "0",
+                failed_indexes: None,
+                terminating: 0,
+            }],
+            vec!["Complete"],
+        ),
+        (
+            "succeededIndexes; SuccessCriteriaMet and Complete with an index pending",
+            true,
+            json!({"parallelism": 2, "completions": 2, "completionMode": "Indexed",
+                   "successPolicy": {"rules": [{"succeededIndexes": "1"}]}}),
+            vec![
+                Term {
+                    index: 0,
+                    phase: "Pending",
+                    active: 2,
+                    failed: 0,
+                    succeeded: 0,
+                    active_indexes: &[0, 1],
+                    completed: "",
+                    failed_indexes: None,
+                    terminating: 0,
+                },
+                Term {
+                    index: 1,
+                    phase: "Succeeded",
+                    active: 0,
+                    failed: 0,
+                    succeeded: 1,
+                    active_indexes: &[],
+                    completed: "1",
+                    failed_indexes: None,
+                    terminating: 1,
+                },
+            ],
+            vec!["SuccessCriteriaMet", "Complete"],
+        ),
+        (
+            "succeededCount; SuccessCriteriaMet and Complete with an index pending",
+            true,
+            json!({"parallelism": 2, "completions": 2, "completionMode": "Indexed",
+                   "successPolicy": {"rules": [{"succeededCount": 1}]}}),
+            vec![
+                Term {
+                    index: 0,
+                    phase: "Pending",
+                    active: 2,
+                    failed: 0,
+                    succeeded: 0,
+                    active_indexes: &[0, 1],
+                    completed: "",
+                    failed_indexes: None,
+                    terminating: 0,
+                },
+                Term {
+                    index: 1,
+                    phase: "Succeeded",
+                    active: 0,
+                    failed: 0,
+                    succeeded: 1,
+                    active_indexes: &[],
+                    completed: "1",
+                    failed_indexes: None,
+                    terminating: 1,
+                },
+            ],
+            vec!["SuccessCriteriaMet", "Complete"],
+        ),
+        (
+            "successPolicy and backoffLimitPerIndex; Failed once an index fails",
+            true,
+            json!({"parallelism": 2, "completions": 2, "completionMode": "Indexed",
+                   "backoffLimitPerIndex": 0,
+                   "successPolicy": {"rules": [{"succeededCount": 1}]}}),
+            vec![
+                Term {
+                    index: 0,
+                    phase: "Failed",
+                    active: 1,
+                    failed: 1,
+                    succeeded: 0,
+                    active_indexes: &[1],
+                    completed: "",
+                    failed_indexes: Some("0"),
+                    terminating: 0,
+                },
+                Term {
+                    index: 1,
+                    phase: "Succeeded",
+                    active: 0,
+                    failed: 1,
+                    succeeded: 1,
+                    active_indexes: &[],
+                    completed: "1",
+                    failed_indexes: Some("0"),
+                    terminating: 0,
+                },
+            ],
+            vec!["Failed"],
+        ),
+    ];
+    for (name, sp, spec, terms, want) in rows {
+        let mut sim = setup(gates(&[("JobSuccessPolicy", sp)]));
+        let mut spec = spec;
+        spec["template"] = main_container_template();
+        let par = spec["parallelism"].as_i64().unwrap() as i32;
+        let job = create_job(&mut sim, spec);
+        validate_job_pods_status(&mut sim, &job, by_status(par, 0, 0, Some(0)));
+        for t in terms {
+            set_job_phase_for_index(&mut sim, &job, t.phase, t.index);
+            validate_job_pods_status(
+                &mut sim,
+                &job,
+                by_status(t.active, t.succeeded, t.failed, Some(t.terminating)),
+            );
+            validate_indexed_job_pods(
+                &mut sim,
+                &job,
+                t.active_indexes,
+                t.completed,
+                t.failed_indexes,
+            );
+        }
+        for c in &want {
+            validate_job_condition(&mut sim, &job, c);
+        }
+        let j = get_job(&sim, "test-job");
+        assert_eq!(
+            j.status.completion_time.is_some(),
+            want.contains(&"Complete"),
+            "{name}: completionTime"
+        );
+        validate_finished_pods_no_finalizer(&sim, &job);
+    }
+}
+
+/// `validateJobStatus`: counters, completed indexes and conditions (type, status, reason).
+#[allow(clippy::too_many_arguments)]
+fn validate_job_status(
+    sim: &mut Simulation,
+    job: &Job,
+    failed: i32,
+    succeeded: i32,
+    terminating: Option<i32>,
+    completed: &str,
+    want_conds: &[(&str, &str)],
+) {
+    let name = job.metadata.name.clone();
+    let want = (
+        failed,
+        succeeded,
+        Some(0),
+        terminating,
+        completed.to_string(),
+        conds(want_conds),
+    );
+    poll(sim, "validateJobStatus", move |sim| {
+        let j = get_job(sim, &name);
+        let got = (
+            j.status.failed,
+            j.status.succeeded,
+            j.status.ready,
+            j.status.terminating,
+            j.status.completed_indexes.clone(),
+            j.status
+                .conditions
+                .iter()
+                .map(|c| (c.type_.clone(), c.status.clone(), c.reason.clone()))
+                .collect::<Vec<_>>(),
+        );
+        if got != want {
+            return Err(format!("got {got:?}, want {want:?}"));
+        }
+        Ok(())
+    });
+}
+
+fn update_job(sim: &mut Simulation, name: &str, f: impl FnOnce(&mut Job)) {
+    let mut j = get_job(sim, name);
+    f(&mut j);
+    sim.api.update(Object::Job(j)).expect("update job");
+    sim.settle().unwrap();
+}
+
+/// TestDelayTerminalPhaseCondition: the Failed / Complete condition waits for the pods (held
+/// by a test finalizer) to be terminal when JobPodReplacementPolicy or JobManagedBy is on; the
+/// interim FailureTarget / SuccessCriteriaMet comes first.
+#[test]
+fn delay_terminal_phase_condition() {
+    const BLOCK: &str = "fake.example.com/blockDeletion";
+    // (name, managedBy, podReplacementPolicy, successPolicy, scale down (else fail one pod),
+    //  interim (terminating, conditions), terminal (terminating, conditions))
+    type Conds = &'static [(&'static str, &'static str)];
+    let rows: Vec<(
+        &str,
+        bool,
+        bool,
+        bool,
+        bool,
+        Option<(Option<i32>, Conds)>,
+        (Option<i32>, Conds),
+    )> = vec![
+        (
+            "backoff limit exceeded; JobPodReplacementPolicy and JobManagedBy disabled",
+            false,
+            false,
+            true,
+            false,
+            None,
+            (None, &[("Failed", "BackoffLimitExceeded")]),
+        ),
+        (
+            "backoff limit exceeded; JobPodReplacementPolicy enabled",
+            false,
+            true,
+            true,
+            false,
+            Some((Some(1), &[("FailureTarget", "BackoffLimitExceeded")])),
+            (
+                Some(0),
+                &[
+                    ("FailureTarget", "BackoffLimitExceeded"),
+                    ("Failed", "BackoffLimitExceeded"),
+                ],
+            ),
+        ),
+        (
+            "backoff limit exceeded; JobManagedBy enabled",
+            true,
+            false,
+            true,
+            false,
+            Some((None, &[("FailureTarget", "BackoffLimitExceeded")])),
+            (
+                None,
+                &[
+                    ("FailureTarget", "BackoffLimitExceeded"),
+                    ("Failed", "BackoffLimitExceeded"),
+                ],
+            ),
+        ),
+        (
+            "scale down to meet completions; JobPodReplacementPolicy and JobManagedBy disabled",
+            false,
+            false,
+            false,
+            true,
+            None,
+            (None, &[("Complete", "")]),
+        ),
+        (
+            "scale down to meet completions; JobPodReplacementPolicy enabled",
+            false,
+            true,
+            false,
+            true,
+            Some((Some(1), &[("SuccessCriteriaMet", "")])),
+            (Some(0), &[("SuccessCriteriaMet", ""), ("Complete", "")]),
+        ),
+        (
+            "scale down to meet completions; JobManagedBy enabled",
+            true,
+            false,
+            false,
+            true,
+            Some((None, &[("SuccessCriteriaMet", "")])),
+            (None, &[("SuccessCriteriaMet", ""), ("Complete", "")]),
+        ),
+        (
+            "scale down to meet completions; JobManagedBy and JobSuccessPolicy enabled",
+            true,
+            false,
+            true,
+            true,
+            Some((None, &[("SuccessCriteriaMet", "CompletionsReached")])),
+            (
+                None,
+                &[
+                    ("SuccessCriteriaMet", "CompletionsReached"),
+                    ("Complete", "CompletionsReached"),
+                ],
+            ),
+        ),
+        (
+            "scale down to meet completions; JobPodReplacementPolicy and JobSuccessPolicy enabled",
+            false,
+            true,
+            true,
+            true,
+            Some((Some(1), &[("SuccessCriteriaMet", "CompletionsReached")])),
+            (
+                Some(0),
+                &[
+                    ("SuccessCriteriaMet", "CompletionsReached"),
+                    ("Complete", "CompletionsReached"),
+                ],
+            ),
+        ),
+    ];
+    for (name, managed_by, replacement, success, scale_down, interim, terminal) in rows {
+        let mut sim = setup(gates(&[
+            ("JobManagedBy", managed_by),
+            ("JobPodReplacementPolicy", replacement),
+            ("JobSuccessPolicy", success),
+            ("ElasticIndexedJob", true),
+        ]));
+        let mut tmpl = main_container_template();
+        tmpl["metadata"] = json!({"finalizers": [BLOCK]});
+        let spec = if scale_down {
+            json!({"parallelism": 2, "completions": 2, "completionMode": "Indexed",
+                   "template": tmpl})
+        } else {
+            json!({"parallelism": 2, "completions": 2, "backoffLimit": 0, "template": tmpl})
+        };
+        let job = create_job(&mut sim, spec);
+        validate_job_pods_status(&mut sim, &job, by_status(2, 0, 0, replacement.then_some(0)));
+        if scale_down {
+            set_job_phase_for_index(&mut sim, &job, "Succeeded", 0);
+            update_job(&mut sim, "test-job", |j| {
+                let s = &mut *j.spec;
+                s.parallelism = Some(1);
+                s.completions = Some(1);
+            });
+        } else {
+            set_job_pods_phase(&mut sim, &job, "Failed", 1);
+        }
+        let (failed, succeeded, completed) = if scale_down { (0, 1, "0") } else { (2, 0, "") };
+        if let Some((term, c)) = interim {
+            validate_job_status(&mut sim, &job, failed, succeeded, term, completed, c);
+            // The remaining pods reach a terminal phase, as the kubelet would make them.
+            let n = job_pods(&sim, &job)
+                .iter()
+                .filter(|p| p.status.phase == "Pending" || p.status.phase == "Running")
+                .count();
+            let mut pods: Vec<Pod> = job_pods(&sim, &job)
+                .into_iter()
+                .filter(|p| p.status.phase == "Pending" || p.status.phase == "Running")
+                .collect();
+            pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+            assert!(n > 0, "{name}");
+            for p in pods {
+                update_pod_status(&mut sim, p, json!({"phase": "Succeeded"}));
+            }
+            sim.settle().unwrap();
+        }
+        let (term, c) = terminal;
+        validate_job_status(&mut sim, &job, failed, succeeded, term, completed, c);
+    }
+}
+
+/// TestBackoffLimitPerIndex_DelayedPodDeletion: the failed pod of an index stays (with its
+/// finalizer) until the replacement exists, which carries the bumped failure count.
+#[test]
+fn backoff_limit_per_index_delayed_pod_deletion() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 1, "completions": 1, "backoffLimitPerIndex": 1,
+               "completionMode": "Indexed"}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0], "", Some(""));
+    set_job_phase_for_index(&mut sim, &job, "Failed", 0);
+    let failed = job_pods(&sim, &job)
+        .into_iter()
+        .find(|p| p.status.phase == "Failed")
+        .unwrap();
+    sim.api
+        .delete("Pod", NS, &failed.metadata.name, &DeleteOptions::default())
+        .unwrap();
+    sim.settle().unwrap();
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 1, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0], "", Some(""));
+    let replacement = active_pod_for_index(&sim, &job, 0);
+    assert_eq!(index_failure_count(&replacement), 1);
+    set_job_phase_for_index(&mut sim, &job, "Succeeded", 0);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 1, 1, Some(0)));
+    validate_job_complete(&mut sim, &job);
+}
+
+/// TestBackoffLimitPerIndex_JobPodsCreatedWithExponentialBackoff: each index's replacements
+/// come after its own exponential back-off (10 s, then 20 s).
+#[test]
+fn backoff_limit_per_index_exponential_backoff() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 2, "completions": 2, "backoffLimitPerIndex": 2,
+               "completionMode": "Indexed"}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(2, 0, 0, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0, 1], "", Some(""));
+    let steps: [(&str, i32, PodsByStatus, &[i32], &str); 6] = [
+        ("Failed", 0, by_status(2, 0, 1, Some(0)), &[0, 1], ""),
+        ("Failed", 0, by_status(2, 0, 2, Some(0)), &[0, 1], ""),
+        ("Failed", 1, by_status(2, 0, 3, Some(0)), &[0, 1], ""),
+        ("Succeeded", 0, by_status(1, 1, 3, Some(0)), &[1], "0"),
+        ("Failed", 1, by_status(1, 1, 4, Some(0)), &[1], "0"),
+        ("Succeeded", 1, by_status(0, 2, 4, Some(0)), &[], "0,1"),
+    ];
+    for (phase, ix, want, active, completed) in steps {
+        set_job_phase_for_index(&mut sim, &job, phase, ix);
+        validate_job_pods_status(&mut sim, &job, want);
+        validate_indexed_job_pods(&mut sim, &job, active, completed, Some(""));
+    }
+    validate_job_complete(&mut sim, &job);
+    // validateExpotentialBackoffDelay: pod n+1 of an index is created at least
+    // 10 s * 2^(n-1) after pod n finished (here: was marked failed).
+    for ix in 0..2 {
+        let mut pods: Vec<Pod> = job_pods(&sim, &job)
+            .into_iter()
+            .filter(|p| pod_index(p) == Some(ix))
+            .collect();
+        pods.sort_by_key(|p| p.metadata.creation_timestamp);
+        assert_eq!(pods.len(), 3, "index {ix}");
+        for (n, w) in pods.windows(2).enumerate() {
+            let gap = w[1].metadata.creation_timestamp.unwrap()
+                - w[0].metadata.creation_timestamp.unwrap();
+            assert!(
+                gap >= Duration::from_secs(10 << n),
+                "index {ix}: pod {} came {gap:?} after the previous",
+                n + 1
+            );
+        }
+    }
+}
