@@ -994,3 +994,799 @@ fn backoff_limit_per_index_exponential_backoff() {
         }
     }
 }
+
+/// `setJobPodsReady`: the first `cnt` active pods (by name) get a True Ready condition.
+fn set_job_pods_ready(sim: &mut Simulation, job: &Job, cnt: usize) {
+    let mut pods: Vec<Pod> = job_pods(sim, job).into_iter().filter(is_active).collect();
+    pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    for mut p in pods.into_iter().take(cnt) {
+        let mut st = (*p.status).clone();
+        let mut v = serde_json::to_value(&st).unwrap();
+        let conds = v
+            .as_object_mut()
+            .unwrap()
+            .entry("conditions")
+            .or_insert_with(|| json!([]));
+        conds
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"type": "Ready", "status": "True"}));
+        st = serde_json::from_value(v).unwrap();
+        p.status = st.into();
+        sim.api.update_status(Object::Pod(p)).unwrap();
+    }
+    sim.settle().unwrap();
+}
+
+/// TestBackoffLimitPerIndex: per-index back-off limits, maxFailedIndexes, the global backoff
+/// limit and the FailIndex rule of a pod failure policy.
+#[test]
+fn backoff_limit_per_index() {
+    struct Term {
+        index: i32,
+        status: Value,
+        active: i32,
+        failed: i32,
+        succeeded: i32,
+        active_indexes: &'static [i32],
+        completed: &'static str,
+        failed_indexes: &'static str,
+        replacement_failure_count: Option<i32>,
+        terminating: i32,
+    }
+    #[allow(clippy::too_many_arguments)]
+    fn t(
+        index: i32,
+        status: Value,
+        (active, failed, succeeded): (i32, i32, i32),
+        active_indexes: &'static [i32],
+        completed: &'static str,
+        failed_indexes: &'static str,
+        replacement_failure_count: Option<i32>,
+        terminating: i32,
+    ) -> Term {
+        Term {
+            index,
+            status,
+            active,
+            failed,
+            succeeded,
+            active_indexes,
+            completed,
+            failed_indexes,
+            replacement_failure_count,
+            terminating,
+        }
+    }
+    let failed = || json!({"phase": "Failed"});
+    let succeeded = || json!({"phase": "Succeeded"});
+    let rows: Vec<(&str, Value, Vec<Term>, &str)> = vec![
+        (
+            "job succeeded",
+            json!({"parallelism": 2, "completions": 2, "backoffLimitPerIndex": 1}),
+            vec![t(0, failed(), (2, 1, 0), &[0, 1], "", "", Some(1), 0)],
+            "Complete",
+        ),
+        (
+            "job index fails due to exceeding backoff limit per index",
+            json!({"parallelism": 2, "completions": 2, "backoffLimitPerIndex": 2}),
+            vec![
+                t(0, failed(), (2, 1, 0), &[0, 1], "", "", Some(1), 0),
+                t(0, failed(), (2, 2, 0), &[0, 1], "", "", Some(2), 0),
+                t(0, failed(), (1, 3, 0), &[1], "", "0", None, 0),
+            ],
+            "Failed",
+        ),
+        (
+            "job index fails due to exceeding the global backoff limit first",
+            json!({"parallelism": 3, "completions": 3, "backoffLimitPerIndex": 1,
+                   "backoffLimit": 2}),
+            vec![
+                t(0, failed(), (3, 1, 0), &[0, 1, 2], "", "", None, 0),
+                t(1, failed(), (3, 2, 0), &[0, 1, 2], "", "", None, 0),
+                t(2, failed(), (0, 5, 0), &[], "", "", None, 2),
+            ],
+            "Failed",
+        ),
+        (
+            "job continues execution after a failed index, the job is marked Failed",
+            json!({"parallelism": 2, "completions": 2, "backoffLimitPerIndex": 0}),
+            vec![
+                t(0, failed(), (1, 1, 0), &[1], "", "0", None, 0),
+                t(1, succeeded(), (0, 1, 1), &[], "1", "0", None, 0),
+            ],
+            "Failed",
+        ),
+        (
+            "job execution terminated early due to exceeding max failed indexes",
+            json!({"parallelism": 3, "completions": 3, "backoffLimitPerIndex": 0,
+                   "maxFailedIndexes": 1}),
+            vec![
+                t(0, failed(), (2, 1, 0), &[1, 2], "", "0", None, 0),
+                t(1, failed(), (0, 3, 0), &[], "", "0,1", None, 1),
+            ],
+            "Failed",
+        ),
+        (
+            "pod failure matching pod failure policy rule with FailIndex action",
+            json!({"parallelism": 2, "completions": 2, "backoffLimitPerIndex": 1,
+                   "podFailurePolicy": {"rules": [
+                       {"action": "FailIndex",
+                        "onExitCodes": {"operator": "In", "values": [13]}},
+                       {"action": "FailIndex",
+                        "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]}}),
+            vec![
+                t(0, exit_status(13), (1, 1, 0), &[1], "", "0", None, 0),
+                t(
+                    1,
+                    json!({"phase": "Failed",
+                           "conditions": [{"type": "DisruptionTarget", "status": "True"}]}),
+                    (0, 2, 0),
+                    &[],
+                    "",
+                    "0,1",
+                    None,
+                    0,
+                ),
+            ],
+            "Failed",
+        ),
+    ];
+    for (name, mut spec, terms, want_cond) in rows {
+        let mut sim = default_sim();
+        spec["completionMode"] = json!("Indexed");
+        spec["template"] = main_container_template();
+        let par = spec["parallelism"].as_i64().unwrap() as i32;
+        let job = create_job(&mut sim, spec);
+        validate_job_pods_status(&mut sim, &job, by_status(par, 0, 0, Some(0)));
+        let mut remaining = par;
+        for term in terms {
+            set_job_status_for_index(&mut sim, &job, term.status.clone(), term.index);
+            validate_job_pods_status(
+                &mut sim,
+                &job,
+                by_status(
+                    term.active,
+                    term.succeeded,
+                    term.failed,
+                    Some(term.terminating),
+                ),
+            );
+            validate_indexed_job_pods(
+                &mut sim,
+                &job,
+                term.active_indexes,
+                term.completed,
+                Some(term.failed_indexes),
+            );
+            if let Some(want) = term.replacement_failure_count {
+                let r = active_pod_for_index(&sim, &job, term.index);
+                assert_eq!(index_failure_count(&r), want, "{name}");
+            }
+            remaining = term.active;
+        }
+        if remaining > 0 {
+            set_job_pods_phase(&mut sim, &job, "Succeeded", remaining as usize);
+        }
+        validate_job_condition(&mut sim, &job, want_cond);
+        validate_finished_pods_no_finalizer(&sim, &job);
+    }
+}
+
+/// TestManagedBy: the built-in controller skips Jobs managed by another controller (with the
+/// JobManagedBy gate on), leaving their status empty.
+#[test]
+fn managed_by() {
+    const CUSTOM: &str = "example.com/custom-job-controller";
+    let rows: Vec<(&str, bool, Value, bool)> = vec![
+        ("jobs without the managedBy", true, json!({}), true),
+        (
+            "the well known value of the managedBy field",
+            true,
+            json!({"managedBy": "kubernetes.io/job-controller"}),
+            true,
+        ),
+        (
+            "an unsuspended with the custom value of managedBy; feature disabled",
+            false,
+            json!({"managedBy": CUSTOM}),
+            true,
+        ),
+        (
+            "does not reconcile an unsuspended with the custom value of managedBy",
+            true,
+            json!({"suspend": false, "managedBy": CUSTOM}),
+            false,
+        ),
+        (
+            "does not reconcile a suspended with the custom value of managedBy",
+            true,
+            json!({"suspend": true, "managedBy": CUSTOM}),
+            false,
+        ),
+    ];
+    for (name, gate, mut spec, reconciled) in rows {
+        let mut sim = setup(gates(&[("JobManagedBy", gate)]));
+        spec["template"] = json!({"spec": {"containers": [{"name": "main-container",
+                                                           "image": "foo"}]}});
+        let job = create_job(&mut sim, spec);
+        if reconciled {
+            validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+        } else {
+            wait(&mut sim);
+            let j = get_job(&sim, "test-job");
+            assert_eq!(
+                *j.status,
+                kubeplay::api::batch::JobStatus::default(),
+                "{name}"
+            );
+            assert!(job_pods(&sim, &job).is_empty(), "{name}");
+        }
+    }
+}
+
+/// TestManagedBy_RecreatedJob: a sync queued for a deleted Job does not reconcile its
+/// recreation under the same name with a custom managedBy.
+#[test]
+fn managed_by_recreated_job() {
+    let mut sim = default_sim();
+    let spec = json!({"completions": 1, "parallelism": 1,
+        "template": {"spec": {"containers": [{"name": "main-container", "image": "foo"}]}}});
+    let job = create_named_job(&mut sim, "custom-job-test", json!({}), spec.clone());
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 1);
+    sim.api
+        .delete(
+            "Job",
+            NS,
+            "custom-job-test",
+            &DeleteOptions {
+                propagation: Some(kubeplay::store::apiserver::Propagation::Background),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let mut spec2 = spec;
+    spec2["managedBy"] = json!("example.com/custom-job-controller");
+    let job2 = create_named_job(&mut sim, "custom-job-test", json!({}), spec2);
+    wait(&mut sim);
+    let j = get_job(&sim, "custom-job-test");
+    assert_eq!(j.metadata.uid, job2.metadata.uid);
+    assert_eq!(*j.status, kubeplay::api::batch::JobStatus::default());
+}
+
+/// TestManagedBy_UsingReservedJobFinalizers: the built-in controller leaves the tracking
+/// finalizer on a pod of a Job managed by another controller.
+#[test]
+fn managed_by_using_reserved_job_finalizers() {
+    let mut sim = default_sim();
+    let job = create_named_job(
+        &mut sim,
+        "custom-job-test",
+        json!({}),
+        json!({"completions": 1, "parallelism": 1,
+               "managedBy": "example.com/custom-job-controller",
+               "template": {"spec": {"containers": [{"name": "main-container",
+                                                     "image": "foo"}]}}}),
+    );
+    // The external controller's pod, with the built-in tracking finalizer.
+    sim.api
+        .create(
+            Object::from_value(json!({
+                "apiVersion": "v1", "kind": "Pod",
+                "metadata": {"generateName": "pod1", "namespace": NS,
+                    "labels": (*job.spec.template.metadata.labels).clone(),
+                    "finalizers": [JOB_TRACKING_FINALIZER],
+                    "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job",
+                        "name": "custom-job-test", "uid": job.metadata.uid,
+                        "controller": true, "blockOwnerDeletion": true}]},
+                "spec": {"restartPolicy": "Never",
+                         "containers": [{"name": "main-container", "image": "foo"}]}
+            }))
+            .unwrap(),
+        )
+        .unwrap();
+    sim.settle().unwrap();
+    let pods = job_pods(&sim, &job);
+    assert_eq!(pods.len(), 1);
+    update_pod_status(&mut sim, pods[0].clone(), json!({"phase": "Succeeded"}));
+    update_job_status(&mut sim, "custom-job-test", |j| {
+        j.status
+            .conditions
+            .push(kubeplay::api::batch::JobCondition {
+                type_: "SuccessCriteriaMet".into(),
+                status: "True".into(),
+                ..Default::default()
+            });
+        j.status.start_time = Some(j.metadata.creation_timestamp.unwrap());
+    });
+    let p = sim
+        .api
+        .get::<Pod>(NS, &pods[0].metadata.name)
+        .unwrap()
+        .clone();
+    update_pod_status(
+        &mut sim,
+        p,
+        json!({"phase": "Succeeded", "conditions": [{"type": "CustomCondition",
+                                                     "status": "True"}]}),
+    );
+    wait(&mut sim);
+    let p = sim.api.get::<Pod>(NS, &pods[0].metadata.name).unwrap();
+    assert_eq!(
+        p.metadata.finalizers.to_vec(),
+        vec![JOB_TRACKING_FINALIZER.to_string()]
+    );
+}
+
+fn update_job_status(sim: &mut Simulation, name: &str, f: impl FnOnce(&mut Job)) {
+    let mut j = get_job(sim, name);
+    f(&mut j);
+    sim.api
+        .update_status(Object::Job(j))
+        .expect("update job status");
+    sim.settle().unwrap();
+}
+
+/// TestNonParallelJob (without the controller restarts): a failed pod is replaced; none is
+/// created once the pod succeeds.
+#[test]
+fn non_parallel_job() {
+    let mut sim = default_sim();
+    let job = create_job(&mut sim, json!({}));
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Failed", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 1, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 1);
+    validate_job_complete(&mut sim, &job);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 1, 1, Some(0)));
+    validate_finished_pods_no_finalizer(&sim, &job);
+    assert_eq!(job_pods(&sim, &job).len(), 2);
+    let ev = job_events(&sim, "test-job");
+    assert_eq!(
+        ev.iter().filter(|(r, _)| r == "SuccessfulCreate").count(),
+        2,
+        "{ev:?}"
+    );
+    assert!(ev.contains(&("Completed".into(), "Job completed".into())));
+}
+
+/// TestParallelJob: ready pods are counted; failed pods are replaced until one succeeds.
+#[test]
+fn parallel_job() {
+    let mut sim = default_sim();
+    let job = create_job(&mut sim, json!({"parallelism": 5}));
+    let mut want = by_status(5, 0, 0, Some(0));
+    validate_job_pods_status(&mut sim, &job, want.clone());
+    set_job_pods_ready(&mut sim, &job, 2);
+    want.ready = Some(2);
+    validate_job_pods_status(&mut sim, &job, want);
+    set_job_pods_phase(&mut sim, &job, "Failed", 2);
+    validate_job_pods_status(&mut sim, &job, by_status(5, 0, 2, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(4, 1, 2, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Failed", 2);
+    validate_job_pods_status(&mut sim, &job, by_status(2, 1, 4, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 2);
+    validate_job_complete(&mut sim, &job);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 3, 4, Some(0)));
+    validate_finished_pods_no_finalizer(&sim, &job);
+    // validateTerminatedPodsTrackingFinalizerMetric(7): seven pods finished, all created with
+    // the finalizer and none keeps it.
+    let pods = job_pods(&sim, &job);
+    assert_eq!(pods.len(), 7);
+}
+
+/// TestParallelJobChangingParallelism: scaling parallelism down (by more than the backoff
+/// limit) deletes pods without counting them failed; scaling up creates them again.
+#[test]
+fn parallel_job_changing_parallelism() {
+    let mut sim = default_sim();
+    let job = create_job(&mut sim, json!({"backoffLimit": 2, "parallelism": 5}));
+    validate_job_pods_status(&mut sim, &job, by_status(5, 0, 0, Some(0)));
+    update_job(&mut sim, "test-job", |j| j.spec.parallelism = Some(2));
+    validate_job_pods_status(&mut sim, &job, by_status(2, 0, 0, Some(0)));
+    update_job(&mut sim, "test-job", |j| j.spec.parallelism = Some(4));
+    validate_job_pods_status(&mut sim, &job, by_status(4, 0, 0, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 4);
+    validate_job_complete(&mut sim, &job);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 4, 0, Some(0)));
+    validate_finished_pods_no_finalizer(&sim, &job);
+}
+
+/// TestParallelJobWithCompletions (with the default MaxUncountedPods and
+/// MaxPodCreateDeletePerSync, which upstream lowers to 10 to force partial updates).
+#[test]
+fn parallel_job_with_completions() {
+    let mut sim = default_sim();
+    let job = create_job(&mut sim, json!({"parallelism": 54, "completions": 56}));
+    let mut want = by_status(54, 0, 0, Some(0));
+    validate_job_pods_status(&mut sim, &job, want.clone());
+    set_job_pods_ready(&mut sim, &job, 52);
+    want.ready = Some(52);
+    validate_job_pods_status(&mut sim, &job, want);
+    set_job_pods_phase(&mut sim, &job, "Failed", 2);
+    let mut want = by_status(54, 0, 2, Some(0));
+    want.ready = Some(50);
+    validate_job_pods_status(&mut sim, &job, want);
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 53);
+    validate_job_pods_status(&mut sim, &job, by_status(3, 53, 2, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 3);
+    validate_job_complete(&mut sim, &job);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 56, 2, Some(0)));
+    validate_finished_pods_no_finalizer(&sim, &job);
+}
+
+/// TestIndexedJob: an index that succeeds is not recreated; a failed one is.
+#[test]
+fn indexed_job() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 3, "completions": 4, "completionMode": "Indexed"}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(3, 0, 0, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0, 1, 2], "", None);
+    set_job_phase_for_index(&mut sim, &job, "Succeeded", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(3, 1, 0, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0, 2, 3], "1", None);
+    set_job_phase_for_index(&mut sim, &job, "Failed", 2);
+    validate_job_pods_status(&mut sim, &job, by_status(3, 1, 1, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0, 2, 3], "1", None);
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 3);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 4, 1, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[], "0-3", None);
+    validate_job_complete(&mut sim, &job);
+    validate_finished_pods_no_finalizer(&sim, &job);
+    // validateTerminatedPodsTrackingFinalizerMetric(5): five pods, all finished.
+    assert_eq!(job_pods(&sim, &job).len(), 5);
+}
+
+/// `deletePods`: every pod of the namespace is deleted.
+fn delete_pods(sim: &mut Simulation) {
+    let names: Vec<String> = sim
+        .api
+        .store
+        .list::<Pod>(Some(NS))
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    for n in names {
+        sim.api
+            .delete("Pod", NS, &n, &DeleteOptions::default())
+            .unwrap();
+    }
+    sim.settle().unwrap();
+}
+
+/// `failTerminatingPods`: pods being deleted get phase Failed.
+fn fail_terminating_pods(sim: &mut Simulation) {
+    let pods: Vec<Pod> = sim
+        .api
+        .store
+        .list::<Pod>(Some(NS))
+        .filter(|p| p.metadata.deletion_timestamp.is_some())
+        .cloned()
+        .collect();
+    for p in pods {
+        update_pod_status(sim, p, json!({"phase": "Failed"}));
+    }
+    sim.settle().unwrap();
+}
+
+/// `validateJobsPodsStatusOnly`: only the Job's counters.
+fn validate_jobs_pods_status_only(sim: &mut Simulation, job: &Job, want: PodsByStatus) {
+    let name = job.metadata.name.clone();
+    poll(sim, "validateJobsPodsStatusOnly", move |sim| {
+        let j = get_job(sim, &name);
+        let got = PodsByStatus {
+            active: j.status.active,
+            ready: j.status.ready,
+            failed: j.status.failed,
+            succeeded: j.status.succeeded,
+            terminating: j.status.terminating,
+        };
+        if got != want {
+            return Err(format!("got {got:?}, want {want:?}"));
+        }
+        Ok(())
+    });
+}
+
+/// TestJobPodReplacementPolicy: pods being deleted (held by a test finalizer) are replaced
+/// at once (TerminatingOrFailed) or only once they fail (Failed), and counted as terminating.
+#[test]
+fn job_pod_replacement_policy() {
+    const BLOCK: &str = "fake.example.com/blockDeletion";
+    // (name, gate, mode, policy, pod failure policy, after deletion (active, failed,
+    //  terminating), after failure, pods created)
+    type St = (i32, i32, Option<i32>);
+    let rows: Vec<(&str, bool, &str, Option<&str>, bool, St, St, usize)> = vec![
+        (
+            "feature flag off, recreate terminating pods",
+            false,
+            "Indexed",
+            None,
+            false,
+            (2, 2, None),
+            (2, 2, None),
+            4,
+        ),
+        (
+            "IndexedJob, TerminatingOrFailed policy",
+            true,
+            "Indexed",
+            Some("TerminatingOrFailed"),
+            false,
+            (2, 2, Some(2)),
+            (2, 2, Some(0)),
+            4,
+        ),
+        (
+            "NonIndexedJob, TerminatingOrFailed policy",
+            true,
+            "NonIndexed",
+            Some("TerminatingOrFailed"),
+            false,
+            (2, 2, Some(2)),
+            (2, 2, Some(0)),
+            4,
+        ),
+        (
+            "feature flag false, podFailurePolicy enabled, recreate failed pods",
+            false,
+            "NonIndexed",
+            Some("Failed"),
+            true,
+            (2, 0, None),
+            (2, 0, None),
+            2,
+        ),
+        (
+            "IndexedJob, Failed policy",
+            true,
+            "Indexed",
+            Some("Failed"),
+            false,
+            (0, 0, Some(2)),
+            (2, 2, Some(0)),
+            4,
+        ),
+        (
+            "NonIndexedJob, Failed policy",
+            true,
+            "NonIndexed",
+            Some("Failed"),
+            false,
+            (0, 0, Some(2)),
+            (2, 2, Some(0)),
+            4,
+        ),
+    ];
+    for (name, gate, mode, policy, pfp, after_del, after_fail, created) in rows {
+        let mut sim = setup(gates(&[("JobPodReplacementPolicy", gate)]));
+        let mut spec = json!({"parallelism": 2, "completions": 2, "completionMode": mode,
+            "template": {"metadata": {"finalizers": [BLOCK]}}});
+        if let Some(p) = policy {
+            spec["podReplacementPolicy"] = json!(p);
+        }
+        if pfp {
+            spec["podFailurePolicy"] = json!({"rules": [{"action": "FailJob",
+                "onExitCodes": {"operator": "In", "values": [5]}}]});
+        }
+        let job = create_job(&mut sim, spec);
+        validate_jobs_pods_status_only(&mut sim, &job, by_status(2, 0, 0, gate.then_some(0)));
+        delete_pods(&mut sim);
+        let st = |(a, f, t): St| PodsByStatus {
+            active: a,
+            ready: Some(0),
+            failed: f,
+            succeeded: 0,
+            terminating: t,
+        };
+        validate_jobs_pods_status_only(&mut sim, &job, st(after_del));
+        fail_terminating_pods(&mut sim);
+        validate_jobs_pods_status_only(&mut sim, &job, st(after_fail));
+        let ev = job_events(&sim, "test-job");
+        assert_eq!(
+            ev.iter().filter(|(r, _)| r == "SuccessfulCreate").count(),
+            created,
+            "{name}: {ev:?}"
+        );
+    }
+}
+
+/// TestElasticIndexedJob: completions and parallelism of an Indexed Job scaled together.
+#[test]
+fn elastic_indexed_job() {
+    struct Update {
+        completions: Option<i32>,
+        succeed: &'static [i32],
+        fail: &'static [i32],
+        succeeded_indexes: &'static str,
+        failed: i32,
+        remaining: &'static [i32],
+        active: i32,
+    }
+    let u = |completions, succeed, fail, succeeded_indexes, failed, remaining, active| Update {
+        completions,
+        succeed,
+        fail,
+        succeeded_indexes,
+        failed,
+        remaining,
+        active,
+    };
+    let rows: Vec<(&str, Vec<Update>)> = vec![
+        (
+            "scale up",
+            vec![u(Some(4), &[0, 1, 2, 3], &[], "0-3", 0, &[], 0)],
+        ),
+        (
+            "scale down",
+            vec![
+                u(None, &[1], &[2], "1", 1, &[0, 2], 2),
+                u(Some(1), &[0], &[], "0", 1, &[], 0),
+            ],
+        ),
+        (
+            "index finishes successfully, scale down, scale up",
+            vec![
+                u(None, &[2], &[], "2", 0, &[0, 1], 2),
+                u(Some(2), &[], &[], "", 0, &[0, 1], 2),
+                u(Some(3), &[0, 1, 2], &[], "0-2", 0, &[], 0),
+            ],
+        ),
+        (
+            "scale down to 0, verify that the job succeeds",
+            vec![u(Some(0), &[], &[], "", 0, &[], 0)],
+        ),
+    ];
+    for (name, updates) in rows {
+        let mut sim = default_sim();
+        let job = create_job(
+            &mut sim,
+            json!({"parallelism": 3, "completions": 3, "completionMode": "Indexed"}),
+        );
+        validate_job_pods_status(&mut sim, &job, by_status(3, 0, 0, Some(0)));
+        for up in updates {
+            if let Some(c) = up.completions {
+                update_job(&mut sim, "test-job", |j| {
+                    j.spec.completions = Some(c);
+                    j.spec.parallelism = Some(c);
+                });
+            }
+            for &ix in up.succeed {
+                set_job_phase_for_index(&mut sim, &job, "Succeeded", ix);
+            }
+            for &ix in up.fail {
+                set_job_phase_for_index(&mut sim, &job, "Failed", ix);
+            }
+            validate_job_pods_status(
+                &mut sim,
+                &job,
+                by_status(up.active, up.succeed.len() as i32, up.failed, Some(0)),
+            );
+            validate_indexed_job_pods(&mut sim, &job, up.remaining, up.succeeded_indexes, None);
+        }
+        validate_job_complete(&mut sim, &job);
+        let _ = name;
+    }
+}
+
+/// TestOrphanPodsFinalizersClearedWithGC: whatever the propagation policy, deleting the Job
+/// leaves no pod with the tracking finalizer.
+#[test]
+fn orphan_pods_finalizers_cleared_with_gc() {
+    use kubeplay::store::apiserver::Propagation;
+    for policy in [
+        Propagation::Orphan,
+        Propagation::Background,
+        Propagation::Foreground,
+    ] {
+        let mut sim = default_sim();
+        let job = create_job(&mut sim, json!({"parallelism": 2}));
+        validate_job_pods_status(&mut sim, &job, by_status(2, 0, 0, Some(0)));
+        sim.api
+            .delete(
+                "Job",
+                NS,
+                "test-job",
+                &DeleteOptions {
+                    propagation: Some(policy),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        poll(&mut sim, "validateNoOrphanPodsWithFinalizers", |sim| {
+            let with: Vec<String> = sim
+                .api
+                .store
+                .list::<Pod>(Some(NS))
+                .filter(|p| {
+                    p.metadata
+                        .finalizers
+                        .iter()
+                        .any(|f| f == JOB_TRACKING_FINALIZER)
+                })
+                .map(|p| p.metadata.name.clone())
+                .collect();
+            if with.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("{policy:?}: {with:?} keep the finalizer"))
+            }
+        });
+        wait(&mut sim);
+        assert!(sim.api.store.get::<Job>(NS, "test-job").is_none());
+        let left = sim.api.store.list::<Pod>(Some(NS)).count();
+        if matches!(policy, Propagation::Orphan) {
+            assert_eq!(left, 2, "orphaned pods stay");
+        } else {
+            assert_eq!(left, 0, "{policy:?}: pods deleted in cascade");
+        }
+    }
+}
+
+/// TestFinalizersClearedWhenBackoffLimitExceeded: one failure of a 100-pod Job with
+/// backoffLimit 0 fails it, and every pod loses its finalizer.
+#[test]
+fn finalizers_cleared_when_backoff_limit_exceeded() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"completionMode": "Indexed", "completions": 100, "parallelism": 100,
+               "backoffLimit": 0}),
+    );
+    poll(&mut sim, "pods created", |sim| {
+        if job_pods(sim, &get_job(sim, "test-job")).is_empty() {
+            Err("no pods".into())
+        } else {
+            Ok(())
+        }
+    });
+    set_job_pods_phase(&mut sim, &job, "Failed", 1);
+    validate_job_failed(&mut sim, &job);
+    let j = get_job(&sim, "test-job");
+    let failed = j
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Failed")
+        .unwrap();
+    assert_eq!(failed.reason, "BackoffLimitExceeded");
+    assert_eq!(
+        failed.message,
+        "Job has reached the specified backoff limit"
+    );
+    validate_no_orphan_pods_with_finalizers(&sim);
+}
+
+/// TestJobPodsCreatedWithExponentialBackoff: the replacement pods of a non-indexed Job come
+/// after 10 s, then 20 s.
+#[test]
+fn job_pods_created_with_exponential_backoff() {
+    let mut sim = default_sim();
+    let job = create_job(&mut sim, json!({}));
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Failed", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 1, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Failed", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 2, Some(0)));
+    let mut pods = job_pods(&sim, &job);
+    assert_eq!(pods.len(), 3);
+    pods.sort_by_key(|p| p.metadata.creation_timestamp);
+    for (n, w) in pods.windows(2).enumerate() {
+        let gap =
+            w[1].metadata.creation_timestamp.unwrap() - w[0].metadata.creation_timestamp.unwrap();
+        assert!(
+            gap >= Duration::from_secs(10 << n),
+            "pod {}: {gap:?}",
+            n + 1
+        );
+        assert!(
+            gap <= Duration::from_secs((10 << n) + 2),
+            "pod {}: {gap:?}",
+            n + 1
+        );
+    }
+}
