@@ -63,6 +63,7 @@ fn wait(sim: &mut Simulation) {
 fn poll(sim: &mut Simulation, what: &str, check: impl Fn(&Simulation) -> Result<(), String>) {
     let deadline = sim.now() + Duration::from_secs(120);
     loop {
+        sim.settle().unwrap();
         let err = match check(sim) {
             Ok(()) => return,
             Err(e) => e,
@@ -145,9 +146,25 @@ fn job_pods(sim: &Simulation, job: &Job) -> Vec<Pod> {
         .collect()
 }
 
+/// Upstream's "active" pods in its validators: controlled by the Job, phase Pending or Running
+/// (being deleted or not).
 fn is_active(p: &Pod) -> bool {
-    (p.status.phase == "Pending" || p.status.phase == "Running" || p.status.phase.is_empty())
-        && p.metadata.deletion_timestamp.is_none()
+    p.status.phase == "Pending" || p.status.phase == "Running" || p.status.phase.is_empty()
+}
+
+fn has_tracking_finalizer(p: &Pod) -> bool {
+    p.metadata
+        .finalizers
+        .iter()
+        .any(|f| f == JOB_TRACKING_FINALIZER)
+}
+
+/// `startJobControllerAndWaitForCaches` after a `cancel()`: kube-controller-manager restarts,
+/// forgetting its in-memory state (expectations, back-off records) and re-listing.
+fn restart_controller(sim: &mut Simulation) {
+    sim.set_controller_manager(false);
+    sim.set_controller_manager(true);
+    sim.settle().unwrap();
 }
 
 fn pod_index(p: &Pod) -> Option<i32> {
@@ -192,9 +209,20 @@ fn validate_job_pods_status(sim: &mut Simulation, job: &Job, want: PodsByStatus)
         if got != want {
             return Err(format!("got {got:?}, want {want:?}"));
         }
-        let active = job_pods(sim, &job).iter().filter(|p| is_active(p)).count();
-        if active as i32 != want.active {
-            return Err(format!("{active} active pods, want {}", want.active));
+        let active: Vec<Pod> = job_pods(sim, &job).into_iter().filter(is_active).collect();
+        if active.len() as i32 != want.active {
+            return Err(format!(
+                "{} active pods, want {}",
+                active.len(),
+                want.active
+            ));
+        }
+        // "Active pod %s doesn't have tracking finalizer".
+        if let Some(p) = active.iter().find(|p| !has_tracking_finalizer(p)) {
+            return Err(format!(
+                "active pod {} has no tracking finalizer",
+                p.metadata.name
+            ));
         }
         Ok(())
     });
@@ -211,11 +239,26 @@ fn validate_indexed_job_pods(
     let job = job.clone();
     poll(sim, "validateIndexedJobPods", move |sim| {
         let j = get_job(sim, &job.metadata.name);
-        let mut got: Vec<i32> = job_pods(sim, &job)
-            .iter()
-            .filter(|p| is_active(p))
-            .filter_map(pod_index)
-            .collect();
+        let active_pods: Vec<Pod> = job_pods(sim, &job).into_iter().filter(is_active).collect();
+        for p in &active_pods {
+            // The index label matches the annotation; the hostname is `<job>-<index>`.
+            let label = p
+                .metadata
+                .labels
+                .get(JOB_COMPLETION_INDEX_ANNOTATION)
+                .and_then(|s| s.parse::<i32>().ok());
+            if label != pod_index(p) {
+                return Err(format!("pod {}: label index {label:?}", p.metadata.name));
+            }
+            let want_host = format!("{}-{}", job.metadata.name, label.unwrap_or(-1));
+            if p.spec.hostname != want_host {
+                return Err(format!(
+                    "pod {}: hostname {}",
+                    p.metadata.name, p.spec.hostname
+                ));
+            }
+        }
+        let mut got: Vec<i32> = active_pods.iter().filter_map(pod_index).collect();
         got.sort();
         let g = (
             j.status.completed_indexes.as_str(),
@@ -249,13 +292,27 @@ fn set_job_pods_status(sim: &mut Simulation, job: &Job, status: Value, cnt: usiz
     sim.settle().unwrap();
 }
 
+/// The status `setJobPodsPhase`/`setJobPhaseForIndex` write: the phase, and for a terminal one
+/// a terminated container finished now.
+fn phase_status(sim: &Simulation, phase: &str) -> Value {
+    if phase == "Failed" || phase == "Succeeded" {
+        json!({"phase": phase, "containerStatuses": [{"name": "", "image": "", "imageID": "",
+            "ready": false, "restartCount": 0,
+            "state": {"terminated": {"exitCode": 0, "finishedAt": sim.now()}}}]})
+    } else {
+        json!({"phase": phase})
+    }
+}
+
 fn set_job_pods_phase(sim: &mut Simulation, job: &Job, phase: &str, cnt: usize) {
-    set_job_pods_status(sim, job, json!({"phase": phase}), cnt);
+    let st = phase_status(sim, phase);
+    set_job_pods_status(sim, job, st, cnt);
 }
 
 /// `setJobPhaseForIndex`: the active pod of index `ix` gets `phase`.
 fn set_job_phase_for_index(sim: &mut Simulation, job: &Job, phase: &str, ix: i32) {
-    set_job_status_for_index(sim, job, json!({"phase": phase}), ix);
+    let st = phase_status(sim, phase);
+    set_job_status_for_index(sim, job, st, ix);
 }
 
 fn set_job_status_for_index(sim: &mut Simulation, job: &Job, status: Value, ix: i32) {
@@ -974,24 +1031,13 @@ fn backoff_limit_per_index_exponential_backoff() {
         validate_indexed_job_pods(&mut sim, &job, active, completed, Some(""));
     }
     validate_job_complete(&mut sim, &job);
-    // validateExpotentialBackoffDelay: pod n+1 of an index is created at least
-    // 10 s * 2^(n-1) after pod n finished (here: was marked failed).
     for ix in 0..2 {
-        let mut pods: Vec<Pod> = job_pods(&sim, &job)
+        let pods: Vec<Pod> = job_pods(&sim, &job)
             .into_iter()
             .filter(|p| pod_index(p) == Some(ix))
             .collect();
-        pods.sort_by_key(|p| p.metadata.creation_timestamp);
         assert_eq!(pods.len(), 3, "index {ix}");
-        for (n, w) in pods.windows(2).enumerate() {
-            let gap = w[1].metadata.creation_timestamp.unwrap()
-                - w[0].metadata.creation_timestamp.unwrap();
-            assert!(
-                gap >= Duration::from_secs(10 << n),
-                "index {ix}: pod {} came {gap:?} after the previous",
-                n + 1
-            );
-        }
+        validate_exponential_backoff_delay(&pods);
     }
 }
 
@@ -1772,21 +1818,306 @@ fn job_pods_created_with_exponential_backoff() {
     validate_job_pods_status(&mut sim, &job, by_status(1, 0, 1, Some(0)));
     set_job_pods_phase(&mut sim, &job, "Failed", 1);
     validate_job_pods_status(&mut sim, &job, by_status(1, 0, 2, Some(0)));
-    let mut pods = job_pods(&sim, &job);
+    let pods = job_pods(&sim, &job);
     assert_eq!(pods.len(), 3);
-    pods.sort_by_key(|p| p.metadata.creation_timestamp);
-    for (n, w) in pods.windows(2).enumerate() {
-        let gap =
-            w[1].metadata.creation_timestamp.unwrap() - w[0].metadata.creation_timestamp.unwrap();
-        assert!(
-            gap >= Duration::from_secs(10 << n),
-            "pod {}: {gap:?}",
-            n + 1
+    validate_exponential_backoff_delay(&pods);
+}
+
+/// `validateExpotentialBackoffDelay`: pod 2 is created 10 s to 20 s after pod 1 finished, pod 3
+/// 20 s to 40 s after pod 2 finished.
+fn validate_exponential_backoff_delay(pods: &[Pod]) {
+    let mut created: Vec<Time> = pods
+        .iter()
+        .map(|p| p.metadata.creation_timestamp.unwrap())
+        .collect();
+    let mut finished: Vec<Time> = pods
+        .iter()
+        .filter_map(|p| {
+            p.status
+                .container_statuses
+                .first()
+                .and_then(|c| c.state.as_ref())
+                .and_then(|s| s.terminated.as_ref())
+                .and_then(|t| t.finished_at)
+        })
+        .collect();
+    created.sort();
+    finished.sort();
+    let s = Duration::from_secs;
+    let d = created[1] - finished[0];
+    assert!(d >= s(10) && d < s(20), "second pod after {d:?}");
+    let d = created[2] - finished[1];
+    assert!(d >= s(20) && d < s(40), "third pod after {d:?}");
+}
+
+/// TestJobPodFailurePolicy, row "pod status matching the configured FailJob rule on exit
+/// codes; with controller restart; job terminated".
+#[test]
+fn job_pod_failure_policy_with_controller_restart() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"template": main_container_template(), "podFailurePolicy": {"rules": [
+            {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]},
+            {"action": "Count", "onExitCodes": {"operator": "In", "values": [10]}},
+            {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [5, 6, 7]}}]}}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    set_job_pods_status(&mut sim, &job, exit_status(5), 1);
+    restart_controller(&mut sim);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 0, 1, Some(0)));
+    validate_job_failed(&mut sim, &job);
+    validate_finished_pods_no_finalizer(&sim, &job);
+}
+
+/// TestJobPodFailurePolicyWithFailedPodDeletedDuringControllerRestart: the controller stops
+/// right after the failed pod lost its finalizer; the pod is deleted (as PodGC would) while it
+/// is down; the restarted controller still fails the Job from its FailureTarget condition.
+#[test]
+fn job_pod_failure_policy_failed_pod_deleted_during_controller_restart() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 3, "completions": 3, "template": main_container_template(),
+               "podFailurePolicy": {"rules": [
+                   {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [5]}}]}}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(3, 0, 0, Some(0)));
+    let mut pods: Vec<Pod> = job_pods(&sim, &job);
+    pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    let failed = pods[1].clone();
+    update_pod_status(&mut sim, failed.clone(), exit_status(5));
+    let name = failed.metadata.name.clone();
+    // Wait for the finalizer removal, then stop the controller at once.
+    loop {
+        let gone = sim
+            .api
+            .store
+            .get::<Pod>(NS, &name)
+            .is_none_or(|p| !has_tracking_finalizer(p));
+        if gone {
+            break;
+        }
+        assert!(sim.step().unwrap() || sim.next_event().unwrap().is_some());
+    }
+    sim.set_controller_manager(false);
+    let j = get_job(&sim, "test-job");
+    assert!(
+        has_condition(&j, "FailureTarget"),
+        "the interim condition is written before the finalizer goes: {:?}",
+        j.status.conditions
+    );
+    if sim.api.store.get::<Pod>(NS, &name).is_some() {
+        sim.api
+            .delete(
+                "Pod",
+                NS,
+                &name,
+                &DeleteOptions {
+                    grace_period_seconds: Some(0),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+    }
+    sim.set_controller_manager(true);
+    validate_job_failed(&mut sim, &job);
+    let c = conditions(&sim, &job);
+    assert_eq!(
+        c,
+        conds(&[
+            ("FailureTarget", "PodFailurePolicy"),
+            ("Failed", "PodFailurePolicy")
+        ])
+    );
+    validate_no_orphan_pods_with_finalizers(&sim);
+}
+
+/// TestNonParallelJob with its controller restarts.
+#[test]
+fn non_parallel_job_with_controller_restarts() {
+    let mut sim = default_sim();
+    let job = create_job(&mut sim, json!({}));
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    restart_controller(&mut sim);
+    set_job_pods_phase(&mut sim, &job, "Failed", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 1, Some(0)));
+    restart_controller(&mut sim);
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 1);
+    validate_job_complete(&mut sim, &job);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 1, 1, Some(0)));
+    validate_finished_pods_no_finalizer(&sim, &job);
+}
+
+/// TestJobFailedWithInterrupts: one of ten (scheduled) pods fails with backoffLimit 0 and the
+/// rest succeed; after a controller restart the Job is Failed.
+#[test]
+fn job_failed_with_interrupts() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"completions": 10, "parallelism": 10, "backoffLimit": 0,
+               "template": {"spec": {"nodeName": "foo"}}}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(10, 0, 0, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Failed", 1);
+    // The remaining pods succeed, however many are still not terminal.
+    let rest: Vec<Pod> = job_pods(&sim, &job).into_iter().filter(is_active).collect();
+    assert!(!rest.is_empty());
+    for p in rest {
+        let st = phase_status(&sim, "Succeeded");
+        update_pod_status(&mut sim, p, st);
+    }
+    restart_controller(&mut sim);
+    validate_job_failed(&mut sim, &job);
+    let j = get_job(&sim, "test-job");
+    assert_eq!(
+        j.status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Failed")
+            .map(|c| c.reason.as_str()),
+        Some("BackoffLimitExceeded")
+    );
+    validate_no_orphan_pods_with_finalizers(&sim);
+}
+
+/// TestOrphanPodsFinalizersClearedOnRestart: the Job is deleted while the controller is down;
+/// on restart its pods lose the tracking finalizer.
+#[test]
+fn orphan_pods_finalizers_cleared_on_restart() {
+    let mut sim = setup(FeatureGates::default());
+    let job = create_job(&mut sim, json!({"parallelism": 1}));
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    sim.set_controller_manager(false);
+    sim.api
+        .delete("Job", NS, "test-job", &DeleteOptions::default())
+        .unwrap();
+    sim.set_controller_manager(true);
+    poll(&mut sim, "validateNoOrphanPodsWithFinalizers", |sim| {
+        if sim
+            .api
+            .store
+            .list::<Pod>(Some(NS))
+            .any(|p| has_tracking_finalizer(p))
+        {
+            Err("a pod keeps the finalizer".into())
+        } else {
+            Ok(())
+        }
+    });
+}
+
+/// TestSuspendJob: suspending deletes the active pods (Suspended condition True, reason
+/// JobSuspended, event Suspended); resuming recreates them (condition False, JobResumed, event
+/// Resumed).
+#[test]
+fn suspend_job() {
+    // (create suspended, create active, update active, update status/reason, event)
+    let rows = [
+        (false, 2, 0, Some(("True", "JobSuspended")), "Suspended"),
+        (true, 0, 2, Some(("False", "JobResumed")), "Resumed"),
+    ];
+    for (create, create_active, update_active, cond, event) in rows {
+        let mut sim = default_sim();
+        let job = create_job(
+            &mut sim,
+            json!({"parallelism": 2, "completions": 4, "suspend": create}),
         );
+        validate_job_pods_status(&mut sim, &job, by_status(create_active, 0, 0, Some(0)));
+        let j = get_job(&sim, "test-job");
+        let susp = j
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "JobSuspended");
+        let susp = j
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Suspended")
+            .or(susp);
+        if create {
+            let c = susp.expect("Suspended condition");
+            assert_eq!(
+                (c.status.as_str(), c.reason.as_str()),
+                ("True", "JobSuspended")
+            );
+            assert!(job_events(&sim, "test-job")
+                .iter()
+                .any(|(r, _)| r == "Suspended"));
+        } else {
+            assert!(susp.is_none());
+        }
+        update_job(&mut sim, "test-job", |j| j.spec.suspend = Some(!create));
+        validate_job_pods_status(&mut sim, &job, by_status(update_active, 0, 0, Some(0)));
+        let j = get_job(&sim, "test-job");
+        let c = j
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Suspended")
+            .expect("Suspended condition");
+        let (st, reason) = cond.unwrap();
+        assert_eq!((c.status.as_str(), c.reason.as_str()), (st, reason));
         assert!(
-            gap <= Duration::from_secs((10 << n) + 2),
-            "pod {}: {gap:?}",
-            n + 1
+            job_events(&sim, "test-job").iter().any(|(r, _)| r == event),
+            "{event}: {:?}",
+            job_events(&sim, "test-job")
         );
     }
+}
+
+/// TestSuspendJobControllerRestart: a Job created suspended gets no pods.
+#[test]
+fn suspend_job_controller_restart() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 2, "completions": 4, "suspend": true}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(0, 0, 0, Some(0)));
+    restart_controller(&mut sim);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 0, 0, Some(0)));
+    assert!(job_pods(&sim, &job).is_empty());
+}
+
+/// TestNodeSelectorUpdate: unsuspending and setting the template's nodeSelector in one update
+/// is allowed and the pod gets it; changing it again on the running Job is refused.
+#[test]
+fn node_selector_update() {
+    let mut sim = default_sim();
+    let job = create_job(&mut sim, json!({"parallelism": 1, "suspend": true}));
+    update_job(&mut sim, "test-job", |j| {
+        std::sync::Arc::make_mut(&mut j.spec.template).spec = {
+            let mut s = (*j.spec.template.spec).clone();
+            s.node_selector = [("foo".to_string(), "bar".to_string())].into();
+            s.into()
+        };
+        j.spec.suspend = Some(false);
+    });
+    poll(&mut sim, "pod created", |sim| {
+        if job_pods(sim, &get_job(sim, "test-job")).is_empty() {
+            Err("no pod".into())
+        } else {
+            Ok(())
+        }
+    });
+    let pods = job_pods(&sim, &job);
+    assert_eq!(
+        pods[0].spec.node_selector.get("foo").map(String::as_str),
+        Some("bar")
+    );
+    let mut j = get_job(&sim, "test-job");
+    let mut s = (*j.spec.template.spec).clone();
+    s.node_selector = [("foo".to_string(), "baz".to_string())].into();
+    std::sync::Arc::make_mut(&mut j.spec.template).spec = s.into();
+    let err = sim
+        .api
+        .update(Object::Job(j))
+        .expect_err("immutable template");
+    assert!(
+        err.to_string().contains("spec.template: Invalid value"),
+        "{err}"
+    );
 }
