@@ -1999,7 +1999,7 @@ fn orphan_pods_finalizers_cleared_on_restart() {
             .api
             .store
             .list::<Pod>(Some(NS))
-            .any(|p| has_tracking_finalizer(p))
+            .any(has_tracking_finalizer)
         {
             Err("a pod keeps the finalizer".into())
         } else {
