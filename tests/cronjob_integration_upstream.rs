@@ -34,23 +34,38 @@ fn integration_sim() -> Simulation {
 }
 
 /// An e2e cluster: one node, scheduler, kubelet (pods named `succeed-*` exit 0 after 1 s; the
-/// rest run until deleted), Job, CronJob and garbage collector controllers.
+/// pods named `failed-*` exit 1 after 1 s; the rest run until deleted), Job, CronJob and garbage collector controllers.
 fn e2e_sim() -> Simulation {
     let world = World {
         kubelet: KubeletConfig {
-            rules: vec![FaultRule {
-                match_: PodMatch {
-                    name_prefix: Some("succeed".into()),
-                    ..Default::default()
+            rules: vec![
+                FaultRule {
+                    match_: PodMatch {
+                        name_prefix: Some("succeed".into()),
+                        ..Default::default()
+                    },
+                    image_pull_error: false,
+                    run_for: Some(Duration::from_secs(1)),
+                    exit_code: 0,
+                    never_ready: false,
+                    ready_after: None,
+                    ignore_sigterm: false,
+                    max_pods: None,
                 },
-                image_pull_error: false,
-                run_for: Some(Duration::from_secs(1)),
-                exit_code: 0,
-                never_ready: false,
-                ready_after: None,
-                ignore_sigterm: false,
-                max_pods: None,
-            }],
+                FaultRule {
+                    match_: PodMatch {
+                        name_prefix: Some("failed".into()),
+                        ..Default::default()
+                    },
+                    image_pull_error: false,
+                    run_for: Some(Duration::from_secs(1)),
+                    exit_code: 1,
+                    never_ready: false,
+                    ready_after: None,
+                    ignore_sigterm: false,
+                    max_pods: None,
+                },
+            ],
             ..Default::default()
         }
         .into(),
@@ -397,4 +412,93 @@ fn removes_deleted_jobs_from_the_active_list() {
     run_until(&mut sim, Duration::from_secs(300), "MissingJob", |sim| {
         events(sim, "forbid").iter().any(|(r, _)| r == "MissingJob")
     });
+}
+
+/// `ensureHistoryLimits`: a finished Job exists; it is deleted (with its pods) once the next
+/// one finishes, leaving exactly one finished Job.
+fn ensure_history_limits(sim: &mut Simulation, name: &str, success: bool) {
+    let (s, f) = if success { (1, 0) } else { (0, 1) };
+    create(
+        sim,
+        cron_job(
+            name,
+            "*/1 * * * ?",
+            "Allow",
+            json!({"successfulJobsHistoryLimit": s, "failedJobsHistoryLimit": f,
+                   "jobTemplate": {"spec": {"parallelism": 1, "completions": 1,
+                       "backoffLimit": 1,
+                       "template": {"spec": {"restartPolicy": "OnFailure",
+                           "containers": [{"name": "c", "image": "busybox"}]}}}}}),
+        ),
+    );
+    run_until(sim, Duration::from_secs(300), "a finished job", |sim| {
+        jobs(sim).iter().any(|j| j.is_finished())
+    });
+    let finished: Vec<Job> = jobs(sim).into_iter().filter(|j| j.is_finished()).collect();
+    assert_eq!(finished.len(), 1);
+    let want = if success { "Complete" } else { "Failed" };
+    assert!(
+        finished[0]
+            .status
+            .conditions
+            .iter()
+            .any(|c| c.type_ == want && c.status == "True"),
+        "{:?}",
+        finished[0].status.conditions
+    );
+    let first = finished[0].clone();
+    run_until(sim, Duration::from_secs(300), "the job disappears", |sim| {
+        sim.api.store.get::<Job>(NS, &first.metadata.name).is_none()
+    });
+    run_until(sim, Duration::from_secs(300), "its pods disappear", |sim| {
+        !sim.api.store.list::<Pod>(Some(NS)).any(|p| {
+            p.metadata
+                .owner_references
+                .iter()
+                .any(|r| r.uid == first.metadata.uid)
+        })
+    });
+    let finished = jobs(sim).into_iter().filter(|j| j.is_finished()).count();
+    assert_eq!(finished, 1);
+    let ev = events(sim, name);
+    assert!(
+        ev.iter().any(|(r, m)| r == "SuccessfulDelete"
+            && m == &format!("Deleted job {}", first.metadata.name)),
+        "{ev:?}"
+    );
+}
+
+/// e2e "should delete successful finished jobs with limit of one successful job".
+#[test]
+fn deletes_successful_finished_jobs_with_limit_of_one() {
+    let mut sim = e2e_sim();
+    ensure_history_limits(&mut sim, "succeed-history", true);
+}
+
+/// e2e "should delete failed finished jobs with limit of one job" (the container fails and is
+/// restarted in place, restartPolicy OnFailure, until the backoff limit of 1 is passed).
+#[test]
+fn deletes_failed_finished_jobs_with_limit_of_one() {
+    let mut sim = e2e_sim();
+    ensure_history_limits(&mut sim, "failed-history", false);
+}
+
+/// e2e "should support timezone": an unknown time zone is Invalid at create.
+#[test]
+fn rejects_a_bad_time_zone() {
+    let mut sim = e2e_sim();
+    let err = sim
+        .api
+        .create(
+            Object::from_value(cron_job(
+                "cronjob-with-timezone",
+                "*/1 * * * ?",
+                "Allow",
+                json!({"timeZone": "bad-time-zone"}),
+            ))
+            .unwrap(),
+        )
+        .expect_err("invalid time zone");
+    assert_eq!(err.reason, kubeplay::api::errors::Reason::Invalid, "{err}");
+    assert!(err.to_string().contains("spec.timeZone"), "{err}");
 }
