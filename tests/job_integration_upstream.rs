@@ -2121,3 +2121,126 @@ fn node_selector_update() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// test/e2e/apps/job.go specs that add behaviour the integration tests do not cover (no kubelet:
+// the pods stay Pending, as upstream's `notTerminate` pods stay Running).
+
+/// e2e "should fail when exceeds active deadline": DeadlineExceeded, and the pods go.
+#[test]
+fn e2e_fails_when_exceeds_active_deadline() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 1, "completions": 1, "backoffLimit": 6,
+               "activeDeadlineSeconds": 1}),
+    );
+    validate_job_failed(&mut sim, &job);
+    let j = get_job(&sim, "test-job");
+    let failed = j
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Failed")
+        .unwrap();
+    assert_eq!(failed.reason, "DeadlineExceeded");
+    assert_eq!(
+        failed.message,
+        "Job was active longer than specified deadline"
+    );
+    let ft = j
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "FailureTarget")
+        .expect("interim FailureTarget");
+    assert_eq!(ft.reason, "DeadlineExceeded");
+    assert_eq!(j.status.active, 0);
+    assert_eq!(
+        j.status.failed, 1,
+        "the deleted active pod counts as failed"
+    );
+    assert!(job_events(&sim, "test-job")
+        .iter()
+        .any(|(r, m)| r == "DeadlineExceeded"
+            && m == "Job was active longer than specified deadline"));
+    validate_no_orphan_pods_with_finalizers(&sim);
+}
+
+/// e2e "should adopt matching orphans and release non-matching pods": an orphaned pod is
+/// re-adopted (controller ref back); a pod whose labels no longer match is released.
+#[test]
+fn e2e_adopts_matching_orphans_and_releases_non_matching_pods() {
+    let mut sim = default_sim();
+    let job = create_job(&mut sim, json!({"parallelism": 2, "completions": 4}));
+    validate_job_pods_status(&mut sim, &job, by_status(2, 0, 0, Some(0)));
+    let j = get_job(&sim, "test-job");
+    let mut pods = job_pods(&sim, &job);
+    pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    // Orphan the first pod.
+    let mut p = pods[0].clone();
+    p.metadata.owner_references = Vec::new().into();
+    sim.api.update(Object::Pod(p.clone())).unwrap();
+    sim.settle().unwrap();
+    poll(&mut sim, "re-adopted", |sim| {
+        let p = sim
+            .api
+            .store
+            .get::<Pod>(NS, &pods[0].metadata.name)
+            .unwrap();
+        match p.metadata.controller_ref() {
+            Some(r) if r.uid == j.metadata.uid && r.kind == "Job" => Ok(()),
+            other => Err(format!("controller ref {other:?}")),
+        }
+    });
+    // Release the second pod: drop the Job's labels.
+    let mut p = sim
+        .api
+        .store
+        .get::<Pod>(NS, &pods[1].metadata.name)
+        .unwrap()
+        .clone();
+    p.metadata.labels = Default::default();
+    sim.api.update(Object::Pod(p)).unwrap();
+    sim.settle().unwrap();
+    poll(&mut sim, "released", |sim| {
+        let p = sim
+            .api
+            .store
+            .get::<Pod>(NS, &pods[1].metadata.name)
+            .unwrap();
+        if p.metadata.controller_ref().is_none() {
+            Ok(())
+        } else {
+            Err("still owned".into())
+        }
+    });
+    // The released pod is replaced.
+    validate_job_pods_status(&mut sim, &job, by_status(2, 0, 0, Some(0)));
+}
+
+/// e2e "should fail to exceed backoffLimit": backoffLimit 1, every pod fails; the Job fails
+/// with BackoffLimitExceeded after backoffLimit+1 pods.
+#[test]
+fn e2e_fails_to_exceed_backoff_limit() {
+    let mut sim = default_sim();
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 1, "completions": 1, "backoffLimit": 1}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Failed", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(1, 0, 1, Some(0)));
+    set_job_pods_phase(&mut sim, &job, "Failed", 1);
+    validate_job_failed(&mut sim, &job);
+    let j = get_job(&sim, "test-job");
+    assert_eq!(
+        conditions(&sim, &job),
+        conds(&[
+            ("FailureTarget", "BackoffLimitExceeded"),
+            ("Failed", "BackoffLimitExceeded")
+        ])
+    );
+    assert_eq!(j.status.failed, 2);
+    assert_eq!(job_pods(&sim, &job).len(), 2);
+}
