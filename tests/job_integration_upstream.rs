@@ -2244,3 +2244,130 @@ fn e2e_fails_to_exceed_backoff_limit() {
     assert_eq!(j.status.failed, 2);
     assert_eq!(job_pods(&sim, &job).len(), 2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tests that toggle a feature gate mid-test (`Simulation::set_feature_gate`).
+
+/// TestSuccessPolicy_ReEnabling: succeeded indexes counted while JobSuccessPolicy was off
+/// still count once it is back on.
+#[test]
+fn success_policy_re_enabling() {
+    let mut sim = setup(gates(&[("JobSuccessPolicy", true)]));
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 5, "completions": 5, "completionMode": "Indexed",
+               "successPolicy": {"rules": [{"succeededCount": 3}]}}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(5, 0, 0, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0, 1, 2, 3, 4], "", None);
+    set_job_phase_for_index(&mut sim, &job, "Succeeded", 0);
+    validate_job_pods_status(&mut sim, &job, by_status(4, 1, 0, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[1, 2, 3, 4], "0", None);
+    sim.set_feature_gate("JobSuccessPolicy", false);
+    set_job_phase_for_index(&mut sim, &job, "Succeeded", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(3, 2, 0, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[2, 3, 4], "0,1", None);
+    sim.set_feature_gate("JobSuccessPolicy", true);
+    set_job_phase_for_index(&mut sim, &job, "Succeeded", 2);
+    validate_job_pods_status(&mut sim, &job, by_status(0, 3, 0, Some(2)));
+    validate_indexed_job_pods(&mut sim, &job, &[], "0-2", None);
+    validate_job_condition(&mut sim, &job, "SuccessCriteriaMet");
+    validate_job_complete(&mut sim, &job);
+    validate_finished_pods_no_finalizer(&sim, &job);
+    let c = conditions(&sim, &job);
+    assert_eq!(
+        c,
+        conds(&[
+            ("SuccessCriteriaMet", "SuccessPolicy"),
+            ("Complete", "SuccessPolicy")
+        ])
+    );
+}
+
+/// TestBackoffLimitPerIndex_Reenabling: with JobBackoffLimitPerIndex off the per-index limit
+/// is ignored (failedIndexes dropped); back on, failed pods without finalizers are ignored.
+#[test]
+fn backoff_limit_per_index_reenabling() {
+    let mut sim = setup(gates(&[("JobBackoffLimitPerIndex", true)]));
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 3, "completions": 3, "backoffLimitPerIndex": 0,
+               "completionMode": "Indexed"}),
+    );
+    validate_job_pods_status(&mut sim, &job, by_status(3, 0, 0, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0, 1, 2], "", Some(""));
+    set_job_phase_for_index(&mut sim, &job, "Failed", 0);
+    validate_job_pods_status(&mut sim, &job, by_status(2, 0, 1, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[1, 2], "", Some("0"));
+    sim.set_feature_gate("JobBackoffLimitPerIndex", false);
+    set_job_phase_for_index(&mut sim, &job, "Failed", 1);
+    validate_job_pods_status(&mut sim, &job, by_status(3, 0, 2, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0, 1, 2], "", None);
+    sim.set_feature_gate("JobBackoffLimitPerIndex", true);
+    set_job_phase_for_index(&mut sim, &job, "Failed", 2);
+    validate_job_pods_status(&mut sim, &job, by_status(2, 0, 3, Some(0)));
+    validate_indexed_job_pods(&mut sim, &job, &[0, 1], "", Some("2"));
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 2);
+    validate_job_failed(&mut sim, &job);
+    validate_finished_pods_no_finalizer(&sim, &job);
+}
+
+/// TestManagedBy_Reenabling: a Job with a custom managedBy is skipped while JobManagedBy is
+/// on, reconciled while it is off, and skipped again once it is back on (controller restarts
+/// between).
+#[test]
+fn managed_by_reenabling() {
+    let mut sim = setup(gates(&[("JobManagedBy", true)]));
+    let job = create_named_job(
+        &mut sim,
+        "custom-job-test",
+        json!({}),
+        json!({"completions": 1, "parallelism": 1,
+               "managedBy": "example.com/custom-job-controller",
+               "template": {"spec": {"containers": [{"name": "main-container",
+                                                     "image": "foo"}]}}}),
+    );
+    wait(&mut sim);
+    assert_eq!(
+        *get_job(&sim, "custom-job-test").status,
+        kubeplay::api::batch::JobStatus::default()
+    );
+    sim.set_feature_gate("JobManagedBy", false);
+    restart_controller(&mut sim);
+    validate_jobs_pods_status_only(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+    sim.set_feature_gate("JobManagedBy", true);
+    restart_controller(&mut sim);
+    set_job_pods_phase(&mut sim, &job, "Succeeded", 1);
+    wait(&mut sim);
+    validate_jobs_pods_status_only(&mut sim, &job, by_status(1, 0, 0, Some(0)));
+}
+
+/// TestJobPodReplacementPolicyFeatureToggling: the Failed replacement policy holds back
+/// replacements while on; off, the terminating pods count as failed and are replaced; on
+/// again, deleted pods wait once more.
+#[test]
+fn job_pod_replacement_policy_feature_toggling() {
+    let mut sim = setup(gates(&[("JobPodReplacementPolicy", true)]));
+    let job = create_job(
+        &mut sim,
+        json!({"parallelism": 2, "completions": 2, "completionMode": "NonIndexed",
+               "podReplacementPolicy": "Failed"}),
+    );
+    validate_jobs_pods_status_only(&mut sim, &job, by_status(2, 0, 0, Some(0)));
+    delete_pods(&mut sim);
+    validate_jobs_pods_status_only(&mut sim, &job, by_status(0, 0, 0, Some(2)));
+    sim.set_feature_gate("JobPodReplacementPolicy", false);
+    restart_controller(&mut sim);
+    validate_jobs_pods_status_only(&mut sim, &job, by_status(2, 0, 2, None));
+    sim.set_feature_gate("JobPodReplacementPolicy", true);
+    restart_controller(&mut sim);
+    poll(&mut sim, "waitForPodsToBeActive", |sim| {
+        if get_job(sim, "test-job").status.active == 2 {
+            Ok(())
+        } else {
+            Err("not 2 active".into())
+        }
+    });
+    delete_pods(&mut sim);
+    validate_jobs_pods_status_only(&mut sim, &job, by_status(0, 0, 2, Some(2)));
+}
