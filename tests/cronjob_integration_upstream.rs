@@ -322,7 +322,12 @@ fn schedules_after_more_than_100_missed_schedules() {
     assert!(!active_jobs(&sim).is_empty());
     // More than 100 starts were missed: the controller says so.
     let ev = events(&sim, "concurrent");
-    assert!(ev.iter().any(|(r, _)| r == "TooManyMissedTimes"), "{ev:?}");
+    assert!(
+        ev.iter().any(|(r, m)| r == "TooManyMissedTimes"
+            && m == "too many missed start times. Set or decrease \
+                      .spec.startingDeadlineSeconds or check clock skew"),
+        "{ev:?}"
+    );
 }
 
 /// e2e "should not emit unexpected warnings": no MissingJob / UnexpectedJob events while
