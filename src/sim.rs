@@ -100,6 +100,13 @@ impl Simulation {
         &self.gates
     }
 
+    /// Turns a feature gate on or off for the controllers and the API server alike, as
+    /// upstream's `featuregatetesting.SetFeatureGateDuringTest` does mid-test.
+    pub fn set_feature_gate(&mut self, gate: &str, on: bool) {
+        self.gates.set(gate, on);
+        self.api.gates.set(gate, on);
+    }
+
     pub fn now(&self) -> Time {
         self.api.now
     }

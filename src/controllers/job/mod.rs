@@ -182,9 +182,11 @@ fn find_condition<'a>(list: &'a [JobCondition], t: &str) -> Option<&'a JobCondit
     list.iter().find(|c| c.type_ == t)
 }
 
-/// `hasSuccessCriteriaMetCondition`.
+/// `hasSuccessCriteriaMetCondition` (success_policy.go): read when JobSuccessPolicy is on or the
+/// terminal condition is delayed (JobManagedBy / JobPodReplacementPolicy), since the interim
+/// `SuccessCriteriaMet` is then written without a success policy too.
 pub fn has_success_criteria_met_condition(job: &Job, g: &JobGates) -> Option<JobCondition> {
-    if !g.success_policy {
+    if !(g.success_policy || delay_terminal_condition(g)) {
         return None;
     }
     find_condition(&job.status.conditions, JOB_SUCCESS_CRITERIA_MET)
@@ -192,9 +194,11 @@ pub fn has_success_criteria_met_condition(job: &Job, g: &JobGates) -> Option<Job
         .cloned()
 }
 
-/// `isSuccessCriteriaMetCondition`.
+/// `isSuccessCriteriaMetCondition`: as [`has_success_criteria_met_condition`], JobSuccessPolicy
+/// or a delayed terminal condition.
 pub fn is_success_criteria_met_condition(c: Option<&JobCondition>, g: &JobGates) -> bool {
-    g.success_policy && c.is_some_and(|c| c.type_ == JOB_SUCCESS_CRITERIA_MET && c.status == "True")
+    (g.success_policy || delay_terminal_condition(g))
+        && c.is_some_and(|c| c.type_ == JOB_SUCCESS_CRITERIA_MET && c.status == "True")
 }
 
 /// `pastBackoffLimitOnFailure` (restartPolicy OnFailure): the container restarts of pending and
