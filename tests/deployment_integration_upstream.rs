@@ -1,0 +1,687 @@
+//! Ports of upstream's Deployment integration tests
+//! (test/integration/deployment/deployment_test.go with the helpers of util.go): the
+//! Deployment and ReplicaSet controllers over an API server (upstream's `dcSetup`), no
+//! scheduler or kubelet, so the tests mark pods ready themselves (`markAllPodsReady`).
+//! Upstream polls for up to a minute; here the simulation settles or runs on its clock.
+//!
+//! `newDeployment`: selector and template labels `name=test`, container
+//! `fake-name`/`fakeimage`, a RollingUpdate strategy left to the defaults (25% / 25%).
+
+use kubeplay::api::{
+    Container, Deployment, Duration, LabelSelector, Labels, Object, OwnerReference, Pod,
+    PodCondition, ReplicaSet, Time,
+};
+use kubeplay::controllers::deployment::DeploymentController;
+use kubeplay::controllers::replicaset::ReplicaSetController;
+use kubeplay::features::FeatureGates;
+use kubeplay::sim::Simulation;
+use kubeplay::store::apiserver::DeleteOptions;
+use kubeplay::world::World;
+use std::sync::Arc;
+
+const NS: &str = "default";
+const FAKE_IMAGE: &str = "fakeimage";
+const REVISION: &str = "deployment.kubernetes.io/revision";
+
+fn t0() -> Time {
+    Time::parse_rfc3339("2025-01-01T00:00:00Z").unwrap()
+}
+
+/// `dcSetup`: both controllers running.
+fn dc_setup() -> Simulation {
+    let mut s = Simulation::new(3, t0(), FeatureGates::default(), World::default());
+    s.add_loop(Box::new(ReplicaSetController::new()));
+    s.add_loop(Box::new(DeploymentController::new()));
+    s
+}
+
+fn test_labels() -> Labels {
+    [("name".to_string(), "test".to_string())]
+        .into_iter()
+        .collect()
+}
+
+/// `newDeployment(name, ns, replicas)`.
+fn new_deployment(name: &str, replicas: i32) -> Deployment {
+    let mut d = Deployment::default();
+    d.metadata.name = name.into();
+    d.metadata.namespace = NS.into();
+    d.spec.replicas = Some(replicas);
+    d.spec.selector = Some(LabelSelector::from_labels(&test_labels()));
+    d.spec.strategy.type_ = "RollingUpdate".into();
+    d.spec.strategy.rolling_update = Some(Default::default());
+    let t = Arc::make_mut(&mut d.spec.template);
+    t.metadata.labels = test_labels().into();
+    t.spec_mut().containers = vec![Container {
+        name: "fake-name".into(),
+        image: FAKE_IMAGE.into(),
+        ..Default::default()
+    }];
+    d
+}
+
+fn create(s: &mut Simulation, d: Deployment) -> Deployment {
+    match s.api.create(Object::Deployment(d)).unwrap() {
+        Object::Deployment(d) => d,
+        o => panic!("{o:?}"),
+    }
+}
+
+fn get_d(s: &Simulation, name: &str) -> Deployment {
+    s.api.store.get::<Deployment>(NS, name).unwrap().clone()
+}
+
+fn update_d(s: &mut Simulation, name: &str, f: impl FnOnce(&mut Deployment)) -> Deployment {
+    let mut d = get_d(s, name);
+    f(&mut d);
+    match s.api.update(Object::Deployment(d)).unwrap() {
+        Object::Deployment(d) => d,
+        o => panic!("{o:?}"),
+    }
+}
+
+fn update_rs(s: &mut Simulation, name: &str, f: impl FnOnce(&mut ReplicaSet)) -> ReplicaSet {
+    let mut rs = s.api.store.get::<ReplicaSet>(NS, name).unwrap().clone();
+    f(&mut rs);
+    match s.api.update(Object::ReplicaSet(rs)).unwrap() {
+        Object::ReplicaSet(rs) => rs,
+        o => panic!("{o:?}"),
+    }
+}
+
+/// ReplicaSets controlled by the deployment, oldest first.
+fn owned_rss(s: &Simulation, d: &Deployment) -> Vec<ReplicaSet> {
+    let mut v: Vec<ReplicaSet> = s
+        .api
+        .store
+        .list::<ReplicaSet>(Some(NS))
+        .filter(|rs| {
+            rs.metadata
+                .owner_references
+                .iter()
+                .any(|r| r.controller == Some(true) && r.uid == d.metadata.uid)
+        })
+        .cloned()
+        .collect();
+    v.sort_by_key(|rs| rs.metadata.creation_timestamp);
+    v
+}
+
+/// `GetNewReplicaSet`: the owned ReplicaSet whose template equals the deployment's (but for
+/// the pod-template-hash label).
+fn new_rs(s: &Simulation, d: &Deployment) -> Option<ReplicaSet> {
+    let mut rss = owned_rss(s, d);
+    kubeplay::controllers::deployment::util::find_new_replica_set(d, &mut rss)
+}
+
+fn all_pods(s: &Simulation) -> Vec<Pod> {
+    s.api.store.list::<Pod>(Some(NS)).cloned().collect()
+}
+
+fn is_ready(p: &Pod) -> bool {
+    p.status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "Ready" && c.status == "True")
+}
+
+/// `markAllPodsReady`-style: every pod not yet ready becomes Running and Ready (since `since`).
+fn mark_pods_ready_since(s: &mut Simulation, since: Time) {
+    for mut p in all_pods(s) {
+        if is_ready(&p) || p.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
+        p.status.phase = "Running".into();
+        p.status.conditions.retain(|c| c.type_ != "Ready");
+        p.status.conditions.push(PodCondition {
+            type_: "Ready".into(),
+            status: "True".into(),
+            last_transition_time: Some(since),
+            ..Default::default()
+        });
+        s.api.update_status(Object::Pod(p)).unwrap();
+    }
+}
+
+/// `waitForDeploymentStatusValidAndMarkPodsReady`: settle, marking pods ready, until the
+/// deployment's status is complete; then its status is checked against the spec.
+fn wait_status_valid_and_mark_ready(s: &mut Simulation, name: &str) {
+    for _ in 0..50 {
+        s.settle().unwrap();
+        let now = s.now();
+        mark_pods_ready_since(s, now);
+        s.settle().unwrap();
+        let d = get_d(s, name);
+        let r = d.spec.replicas.unwrap();
+        let st = &d.status;
+        if st.observed_generation >= d.metadata.generation
+            && st.updated_replicas == r
+            && st.replicas == r
+            && st.available_replicas == r
+        {
+            return;
+        }
+        s.run_for(Duration::from_secs(1)).unwrap();
+    }
+    panic!("{name}: status never valid: {:?}", get_d(s, name).status);
+}
+
+fn condition(d: &Deployment, t: &str) -> Option<kubeplay::api::DeploymentCondition> {
+    d.status.conditions.iter().find(|c| c.type_ == t).cloned()
+}
+
+fn controller_of(meta: &kubeplay::api::ObjectMeta) -> Option<&OwnerReference> {
+    meta.owner_references
+        .iter()
+        .find(|r| r.controller == Some(true))
+}
+
+/// TestNewDeployment (test/integration/deployment/deployment_test.go): revision 1, a valid
+/// status once pods are ready, annotations copied to the new ReplicaSet except
+/// last-applied-configuration, and every pod labelled with the ReplicaSet's hash.
+#[test]
+fn test_new_deployment() {
+    let mut s = dc_setup();
+    let name = "test-new-deployment";
+    let mut d = new_deployment(name, 20);
+    d.spec.min_ready_seconds = 4;
+    d.metadata.annotations = [
+        ("test".to_string(), "should-copy-to-replica-set".to_string()),
+        (
+            "kubectl.kubernetes.io/last-applied-configuration".to_string(),
+            "should-not-copy-to-replica-set".to_string(),
+        ),
+    ]
+    .into_iter()
+    .collect::<std::collections::BTreeMap<_, _>>()
+    .into();
+    create(&mut s, d);
+    s.settle().unwrap();
+    let d = get_d(&s, name);
+    assert_eq!(
+        d.metadata.annotations.get(REVISION).map(String::as_str),
+        Some("1")
+    );
+    assert_eq!(d.spec.template.spec.containers[0].image, FAKE_IMAGE);
+    // minReadySeconds 4: ready pods become available four seconds on.
+    let now = s.now();
+    mark_pods_ready_since(&mut s, now);
+    s.settle().unwrap();
+    assert_eq!(get_d(&s, name).status.available_replicas, 0);
+    s.run_for(Duration::from_secs(5)).unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let rs = new_rs(&s, &d).expect("a new ReplicaSet");
+    assert_eq!(
+        rs.metadata.annotations.get("test").map(String::as_str),
+        Some("should-copy-to-replica-set")
+    );
+    assert!(!rs
+        .metadata
+        .annotations
+        .contains_key("kubectl.kubernetes.io/last-applied-configuration"));
+    assert_eq!(
+        rs.metadata.annotations.get(REVISION).map(String::as_str),
+        Some("1")
+    );
+    // checkDeploymentRevisionAndImage / the pod-template-hash on every pod.
+    let hash = rs
+        .metadata
+        .labels
+        .get("pod-template-hash")
+        .cloned()
+        .unwrap();
+    let pods = all_pods(&s);
+    assert_eq!(pods.len(), 20);
+    for p in &pods {
+        assert_eq!(p.metadata.labels.get("pod-template-hash"), Some(&hash));
+        assert_eq!(controller_of(&p.metadata).unwrap().uid, rs.metadata.uid);
+    }
+    let d = get_d(&s, name);
+    let avail = condition(&d, "Available").unwrap();
+    assert_eq!(
+        (avail.status.as_str(), avail.reason.as_str()),
+        ("True", "MinimumReplicasAvailable")
+    );
+    let prog = condition(&d, "Progressing").unwrap();
+    assert_eq!(
+        (prog.status.as_str(), prog.reason.as_str()),
+        ("True", "NewReplicaSetAvailable")
+    );
+    assert_eq!(
+        prog.message,
+        format!(
+            "ReplicaSet \"{}\" has successfully progressed.",
+            rs.metadata.name
+        )
+    );
+}
+
+/// TestPausedDeployment: a paused deployment creates no ReplicaSet; once resumed it rolls out;
+/// paused again, a template change starts no rollout and leaves the old template alone.
+#[test]
+fn test_paused_deployment() {
+    let mut s = dc_setup();
+    let name = "test-paused-deployment";
+    let mut d = new_deployment(name, 1);
+    d.spec.paused = true;
+    d.spec
+        .template_mut()
+        .spec_mut()
+        .termination_grace_period_seconds = Some(1);
+    let d = create(&mut s, d);
+    s.settle().unwrap();
+    assert!(new_rs(&s, &d).is_none());
+    assert!(owned_rss(&s, &d).is_empty());
+    let d = update_d(&mut s, name, |d| d.spec.paused = false);
+    s.settle().unwrap();
+    assert!(get_d(&s, name).status.observed_generation >= d.metadata.generation);
+    assert_eq!(
+        get_d(&s, name)
+            .metadata
+            .annotations
+            .get(REVISION)
+            .map(String::as_str),
+        Some("1")
+    );
+    wait_status_valid_and_mark_ready(&mut s, name);
+    assert!(new_rs(&s, &get_d(&s, name)).is_some());
+    let d = update_d(&mut s, name, |d| d.spec.paused = true);
+    s.settle().unwrap();
+    assert!(get_d(&s, name).status.observed_generation >= d.metadata.generation);
+    let d = update_d(&mut s, name, |d| {
+        d.spec
+            .template_mut()
+            .spec_mut()
+            .termination_grace_period_seconds = Some(0)
+    });
+    s.settle().unwrap();
+    assert!(get_d(&s, name).status.observed_generation >= d.metadata.generation);
+    assert!(new_rs(&s, &d).is_none(), "no new ReplicaSet while paused");
+    let rss = owned_rss(&s, &d);
+    assert_eq!(rss.len(), 1, "an old replica set");
+    assert_eq!(
+        rss[0].spec.template.spec.termination_grace_period_seconds,
+        Some(1)
+    );
+    // Paused with a template change: Progressing Unknown, DeploymentPaused.
+    let prog = condition(&get_d(&s, name), "Progressing").unwrap();
+    assert_eq!(
+        (prog.status.as_str(), prog.reason.as_str()),
+        ("Unknown", "DeploymentPaused")
+    );
+}
+
+/// TestScalePausedDeployment: a paused deployment still scales its new ReplicaSet.
+#[test]
+fn test_scale_paused_deployment() {
+    let mut s = dc_setup();
+    let name = "test-scale-paused-deployment";
+    let mut d = new_deployment(name, 1);
+    d.spec
+        .template_mut()
+        .spec_mut()
+        .termination_grace_period_seconds = Some(1);
+    create(&mut s, d);
+    s.settle().unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    update_d(&mut s, name, |d| d.spec.paused = true);
+    s.settle().unwrap();
+    let d = update_d(&mut s, name, |d| d.spec.replicas = Some(10));
+    s.settle().unwrap();
+    assert!(get_d(&s, name).status.observed_generation >= d.metadata.generation);
+    let rs = new_rs(&s, &d).unwrap();
+    assert_eq!(rs.spec.replicas, Some(10));
+    wait_status_valid_and_mark_ready(&mut s, name);
+}
+
+/// TestDeploymentHashCollision: the new ReplicaSet's template changed behind the controller's
+/// back is a hash collision: collisionCount becomes 1 and revision 2 rolls out.
+#[test]
+fn test_deployment_hash_collision() {
+    let mut s = dc_setup();
+    let name = "test-hash-collision-deployment";
+    create(&mut s, new_deployment(name, 1));
+    s.settle().unwrap();
+    let d = get_d(&s, name);
+    let rs = new_rs(&s, &d).unwrap();
+    update_rs(&mut s, &rs.metadata.name, |rs| {
+        rs.spec
+            .template_mut()
+            .spec_mut()
+            .termination_grace_period_seconds = Some(5)
+    });
+    s.settle().unwrap();
+    let d = get_d(&s, name);
+    assert_eq!(d.status.collision_count, Some(1));
+    assert_eq!(
+        d.metadata.annotations.get(REVISION).map(String::as_str),
+        Some("2")
+    );
+    let new = new_rs(&s, &d).unwrap();
+    assert_ne!(new.metadata.name, rs.metadata.name);
+    assert_eq!(
+        new.metadata.annotations.get(REVISION).map(String::as_str),
+        Some("2")
+    );
+}
+
+/// TestFailedDeployment: pods that never become ready exceed progressDeadlineSeconds
+/// (Progressing False, ProgressDeadlineExceeded); once they are ready the rollout completes
+/// (Progressing True, NewReplicaSetAvailable).
+#[test]
+fn test_failed_deployment() {
+    let mut s = dc_setup();
+    let name = "progress-check";
+    let mut d = new_deployment(name, 1);
+    d.spec.progress_deadline_seconds = Some(1);
+    create(&mut s, d);
+    s.settle().unwrap();
+    s.run_for(Duration::from_secs(5)).unwrap();
+    let d = get_d(&s, name);
+    let prog = condition(&d, "Progressing").unwrap();
+    assert_eq!(
+        (prog.status.as_str(), prog.reason.as_str()),
+        ("False", "ProgressDeadlineExceeded"),
+        "{:?}",
+        d.status
+    );
+    let rs = new_rs(&s, &d).unwrap();
+    assert_eq!(
+        prog.message,
+        format!(
+            "ReplicaSet \"{}\" has timed out progressing.",
+            rs.metadata.name
+        )
+    );
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let prog = condition(&get_d(&s, name), "Progressing").unwrap();
+    assert_eq!(
+        (prog.status.as_str(), prog.reason.as_str()),
+        ("True", "NewReplicaSetAvailable")
+    );
+}
+
+/// TestOverlappingDeployments: two deployments with one selector each keep to their own
+/// ReplicaSets and pods.
+#[test]
+fn test_overlapping_deployments() {
+    let mut s = dc_setup();
+    let names = ["first-deployment", "second-deployment"];
+    let replicas = [1, 2];
+    for (n, r) in names.iter().zip(replicas) {
+        create(&mut s, new_deployment(n, r));
+        s.settle().unwrap();
+        wait_status_valid_and_mark_ready(&mut s, n);
+    }
+    for (n, r) in names.iter().zip(replicas) {
+        let d = get_d(&s, n);
+        let rss = owned_rss(&s, &d);
+        assert_eq!(rss.len(), 1, "{n}");
+        assert_eq!(rss[0].spec.replicas, Some(r));
+        let owned = all_pods(&s)
+            .into_iter()
+            .filter(|p| controller_of(&p.metadata).map(|c| &c.uid) == Some(&rss[0].metadata.uid))
+            .count();
+        assert_eq!(owned as i32, r, "{n}");
+    }
+    assert_eq!(all_pods(&s).len(), 3);
+}
+
+/// TestSpecReplicasChange (deployment_test.go): scaling is followed; a template annotation
+/// change without a replicas change still bumps observedGeneration.
+#[test]
+fn test_spec_replicas_change() {
+    let mut s = dc_setup();
+    let name = "deployment";
+    let mut d = new_deployment(name, 2);
+    d.spec.strategy.type_ = "Recreate".into();
+    d.spec.strategy.rolling_update = None;
+    create(&mut s, d);
+    s.settle().unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    for r in [3, 0, 2] {
+        update_d(&mut s, name, |d| d.spec.replicas = Some(r));
+        s.settle().unwrap();
+        let d = get_d(&s, name);
+        assert_eq!(new_rs(&s, &d).unwrap().spec.replicas, Some(r));
+        wait_status_valid_and_mark_ready(&mut s, name);
+    }
+    let before = get_d(&s, name).metadata.generation;
+    let d = update_d(&mut s, name, |d| {
+        Arc::make_mut(&mut d.spec.template).metadata.annotations =
+            [("test".to_string(), "annotation".to_string())]
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>()
+                .into();
+    });
+    assert_ne!(d.metadata.generation, before);
+    s.settle().unwrap();
+    assert!(get_d(&s, name).status.observed_generation >= d.metadata.generation);
+}
+
+/// TestDeploymentAvailableCondition: with minReadySeconds 3600 ready pods are not available
+/// (Available False, MinimumReplicasUnavailable); lowering minReadySeconds makes them
+/// available (Available True, MinimumReplicasAvailable).
+#[test]
+fn test_deployment_available_condition() {
+    let mut s = dc_setup();
+    let name = "deployment";
+    let mut d = new_deployment(name, 10);
+    d.spec.min_ready_seconds = 3600;
+    d.spec.progress_deadline_seconds = Some(7200);
+    create(&mut s, d);
+    s.settle().unwrap();
+    let d = get_d(&s, name);
+    let avail = condition(&d, "Available").unwrap();
+    assert_eq!(
+        (avail.status.as_str(), avail.reason.as_str()),
+        ("False", "MinimumReplicasUnavailable")
+    );
+    assert_eq!(
+        avail.message,
+        "Deployment does not have minimum availability."
+    );
+    assert_eq!(d.status.available_replicas, 0);
+    let now = s.now();
+    mark_pods_ready_since(&mut s, now);
+    s.settle().unwrap();
+    let d = get_d(&s, name);
+    assert_eq!(
+        (
+            d.status.replicas,
+            d.status.updated_replicas,
+            d.status.ready_replicas,
+            d.status.available_replicas,
+            d.status.unavailable_replicas
+        ),
+        (10, 10, 10, 0, 10),
+        "{:?}",
+        d.status
+    );
+    assert_eq!(condition(&d, "Available").unwrap().status, "False");
+    update_d(&mut s, name, |d| d.spec.min_ready_seconds = 1);
+    s.settle().unwrap();
+    s.run_for(Duration::from_secs(2)).unwrap();
+    let d = get_d(&s, name);
+    let avail = condition(&d, "Available").unwrap();
+    assert_eq!(
+        (avail.status.as_str(), avail.reason.as_str()),
+        ("True", "MinimumReplicasAvailable"),
+        "{:?}",
+        d.status
+    );
+    assert_eq!(avail.message, "Deployment has minimum availability.");
+    assert_eq!(
+        (d.status.available_replicas, d.status.unavailable_replicas),
+        (10, 0)
+    );
+}
+
+/// TestGeneralReplicaSetAdoption: a ReplicaSet whose only owner reference is not a controller
+/// reference is adopted (next to a foreign owner; replacing the deployment's own non-controller
+/// reference).
+#[test]
+fn test_general_replica_set_adoption() {
+    let mut s = dc_setup();
+    let name = "test-adopt-replicaset";
+    create(&mut s, new_deployment(name, 1));
+    s.settle().unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let d = get_d(&s, name);
+    let rs = new_rs(&s, &d).unwrap();
+    for (owner, expected) in [
+        (
+            OwnerReference {
+                api_version: "apps/v1".into(),
+                kind: "StatefulSet".into(),
+                name: d.metadata.name.clone(),
+                uid: "0f5e0a36-0000-4000-8000-000000000001".into(),
+                controller: Some(false),
+                block_owner_deletion: None,
+            },
+            2,
+        ),
+        (
+            OwnerReference {
+                api_version: "apps/v1".into(),
+                kind: "Deployment".into(),
+                name: d.metadata.name.clone(),
+                uid: d.metadata.uid.clone(),
+                controller: Some(false),
+                block_owner_deletion: None,
+            },
+            1,
+        ),
+    ] {
+        update_rs(&mut s, &rs.metadata.name, |rs| {
+            rs.metadata.owner_references = vec![owner.clone()].into()
+        });
+        s.settle().unwrap();
+        let got = s
+            .api
+            .store
+            .get::<ReplicaSet>(NS, &rs.metadata.name)
+            .unwrap()
+            .clone();
+        assert_eq!(
+            controller_of(&got.metadata).map(|r| r.uid.clone()),
+            Some(d.metadata.uid.clone()),
+            "{:?}",
+            got.metadata.owner_references
+        );
+        assert_eq!(got.metadata.owner_references.len(), expected);
+    }
+}
+
+/// TestDeploymentScaleSubresource: kubectl scale reads and writes spec.replicas.
+#[test]
+fn test_deployment_scale_subresource() {
+    let mut s = dc_setup();
+    let name = "deployment";
+    create(&mut s, new_deployment(name, 2));
+    s.settle().unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    for r in [3, 0] {
+        let current = get_d(&s, name).spec.replicas.unwrap();
+        kubeplay::kubectl::execute(
+            &mut s,
+            &format!("scale deployment {name} --current-replicas={current} --replicas={r}"),
+        )
+        .unwrap();
+        assert_eq!(get_d(&s, name).spec.replicas, Some(r));
+        wait_status_valid_and_mark_ready(&mut s, name);
+        assert_eq!(all_pods(&s).len(), r as usize);
+    }
+}
+
+/// TestReplicaSetOrphaningAndAdoptionWhenLabelsChange: a ReplicaSet relabelled away is
+/// released (owner references cleared) and a new one created; relabelled back it is adopted
+/// again.
+#[test]
+fn test_replica_set_orphaning_and_adoption_when_labels_change() {
+    let mut s = dc_setup();
+    let name = "test-replicaset-orphaning-and-adoption-when-labels-change";
+    create(&mut s, new_deployment(name, 1));
+    s.settle().unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let d = get_d(&s, name);
+    let rs = new_rs(&s, &d).unwrap();
+    let mut new_labels: Labels = [("new-name".to_string(), "new-test".to_string())]
+        .into_iter()
+        .collect();
+    update_rs(&mut s, &rs.metadata.name, |rs| {
+        rs.metadata.labels = new_labels.clone().into()
+    });
+    s.settle().unwrap();
+    let orphan = s
+        .api
+        .store
+        .get::<ReplicaSet>(NS, &rs.metadata.name)
+        .unwrap()
+        .clone();
+    assert!(orphan.metadata.owner_references.is_empty(), "{orphan:?}");
+    // The deployment creates a new ReplicaSet with the same template (another name: the
+    // collision count moved on, the orphan holding the hash's name).
+    let rss = owned_rss(&s, &d);
+    assert_eq!(rss.len(), 1, "{rss:?}");
+    assert_ne!(rss[0].metadata.uid, rs.metadata.uid);
+    // Back to the deployment's labels: adopted again.
+    new_labels = (*rs.metadata.labels).clone();
+    update_rs(&mut s, &rs.metadata.name, |rs| {
+        rs.metadata.labels = new_labels.clone().into()
+    });
+    s.settle().unwrap();
+    let adopted = s
+        .api
+        .store
+        .get::<ReplicaSet>(NS, &rs.metadata.name)
+        .unwrap()
+        .clone();
+    assert_eq!(
+        controller_of(&adopted.metadata).map(|r| r.uid.clone()),
+        Some(d.metadata.uid.clone())
+    );
+}
+
+/// TestTerminatingReplicas (DeploymentReplicaSetTerminatingReplicas, on in 1.35): pods held
+/// in termination are counted in status.terminatingReplicas of the ReplicaSet and the
+/// Deployment, not in replicas.
+#[test]
+fn test_terminating_replicas() {
+    let mut s = dc_setup();
+    let name = "test-terminating-replicas";
+    create(&mut s, new_deployment(name, 3));
+    s.settle().unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    // Hold two pods in termination with a finalizer, then delete them.
+    let pods = all_pods(&s);
+    for p in pods.iter().take(2) {
+        let mut p = p.clone();
+        p.metadata.finalizers = vec!["test.k8s.io/finalizer".to_string()].into();
+        s.api.update(Object::Pod(p.clone())).unwrap();
+        s.api
+            .delete("Pod", NS, &p.metadata.name, &DeleteOptions::default())
+            .unwrap();
+    }
+    s.settle().unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let d = get_d(&s, name);
+    assert_eq!(d.status.replicas, 3, "{:?}", d.status);
+    assert_eq!(d.status.terminating_replicas, Some(2), "{:?}", d.status);
+    let rs = new_rs(&s, &d).unwrap();
+    assert_eq!(rs.status.terminating_replicas, Some(2), "{:?}", rs.status);
+    // Finalizers removed: the pods go, the count drops to 0.
+    for p in pods.iter().take(2) {
+        let mut p = s
+            .api
+            .store
+            .get::<Pod>(NS, &p.metadata.name)
+            .unwrap()
+            .clone();
+        p.metadata.finalizers = Vec::<String>::new().into();
+        s.api.update(Object::Pod(p)).unwrap();
+    }
+    s.settle().unwrap();
+    let d = get_d(&s, name);
+    assert_eq!(d.status.terminating_replicas, Some(0), "{:?}", d.status);
+}
