@@ -477,6 +477,19 @@ fn test_deployment_available_condition() {
         (avail.status.as_str(), avail.reason.as_str()),
         ("False", "MinimumReplicasUnavailable")
     );
+    // checkDeploymentStatusReplicasFields(10, 10, 0, 0, 10).
+    assert_eq!(
+        (
+            d.status.replicas,
+            d.status.updated_replicas,
+            d.status.ready_replicas,
+            d.status.available_replicas,
+            d.status.unavailable_replicas
+        ),
+        (10, 10, 0, 0, 10),
+        "{:?}",
+        d.status
+    );
     assert_eq!(
         avail.message,
         "Deployment does not have minimum availability."
@@ -684,4 +697,363 @@ fn test_terminating_replicas() {
     s.settle().unwrap();
     let d = get_d(&s, name);
     assert_eq!(d.status.terminating_replicas, Some(0), "{:?}", d.status);
+}
+
+fn set_image(s: &mut Simulation, name: &str, image: &str) -> Deployment {
+    update_d(s, name, |d| {
+        d.spec.template_mut().spec_mut().containers[0].image = image.into()
+    })
+}
+
+fn desired_annotation(rs: &ReplicaSet) -> Option<i32> {
+    rs.metadata
+        .annotations
+        .get("deployment.kubernetes.io/desired-replicas")
+        .and_then(|v| v.parse().ok())
+}
+
+fn get_rs(s: &Simulation, name: &str) -> ReplicaSet {
+    s.api.store.get::<ReplicaSet>(NS, name).unwrap().clone()
+}
+
+fn assert_revision_and_image(s: &Simulation, name: &str, revision: &str, image: &str) {
+    let d = get_d(s, name);
+    assert_eq!(
+        d.metadata.annotations.get(REVISION).map(String::as_str),
+        Some(revision)
+    );
+    let rs = new_rs(s, &d).expect("a new ReplicaSet");
+    assert_eq!(
+        rs.metadata.annotations.get(REVISION).map(String::as_str),
+        Some(revision)
+    );
+    assert_eq!(rs.spec.template.spec.containers[0].image, image);
+}
+
+/// `waitRSStable`: status.replicas of the ReplicaSet equals its spec.
+fn assert_rs_stable(s: &Simulation, name: &str) {
+    let rs = get_rs(s, name);
+    assert_eq!(
+        rs.status.replicas,
+        rs.spec.replicas.unwrap(),
+        "{name}: {:?}",
+        rs.status
+    );
+}
+
+/// TestScaledRolloutDeployment: scaling in the middle of blocked rollouts (maxSurge 3,
+/// maxUnavailable 2) keeps minimum availability and leaves every ReplicaSet annotated with
+/// the new desired replica count.
+#[test]
+fn test_scaled_rollout_deployment() {
+    let mut s = dc_setup();
+    let name = "test-scaled-rollout-deployment";
+    let mut d = new_deployment(name, 10);
+    let ru = d.spec.strategy.rolling_update.as_mut().unwrap();
+    ru.max_surge = Some(kubeplay::api::IntOrString::Int(3));
+    ru.max_unavailable = Some(kubeplay::api::IntOrString::Int(2));
+    create(&mut s, d);
+    s.settle().unwrap();
+    assert_revision_and_image(&s, name, "1", FAKE_IMAGE);
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let first = new_rs(&s, &get_d(&s, name)).unwrap();
+
+    // A second image, its pods never marked ready: the rollout blocks.
+    set_image(&mut s, name, "fakeimage2");
+    s.settle().unwrap();
+    assert_revision_and_image(&s, name, "2", "fakeimage2");
+    let d = get_d(&s, name);
+    assert!(d.status.available_replicas >= 8, "{:?}", d.status);
+    assert_rs_stable(&s, &first.metadata.name);
+    let second = new_rs(&s, &d).unwrap();
+    assert_rs_stable(&s, &second.metadata.name);
+    assert_eq!(
+        (
+            get_rs(&s, &first.metadata.name).spec.replicas,
+            second.spec.replicas
+        ),
+        (Some(8), Some(5))
+    );
+
+    // Scale to 20 with a third image at once, then complete.
+    update_d(&mut s, name, |d| {
+        d.spec.replicas = Some(20);
+        d.spec.template_mut().spec_mut().containers[0].image = "fakeimage3".into();
+    });
+    s.settle().unwrap();
+    assert_revision_and_image(&s, name, "3", "fakeimage3");
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let third = new_rs(&s, &get_d(&s, name)).unwrap();
+    for rs in [&first, &second, &third] {
+        let rs = get_rs(&s, &rs.metadata.name);
+        assert_eq!(desired_annotation(&rs), Some(20), "{}", rs.metadata.name);
+    }
+
+    // A fourth image, blocked again.
+    set_image(&mut s, name, "fakeimage4");
+    s.settle().unwrap();
+    assert_revision_and_image(&s, name, "4", "fakeimage4");
+    let d = get_d(&s, name);
+    assert!(d.status.available_replicas >= 18, "{:?}", d.status);
+    assert_rs_stable(&s, &third.metadata.name);
+    let fourth = new_rs(&s, &d).unwrap();
+    assert_rs_stable(&s, &fourth.metadata.name);
+
+    // Scale down to 5 with a fifth image, then complete.
+    update_d(&mut s, name, |d| {
+        d.spec.replicas = Some(5);
+        d.spec.template_mut().spec_mut().containers[0].image = "fakeimage5".into();
+    });
+    s.settle().unwrap();
+    assert_revision_and_image(&s, name, "5", "fakeimage5");
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let fifth = new_rs(&s, &get_d(&s, name)).unwrap();
+    for rs in [&third, &fourth, &fifth] {
+        let rs = get_rs(&s, &rs.metadata.name);
+        assert_eq!(desired_annotation(&rs), Some(5), "{}", rs.metadata.name);
+    }
+    // Complete: only the newest ReplicaSet has replicas.
+    for rs in owned_rss(&s, &get_d(&s, name)) {
+        let want = if rs.metadata.uid == fifth.metadata.uid {
+            5
+        } else {
+            0
+        };
+        assert_eq!(rs.spec.replicas, Some(want), "{}", rs.metadata.name);
+    }
+}
+
+/// TestDeploymentRollingUpdate: successive image updates roll out to completion, each
+/// revision numbered in turn, old ReplicaSets left at zero replicas and their pods gone; the
+/// Deployment records the `ScalingReplicaSet` events of each step.
+#[test]
+fn test_deployment_rolling_update() {
+    let mut s = dc_setup();
+    let name = "test-rolling-update-deployment";
+    let mut d = new_deployment(name, 20);
+    d.spec.min_ready_seconds = 4;
+    create(&mut s, d);
+    s.settle().unwrap();
+    s.run_for(Duration::from_secs(5)).unwrap();
+    wait_status_valid_and_mark_ready(&mut s, name);
+    for (i, image) in ["fakeimage2", "fakeimage3"].iter().enumerate() {
+        set_image(&mut s, name, image);
+        for _ in 0..60 {
+            wait_status_valid_and_mark_ready(&mut s, name);
+            let d = get_d(&s, name);
+            if new_rs(&s, &d).unwrap().status.available_replicas == 20 && d.status.replicas == 20 {
+                break;
+            }
+            s.run_for(Duration::from_secs(1)).unwrap();
+        }
+        assert_revision_and_image(&s, name, &(i + 2).to_string(), image);
+        let d = get_d(&s, name);
+        let new = new_rs(&s, &d).unwrap();
+        for rs in owned_rss(&s, &d) {
+            if rs.metadata.uid != new.metadata.uid {
+                assert_eq!(rs.spec.replicas, Some(0), "{}", rs.metadata.name);
+                assert_eq!(rs.status.replicas, 0, "{}", rs.metadata.name);
+            }
+        }
+        let pods = all_pods(&s);
+        assert_eq!(pods.len(), 20);
+        assert!(pods.iter().all(|p| p.spec.containers[0].image == *image));
+    }
+    let scaling = s
+        .api
+        .events
+        .iter()
+        .filter(|e| e.reason == "ScalingReplicaSet")
+        .count();
+    assert!(scaling > 4, "{scaling}");
+}
+
+/// Marks ready (since now) every pod not ready yet whose image is not `bad`.
+fn mark_ready_except(s: &mut Simulation, bad: &str) {
+    let now = s.now();
+    for mut p in all_pods(s) {
+        if is_ready(&p)
+            || p.metadata.deletion_timestamp.is_some()
+            || p.spec.containers[0].image == bad
+        {
+            continue;
+        }
+        p.status.phase = "Running".into();
+        p.status.conditions.retain(|c| c.type_ != "Ready");
+        p.status.conditions.push(PodCondition {
+            type_: "Ready".into(),
+            status: "True".into(),
+            last_transition_time: Some(now),
+            ..Default::default()
+        });
+        s.api.update_status(Object::Pod(p)).unwrap();
+    }
+}
+
+/// Runs `secs` seconds, marking pods ready (but those with image `bad`) every second.
+fn run_marking(s: &mut Simulation, secs: u64, bad: &str) {
+    for _ in 0..secs {
+        s.settle().unwrap();
+        mark_ready_except(s, bad);
+        s.settle().unwrap();
+        s.run_for(Duration::from_secs(1)).unwrap();
+    }
+}
+
+/// testProportionalScalingDeployment (test/e2e/apps/deployment.go): 10 replicas, maxSurge 3,
+/// maxUnavailable 2, a rollout to an image that never runs leaves the old ReplicaSet at 8 and
+/// the new at 5; scaling the Deployment to 30 mid-rollout spreads the 20 new replicas in
+/// proportion: 20 and 13.
+#[test]
+fn test_proportional_scaling_deployment() {
+    let mut s = dc_setup();
+    let name = "webserver-deployment";
+    let mut d = new_deployment(name, 10);
+    let ru = d.spec.strategy.rolling_update.as_mut().unwrap();
+    ru.max_surge = Some(kubeplay::api::IntOrString::Int(3));
+    ru.max_unavailable = Some(kubeplay::api::IntOrString::Int(2));
+    create(&mut s, d);
+    run_marking(&mut s, 3, "webserver:404");
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let first = new_rs(&s, &get_d(&s, name)).unwrap();
+    set_image(&mut s, name, "webserver:404");
+    run_marking(&mut s, 5, "webserver:404");
+    let d = get_d(&s, name);
+    let second = new_rs(&s, &d).unwrap();
+    assert_eq!(get_rs(&s, &first.metadata.name).spec.replicas, Some(8));
+    assert_eq!(second.spec.replicas, Some(5));
+    assert_eq!(d.status.available_replicas, 8, "{:?}", d.status);
+    update_d(&mut s, name, |d| d.spec.replicas = Some(30));
+    s.settle().unwrap();
+    let first = get_rs(&s, &first.metadata.name);
+    let second = get_rs(&s, &second.metadata.name);
+    assert_eq!(first.spec.replicas, Some(20));
+    assert_eq!(second.spec.replicas, Some(13));
+    for rs in [&first, &second] {
+        assert_eq!(desired_annotation(rs), Some(30));
+        assert_eq!(
+            rs.metadata
+                .annotations
+                .get("deployment.kubernetes.io/max-replicas")
+                .map(String::as_str),
+            Some("33")
+        );
+    }
+}
+
+/// testRolloverDeployment (test/e2e/apps/deployment.go): a Deployment adopts a bare
+/// ReplicaSet matching its selector; a rollout to a bad image is rolled over by a good one
+/// mid-way: the intermediate ReplicaSet goes to zero at once, the adopted one once the new
+/// pods are available for minReadySeconds.
+#[test]
+fn test_rollover_deployment() {
+    let mut s = dc_setup();
+    // The bare ReplicaSet, its pod running.
+    let mut rs = ReplicaSet::default();
+    rs.metadata.name = "test-rollover-controller".into();
+    rs.metadata.labels = test_labels().into();
+    rs.metadata.namespace = NS.into();
+    rs.spec.replicas = Some(1);
+    rs.spec.selector = Some(LabelSelector::from_labels(&test_labels()));
+    rs.spec.template_mut().metadata.labels = test_labels().into();
+    rs.spec.template_mut().spec_mut().containers = vec![Container {
+        name: "httpd".into(),
+        image: "httpd".into(),
+        ..Default::default()
+    }];
+    s.api.create(Object::ReplicaSet(rs)).unwrap();
+    run_marking(&mut s, 2, "");
+    let name = "test-rollover-deployment";
+    let mut d = new_deployment(name, 1);
+    d.spec.min_ready_seconds = 10;
+    let ru = d.spec.strategy.rolling_update.as_mut().unwrap();
+    ru.max_surge = Some(kubeplay::api::IntOrString::Int(1));
+    ru.max_unavailable = Some(kubeplay::api::IntOrString::Int(0));
+    d.spec.template_mut().spec_mut().containers[0].name = "redis-slave".into();
+    d.spec.template_mut().spec_mut().containers[0].image = "redis-slave:bad".into();
+    let d = create(&mut s, d);
+    run_marking(&mut s, 5, "redis-slave:bad");
+    let adopted = get_rs(&s, "test-rollover-controller");
+    assert_eq!(
+        controller_of(&adopted.metadata).map(|r| r.uid.clone()),
+        Some(d.metadata.uid.clone()),
+        "the bare ReplicaSet is adopted"
+    );
+    assert_eq!(adopted.spec.replicas, Some(1));
+    let bad = new_rs(&s, &get_d(&s, name)).unwrap();
+    assert_eq!(bad.spec.replicas, Some(1));
+    assert_eq!(
+        get_d(&s, name)
+            .metadata
+            .annotations
+            .get(REVISION)
+            .map(String::as_str),
+        Some("1")
+    );
+    // Roll over to a good image.
+    update_d(&mut s, name, |d| {
+        let c = &mut d.spec.template_mut().spec_mut().containers[0];
+        c.name = "agnhost".into();
+        c.image = "agnhost".into();
+    });
+    s.settle().unwrap();
+    assert_eq!(
+        get_rs(&s, &bad.metadata.name).spec.replicas,
+        Some(0),
+        "the intermediate ReplicaSet is scaled down at once"
+    );
+    assert_eq!(
+        get_rs(&s, "test-rollover-controller").spec.replicas,
+        Some(1)
+    );
+    run_marking(&mut s, 15, "redis-slave:bad");
+    let d = get_d(&s, name);
+    assert_eq!(
+        d.metadata.annotations.get(REVISION).map(String::as_str),
+        Some("2")
+    );
+    let new = new_rs(&s, &d).unwrap();
+    assert_eq!(new.spec.template.spec.containers[0].image, "agnhost");
+    assert_eq!(new.status.available_replicas, 1);
+    assert_eq!(
+        get_rs(&s, "test-rollover-controller").spec.replicas,
+        Some(0)
+    );
+    assert_eq!(get_rs(&s, &bad.metadata.name).spec.replicas, Some(0));
+    assert_eq!(d.status.updated_replicas, 1);
+    assert_eq!(d.status.available_replicas, 1);
+}
+
+/// testDeploymentCleanUpPolicy (test/e2e/apps/deployment.go): revisionHistoryLimit 0 deletes
+/// the adopted old ReplicaSet once the rollout is complete.
+#[test]
+fn test_deployment_clean_up_policy() {
+    let mut s = dc_setup();
+    let mut rs = ReplicaSet::default();
+    rs.metadata.name = "test-cleanup-controller".into();
+    rs.metadata.labels = test_labels().into();
+    rs.metadata.namespace = NS.into();
+    rs.spec.replicas = Some(1);
+    rs.spec.selector = Some(LabelSelector::from_labels(&test_labels()));
+    rs.spec.template_mut().metadata.labels = test_labels().into();
+    rs.spec.template_mut().spec_mut().containers = vec![Container {
+        name: "httpd".into(),
+        image: "httpd".into(),
+        ..Default::default()
+    }];
+    s.api.create(Object::ReplicaSet(rs)).unwrap();
+    run_marking(&mut s, 2, "");
+    let name = "test-cleanup-deployment";
+    let mut d = new_deployment(name, 1);
+    d.spec.revision_history_limit = Some(0);
+    let d = create(&mut s, d);
+    run_marking(&mut s, 5, "");
+    let rss = owned_rss(&s, &d);
+    assert_eq!(rss.len(), 1, "{rss:?}");
+    assert!(s
+        .api
+        .store
+        .get::<ReplicaSet>(NS, "test-cleanup-controller")
+        .is_none());
+    assert_eq!(all_pods(&s).len(), 1);
 }
