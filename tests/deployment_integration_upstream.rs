@@ -638,6 +638,8 @@ fn test_replica_set_orphaning_and_adoption_when_labels_change() {
     let rss = owned_rss(&s, &d);
     assert_eq!(rss.len(), 1, "{rss:?}");
     assert_ne!(rss[0].metadata.uid, rs.metadata.uid);
+    assert_ne!(rss[0].metadata.name, rs.metadata.name);
+    assert_eq!(get_d(&s, name).status.collision_count, Some(1));
     // Back to the deployment's labels: adopted again.
     new_labels = (*rs.metadata.labels).clone();
     update_rs(&mut s, &rs.metadata.name, |rs| {
@@ -654,6 +656,17 @@ fn test_replica_set_orphaning_and_adoption_when_labels_change() {
         controller_of(&adopted.metadata).map(|r| r.uid.clone()),
         Some(d.metadata.uid.clone())
     );
+    // Two ReplicaSets with the deployment's template: the oldest is the new one
+    // (FindNewReplicaSet sorts by creation time), so the rollout settles on the original
+    // and scales the replacement away.
+    wait_status_valid_and_mark_ready(&mut s, name);
+    let d = get_d(&s, name);
+    assert_eq!(new_rs(&s, &d).unwrap().metadata.uid, rs.metadata.uid);
+    for r in owned_rss(&s, &d) {
+        let want = if r.metadata.uid == rs.metadata.uid { 1 } else { 0 };
+        assert_eq!(r.spec.replicas, Some(want), "{}", r.metadata.name);
+    }
+    assert_eq!(all_pods(&s).len(), 1);
 }
 
 /// TestTerminatingReplicas (DeploymentReplicaSetTerminatingReplicas, on in 1.35): pods held

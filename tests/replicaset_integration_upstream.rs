@@ -917,3 +917,97 @@ fn test_rc_fully_labeled_replicas() {
     let st = get_rc(&s, "rc").status.clone();
     assert_eq!((st.replicas, st.fully_labeled_replicas), (2, 1), "{st:?}");
 }
+
+/// testReplicationControllerConditionCheck / testReplicaSetConditionCheck
+/// (test/e2e/apps/rc.go, replica_set.go): a controller whose pods are refused at creation
+/// surfaces `ReplicaFailure` (reason FailedCreate, the API error as message), and scaling it
+/// down to what exists clears the condition. Upstream refuses the pods with a ResourceQuota,
+/// which kubeplay does not model; here admission refuses them (a pod overhead without a
+/// RuntimeClass), the controller path being the same.
+#[test]
+fn test_replica_failure_condition_check() {
+    for rc_kind in [false, true] {
+        let mut s = if rc_kind { rc_sim() } else { sim() };
+        let overhead = serde_json::json!({"cpu": "100m"});
+        let (kind, status, conds) = if rc_kind {
+            let mut rc = new_rc("condition-test", 3);
+            rc.spec
+                .template
+                .as_mut()
+                .unwrap()
+                .spec_mut()
+                .extra
+                .insert("overhead".into(), overhead.clone());
+            create_rc(&mut s, rc);
+            s.settle().unwrap();
+            let rc = get_rc(&s, "condition-test");
+            let c: Vec<(String, String, String, String)> = rc
+                .status
+                .conditions
+                .iter()
+                .map(|c| {
+                    (
+                        c.type_.clone(),
+                        c.status.clone(),
+                        c.reason.clone(),
+                        c.message.clone(),
+                    )
+                })
+                .collect();
+            ("ReplicationController", rc.status.replicas, c)
+        } else {
+            let mut rs = new_rs("condition-test", 3);
+            rs.spec
+                .template_mut()
+                .spec_mut()
+                .extra
+                .insert("overhead".into(), overhead.clone());
+            create_rs(&mut s, rs);
+            s.settle().unwrap();
+            let rs = get_rs(&s, "condition-test");
+            let c: Vec<(String, String, String, String)> = rs
+                .status
+                .conditions
+                .iter()
+                .map(|c| {
+                    (
+                        c.type_.clone(),
+                        c.status.clone(),
+                        c.reason.clone(),
+                        c.message.clone(),
+                    )
+                })
+                .collect();
+            ("ReplicaSet", rs.status.replicas, c)
+        };
+        assert_eq!(status, 0, "{kind}");
+        assert_eq!(conds.len(), 1, "{kind}: {conds:?}");
+        let (t, st, reason, message) = &conds[0];
+        assert_eq!(
+            (t.as_str(), st.as_str(), reason.as_str()),
+            ("ReplicaFailure", "True", "FailedCreate"),
+            "{kind}"
+        );
+        assert!(
+            message.starts_with("pods \"condition-test-") && message.contains("is forbidden"),
+            "{kind}: {message}"
+        );
+        let failed = s
+            .api
+            .events
+            .iter()
+            .filter(|e| e.reason == "FailedCreate" && e.type_ == "Warning")
+            .count();
+        assert!(failed >= 1, "{kind}");
+        // Scaled down to the pods that exist: the condition is removed.
+        if rc_kind {
+            update_rc(&mut s, "condition-test", |rc| rc.spec.replicas = Some(0));
+            s.settle().unwrap();
+            assert!(get_rc(&s, "condition-test").status.conditions.is_empty());
+        } else {
+            update_rs(&mut s, "condition-test", |rs| rs.spec.replicas = Some(0));
+            s.settle().unwrap();
+            assert!(get_rs(&s, "condition-test").status.conditions.is_empty());
+        }
+    }
+}
