@@ -663,7 +663,11 @@ fn test_replica_set_orphaning_and_adoption_when_labels_change() {
     let d = get_d(&s, name);
     assert_eq!(new_rs(&s, &d).unwrap().metadata.uid, rs.metadata.uid);
     for r in owned_rss(&s, &d) {
-        let want = if r.metadata.uid == rs.metadata.uid { 1 } else { 0 };
+        let want = if r.metadata.uid == rs.metadata.uid {
+            1
+        } else {
+            0
+        };
         assert_eq!(r.spec.replicas, Some(want), "{}", r.metadata.name);
     }
     assert_eq!(all_pods(&s).len(), 1);
@@ -1069,4 +1073,62 @@ fn test_deployment_clean_up_policy() {
         .get::<ReplicaSet>(NS, "test-cleanup-controller")
         .is_none());
     assert_eq!(all_pods(&s).len(), 1);
+}
+
+/// testDeploymentStatus ("should validate Deployment Status endpoints",
+/// test/e2e/apps/deployment.go), through `kubectl patch --subresource=status`: a condition
+/// patched into the status is stored (strategic merge on `type`, next to the controller's), a
+/// spec change in the same patch is ignored by the status subresource, and the controller's
+/// next status write keeps the extra condition. An unknown subresource is refused by kubectl.
+#[test]
+fn test_deployment_status_endpoints() {
+    let text = "apiVersion: kubeplay.dev/v1alpha1\nkind: Scenario\nnodes: [{count: 2, namePrefix: node-}]\nkubelet:\n  readiness: 2s\nobjects:\n  - {apiVersion: apps/v1, kind: Deployment, metadata: {name: test-deployment-status}, spec: {replicas: 1, selector: {matchLabels: {e2e: testing}}, template: {metadata: {labels: {e2e: testing}}, spec: {containers: [{name: httpd, image: httpd}]}}}}\n";
+    let mut s = kubeplay::scenario::Scenario::parse(text)
+        .unwrap()
+        .build()
+        .unwrap();
+    s.run_for(Duration::from_secs(30)).unwrap();
+    let name = "test-deployment-status";
+    let out = kubeplay::kubectl::execute(
+        &mut s,
+        r#"patch deployment test-deployment-status --subresource=status -p '{"spec":{"replicas":5},"status":{"conditions":[{"type":"StatusPatched","status":"True"}]}}'"#,
+    )
+    .unwrap();
+    assert_eq!(out, "deployment.apps/test-deployment-status patched");
+    let d = get_d(&s, name);
+    assert_eq!(
+        d.spec.replicas,
+        Some(1),
+        "the status subresource keeps the spec"
+    );
+    let types: Vec<&str> = d
+        .status
+        .conditions
+        .iter()
+        .map(|c| c.type_.as_str())
+        .collect();
+    assert_eq!(types, ["Available", "Progressing", "StatusPatched"]);
+    // A resync (a scale) rewrites the status; the patched condition stays.
+    kubeplay::kubectl::execute(
+        &mut s,
+        "scale deployment test-deployment-status --replicas=2",
+    )
+    .unwrap();
+    s.run_for(Duration::from_secs(30)).unwrap();
+    let d = get_d(&s, name);
+    assert_eq!(d.status.available_replicas, 2);
+    assert!(d
+        .status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "StatusPatched" && c.status == "True"));
+    let err = kubeplay::kubectl::execute(
+        &mut s,
+        r#"patch deployment test-deployment-status --subresource=foo -p '{"spec":{}}'"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        r#"error: invalid subresource value: "foo". Must be one of [status scale]"#
+    );
 }
