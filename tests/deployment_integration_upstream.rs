@@ -595,16 +595,47 @@ fn test_deployment_scale_subresource() {
     s.settle().unwrap();
     wait_status_valid_and_mark_ready(&mut s, name);
     for r in [3, 0] {
+        // GetScale: the Scale's spec.replicas is the deployment's.
         let current = get_d(&s, name).spec.replicas.unwrap();
+        let scale = kubeplay::kubectl::execute(
+            &mut s,
+            &format!("get deployment {name} --subresource=scale -o json"),
+        )
+        .unwrap();
+        let scale: serde_json::Value = serde_json::from_str(&scale).unwrap();
+        assert_eq!(scale["kind"], "Scale");
+        assert_eq!(scale["apiVersion"], "autoscaling/v1");
+        assert_eq!(scale["spec"]["replicas"], current);
+        assert_eq!(scale["status"]["replicas"], current);
+        assert_eq!(scale["status"]["selector"], "name=test");
+        // UpdateScale.
         kubeplay::kubectl::execute(
             &mut s,
-            &format!("scale deployment {name} --current-replicas={current} --replicas={r}"),
+            &format!(
+                "patch deployment {name} --subresource=scale --type=merge -p '{{\"spec\":{{\"replicas\":{r}}}}}'"
+            ),
         )
         .unwrap();
         assert_eq!(get_d(&s, name).spec.replicas, Some(r));
         wait_status_valid_and_mark_ready(&mut s, name);
         assert_eq!(all_pods(&s).len(), r as usize);
     }
+    // The scale table: the server's scale columns; spec.replicas 0 is omitted in the Scale.
+    let out = kubeplay::kubectl::execute(&mut s, &format!("get deploy {name} --subresource=scale"))
+        .unwrap();
+    let lines: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], ["NAME", "DESIRED", "AVAILABLE", "AGE"]);
+    assert_eq!(&lines[1][..3], [name, "0", "0"]);
+    let err = kubeplay::kubectl::execute(&mut s, &format!("get deploy {name} --subresource=x"))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        r#"error: invalid subresource value: "x". Must be one of [status scale]"#
+    );
 }
 
 /// TestReplicaSetOrphaningAndAdoptionWhenLabelsChange: a ReplicaSet relabelled away is
