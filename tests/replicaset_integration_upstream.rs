@@ -1011,3 +1011,39 @@ fn test_replica_failure_condition_check() {
         }
     }
 }
+
+/// "should validate Replicaset Status endpoints" (test/e2e/apps/replica_set.go), through
+/// `kubectl patch --subresource=status`: a patched condition is stored (spec untouched) and
+/// survives the controller's next status write; the Scale (`get --subresource=scale`) reports
+/// spec.replicas, status.replicas and the selector.
+#[test]
+fn test_rs_status_endpoints() {
+    let mut s = sim();
+    create_rs(&mut s, new_rs("rs", 1));
+    wait_rs_stable(&mut s, "rs");
+    let out = kubeplay::kubectl::execute(
+        &mut s,
+        r#"patch rs rs --subresource=status -p '{"spec":{"replicas":3},"status":{"conditions":[{"type":"StatusPatched","status":"True"}]}}'"#,
+    )
+    .unwrap();
+    assert_eq!(out, "replicaset.apps/rs patched");
+    let rs = get_rs(&s, "rs");
+    assert_eq!(rs.spec.replicas, Some(1));
+    assert_eq!(rs.status.conditions.len(), 1);
+    assert_eq!(rs.status.conditions[0].type_, "StatusPatched");
+    update_rs(&mut s, "rs", |rs| rs.spec.replicas = Some(2));
+    wait_rs_stable(&mut s, "rs");
+    let rs = get_rs(&s, "rs");
+    assert_eq!(rs.status.replicas, 2);
+    assert!(rs
+        .status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "StatusPatched" && c.status == "True"));
+    let scale =
+        kubeplay::kubectl::execute(&mut s, "get rs rs --subresource=scale -o json").unwrap();
+    let scale: serde_json::Value = serde_json::from_str(&scale).unwrap();
+    assert_eq!(scale["spec"]["replicas"], 2);
+    assert_eq!(scale["status"]["replicas"], 2);
+    assert_eq!(scale["status"]["selector"], "foo=bar");
+}
