@@ -25,6 +25,7 @@ const FLAGS: &[Flag] = &[
     Flag::bool("watch-only"),
     Flag::strings("filename").short('f'),
     Flag::str("sort-by"),
+    Flag::str("subresource"),
 ];
 
 pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Result<(), String> {
@@ -60,6 +61,14 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
             "error: --show-labels option cannot be used with {format} printer"
         ));
     }
+    // `supportedSubresources`: `status` reads the object itself; `scale` reads the
+    // autoscaling/v1 Scale of a Deployment, ReplicaSet, ReplicationController or StatefulSet.
+    let subresource = p.string("subresource");
+    if !subresource.is_empty() && !matches!(subresource.as_str(), "status" | "scale") {
+        return Err(format!(
+            "error: invalid subresource value: {subresource:?}. Must be one of [status scale]"
+        ));
+    }
     let all_ns = p.bool("all-namespaces");
     let req = resource::build(&p.args, true, p.str("selector"), false)?;
     let namespace = if all_ns { None } else { Some(ns.name.as_str()) };
@@ -72,6 +81,9 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         errs.retain(|e| !e.starts_with("Error from server (NotFound)"));
     }
     let now = sim.now();
+    if subresource == "scale" {
+        return get_scale(infos, errs, &req, &format, &template, &p, all_ns, now, out);
+    }
 
     if format == "jsonpath" || format == "custom-columns" {
         let single = req.single_item();
@@ -129,6 +141,167 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
             out.print(&format!("No resources found in {} namespace.", ns.name));
         } else {
             out.print("No resources found");
+        }
+    }
+    finish(out, errs)
+}
+
+/// The autoscaling/v1 `Scale` the scale subresource of `o` serves (`scaleFromDeployment` and
+/// its ReplicaSet / ReplicationController / StatefulSet twins): name, namespace, uid,
+/// resourceVersion and creationTimestamp of the object, `spec.replicas` (omitted when 0) and
+/// `status.replicas` with the selector as a string. `None` for kinds without the subresource.
+fn scale_value(o: &Object) -> Option<serde_json::Value> {
+    use serde_json::{json, Map, Value};
+    let (desired, current, selector) = match o {
+        Object::Deployment(d) => (
+            d.spec.replicas.unwrap_or(1),
+            d.status.replicas,
+            d.spec.selector.as_ref().map(|s| s.to_kubectl_string()),
+        ),
+        Object::ReplicaSet(rs) => (
+            rs.spec.replicas.unwrap_or(1),
+            rs.status.replicas,
+            rs.spec.selector.as_ref().map(|s| s.to_kubectl_string()),
+        ),
+        Object::ReplicationController(rc) => (
+            rc.spec.replicas.unwrap_or(1),
+            rc.status.replicas,
+            Some(
+                rc.spec
+                    .selector
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+        ),
+        Object::StatefulSet(ss) => (
+            ss.spec.replicas.unwrap_or(1),
+            ss.status.replicas,
+            ss.spec.selector.as_ref().map(|s| s.to_kubectl_string()),
+        ),
+        _ => return None,
+    };
+    let full = output::object_value(o);
+    let mut meta = Map::new();
+    for key in [
+        "creationTimestamp",
+        "name",
+        "namespace",
+        "resourceVersion",
+        "uid",
+    ] {
+        if let Some(v) = full["metadata"].get(key) {
+            meta.insert(key.into(), v.clone());
+        }
+    }
+    let mut spec = Map::new();
+    if desired != 0 {
+        spec.insert("replicas".into(), json!(desired));
+    }
+    let mut status = Map::new();
+    status.insert("replicas".into(), json!(current));
+    if let Some(sel) = selector.filter(|s| !s.is_empty()) {
+        status.insert("selector".into(), json!(sel));
+    }
+    Some(json!({
+        "apiVersion": "autoscaling/v1",
+        "kind": "Scale",
+        "metadata": Value::Object(meta),
+        "spec": Value::Object(spec),
+        "status": Value::Object(status),
+    }))
+}
+
+/// `kubectl get --subresource=scale`: the Scale objects, as a table (`NAME DESIRED AVAILABLE
+/// AGE`, the server's scale columns) or yaml/json/jsonpath/name. A kind without the
+/// subresource is the server's 404.
+#[allow(clippy::too_many_arguments)]
+fn get_scale(
+    infos: Vec<Info>,
+    mut errs: Vec<String>,
+    req: &resource::Request,
+    format: &str,
+    template: &str,
+    p: &args::Parsed,
+    all_ns: bool,
+    now: crate::api::Time,
+    out: &mut Out,
+) -> Result<(), String> {
+    let mut scales = vec![];
+    for info in infos {
+        for it in info.items {
+            let Item::Obj(o) = it else { continue };
+            match scale_value(&o) {
+                Some(v) => scales.push((o, v)),
+                None => {
+                    let e = "Error from server (NotFound): the server could not find the requested resource";
+                    if !errs.iter().any(|x| x == e) {
+                        errs.push(e.into());
+                    }
+                }
+            }
+        }
+    }
+    let single = req.single_item();
+    match format {
+        "jsonpath" | "yaml" | "json" | "name" => {
+            if single && !errs.is_empty() {
+                return Err(errs.join("\n"));
+            }
+            if format == "name" {
+                for (o, _) in &scales {
+                    out.print(&format!("scale.autoscaling/{}", o.meta().name));
+                }
+                return finish(out, errs);
+            }
+            let v = if single && scales.len() == 1 {
+                scales[0].1.clone()
+            } else {
+                output::list_value(scales.iter().map(|(_, v)| v.clone()).collect())
+            };
+            if format == "jsonpath" {
+                let t = jsonpath::parse(template)
+                    .map_err(|e| format!("error: error parsing jsonpath {template}, {e}"))?;
+                out.text.push_str(&t.execute(&v));
+            } else {
+                out.print(&output::print_value(format, &v));
+            }
+        }
+        _ => {
+            const COLS: &[table::Column] = &[
+                table::Column::name("Name"),
+                table::Column::std("Desired"),
+                table::Column::std("Available"),
+                table::Column::std("Age"),
+            ];
+            let rows: Vec<table::Row> = scales
+                .iter()
+                .map(|(o, v)| table::Row {
+                    cells: vec![
+                        o.meta().name.clone(),
+                        v["spec"]["replicas"].as_i64().unwrap_or(0).to_string(),
+                        v["status"]["replicas"].as_i64().unwrap_or(0).to_string(),
+                        printers::translate_timestamp_since(o.meta().creation_timestamp, now),
+                    ],
+                    namespace: o.meta().namespace.clone(),
+                    labels: Default::default(),
+                })
+                .collect();
+            if !rows.is_empty() {
+                let opts = TableOptions {
+                    wide: format == "wide",
+                    no_headers: p.bool("no-headers"),
+                    with_namespace: all_ns,
+                    ..Default::default()
+                };
+                let text = if opts.no_headers {
+                    table::layout(&table::raw_lines(COLS, &rows, &opts, false))
+                } else {
+                    table::render(COLS, &rows, &opts)
+                };
+                out.print(text.trim_end_matches('\n'));
+            }
         }
     }
     finish(out, errs)

@@ -401,6 +401,16 @@ pub(crate) fn run(
         );
     }
     let pt = PatchType::parse(&p.string("type"))?;
+    // `supportedSubresources`: the status subresource writes the status only (the server keeps
+    // spec and metadata); the scale subresource's `spec.replicas` is the object's own, so a
+    // scale patch is applied to the object.
+    let subresource = p.string("subresource");
+    if !subresource.is_empty() && !matches!(subresource.as_str(), "status" | "scale") {
+        return Err(format!(
+            "error: invalid subresource value: {subresource:?}. Must be one of [status scale]"
+        ));
+    }
+    let status = subresource == "status";
     let output = p.string("output");
     if !output.is_empty() && !matches!(output.as_str(), "name" | "yaml" | "json") {
         return Err(super::output::no_printer(
@@ -464,10 +474,11 @@ pub(crate) fn run(
         let result = match patch_object(obj, pt, &patch) {
             Ok(new) if local || dry == DryRun::Client => Ok(new),
             Ok(new) => {
-                let res = if dry == DryRun::Server {
-                    sim.api.clone().update(new)
-                } else {
-                    sim.api.update(new)
+                let res = match (dry == DryRun::Server, status) {
+                    (true, false) => sim.api.clone().update(new),
+                    (true, true) => sim.api.clone().update_status(new),
+                    (false, false) => sim.api.update(new),
+                    (false, true) => sim.api.update_status(new),
                 };
                 res.map_err(|e| e.kubectl_message())
             }
