@@ -1,0 +1,458 @@
+//! Ports of upstream's DaemonSet integration tests
+//! (test/integration/daemonset/daemonset_test.go): an API server, the DaemonSet controller and
+//! the default scheduler — no kubelet, so bound pods stay Pending until the test marks them
+//! Running and Ready (`validateDaemonSetPodsAndMarkReady`). Upstream runs every scenario once
+//! per update strategy (OnDelete and RollingUpdate with maxUnavailable 1); so do these. Nodes
+//! are API objects only (`newNode`: Ready, 100 pods allocatable). Upstream polls for up to 60 s;
+//! here the simulation settles.
+
+use kubeplay::api::{ControllerRevision, DaemonSet, Node, Object, Pod, Time};
+use kubeplay::controllers::daemon::DaemonSetsController;
+use kubeplay::features::FeatureGates;
+use kubeplay::scheduler::new_scheduler;
+use kubeplay::sim::Simulation;
+use kubeplay::world::World;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+const NS: &str = "simple-daemonset-test";
+
+fn new_sim() -> Simulation {
+    let mut s = Simulation::new(
+        11,
+        Time::from_unix_secs(1_700_000_000),
+        FeatureGates::default(),
+        World::default(),
+    );
+    s.add_loop(Box::new(DaemonSetsController::new()));
+    s.add_loop(new_scheduler());
+    s
+}
+
+/// `newOnDeleteStrategy` and `newRollbackStrategy` (RollingUpdate, maxUnavailable 1).
+fn strategies() -> [Value; 2] {
+    [
+        json!({"type": "OnDelete"}),
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}}),
+    ]
+}
+
+/// `newDaemonSet`: revisionHistoryLimit 2, selector/labels `name: test`, one container `foo`
+/// with image `bar`, terminationGracePeriodSeconds 0.
+fn new_daemon_set(name: &str, strategy: &Value) -> Value {
+    json!({
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": name, "namespace": NS},
+        "spec": {
+            "revisionHistoryLimit": 2,
+            "selector": {"matchLabels": {"name": "test"}},
+            "updateStrategy": strategy,
+            "template": {
+                "metadata": {"labels": {"name": "test"}},
+                "spec": {
+                    "containers": [{"name": "foo", "image": "bar"}],
+                    "terminationGracePeriodSeconds": 0
+                }
+            }
+        }
+    })
+}
+
+fn create_ds(sim: &mut Simulation, v: Value) -> DaemonSet {
+    let ds: DaemonSet = serde_json::from_value(v).expect("DaemonSet decodes");
+    match sim.api.create(Object::DaemonSet(ds)).expect("create ds") {
+        Object::DaemonSet(d) => d,
+        _ => unreachable!(),
+    }
+}
+
+fn get_ds(sim: &Simulation, name: &str) -> DaemonSet {
+    sim.api.store.get::<DaemonSet>(NS, name).cloned().unwrap()
+}
+
+fn update_ds(sim: &mut Simulation, name: &str, f: impl FnOnce(&mut DaemonSet)) {
+    let mut d = get_ds(sim, name);
+    f(&mut d);
+    sim.api.update(Object::DaemonSet(d)).expect("update ds");
+}
+
+/// `newNode`: Ready, `pods: 100` allocatable.
+fn new_node(name: &str, labels: Value) -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "Node",
+        "metadata": {"name": name, "labels": labels},
+        "status": {
+            "conditions": [{"type": "Ready", "status": "True"}],
+            "allocatable": {"pods": "100"}
+        }
+    })
+}
+
+fn create_node(sim: &mut Simulation, v: Value) {
+    let n: Node = serde_json::from_value(v).expect("Node decodes");
+    sim.api.create(Object::Node(n)).expect("create node");
+}
+
+/// `addNodes`: node-<i> for i in start..start+n.
+fn add_nodes(sim: &mut Simulation, start: usize, n: usize, labels: Value) {
+    for i in start..start + n {
+        create_node(sim, new_node(&format!("node-{i}"), labels.clone()));
+    }
+}
+
+fn pods(sim: &Simulation) -> Vec<Pod> {
+    sim.api.store.list::<Pod>(Some(NS)).cloned().collect()
+}
+
+/// `validateDaemonSetPodsAndMarkReady`: exactly `n` pods, each with a single controller
+/// reference to a DaemonSet; bound ones are marked Running and Ready.
+fn validate_pods_and_mark_ready(sim: &mut Simulation, n: usize) {
+    sim.settle().unwrap();
+    let ps = pods(sim);
+    assert_eq!(
+        ps.len(),
+        n,
+        "{:?}",
+        ps.iter().map(|p| &p.metadata.name).collect::<Vec<_>>()
+    );
+    for p in ps {
+        assert_eq!(p.metadata.owner_references.len(), 1, "{}", p.metadata.name);
+        let r = &p.metadata.owner_references[0];
+        assert_eq!(r.kind, "DaemonSet");
+        assert_eq!(r.controller, Some(true));
+        let ready = p.condition("Ready").is_some_and(|c| c.status == "True");
+        if !ready && !p.spec.node_name.is_empty() {
+            let mut p = p.clone();
+            let now = sim.now();
+            let st: kubeplay::api::PodStatus = serde_json::from_value(json!({
+                "phase": "Running",
+                "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}]
+            }))
+            .unwrap();
+            p.status = st.into();
+            sim.api.update_status(Object::Pod(p)).expect("mark ready");
+        }
+    }
+    sim.settle().unwrap();
+}
+
+/// `validateDaemonSetStatus`.
+fn validate_number_ready(sim: &Simulation, name: &str, want: i32) {
+    assert_eq!(get_ds(sim, name).status.number_ready, want, "numberReady");
+}
+
+/// Pods per node name ("" for unbound ones).
+fn pods_per_node(sim: &Simulation) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for p in pods(sim) {
+        *m.entry(p.spec.node_name.clone()).or_default() += 1;
+    }
+    m
+}
+
+/// TestOneNodeDaemonLaunchesPod (test/integration/daemonset/daemonset_test.go).
+#[test]
+fn one_node_daemon_launches_pod() {
+    for strategy in strategies() {
+        let mut sim = new_sim();
+        create_ds(&mut sim, new_daemon_set("foo", &strategy));
+        create_node(&mut sim, new_node("single-node", json!({})));
+        validate_pods_and_mark_ready(&mut sim, 1);
+        validate_number_ready(&sim, "foo", 1);
+        assert_eq!(pods_per_node(&sim), [("single-node".to_string(), 1)].into());
+    }
+}
+
+/// TestSimpleDaemonSetLaunchesPods (test/integration/daemonset/daemonset_test.go).
+#[test]
+fn simple_daemon_set_launches_pods() {
+    for strategy in strategies() {
+        let mut sim = new_sim();
+        create_ds(&mut sim, new_daemon_set("foo", &strategy));
+        add_nodes(&mut sim, 0, 5, json!({}));
+        validate_pods_and_mark_ready(&mut sim, 5);
+        validate_number_ready(&sim, "foo", 5);
+        let st = get_ds(&sim, "foo").status;
+        assert_eq!(
+            (
+                st.desired_number_scheduled,
+                st.current_number_scheduled,
+                st.number_misscheduled,
+                st.updated_number_scheduled,
+                st.number_available,
+            ),
+            (5, 5, 0, 5, 5)
+        );
+        assert!(pods_per_node(&sim).values().all(|n| *n == 1));
+    }
+}
+
+/// TestDaemonSetWithNodeSelectorLaunchesPods (test/integration/daemonset/daemonset_test.go):
+/// required node affinity `zone In [test]` OR the field `metadata.name In [node-1]` → nodes
+/// 1, 2 and 3 of six.
+#[test]
+fn daemon_set_with_node_selector_launches_pods() {
+    for strategy in strategies() {
+        let mut sim = new_sim();
+        let mut ds = new_daemon_set("foo", &strategy);
+        ds["spec"]["template"]["spec"]["affinity"] = json!({"nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["test"]}]},
+                {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-1"]}]}
+            ]}
+        }});
+        create_ds(&mut sim, ds);
+        add_nodes(&mut sim, 0, 2, json!({}));
+        add_nodes(&mut sim, 2, 2, json!({"zone": "test"}));
+        add_nodes(&mut sim, 4, 2, json!({}));
+        validate_pods_and_mark_ready(&mut sim, 3);
+        validate_number_ready(&sim, "foo", 3);
+        assert_eq!(
+            pods_per_node(&sim).keys().cloned().collect::<Vec<_>>(),
+            ["node-1", "node-2", "node-3"]
+        );
+        assert_eq!(get_ds(&sim, "foo").status.desired_number_scheduled, 3);
+    }
+}
+
+/// TestNotReadyNodeDaemonDoesLaunchPod (test/integration/daemonset/daemonset_test.go): a node
+/// whose Ready condition is False still gets its daemon pod (the pod tolerates not-ready).
+#[test]
+fn not_ready_node_daemon_does_launch_pod() {
+    for strategy in strategies() {
+        let mut sim = new_sim();
+        create_ds(&mut sim, new_daemon_set("foo", &strategy));
+        let mut node = new_node("single-node", json!({}));
+        node["status"]["conditions"] = json!([{"type": "Ready", "status": "False"}]);
+        create_node(&mut sim, node);
+        validate_pods_and_mark_ready(&mut sim, 1);
+        validate_number_ready(&sim, "foo", 1);
+        assert_eq!(pods_per_node(&sim), [("single-node".to_string(), 1)].into());
+    }
+}
+
+/// TestInsufficientCapacityNode (test/integration/daemonset/daemonset_test.go; formerly
+/// TestInsufficientCapacityNodeWhenScheduleDaemonSetPodsEnabled): the controller creates a
+/// pod for a node too small for it; the scheduler leaves it Unschedulable. A second, large
+/// enough node gets a pod that schedules: 2 pods, 1 ready.
+#[test]
+fn insufficient_capacity_node() {
+    for strategy in strategies() {
+        let mut sim = new_sim();
+        let mut ds = new_daemon_set("foo", &strategy);
+        ds["spec"]["template"]["spec"]["containers"][0]["resources"] =
+            json!({"requests": {"memory": "120M", "cpu": "75m"}});
+        create_ds(&mut sim, ds);
+        let mut node = new_node("node-with-limited-memory", json!({}));
+        node["status"]["allocatable"] = json!({"memory": "100M", "cpu": "200m", "pods": "100"});
+        create_node(&mut sim, node);
+        sim.settle().unwrap();
+        let ps = pods(&sim);
+        assert_eq!(ps.len(), 1);
+        let c = ps[0]
+            .condition("PodScheduled")
+            .expect("PodScheduled condition");
+        assert_eq!(
+            (c.status.as_str(), c.reason.as_str()),
+            ("False", "Unschedulable")
+        );
+        assert!(ps[0].spec.node_name.is_empty());
+
+        let mut node1 = new_node("node-with-enough-memory", json!({}));
+        node1["status"]["allocatable"] = json!({"memory": "200M", "cpu": "2000m", "pods": "100"});
+        create_node(&mut sim, node1);
+        validate_pods_and_mark_ready(&mut sim, 2);
+        validate_number_ready(&sim, "foo", 1);
+        assert_eq!(
+            pods_per_node(&sim),
+            [
+                (String::new(), 1),
+                ("node-with-enough-memory".to_string(), 1)
+            ]
+            .into()
+        );
+        let st = get_ds(&sim, "foo").status;
+        assert_eq!(
+            (st.desired_number_scheduled, st.current_number_scheduled),
+            (2, 2)
+        );
+    }
+}
+
+/// TestLaunchWithHashCollision (test/integration/daemonset/daemonset_test.go): a revision
+/// squatting on the name the next template hashes to is not ours to reuse (different data),
+/// so the controller bumps collisionCount and rolls out under a new name.
+#[test]
+fn launch_with_hash_collision() {
+    let mut sim = new_sim();
+    create_node(&mut sim, new_node("single-node", json!({})));
+    let strategy = &strategies()[1];
+    create_ds(&mut sim, new_daemon_set("foo", strategy));
+    sim.settle().unwrap();
+    let ds = get_ds(&sim, "foo");
+    let org_collision = ds.status.collision_count.unwrap_or(0);
+    let revs: Vec<ControllerRevision> = sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some(NS))
+        .cloned()
+        .collect();
+    assert_eq!(revs.len(), 1);
+    let revision = revs[0].clone();
+    assert!(revision
+        .metadata
+        .owner_references
+        .iter()
+        .any(|r| r.kind == "DaemonSet" && r.uid == ds.metadata.uid));
+
+    // The name and hash the updated template (terminationGracePeriodSeconds 1) will have.
+    let mut next = ds.clone();
+    set_termination_grace(&mut next, 1);
+    let new_hash = kubeplay::controllers::deployment::util::compute_hash(
+        &next.spec.template,
+        next.status.collision_count,
+    );
+    let new_name = format!("foo-{new_hash}");
+    let mut labels = ds.spec.template.metadata.labels.clone();
+    labels.insert("controller-revision-hash".into(), new_hash.clone());
+    let fake = ControllerRevision {
+        metadata: kubeplay::api::ObjectMeta {
+            name: new_name.clone(),
+            namespace: NS.into(),
+            labels,
+            owner_references: vec![kubeplay::api::OwnerReference {
+                api_version: "apps/v1".into(),
+                kind: "DaemonSet".into(),
+                name: "foo".into(),
+                uid: ds.metadata.uid.clone(),
+                controller: Some(true),
+                block_owner_deletion: Some(true),
+            }]
+            .into(),
+            ..Default::default()
+        },
+        data: revision.data.clone(),
+        revision: revision.revision + 1,
+        ..Default::default()
+    };
+    sim.api
+        .create(Object::ControllerRevision(fake))
+        .expect("create fake revision");
+
+    update_ds(&mut sim, "foo", |d| set_termination_grace(d, 1));
+    sim.settle().unwrap();
+    assert!(
+        pods(&sim)
+            .iter()
+            .any(|p| p.spec.termination_grace_period_seconds == Some(1)),
+        "a pod with the latest spec exists"
+    );
+    let ds = get_ds(&sim, "foo");
+    assert_eq!(ds.status.collision_count, Some(org_collision + 1));
+    // The squatter is untouched; the real revision lives under the bumped hash.
+    let squatter = sim
+        .api
+        .store
+        .get::<ControllerRevision>(NS, &new_name)
+        .unwrap();
+    assert_eq!(squatter.revision, revision.revision + 1);
+    assert_eq!(squatter.data, revision.data);
+}
+
+fn set_termination_grace(d: &mut DaemonSet, secs: i64) {
+    d.spec
+        .template_mut()
+        .spec_mut()
+        .termination_grace_period_seconds = Some(secs);
+}
+
+/// TestTaintedNode (test/integration/daemonset/daemonset_test.go): a NoSchedule taint the pod
+/// does not tolerate keeps the daemon off the node until the taint is removed.
+#[test]
+fn tainted_node() {
+    for strategy in strategies() {
+        let mut sim = new_sim();
+        create_ds(&mut sim, new_daemon_set("foo", &strategy));
+        let mut tainted = new_node("node-with-taint", json!({}));
+        tainted["spec"] =
+            json!({"taints": [{"key": "key1", "value": "val1", "effect": "NoSchedule"}]});
+        create_node(&mut sim, tainted);
+        create_node(&mut sim, new_node("node-without-taint", json!({})));
+        validate_pods_and_mark_ready(&mut sim, 1);
+        validate_number_ready(&sim, "foo", 1);
+        assert_eq!(
+            pods_per_node(&sim),
+            [("node-without-taint".to_string(), 1)].into()
+        );
+
+        let mut n = sim
+            .api
+            .store
+            .get::<Node>("", "node-with-taint")
+            .cloned()
+            .unwrap();
+        n.spec.taints.clear();
+        sim.api.update(Object::Node(n)).unwrap();
+        validate_pods_and_mark_ready(&mut sim, 2);
+        validate_number_ready(&sim, "foo", 2);
+    }
+}
+
+/// TestUnschedulableNodeDaemonDoesLaunchPod (test/integration/daemonset/daemonset_test.go): an
+/// unschedulable node (with the matching taint) and a network-unavailable node both get their
+/// daemon pods — the controller adds the tolerations.
+#[test]
+fn unschedulable_node_daemon_does_launch_pod() {
+    for strategy in strategies() {
+        let mut sim = new_sim();
+        let mut ds = new_daemon_set("foo", &strategy);
+        ds["spec"]["template"]["spec"]["hostNetwork"] = json!(true);
+        create_ds(&mut sim, ds);
+        let mut node = new_node("unschedulable-node", json!({}));
+        node["spec"] = json!({"unschedulable": true, "taints": [
+            {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}
+        ]});
+        create_node(&mut sim, node);
+        let mut node2 = new_node("network-unavailable-node", json!({}));
+        node2["status"]["conditions"] = json!([
+            {"type": "NetworkUnavailable", "status": "True"}
+        ]);
+        node2["spec"] = json!({"taints": [
+            {"key": "node.kubernetes.io/network-unavailable", "effect": "NoSchedule"}
+        ]});
+        create_node(&mut sim, node2);
+        validate_pods_and_mark_ready(&mut sim, 2);
+        validate_number_ready(&sim, "foo", 2);
+        assert_eq!(
+            pods_per_node(&sim).keys().cloned().collect::<Vec<_>>(),
+            ["network-unavailable-node", "unschedulable-node"]
+        );
+    }
+}
+
+/// TestSimpleDaemonSetRestartsPodsOnTerminalPhase (test/integration/daemonset/daemonset_test.go):
+/// a daemon pod that turns Succeeded or Failed is deleted and replaced on its node.
+#[test]
+fn simple_daemon_set_restarts_pods_on_terminal_phase() {
+    for phase in ["Succeeded", "Failed"] {
+        for strategy in strategies() {
+            let mut sim = new_sim();
+            create_ds(&mut sim, new_daemon_set("foo", &strategy));
+            add_nodes(&mut sim, 0, 5, json!({}));
+            validate_pods_and_mark_ready(&mut sim, 5);
+            let victim = pods(&sim)
+                .into_iter()
+                .find(|p| p.spec.node_name == "node-2")
+                .unwrap();
+            let mut p = victim.clone();
+            p.status.phase = phase.into();
+            sim.api.update_status(Object::Pod(p)).unwrap();
+            validate_pods_and_mark_ready(&mut sim, 5);
+            validate_number_ready(&sim, "foo", 5);
+            assert!(pods(&sim)
+                .iter()
+                .all(|p| p.metadata.uid != victim.metadata.uid));
+            assert!(pods_per_node(&sim).values().all(|n| *n == 1));
+        }
+    }
+}
