@@ -104,36 +104,78 @@ fn pods(sim: &Simulation) -> Vec<Pod> {
     sim.api.store.list::<Pod>(Some(NS)).cloned().collect()
 }
 
-/// `validateDaemonSetPodsAndMarkReady`: exactly `n` pods, each with a single controller
-/// reference to a DaemonSet; bound ones are marked Running and Ready.
-fn validate_pods_and_mark_ready(sim: &mut Simulation, n: usize) {
+fn is_terminal(p: &Pod) -> bool {
+    p.status.phase == "Succeeded" || p.status.phase == "Failed"
+}
+
+fn check_controller_ref(p: &Pod) {
+    assert_eq!(p.metadata.owner_references.len(), 1, "{}", p.metadata.name);
+    let r = &p.metadata.owner_references[0];
+    assert_eq!(r.kind, "DaemonSet");
+    assert_eq!(r.controller, Some(true));
+}
+
+/// `validateDaemonSetPodsActive`: `n` pods Pending or Running.
+fn validate_pods_active(sim: &mut Simulation, n: usize) {
     sim.settle().unwrap();
     let ps = pods(sim);
+    ps.iter().for_each(check_controller_ref);
+    let active = ps
+        .iter()
+        .filter(|p| matches!(p.status.phase.as_str(), "Pending" | "Running" | ""))
+        .count();
     assert_eq!(
-        ps.len(),
+        active,
         n,
         "{:?}",
-        ps.iter().map(|p| &p.metadata.name).collect::<Vec<_>>()
+        ps.iter()
+            .map(|p| (&p.metadata.name, &p.spec.node_name, &p.status.phase))
+            .collect::<Vec<_>>()
     );
-    for p in ps {
-        assert_eq!(p.metadata.owner_references.len(), 1, "{}", p.metadata.name);
-        let r = &p.metadata.owner_references[0];
-        assert_eq!(r.kind, "DaemonSet");
-        assert_eq!(r.controller, Some(true));
-        let ready = p.condition("Ready").is_some_and(|c| c.status == "True");
-        if !ready && !p.spec.node_name.is_empty() {
-            let mut p = p.clone();
-            let now = sim.now();
-            let st: kubeplay::api::PodStatus = serde_json::from_value(json!({
-                "phase": "Running",
-                "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}]
-            }))
-            .unwrap();
-            p.status = st.into();
-            sim.api.update_status(Object::Pod(p)).expect("mark ready");
+}
+
+/// `validateDaemonSetPodsAndMarkReady`: polls until exactly `n` pods are non-terminated, each
+/// with a single controller reference to a DaemonSet, marking bound ones Running and Ready on
+/// every round (so a rolling update driven by readiness makes progress between rounds, as
+/// upstream's one-second poll lets it).
+fn validate_pods_and_mark_ready(sim: &mut Simulation, n: usize) {
+    let mut last = vec![];
+    for _ in 0..20 {
+        sim.settle().unwrap();
+        let ps: Vec<Pod> = pods(sim).into_iter().filter(|p| !is_terminal(p)).collect();
+        let mut marked = false;
+        for p in &ps {
+            check_controller_ref(p);
+            let ready = p.condition("Ready").is_some_and(|c| c.status == "True");
+            if !ready && !p.spec.node_name.is_empty() {
+                let mut p = p.clone();
+                let now = sim.now();
+                let st: kubeplay::api::PodStatus = serde_json::from_value(json!({
+                    "phase": "Running",
+                    "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}]
+                }))
+                .unwrap();
+                p.status = st.into();
+                sim.api.update_status(Object::Pod(p)).expect("mark ready");
+                marked = true;
+            }
         }
+        if ps.len() == n && !marked {
+            return;
+        }
+        if ps.len() == n {
+            sim.settle().unwrap();
+            let m = pods(sim).into_iter().filter(|p| !is_terminal(p)).count();
+            if m == n {
+                return;
+            }
+        }
+        last = ps
+            .iter()
+            .map(|p| (p.metadata.name.clone(), p.spec.node_name.clone()))
+            .collect();
     }
-    sim.settle().unwrap();
+    panic!("want {n} non-terminated pods, have {last:?}");
 }
 
 /// `validateDaemonSetStatus`.
@@ -431,28 +473,222 @@ fn unschedulable_node_daemon_does_launch_pod() {
 }
 
 /// TestSimpleDaemonSetRestartsPodsOnTerminalPhase (test/integration/daemonset/daemonset_test.go):
-/// a daemon pod that turns Succeeded or Failed is deleted and replaced on its node.
+/// a daemon pod that turns Succeeded or Failed is deleted and replaced on its node; with a
+/// finalizer on the template the terminal pod lingers (being deleted) beside its replacement.
 #[test]
 fn simple_daemon_set_restarts_pods_on_terminal_phase() {
-    for phase in ["Succeeded", "Failed"] {
+    for (phase, finalizer) in [("Succeeded", false), ("Failed", false), ("Succeeded", true)] {
         for strategy in strategies() {
             let mut sim = new_sim();
-            create_ds(&mut sim, new_daemon_set("foo", &strategy));
-            add_nodes(&mut sim, 0, 5, json!({}));
-            validate_pods_and_mark_ready(&mut sim, 5);
+            let mut ds = new_daemon_set("restart-terminal-pod", &strategy);
+            if finalizer {
+                ds["spec"]["template"]["metadata"]["finalizers"] = json!(["test.k8s.io/finalizer"]);
+            }
+            create_ds(&mut sim, ds);
+            add_nodes(&mut sim, 0, 3, json!({}));
+            validate_pods_and_mark_ready(&mut sim, 3);
+            validate_number_ready(&sim, "restart-terminal-pod", 3);
             let victim = pods(&sim)
                 .into_iter()
-                .find(|p| p.spec.node_name == "node-2")
+                .find(|p| p.spec.node_name == "node-1")
                 .unwrap();
             let mut p = victim.clone();
             p.status.phase = phase.into();
             sim.api.update_status(Object::Pod(p)).unwrap();
-            validate_pods_and_mark_ready(&mut sim, 5);
-            validate_number_ready(&sim, "foo", 5);
-            assert!(pods(&sim)
-                .iter()
-                .all(|p| p.metadata.uid != victim.metadata.uid));
-            assert!(pods_per_node(&sim).values().all(|n| *n == 1));
+            validate_pods_active(&mut sim, 3);
+            validate_pods_and_mark_ready(&mut sim, 3);
+            validate_number_ready(&sim, "restart-terminal-pod", 3);
+            let old = sim.api.store.get::<Pod>(NS, &victim.metadata.name).cloned();
+            if finalizer {
+                let old = old.expect("kept by its finalizer");
+                assert!(
+                    old.metadata.deletion_timestamp.is_some(),
+                    "the terminal pod is deleted"
+                );
+            } else {
+                assert!(old.is_none());
+            }
+            let live: Vec<Pod> = pods(&sim).into_iter().filter(|p| !is_terminal(p)).collect();
+            assert_eq!(
+                live.iter().filter(|p| p.spec.node_name == "node-1").count(),
+                1
+            );
         }
     }
+}
+
+/// TestDSCUpdatesPodLabelAfterDedupCurHistories (test/integration/daemonset/daemonset_test.go):
+/// a second revision owned by the set, with the current template's data, a higher revision
+/// number and another hash: `dedupCurHistories` keeps the newest, relabels the pods to its
+/// hash and deletes the duplicate.
+#[test]
+fn dsc_updates_pod_label_after_dedup_cur_histories() {
+    let mut sim = new_sim();
+    create_node(&mut sim, new_node("single-node", json!({})));
+    create_ds(&mut sim, new_daemon_set("foo", &strategies()[1]));
+    sim.settle().unwrap();
+    let ds = get_ds(&sim, "foo");
+    let revs: Vec<ControllerRevision> = sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some(NS))
+        .cloned()
+        .collect();
+    assert_eq!(revs.len(), 1);
+    let revision = revs[0].clone();
+    let mut next = ds.clone();
+    set_termination_grace(&mut next, 1);
+    let new_hash = kubeplay::controllers::deployment::util::compute_hash(
+        &next.spec.template,
+        next.status.collision_count,
+    );
+    let new_name = format!("foo-{new_hash}");
+    sim.api
+        .create(Object::ControllerRevision(fake_revision(
+            &ds, &revision, &new_name, &new_hash,
+        )))
+        .unwrap();
+    // A new node makes the controller sync.
+    create_node(&mut sim, new_node("second-node", json!({})));
+    sim.settle().unwrap();
+    let ps = pods(&sim);
+    assert_eq!(ps.len(), 2);
+    for p in &ps {
+        assert_eq!(
+            p.metadata.labels.get("controller-revision-hash"),
+            Some(&new_hash),
+            "{}",
+            p.metadata.name
+        );
+    }
+    let names: Vec<String> = sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some(NS))
+        .filter(|r| {
+            r.metadata
+                .owner_references
+                .iter()
+                .any(|o| o.uid == ds.metadata.uid)
+        })
+        .map(|r| r.metadata.name.clone())
+        .collect();
+    assert_eq!(names, [new_name]);
+}
+
+/// The squatting/duplicate revision upstream's hash tests create by hand.
+fn fake_revision(
+    ds: &DaemonSet,
+    revision: &ControllerRevision,
+    name: &str,
+    hash: &str,
+) -> ControllerRevision {
+    let mut labels = ds.spec.template.metadata.labels.clone();
+    labels.insert("controller-revision-hash".into(), hash.into());
+    ControllerRevision {
+        metadata: kubeplay::api::ObjectMeta {
+            name: name.into(),
+            namespace: NS.into(),
+            labels,
+            owner_references: vec![kubeplay::api::OwnerReference {
+                api_version: "apps/v1".into(),
+                kind: "DaemonSet".into(),
+                name: ds.metadata.name.clone(),
+                uid: ds.metadata.uid.clone(),
+                controller: Some(true),
+                block_owner_deletion: Some(true),
+            }]
+            .into(),
+            ..Default::default()
+        },
+        data: revision.data.clone(),
+        revision: revision.revision + 1,
+        ..Default::default()
+    }
+}
+
+fn zone_tolerations(pod: &Pod) -> Vec<String> {
+    pod.spec
+        .tolerations
+        .iter()
+        .filter(|t| t.key.starts_with("zone-"))
+        .map(|t| format!("{}:{}", t.key, t.operator))
+        .collect()
+}
+
+/// TestDaemonSetRollingUpdateWithTolerations (test/integration/daemonset/daemonset_test.go):
+/// maxSurge 1, maxUnavailable 0 across six nodes tainted zone-y (0, 1), zone-z (2, 3) and
+/// zone-common (4, 5) as the tolerations change.
+#[test]
+fn daemon_set_rolling_update_with_tolerations() {
+    let mut sim = new_sim();
+    for i in 0..6 {
+        let key = match i {
+            0 | 1 => "zone-y",
+            2 | 3 => "zone-z",
+            _ => "zone-common",
+        };
+        let mut n = new_node(&format!("node-{i}"), json!({}));
+        n["spec"] = json!({"taints": [{"key": key, "effect": "NoSchedule"}]});
+        create_node(&mut sim, n);
+    }
+    let tol = |keys: &[&str]| -> Value {
+        Value::Array(
+            keys.iter()
+                .map(|k| json!({"key": k, "operator": "Exists"}))
+                .collect(),
+        )
+    };
+    let want =
+        |keys: &[&str]| -> Vec<String> { keys.iter().map(|k| format!("{k}:Exists")).collect() };
+    let strategy =
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}});
+    let mut ds = new_daemon_set("foo", &strategy);
+    ds["spec"]["template"]["spec"]["tolerations"] = tol(&["zone-y", "zone-common"]);
+    create_ds(&mut sim, ds);
+    validate_pods_active(&mut sim, 4);
+    validate_pods_and_mark_ready(&mut sim, 4);
+    validate_number_ready(&sim, "foo", 4);
+    assert_eq!(get_ds(&sim, "foo").status.updated_number_scheduled, 4);
+    for p in pods(&sim) {
+        assert_eq!(zone_tolerations(&p), want(&["zone-y", "zone-common"]));
+    }
+    assert_eq!(
+        pods_per_node(&sim).keys().cloned().collect::<Vec<_>>(),
+        ["node-0", "node-1", "node-4", "node-5"]
+    );
+
+    let set_tolerations = |sim: &mut Simulation, keys: &[&str]| {
+        let t: Vec<kubeplay::api::Toleration> = serde_json::from_value(tol(keys)).unwrap();
+        update_ds(sim, "foo", |d| {
+            d.spec.template_mut().spec_mut().tolerations = t
+        });
+    };
+    // zone-z and zone-common: new pods on nodes 2 and 3, one surge pod beside an old one; the
+    // old zone-y pods keep running (NoSchedule does not evict) until new pods are available.
+    set_tolerations(&mut sim, &["zone-z", "zone-common"]);
+    validate_pods_active(&mut sim, 7);
+    validate_pods_and_mark_ready(&mut sim, 4);
+    validate_number_ready(&sim, "foo", 4);
+    assert_eq!(get_ds(&sim, "foo").status.updated_number_scheduled, 4);
+    for p in pods(&sim) {
+        assert_eq!(zone_tolerations(&p), want(&["zone-z", "zone-common"]));
+    }
+
+    set_tolerations(&mut sim, &["zone-y", "zone-z", "zone-common"]);
+    validate_pods_active(&mut sim, 7);
+    validate_pods_and_mark_ready(&mut sim, 6);
+    validate_number_ready(&sim, "foo", 6);
+    assert_eq!(get_ds(&sim, "foo").status.updated_number_scheduled, 6);
+    for p in pods(&sim) {
+        assert_eq!(
+            zone_tolerations(&p),
+            want(&["zone-y", "zone-z", "zone-common"])
+        );
+    }
+
+    set_tolerations(&mut sim, &[]);
+    validate_pods_active(&mut sim, 0);
+    validate_number_ready(&sim, "foo", 0);
+    assert_eq!(get_ds(&sim, "foo").status.updated_number_scheduled, 0);
 }
