@@ -273,6 +273,13 @@ fn deleting_and_terminating_pods() {
     // The terminating pod is not replaced while it exists.
     let d = get_pod(&sim, ns, &deleting.metadata.name);
     assert!(d.metadata.deletion_timestamp.is_some());
+    // `computeReplicaStatus`: the terminating pod counts in replicas but not in the revision
+    // counters.
+    let st = get_sts(&sim, ns, "sts").status;
+    assert_eq!(
+        (st.replicas, st.current_replicas, st.updated_replicas, st.ready_replicas),
+        (3, 2, 2, 0)
+    );
 
     // Removing the finalizer lets it go; a fresh pod takes its identity.
     update_pod(&mut sim, ns, &deleting.metadata.name, |p| {
@@ -502,6 +509,13 @@ fn deleting_pod_for_rolling_update_partition() {
     assert_eq!(pods.len(), 2);
     assert_eq!(pods[0].spec.containers[0].image, "fakeimage");
     assert_eq!(pods[1].spec.containers[0].image, "new-image");
+    let st = get_sts(&sim, ns, "sts").status;
+    assert_eq!(
+        (st.replicas, st.current_replicas, st.updated_replicas, st.available_replicas),
+        (2, 1, 1, 2)
+    );
+    assert_eq!(st.current_revision, old_rev);
+    assert_ne!(st.update_revision, old_rev);
 }
 
 /// TestStatefulSetStartOrdinal (test/integration/statefulset/statefulset_test.go).
@@ -544,4 +558,51 @@ fn statefulset_start_ordinal() {
             "{ns}"
         );
     }
+}
+
+/// TestStatefulSetStatusWithPodFail (test/integration/statefulset/statefulset_test.go, for
+/// kubernetes#108837): pod creation fails after two pods, and the status still reports the two
+/// that exist. Upstream fails the creates with an admission plugin; kubeplay has no admission
+/// hook, so unrelated pods (other labels, no owner) squat on the names `sts-2` and `sts-3` and
+/// the creates fail with AlreadyExists instead.
+#[test]
+fn statefulset_status_with_pod_fail() {
+    let mut sim = new_sim();
+    let ns = "test-pod-fail";
+    for n in ["sts-2", "sts-3"] {
+        let p: Pod = serde_json::from_value(json!({
+            "metadata": {"name": n, "namespace": ns, "labels": {"squatter": "true"}},
+            "spec": {"containers": [{"name": "c", "image": "i"}]}
+        }))
+        .unwrap();
+        sim.api.create(Object::Pod(p)).unwrap();
+    }
+    create_sts(&mut sim, new_sts("sts", ns, 4));
+    sim.settle().unwrap();
+    let st = get_sts(&sim, ns, "sts").status;
+    assert_eq!(st.replicas, 2);
+    assert_eq!(names(&get_pods(&sim, ns)), ["sts-0", "sts-1"]);
+    assert!(st.observed_generation >= 1);
+    // `CreateStatefulPod` sinks AlreadyExists without an event.
+    assert!(!sim
+        .api
+        .events
+        .iter()
+        .any(|e| e.kind == "StatefulSet" && e.type_ == "Warning"));
+    // Creates run in slow-start batches (1, then 2): the batch holding sts-2 fails, so sts-3
+    // is never attempted and gets no claim; every retry stops at sts-2 again.
+    let claims: Vec<String> = sim
+        .api
+        .store
+        .list::<PersistentVolumeClaim>(Some(ns))
+        .map(|c| c.metadata.name.clone())
+        .collect();
+    assert_eq!(
+        claims,
+        [
+            "fake-pvc-name-sts-0",
+            "fake-pvc-name-sts-1",
+            "fake-pvc-name-sts-2"
+        ]
+    );
 }
