@@ -606,3 +606,198 @@ fn statefulset_status_with_pod_fail() {
         ]
     );
 }
+
+// ---- test/e2e/apps/statefulset.go specs that add controller behaviour, on the same
+// controller-only simulation (the garbage collector added where the spec relies on it). ----
+
+fn new_sim_with_gc() -> Simulation {
+    let mut s = new_sim();
+    s.add_loop(Box::new(
+        kubeplay::controllers::garbagecollector::GarbageCollector::new(),
+    ));
+    s
+}
+
+fn claim_names(sim: &Simulation, ns: &str) -> Vec<String> {
+    let mut v: Vec<String> = sim
+        .api
+        .store
+        .list::<PersistentVolumeClaim>(Some(ns))
+        .map(|c| c.metadata.name.clone())
+        .collect();
+    v.sort();
+    v
+}
+
+/// e2e "StatefulSet Scaling StatefulSetStartOrdinal" (test/e2e/apps/statefulset.go): setting,
+/// increasing, decreasing and removing `.spec.ordinals.start` moves the replica window.
+#[test]
+fn e2e_start_ordinal_changes_move_the_window() {
+    let mut sim = new_sim();
+    let ns = "start-ordinal";
+    create_sts(&mut sim, new_sts("ss", ns, 2));
+    wait_sts_stable(&mut sim, ns, "ss");
+    assert_eq!(names(&get_pods(&sim, ns)), ["ss-0", "ss-1"]);
+    // Setting .start.ordinal: 2 → ss-2, ss-3.
+    update_sts(&mut sim, ns, "ss", |s| {
+        s.spec.ordinals = Some(kubeplay::api::StatefulSetOrdinals { start: 2 })
+    });
+    wait_sts_stable(&mut sim, ns, "ss");
+    assert_eq!(names(&get_pods(&sim, ns)), ["ss-2", "ss-3"]);
+    // Increasing to 3 → ss-3, ss-4 (ss-3 kept).
+    let ss3 = get_pod(&sim, ns, "ss-3").metadata.uid;
+    update_sts(&mut sim, ns, "ss", |s| {
+        s.spec.ordinals = Some(kubeplay::api::StatefulSetOrdinals { start: 3 })
+    });
+    wait_sts_stable(&mut sim, ns, "ss");
+    assert_eq!(names(&get_pods(&sim, ns)), ["ss-3", "ss-4"]);
+    assert_eq!(get_pod(&sim, ns, "ss-3").metadata.uid, ss3);
+    // Decreasing to 2 → ss-2, ss-3.
+    update_sts(&mut sim, ns, "ss", |s| {
+        s.spec.ordinals = Some(kubeplay::api::StatefulSetOrdinals { start: 2 })
+    });
+    wait_sts_stable(&mut sim, ns, "ss");
+    assert_eq!(names(&get_pods(&sim, ns)), ["ss-2", "ss-3"]);
+    // Removing it → ss-0, ss-1.
+    update_sts(&mut sim, ns, "ss", |s| s.spec.ordinals = None);
+    wait_sts_stable(&mut sim, ns, "ss");
+    assert_eq!(names(&get_pods(&sim, ns)), ["ss-0", "ss-1"]);
+    for p in get_pods(&sim, ns) {
+        assert_eq!(
+            p.metadata.labels["apps.kubernetes.io/pod-index"],
+            p.metadata.name.trim_start_matches("ss-")
+        );
+    }
+}
+
+/// e2e "should adopt matching orphans and release non-matching pods"
+/// (test/e2e/apps/statefulset.go): an orphan matching the selector is adopted; a pod whose
+/// labels stop matching is released (its controller reference removed) and replaced.
+#[test]
+fn e2e_adopts_matching_orphans_and_releases_non_matching_pods() {
+    let mut sim = new_sim();
+    let ns = "adopt-release";
+    create_sts(&mut sim, new_sts("ss", ns, 1));
+    wait_sts_stable(&mut sim, ns, "ss");
+    let uid = get_sts(&sim, ns, "ss").metadata.uid;
+    // Orphan ss-0: remove its owner reference; the controller adopts it back.
+    update_pod(&mut sim, ns, "ss-0", |p| p.metadata.owner_references.clear());
+    sim.settle().unwrap();
+    let p = get_pod(&sim, ns, "ss-0");
+    let cref = p.metadata.controller_ref().expect("adopted");
+    assert_eq!((cref.kind.as_str(), cref.uid.as_str()), ("StatefulSet", uid.as_str()));
+    // Release: the pod's labels are removed; the controller drops its reference. The name is
+    // taken, so no replacement can be created meanwhile.
+    let prev = get_pod(&sim, ns, "ss-0").metadata.labels.clone();
+    update_pod(&mut sim, ns, "ss-0", |p| p.metadata.labels.clear());
+    sim.settle().unwrap();
+    let p = get_pod(&sim, ns, "ss-0");
+    assert!(p.metadata.controller_ref().is_none(), "released");
+    assert_eq!(get_sts(&sim, ns, "ss").status.replicas, 0);
+    // Re-adding the labels gets it re-adopted.
+    update_pod(&mut sim, ns, "ss-0", |p| p.metadata.labels = prev);
+    sim.settle().unwrap();
+    let p = get_pod(&sim, ns, "ss-0");
+    assert_eq!(p.metadata.controller_ref().unwrap().uid, uid);
+    assert_eq!(get_sts(&sim, ns, "ss").status.replicas, 1);
+}
+
+/// e2e "Non-retain StatefulSetPersistentVolumeClaimPolicy": WhenScaled Delete removes the
+/// condemned pods' claims on scale-down (via the pod owner reference and the garbage
+/// collector); WhenDeleted Delete removes them all with the set.
+#[test]
+fn e2e_pvc_retention_policies_with_garbage_collector() {
+    // WhenScaled: Delete.
+    let mut sim = new_sim_with_gc();
+    let ns = "pvc-scaled";
+    let mut s = new_sts("ss", ns, 3);
+    s.spec.persistent_volume_claim_retention_policy =
+        Some(kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_deleted: "Retain".into(),
+            when_scaled: "Delete".into(),
+        });
+    create_sts(&mut sim, s);
+    wait_sts_stable(&mut sim, ns, "ss");
+    assert_eq!(claim_names(&sim, ns).len(), 3);
+    scale_sts(&mut sim, ns, "ss", 1);
+    sim.settle().unwrap();
+    assert_eq!(claim_names(&sim, ns), ["fake-pvc-name-ss-0"]);
+    // Deleting the set keeps the remaining claim (WhenDeleted: Retain).
+    sim.api
+        .delete("StatefulSet", ns, "ss", &DeleteOptions::default())
+        .unwrap();
+    sim.settle().unwrap();
+    assert_eq!(claim_names(&sim, ns), ["fake-pvc-name-ss-0"]);
+
+    // WhenDeleted: Delete.
+    let mut sim = new_sim_with_gc();
+    let ns = "pvc-deleted";
+    let mut s = new_sts("ss", ns, 3);
+    s.spec.persistent_volume_claim_retention_policy =
+        Some(kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_deleted: "Delete".into(),
+            when_scaled: "Retain".into(),
+        });
+    create_sts(&mut sim, s);
+    wait_sts_stable(&mut sim, ns, "ss");
+    scale_sts(&mut sim, ns, "ss", 1);
+    sim.settle().unwrap();
+    assert_eq!(claim_names(&sim, ns).len(), 3, "scale-down retains");
+    sim.api
+        .delete("StatefulSet", ns, "ss", &DeleteOptions::default())
+        .unwrap();
+    sim.settle().unwrap();
+    assert!(claim_names(&sim, ns).is_empty(), "{:?}", claim_names(&sim, ns));
+    assert!(get_pods(&sim, ns).is_empty());
+}
+
+/// e2e "should not delete PVC with OnScaledown policy if another controller owns the PVC":
+/// a claim with a foreign controller reference is left alone.
+#[test]
+fn e2e_pvc_owned_by_another_controller_is_not_touched() {
+    let mut sim = new_sim_with_gc();
+    let ns = "pvc-foreign";
+    // The foreign owner: a ConfigMap-less stand-in, a ReplicationController.
+    let rc: kubeplay::api::ReplicationController = serde_json::from_value(json!({
+        "metadata": {"name": "other", "namespace": ns},
+        "spec": {"replicas": 0, "selector": {"x": "y"},
+                 "template": {"metadata": {"labels": {"x": "y"}},
+                              "spec": {"containers": [{"name": "c", "image": "i"}]}}}
+    }))
+    .unwrap();
+    let rc = match sim.api.create(Object::ReplicationController(rc)).unwrap() {
+        Object::ReplicationController(rc) => rc,
+        _ => unreachable!(),
+    };
+    let claim: PersistentVolumeClaim = serde_json::from_value(json!({
+        "metadata": {"name": "fake-pvc-name-ss-2", "namespace": ns,
+                     "labels": {"foo": "bar"},
+                     "ownerReferences": [{"apiVersion": "v1", "kind": "ReplicationController",
+                                          "name": "other", "uid": rc.metadata.uid,
+                                          "controller": true}]},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1"}}}
+    }))
+    .unwrap();
+    sim.api.create(Object::PersistentVolumeClaim(claim)).unwrap();
+    let mut s = new_sts("ss", ns, 3);
+    s.spec.persistent_volume_claim_retention_policy =
+        Some(kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_deleted: "Delete".into(),
+            when_scaled: "Delete".into(),
+        });
+    create_sts(&mut sim, s);
+    wait_sts_stable(&mut sim, ns, "ss");
+    scale_sts(&mut sim, ns, "ss", 1);
+    sim.settle().unwrap();
+    assert_eq!(
+        claim_names(&sim, ns),
+        ["fake-pvc-name-ss-0", "fake-pvc-name-ss-2"]
+    );
+    let c = sim
+        .api
+        .store
+        .get::<PersistentVolumeClaim>(ns, "fake-pvc-name-ss-2")
+        .unwrap();
+    let kinds = owner_kinds(c);
+    assert_eq!(kinds, ["ReplicationController"]);
+}
