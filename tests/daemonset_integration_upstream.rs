@@ -692,3 +692,173 @@ fn daemon_set_rolling_update_with_tolerations() {
     validate_number_ready(&sim, "foo", 0);
     assert_eq!(get_ds(&sim, "foo").status.updated_number_scheduled, 0);
 }
+
+// ---- test/e2e/apps/daemon_set.go specs that add controller behaviour, on the same
+// controller + scheduler simulation. ----
+
+fn hash_of(p: &Pod) -> String {
+    p.metadata
+        .labels
+        .get("controller-revision-hash")
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// e2e "should rollback without unnecessary restarts" (test/e2e/apps/daemon_set.go): an
+/// update to an image that never becomes ready replaces one pod (maxUnavailable 1); rolling
+/// back to the original template replaces only that pod, never the untouched ones, and the
+/// original revision becomes the newest.
+#[test]
+fn e2e_rollback_without_unnecessary_restarts() {
+    let mut sim = new_sim();
+    add_nodes(&mut sim, 0, 3, json!({}));
+    create_ds(&mut sim, new_daemon_set("foo", &strategies()[1]));
+    validate_pods_and_mark_ready(&mut sim, 3);
+    let original: Vec<(String, String)> = pods(&sim)
+        .iter()
+        .map(|p| (p.metadata.name.clone(), hash_of(p)))
+        .collect();
+    let old_hash = original[0].1.clone();
+    update_ds(&mut sim, "foo", |d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "foo:non-existent".into()
+    });
+    sim.settle().unwrap();
+    // One old pod deleted, one new pod (never marked ready).
+    let ps = pods(&sim);
+    let new_pods: Vec<&Pod> = ps.iter().filter(|p| hash_of(p) != old_hash).collect();
+    assert_eq!(
+        new_pods.len(),
+        1,
+        "{:?}",
+        ps.iter()
+            .map(|p| (&p.metadata.name, hash_of(p)))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(ps.len(), 3);
+    let kept: Vec<String> = ps
+        .iter()
+        .filter(|p| hash_of(p) == old_hash)
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    assert_eq!(kept.len(), 2);
+    // Roll back.
+    update_ds(&mut sim, "foo", |d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "bar".into()
+    });
+    validate_pods_and_mark_ready(&mut sim, 3);
+    let ps = pods(&sim);
+    assert!(ps.iter().all(|p| hash_of(p) == old_hash));
+    for k in &kept {
+        assert!(
+            ps.iter().any(|p| &p.metadata.name == k),
+            "{k} was restarted"
+        );
+    }
+    // Two revisions: the original, renumbered as the newest, and the bad one.
+    let mut revs: Vec<(i64, String)> = sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some(NS))
+        .map(|r| (r.revision, hash_of_rev(r)))
+        .collect();
+    revs.sort();
+    assert_eq!(revs.len(), 2);
+    assert_eq!(revs[1], (3, old_hash.clone()));
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!((st.updated_number_scheduled, st.number_ready), (3, 3));
+}
+
+fn hash_of_rev(r: &ControllerRevision) -> String {
+    r.metadata
+        .labels
+        .get("controller-revision-hash")
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// e2e "should run and stop complex daemon" (test/e2e/apps/daemon_set.go): a nodeSelector
+/// daemon follows node labels — relabelling a node moves the daemon on and off it.
+#[test]
+fn e2e_run_and_stop_complex_daemon() {
+    let mut sim = new_sim();
+    add_nodes(&mut sim, 0, 2, json!({}));
+    let mut ds = new_daemon_set("foo", &strategies()[1]);
+    ds["spec"]["template"]["spec"]["nodeSelector"] = json!({"color": "blue"});
+    create_ds(&mut sim, ds);
+    sim.settle().unwrap();
+    assert!(pods(&sim).is_empty());
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!(st.desired_number_scheduled, 0);
+    let relabel = |sim: &mut Simulation, color: &str| {
+        let mut n = sim.api.store.get::<Node>("", "node-0").cloned().unwrap();
+        n.metadata.labels.insert("color".into(), color.into());
+        sim.api.update(Object::Node(n)).unwrap();
+    };
+    relabel(&mut sim, "blue");
+    validate_pods_and_mark_ready(&mut sim, 1);
+    assert_eq!(pods_per_node(&sim), [("node-0".to_string(), 1)].into());
+    validate_number_ready(&sim, "foo", 1);
+    relabel(&mut sim, "green");
+    sim.settle().unwrap();
+    assert!(pods(&sim).is_empty(), "unlabelled node loses its daemon");
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!(
+        (
+            st.desired_number_scheduled,
+            st.current_number_scheduled,
+            st.number_ready
+        ),
+        (0, 0, 0)
+    );
+    // Switch the selector to green: back on node-0.
+    update_ds(&mut sim, "foo", |d| {
+        d.spec.template_mut().spec_mut().node_selector =
+            [("color".to_string(), "green".to_string())]
+                .into_iter()
+                .collect();
+    });
+    validate_pods_and_mark_ready(&mut sim, 1);
+    assert_eq!(pods_per_node(&sim), [("node-0".to_string(), 1)].into());
+}
+
+/// e2e "should surge pods onto nodes when spec was updated and update strategy is
+/// RollingUpdate" (test/e2e/apps/daemon_set.go), maxSurge 1 and maxUnavailable 0: a new pod
+/// runs beside the old one on one node at a time; the old one goes once the new is ready.
+#[test]
+fn e2e_surge_pods_onto_nodes() {
+    let mut sim = new_sim();
+    add_nodes(&mut sim, 0, 3, json!({}));
+    let strategy =
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}});
+    create_ds(&mut sim, new_daemon_set("foo", &strategy));
+    validate_pods_and_mark_ready(&mut sim, 3);
+    let old_hash = hash_of(&pods(&sim)[0]);
+    update_ds(&mut sim, "foo", |d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "bar:2".into()
+    });
+    sim.settle().unwrap();
+    // Exactly one surge pod; every node keeps its old pod.
+    let ps = pods(&sim);
+    assert_eq!(ps.len(), 4);
+    let per = pods_per_node(&sim);
+    assert_eq!(per.values().filter(|n| **n == 2).count(), 1);
+    assert_eq!(ps.iter().filter(|p| hash_of(p) != old_hash).count(), 1);
+    // `updateDaemonSetStatus` looks at the oldest pod per node only, so the surge pod does
+    // not count as updated yet.
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!(
+        (
+            st.number_ready,
+            st.updated_number_scheduled,
+            st.number_unavailable
+        ),
+        (3, 0, 0)
+    );
+    // Driving readiness round by round completes the rollout.
+    validate_pods_and_mark_ready(&mut sim, 3);
+    let ps = pods(&sim);
+    assert!(ps.iter().all(|p| hash_of(p) != old_hash));
+    assert!(pods_per_node(&sim).values().all(|n| *n == 1));
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!((st.number_ready, st.updated_number_scheduled), (3, 3));
+}

@@ -277,7 +277,12 @@ fn deleting_and_terminating_pods() {
     // counters.
     let st = get_sts(&sim, ns, "sts").status;
     assert_eq!(
-        (st.replicas, st.current_replicas, st.updated_replicas, st.ready_replicas),
+        (
+            st.replicas,
+            st.current_replicas,
+            st.updated_replicas,
+            st.ready_replicas
+        ),
         (3, 2, 2, 0)
     );
 
@@ -511,7 +516,12 @@ fn deleting_pod_for_rolling_update_partition() {
     assert_eq!(pods[1].spec.containers[0].image, "new-image");
     let st = get_sts(&sim, ns, "sts").status;
     assert_eq!(
-        (st.replicas, st.current_replicas, st.updated_replicas, st.available_replicas),
+        (
+            st.replicas,
+            st.current_replicas,
+            st.updated_replicas,
+            st.available_replicas
+        ),
         (2, 1, 1, 2)
     );
     assert_eq!(st.current_revision, old_rev);
@@ -681,11 +691,16 @@ fn e2e_adopts_matching_orphans_and_releases_non_matching_pods() {
     wait_sts_stable(&mut sim, ns, "ss");
     let uid = get_sts(&sim, ns, "ss").metadata.uid;
     // Orphan ss-0: remove its owner reference; the controller adopts it back.
-    update_pod(&mut sim, ns, "ss-0", |p| p.metadata.owner_references.clear());
+    update_pod(&mut sim, ns, "ss-0", |p| {
+        p.metadata.owner_references.clear()
+    });
     sim.settle().unwrap();
     let p = get_pod(&sim, ns, "ss-0");
     let cref = p.metadata.controller_ref().expect("adopted");
-    assert_eq!((cref.kind.as_str(), cref.uid.as_str()), ("StatefulSet", uid.as_str()));
+    assert_eq!(
+        (cref.kind.as_str(), cref.uid.as_str()),
+        ("StatefulSet", uid.as_str())
+    );
     // Release: the pod's labels are removed; the controller drops its reference. The name is
     // taken, so no replacement can be created meanwhile.
     let prev = get_pod(&sim, ns, "ss-0").metadata.labels.clone();
@@ -711,11 +726,12 @@ fn e2e_pvc_retention_policies_with_garbage_collector() {
     let mut sim = new_sim_with_gc();
     let ns = "pvc-scaled";
     let mut s = new_sts("ss", ns, 3);
-    s.spec.persistent_volume_claim_retention_policy =
-        Some(kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+    s.spec.persistent_volume_claim_retention_policy = Some(
+        kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
             when_deleted: "Retain".into(),
             when_scaled: "Delete".into(),
-        });
+        },
+    );
     create_sts(&mut sim, s);
     wait_sts_stable(&mut sim, ns, "ss");
     assert_eq!(claim_names(&sim, ns).len(), 3);
@@ -733,11 +749,12 @@ fn e2e_pvc_retention_policies_with_garbage_collector() {
     let mut sim = new_sim_with_gc();
     let ns = "pvc-deleted";
     let mut s = new_sts("ss", ns, 3);
-    s.spec.persistent_volume_claim_retention_policy =
-        Some(kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+    s.spec.persistent_volume_claim_retention_policy = Some(
+        kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
             when_deleted: "Delete".into(),
             when_scaled: "Retain".into(),
-        });
+        },
+    );
     create_sts(&mut sim, s);
     wait_sts_stable(&mut sim, ns, "ss");
     scale_sts(&mut sim, ns, "ss", 1);
@@ -747,7 +764,11 @@ fn e2e_pvc_retention_policies_with_garbage_collector() {
         .delete("StatefulSet", ns, "ss", &DeleteOptions::default())
         .unwrap();
     sim.settle().unwrap();
-    assert!(claim_names(&sim, ns).is_empty(), "{:?}", claim_names(&sim, ns));
+    assert!(
+        claim_names(&sim, ns).is_empty(),
+        "{:?}",
+        claim_names(&sim, ns)
+    );
     assert!(get_pods(&sim, ns).is_empty());
 }
 
@@ -778,13 +799,16 @@ fn e2e_pvc_owned_by_another_controller_is_not_touched() {
         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1"}}}
     }))
     .unwrap();
-    sim.api.create(Object::PersistentVolumeClaim(claim)).unwrap();
+    sim.api
+        .create(Object::PersistentVolumeClaim(claim))
+        .unwrap();
     let mut s = new_sts("ss", ns, 3);
-    s.spec.persistent_volume_claim_retention_policy =
-        Some(kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+    s.spec.persistent_volume_claim_retention_policy = Some(
+        kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
             when_deleted: "Delete".into(),
             when_scaled: "Delete".into(),
-        });
+        },
+    );
     create_sts(&mut sim, s);
     wait_sts_stable(&mut sim, ns, "ss");
     scale_sts(&mut sim, ns, "ss", 1);
