@@ -862,3 +862,82 @@ fn e2e_surge_pods_onto_nodes() {
     let st = get_ds(&sim, "foo").status;
     assert_eq!((st.number_ready, st.updated_number_scheduled), (3, 3));
 }
+
+/// The tolerations the DaemonSet controller adds (`util.AddOrUpdateDaemonPodTolerations`)
+/// decide which tainted nodes get a daemon: not-ready/unreachable NoExecute, the pressure
+/// NoSchedule taints and unschedulable for every daemon, network-unavailable only for
+/// hostNetwork ones. Edge cases around TestUnschedulableNodeDaemonDoesLaunchPod and
+/// TestNotReadyNodeDaemonDoesLaunchPod.
+#[test]
+fn added_tolerations_decide_which_tainted_nodes_run_daemons() {
+    for host_network in [false, true] {
+        let mut sim = new_sim();
+        let taints = [
+            ("not-ready", "node.kubernetes.io/not-ready", "NoExecute"),
+            ("unreachable", "node.kubernetes.io/unreachable", "NoExecute"),
+            (
+                "disk-pressure",
+                "node.kubernetes.io/disk-pressure",
+                "NoSchedule",
+            ),
+            (
+                "memory-pressure",
+                "node.kubernetes.io/memory-pressure",
+                "NoSchedule",
+            ),
+            (
+                "pid-pressure",
+                "node.kubernetes.io/pid-pressure",
+                "NoSchedule",
+            ),
+            (
+                "unschedulable",
+                "node.kubernetes.io/unschedulable",
+                "NoSchedule",
+            ),
+            (
+                "network-unavailable",
+                "node.kubernetes.io/network-unavailable",
+                "NoSchedule",
+            ),
+            ("other-noexecute", "example.com/other", "NoExecute"),
+        ];
+        for (name, key, effect) in taints {
+            let mut n = new_node(name, json!({}));
+            n["spec"] = json!({"taints": [{"key": key, "effect": effect}]});
+            create_node(&mut sim, n);
+        }
+        // Cordoned without the taint: the scheduler's NodeUnschedulable plugin still lets a
+        // pod tolerating the unschedulable taint through.
+        let mut n = new_node("cordoned-only", json!({}));
+        n["spec"] = json!({"unschedulable": true});
+        create_node(&mut sim, n);
+        let mut ds = new_daemon_set("foo", &strategies()[1]);
+        if host_network {
+            ds["spec"]["template"]["spec"]["hostNetwork"] = json!(true);
+        }
+        create_ds(&mut sim, ds);
+        let mut want = vec![
+            "cordoned-only",
+            "disk-pressure",
+            "memory-pressure",
+            "not-ready",
+            "pid-pressure",
+            "unreachable",
+            "unschedulable",
+        ];
+        if host_network {
+            want.push("network-unavailable");
+            want.sort();
+        }
+        validate_pods_and_mark_ready(&mut sim, want.len());
+        assert_eq!(
+            pods_per_node(&sim).keys().cloned().collect::<Vec<_>>(),
+            want,
+            "hostNetwork {host_network}"
+        );
+        let st = get_ds(&sim, "foo").status;
+        assert_eq!(st.desired_number_scheduled as usize, want.len());
+        assert_eq!(st.number_ready as usize, want.len());
+    }
+}

@@ -825,3 +825,197 @@ fn e2e_pvc_owned_by_another_controller_is_not_touched() {
     let kinds = owner_kinds(c);
     assert_eq!(kinds, ["ReplicationController"]);
 }
+
+fn mark_ready_now(sim: &mut Simulation, ns: &str, name: &str) {
+    let now = sim.now();
+    set_pods_ready_condition(sim, ns, &[name.to_string()], "True", now);
+}
+
+/// e2e "MinReadySeconds should be honored when enabled" with OrderedReady
+/// (test/e2e/apps/statefulset.go; `processReplica` blocks in monotonic mode until each
+/// predecessor is Running and *available*): sts-1 appears only minReadySeconds after sts-0
+/// became Ready, and availableReplicas follows the clock.
+#[test]
+fn e2e_ordered_ready_waits_for_min_ready_seconds() {
+    let mut sim = new_sim();
+    let ns = "min-ready";
+    let mut s = new_sts("sts", ns, 2);
+    s.spec.pod_management_policy = "OrderedReady".into();
+    s.spec.min_ready_seconds = 30;
+    create_sts(&mut sim, s);
+    sim.settle().unwrap();
+    assert_eq!(names(&get_pods(&sim, ns)), ["sts-0"]);
+    sim.run_for(Duration::from_secs(5)).unwrap();
+    mark_ready_now(&mut sim, ns, "sts-0");
+    let ready_at = sim.now();
+    sim.settle().unwrap();
+    assert_eq!(
+        names(&get_pods(&sim, ns)),
+        ["sts-0"],
+        "sts-0 ready but not available"
+    );
+    let st = get_sts(&sim, ns, "sts").status;
+    assert_eq!((st.ready_replicas, st.available_replicas), (1, 0));
+    // The availability checks come from the delaying queue: every sync with a pod not yet
+    // available queues the set minReadySeconds later, and the ready transition queues it
+    // minReadySeconds + 1 s later (`updatePod`) — but an entry already waiting for an earlier
+    // time wins (`AddAfter` only moves an entry sooner). So the check queued at creation
+    // (t0 + 30 s) comes first, finds sts-0 available only at t0 + 35 s, and queues the next
+    // one at t0 + 60 s: that is when sts-1 is created.
+    let t0 = sim.start;
+    assert_eq!(ready_at, t0 + Duration::from_secs(5));
+    sim.run_until(t0 + Duration::from_secs(59)).unwrap();
+    assert_eq!(names(&get_pods(&sim, ns)), ["sts-0"]);
+    let st = get_sts(&sim, ns, "sts").status;
+    assert_eq!(
+        (st.ready_replicas, st.available_replicas),
+        (1, 0),
+        "status written at t0+30"
+    );
+    sim.run_until(t0 + Duration::from_secs(60)).unwrap();
+    assert_eq!(names(&get_pods(&sim, ns)), ["sts-0", "sts-1"]);
+    let st = get_sts(&sim, ns, "sts").status;
+    assert_eq!(
+        (st.replicas, st.ready_replicas, st.available_replicas),
+        (2, 1, 1)
+    );
+}
+
+/// e2e "Scaling should happen in predictable order and halt if any stateful pod is unhealthy"
+/// (test/e2e/apps/statefulset.go) on the controller sim: OrderedReady scale-up stops at an
+/// unready pod, and scale-down waits while any remaining pod is unhealthy, then goes from the
+/// highest ordinal one at a time.
+#[test]
+fn e2e_ordered_scaling_halts_on_unhealthy_pods() {
+    let mut sim = new_sim();
+    let ns = "ordered";
+    let mut s = new_sts("ss", ns, 3);
+    s.spec.pod_management_policy = "OrderedReady".into();
+    create_sts(&mut sim, s);
+    for o in 0..3 {
+        sim.settle().unwrap();
+        mark_ready_now(&mut sim, ns, &format!("ss-{o}"));
+    }
+    sim.settle().unwrap();
+    assert_eq!(names(&get_pods(&sim, ns)), ["ss-0", "ss-1", "ss-2"]);
+    assert_eq!(get_sts(&sim, ns, "ss").status.ready_replicas, 3);
+    // All pods turn unready (upstream breaks every pod's probe): scaling down to 0 is held,
+    // since ss-2 is not the first unhealthy pod (`processCondemned`).
+    for o in 0..3 {
+        update_pod_status(&mut sim, ns, &format!("ss-{o}"), |p| {
+            p.status
+                .conditions
+                .iter_mut()
+                .find(|c| c.type_ == "Ready")
+                .unwrap()
+                .status = "False".into()
+        });
+    }
+    update_sts(&mut sim, ns, "ss", |s| s.spec.replicas = Some(0));
+    sim.settle().unwrap();
+    assert_eq!(
+        names(&get_pods(&sim, ns)),
+        ["ss-0", "ss-1", "ss-2"],
+        "halted"
+    );
+    assert_eq!(get_sts(&sim, ns, "ss").status.ready_replicas, 0);
+    // Only ss-0 back: the first unhealthy pod is now ss-1, but the descending walk meets the
+    // unhealthy ss-2 first: still held.
+    mark_ready_now(&mut sim, ns, "ss-0");
+    sim.settle().unwrap();
+    assert_eq!(
+        names(&get_pods(&sim, ns)),
+        ["ss-0", "ss-1", "ss-2"],
+        "still halted"
+    );
+    mark_ready_now(&mut sim, ns, "ss-1");
+    mark_ready_now(&mut sim, ns, "ss-2");
+    // Healthy again: the scale-down proceeds in reverse ordinal order.
+    mark_ready_now(&mut sim, ns, "ss-0");
+    sim.settle().unwrap();
+    assert!(get_pods(&sim, ns).is_empty());
+    let order: Vec<String> = sim
+        .api
+        .events
+        .iter()
+        .filter(|e| e.reason == "SuccessfulDelete")
+        .map(|e| e.message.clone())
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "delete Pod ss-2 in StatefulSet ss successful",
+            "delete Pod ss-1 in StatefulSet ss successful",
+            "delete Pod ss-0 in StatefulSet ss successful"
+        ]
+    );
+}
+
+/// e2e "should implement legacy replacement when the update strategy is OnDelete"
+/// (test/e2e/apps/statefulset.go): a template change touches no pod; deleted pods come back at
+/// the update revision; currentRevision stays put (only RollingUpdate completes a rollout).
+#[test]
+fn e2e_on_delete_legacy_replacement() {
+    let mut sim = new_sim();
+    let ns = "on-delete";
+    let mut s = new_sts("ss", ns, 3);
+    s.spec.update_strategy = kubeplay::api::StatefulSetUpdateStrategy {
+        type_: "OnDelete".into(),
+        rolling_update: None,
+    };
+    create_sts(&mut sim, s);
+    wait_sts_stable(&mut sim, ns, "ss");
+    let pods0 = names(&get_pods(&sim, ns));
+    let now = sim.now();
+    set_pods_ready_condition(&mut sim, ns, &pods0, "True", now);
+    sim.settle().unwrap();
+    let rev1 = get_sts(&sim, ns, "ss").status.current_revision.clone();
+    let uids: Vec<String> = get_pods(&sim, ns)
+        .iter()
+        .map(|p| p.metadata.uid.clone())
+        .collect();
+    update_sts(&mut sim, ns, "ss", |s| {
+        s.spec.template_mut().spec_mut().containers[0].image = "fakeimage:2".into()
+    });
+    sim.settle().unwrap();
+    let st = get_sts(&sim, ns, "ss").status;
+    assert_ne!(st.update_revision, rev1);
+    assert_eq!(st.current_revision, rev1);
+    assert_eq!((st.current_replicas, st.updated_replicas), (3, 0));
+    assert_eq!(
+        get_pods(&sim, ns)
+            .iter()
+            .map(|p| p.metadata.uid.clone())
+            .collect::<Vec<_>>(),
+        uids,
+        "no pod replaced"
+    );
+    for n in &pods0 {
+        delete_pod(&mut sim, ns, n);
+    }
+    sim.settle().unwrap();
+    let now = sim.now();
+    set_pods_ready_condition(&mut sim, ns, &pods0, "True", now);
+    sim.settle().unwrap();
+    let st = get_sts(&sim, ns, "ss").status;
+    for p in get_pods(&sim, ns) {
+        assert_eq!(p.spec.containers[0].image, "fakeimage:2");
+        assert_eq!(
+            p.metadata.labels["controller-revision-hash"],
+            st.update_revision
+        );
+    }
+    assert_eq!(
+        st.current_revision, rev1,
+        "OnDelete never completes a rollout"
+    );
+    assert_eq!(
+        (
+            st.replicas,
+            st.ready_replicas,
+            st.current_replicas,
+            st.updated_replicas
+        ),
+        (3, 3, 0, 3)
+    );
+}
