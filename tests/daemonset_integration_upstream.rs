@@ -941,3 +941,85 @@ fn added_tolerations_decide_which_tainted_nodes_run_daemons() {
         assert_eq!(st.number_ready as usize, want.len());
     }
 }
+
+/// `NodeShouldRunDaemonPod`: a template naming a node runs the daemon on that node only.
+#[test]
+fn template_node_name_pins_the_daemon() {
+    let mut sim = new_sim();
+    add_nodes(&mut sim, 0, 3, json!({}));
+    let mut ds = new_daemon_set("foo", &strategies()[1]);
+    ds["spec"]["template"]["spec"]["nodeName"] = json!("node-1");
+    create_ds(&mut sim, ds);
+    validate_pods_and_mark_ready(&mut sim, 1);
+    assert_eq!(pods_per_node(&sim), [("node-1".to_string(), 1)].into());
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!(
+        (
+            st.desired_number_scheduled,
+            st.current_number_scheduled,
+            st.number_ready
+        ),
+        (1, 1, 1)
+    );
+}
+
+/// `dsc.cleanupHistory`: beyond revisionHistoryLimit (2 in `newDaemonSet`) the oldest
+/// revisions no pod uses are deleted; the current one and those pods still carry stay.
+#[test]
+fn revision_history_is_truncated_to_the_limit() {
+    let mut sim = new_sim();
+    add_nodes(&mut sim, 0, 2, json!({}));
+    // OnDelete: the pods keep the first revision throughout.
+    create_ds(&mut sim, new_daemon_set("foo", &strategies()[0]));
+    validate_pods_and_mark_ready(&mut sim, 2);
+    let first = hash_of(&pods(&sim)[0]);
+    for i in 2..=6 {
+        update_ds(&mut sim, "foo", |d| {
+            d.spec.template_mut().spec_mut().containers[0].image = format!("bar:{i}")
+        });
+        sim.settle().unwrap();
+    }
+    let mut revs: Vec<(i64, String)> = sim
+        .api
+        .store
+        .list::<ControllerRevision>(Some(NS))
+        .map(|r| (r.revision, hash_of_rev(r)))
+        .collect();
+    revs.sort();
+    // Unlike the StatefulSet's `truncateHistory`, the DaemonSet's `cleanupHistory` counts
+    // every non-current revision against the limit, live ones included: of 1..=5 three must
+    // go, revision 1 (the pods' hash) is skipped, so 2, 3 and 4 are deleted.
+    assert_eq!(revs.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 5, 6]);
+    assert_eq!(revs[0].1, first);
+    assert!(pods(&sim).iter().all(|p| hash_of(p) == first));
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!(
+        (st.updated_number_scheduled, st.current_number_scheduled),
+        (0, 2)
+    );
+}
+
+/// Rolling-update budgets are scaled from percentages rounding up
+/// (`GetScaledValueFromIntOrPercent(..., true)` in `updatedDesiredNodeCounts`): 10% of three
+/// nodes allows one pod down at a time, 50% two.
+#[test]
+fn max_unavailable_percent_rounds_up() {
+    for (pct, want_down) in [("10%", 1usize), ("50%", 2), ("100%", 3)] {
+        let mut sim = new_sim();
+        add_nodes(&mut sim, 0, 3, json!({}));
+        let strategy = json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": pct}});
+        create_ds(&mut sim, new_daemon_set("foo", &strategy));
+        validate_pods_and_mark_ready(&mut sim, 3);
+        let old_hash = hash_of(&pods(&sim)[0]);
+        update_ds(&mut sim, "foo", |d| {
+            d.spec.template_mut().spec_mut().containers[0].image = "bar:2".into()
+        });
+        sim.settle().unwrap();
+        // Replaced pods are new and not ready; the old ones still there are ready.
+        let new_count = pods(&sim).iter().filter(|p| hash_of(p) != old_hash).count();
+        assert_eq!(new_count, want_down, "{pct}");
+        let st = get_ds(&sim, "foo").status;
+        assert_eq!(st.number_ready as usize, 3 - want_down, "{pct}");
+        assert_eq!(st.number_unavailable as usize, want_down, "{pct}");
+    }
+}

@@ -1019,3 +1019,35 @@ fn e2e_on_delete_legacy_replacement() {
         (3, 3, 0, 3)
     );
 }
+
+/// `truncateHistory`: beyond revisionHistoryLimit the oldest revisions that neither a pod nor
+/// the current/update revision uses are deleted.
+#[test]
+fn revision_history_is_truncated_to_the_limit() {
+    let mut sim = new_sim();
+    let ns = "history";
+    let mut s = new_sts("ss", ns, 2);
+    s.spec.revision_history_limit = Some(2);
+    s.spec.update_strategy = kubeplay::api::StatefulSetUpdateStrategy {
+        type_: "OnDelete".into(),
+        rolling_update: None,
+    };
+    create_sts(&mut sim, s);
+    wait_sts_stable(&mut sim, ns, "ss");
+    for i in 2..=6 {
+        update_sts(&mut sim, ns, "ss", |s| {
+            s.spec.template_mut().spec_mut().containers[0].image = format!("fakeimage:{i}")
+        });
+        sim.settle().unwrap();
+    }
+    let mut revs: Vec<i64> = sim
+        .api
+        .store
+        .list::<kubeplay::api::ControllerRevision>(Some(ns))
+        .map(|r| r.revision)
+        .collect();
+    revs.sort();
+    assert_eq!(revs, [1, 4, 5, 6]);
+    let st = get_sts(&sim, ns, "ss").status;
+    assert_eq!((st.current_replicas, st.updated_replicas), (2, 0));
+}
