@@ -1051,3 +1051,108 @@ fn revision_history_is_truncated_to_the_limit() {
     let st = get_sts(&sim, ns, "ss").status;
     assert_eq!((st.current_replicas, st.updated_replicas), (2, 0));
 }
+
+fn mark_all_ready(sim: &mut Simulation, ns: &str) {
+    let ps = names(&get_pods(sim, ns));
+    let now = sim.now();
+    set_pods_ready_condition(sim, ns, &ps, "True", now);
+    sim.settle().unwrap();
+}
+
+fn revision_of(sim: &Simulation, ns: &str, name: &str) -> String {
+    get_pod(sim, ns, name).metadata.labels["controller-revision-hash"].clone()
+}
+
+/// e2e "should perform rolling updates and roll backs of template modifications"
+/// (test/e2e/apps/statefulset.go) with Parallel management on the controller sim: the update
+/// replaces pods from the highest ordinal, one at a time, each after its successor is healthy;
+/// a rollback reuses the first revision (renumbered as the newest) and completes the same way.
+#[test]
+fn e2e_rolling_update_and_rollback() {
+    let mut sim = new_sim();
+    let ns = "rolling";
+    create_sts(&mut sim, new_sts("ss", ns, 3));
+    wait_sts_stable(&mut sim, ns, "ss");
+    mark_all_ready(&mut sim, ns);
+    let rev_a = get_sts(&sim, ns, "ss").status.current_revision.clone();
+    update_sts(&mut sim, ns, "ss", |s| {
+        s.spec.template_mut().spec_mut().containers[0].image = "fakeimage:b".into()
+    });
+    sim.settle().unwrap();
+    let rev_b = get_sts(&sim, ns, "ss").status.update_revision.clone();
+    assert_ne!(rev_a, rev_b);
+    // ss-2 is replaced (Pending, new revision); ss-1 and ss-0 wait for it.
+    assert_eq!(revision_of(&sim, ns, "ss-2"), rev_b);
+    assert_eq!(revision_of(&sim, ns, "ss-1"), rev_a);
+    assert_eq!(revision_of(&sim, ns, "ss-0"), rev_a);
+    let st = get_sts(&sim, ns, "ss").status;
+    assert_eq!(
+        (
+            st.replicas,
+            st.ready_replicas,
+            st.current_replicas,
+            st.updated_replicas
+        ),
+        (3, 2, 2, 1)
+    );
+    mark_all_ready(&mut sim, ns);
+    assert_eq!(revision_of(&sim, ns, "ss-1"), rev_b);
+    assert_eq!(revision_of(&sim, ns, "ss-0"), rev_a);
+    mark_all_ready(&mut sim, ns);
+    assert_eq!(revision_of(&sim, ns, "ss-0"), rev_b);
+    mark_all_ready(&mut sim, ns);
+    let st = get_sts(&sim, ns, "ss").status;
+    assert_eq!(st.current_revision, rev_b, "rollout complete");
+    assert_eq!(
+        (st.current_replicas, st.updated_replicas, st.ready_replicas),
+        (3, 3, 3)
+    );
+
+    // Roll back to the original template.
+    update_sts(&mut sim, ns, "ss", |s| {
+        s.spec.template_mut().spec_mut().containers[0].image = "fakeimage".into()
+    });
+    sim.settle().unwrap();
+    let st = get_sts(&sim, ns, "ss").status;
+    assert_eq!(st.update_revision, rev_a, "the first revision is reused");
+    assert_eq!(st.current_revision, rev_b);
+    let mut revs: Vec<(i64, String)> = sim
+        .api
+        .store
+        .list::<kubeplay::api::ControllerRevision>(Some(ns))
+        .map(|r| (r.revision, r.metadata.name.clone()))
+        .collect();
+    revs.sort();
+    assert_eq!(revs, [(2, rev_b.clone()), (3, rev_a.clone())]);
+    for _ in 0..3 {
+        mark_all_ready(&mut sim, ns);
+    }
+    let st = get_sts(&sim, ns, "ss").status;
+    assert_eq!(st.current_revision, rev_a);
+    for o in 0..3 {
+        let p = get_pod(&sim, ns, &format!("ss-{o}"));
+        assert_eq!(p.spec.containers[0].image, "fakeimage");
+    }
+}
+
+/// e2e "Burst scaling should run to completion even with unhealthy pods"
+/// (test/e2e/apps/statefulset.go): Parallel management creates and deletes all pods at once,
+/// whatever their health.
+#[test]
+fn e2e_burst_scaling_ignores_unhealthy_pods() {
+    let mut sim = new_sim();
+    let ns = "burst";
+    create_sts(&mut sim, new_sts("ss", ns, 1));
+    wait_sts_stable(&mut sim, ns, "ss");
+    scale_sts(&mut sim, ns, "ss", 3);
+    assert_eq!(names(&get_pods(&sim, ns)), ["ss-0", "ss-1", "ss-2"]);
+    assert_eq!(get_sts(&sim, ns, "ss").status.ready_replicas, 0);
+    update_sts(&mut sim, ns, "ss", |s| s.spec.replicas = Some(0));
+    // One sync deletes all three.
+    sim.step().unwrap();
+    while get_pods(&sim, ns).len() == 3 {
+        assert!(sim.step().unwrap());
+    }
+    assert!(get_pods(&sim, ns).is_empty());
+    wait_sts_stable(&mut sim, ns, "ss");
+}
