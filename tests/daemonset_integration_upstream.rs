@@ -1023,3 +1023,74 @@ fn max_unavailable_percent_rounds_up() {
         assert_eq!(st.number_unavailable as usize, want_down, "{pct}");
     }
 }
+
+/// A taint added under a running daemon (`nodeShouldRunDaemonPod`: shouldRun vs
+/// shouldContinueRunning): NoSchedule keeps the pod, now counted as misscheduled; NoExecute
+/// removes it.
+#[test]
+fn taints_added_under_a_running_daemon() {
+    for strategy in strategies() {
+        let mut sim = new_sim();
+        add_nodes(&mut sim, 0, 2, json!({}));
+        create_ds(&mut sim, new_daemon_set("foo", &strategy));
+        validate_pods_and_mark_ready(&mut sim, 2);
+        let taint = |sim: &mut Simulation, effect: &str| {
+            let mut n = sim.api.store.get::<Node>("", "node-1").cloned().unwrap();
+            n.spec.taints =
+                serde_json::from_value(json!([{"key": "k", "effect": effect}])).unwrap();
+            sim.api.update(Object::Node(n)).unwrap();
+        };
+        taint(&mut sim, "NoSchedule");
+        sim.settle().unwrap();
+        assert_eq!(pods(&sim).len(), 2, "NoSchedule does not evict");
+        let st = get_ds(&sim, "foo").status;
+        assert_eq!(
+            (
+                st.desired_number_scheduled,
+                st.current_number_scheduled,
+                st.number_misscheduled,
+                st.number_ready,
+                st.number_available,
+                st.number_unavailable
+            ),
+            (1, 1, 1, 1, 1, 0)
+        );
+        taint(&mut sim, "NoExecute");
+        sim.settle().unwrap();
+        assert_eq!(pods_per_node(&sim), [("node-0".to_string(), 1)].into());
+        let st = get_ds(&sim, "foo").status;
+        assert_eq!(
+            (
+                st.desired_number_scheduled,
+                st.current_number_scheduled,
+                st.number_misscheduled
+            ),
+            (1, 1, 0)
+        );
+    }
+}
+
+/// DaemonSet minReadySeconds (`updateDaemonSetStatus` requeues after minReadySeconds while
+/// numberReady != numberAvailable): ready pods become available on the clock.
+#[test]
+fn min_ready_seconds_availability_follows_the_clock() {
+    let mut sim = new_sim();
+    add_nodes(&mut sim, 0, 2, json!({}));
+    let mut ds = new_daemon_set("foo", &strategies()[1]);
+    ds["spec"]["minReadySeconds"] = json!(20);
+    create_ds(&mut sim, ds);
+    validate_pods_and_mark_ready(&mut sim, 2);
+    let t = sim.now();
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!(
+        (st.number_ready, st.number_available, st.number_unavailable),
+        (2, 0, 2)
+    );
+    sim.run_until(t + kubeplay::api::Duration::from_secs(21))
+        .unwrap();
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!(
+        (st.number_ready, st.number_available, st.number_unavailable),
+        (2, 2, 0)
+    );
+}

@@ -1156,3 +1156,55 @@ fn e2e_burst_scaling_ignores_unhealthy_pods() {
     assert!(get_pods(&sim, ns).is_empty());
     wait_sts_stable(&mut sim, ns, "ss");
 }
+
+/// TestVolumeTemplateNoopUpdate (test/integration/statefulset/statefulset_test.go): putting
+/// back the exact spec the set was created with (undefaulted, with an embedded claim template
+/// carrying apiVersion/kind) is a no-op update that passes validation — the defaults applied
+/// on update make it equal to the stored spec, so the immutable fields have not changed.
+#[test]
+fn volume_template_noop_update() {
+    let mut sim = new_sim();
+    let spec = json!({
+        "selector": {"matchLabels": {"app": "nginx"}},
+        "serviceName": "nginx",
+        "replicas": 3,
+        "template": {
+            "metadata": {"labels": {"app": "nginx"}},
+            "spec": {
+                "terminationGracePeriodSeconds": 10,
+                "containers": [{
+                    "name": "nginx",
+                    "image": "registry.k8s.io/nginx-slim:0.8",
+                    "ports": [{"containerPort": 80, "name": "web"}],
+                    "volumeMounts": [{"name": "www", "mountPath": "/usr/share/nginx/html"}]
+                }]
+            }
+        },
+        "volumeClaimTemplates": [{
+            "apiVersion": "v1",
+            "kind": "PersistentVolumeClaim",
+            "metadata": {"name": "www"},
+            "spec": {
+                "accessModes": ["ReadWriteOnce"],
+                "storageClassName": "my-storage-class",
+                "resources": {"requests": {"storage": "1Gi"}}
+            }
+        }]
+    });
+    let sts: StatefulSet = serde_json::from_value(json!({
+        "apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": spec.clone()
+    }))
+    .unwrap();
+    let persisted = create_sts(&mut sim, sts);
+    let generation = persisted.metadata.generation;
+    let mut v = serde_json::to_value(&persisted).unwrap();
+    v["spec"] = spec;
+    let again: StatefulSet = serde_json::from_value(v).unwrap();
+    let updated = match sim.api.update(Object::StatefulSet(again)) {
+        Ok(Object::StatefulSet(s)) => s,
+        other => panic!("no-op update refused: {other:?}"),
+    };
+    assert_eq!(updated.metadata.generation, generation, "nothing changed");
+}
