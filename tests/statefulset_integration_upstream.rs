@@ -1208,3 +1208,55 @@ fn volume_template_noop_update() {
     };
     assert_eq!(updated.metadata.generation, generation, "nothing changed");
 }
+
+/// `PodClaimIsStale` (WhenScaled: Delete): scaling back up before the garbage collector has
+/// removed a condemned pod's claim creates no pod on it — the claim still names the old pod's
+/// uid. Once the claim is gone (deleted here by hand, as the collector would), the pod and a
+/// fresh claim are created.
+#[test]
+fn stale_claims_block_scale_up_until_collected() {
+    let mut sim = new_sim();
+    let ns = "stale-claims";
+    let mut s = new_sts("sts", ns, 3);
+    s.spec.persistent_volume_claim_retention_policy = Some(
+        kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_deleted: "Retain".into(),
+            when_scaled: "Delete".into(),
+        },
+    );
+    create_sts(&mut sim, s);
+    wait_sts_stable(&mut sim, ns, "sts");
+    let old_uid = get_pod(&sim, ns, "sts-2").metadata.uid;
+    scale_sts(&mut sim, ns, "sts", 1);
+    update_sts(&mut sim, ns, "sts", |s| s.spec.replicas = Some(3));
+    sim.settle().unwrap();
+    assert_eq!(names(&get_pods(&sim, ns)), ["sts-0"], "stale claims block");
+    assert_eq!(get_sts(&sim, ns, "sts").status.replicas, 1);
+    let c = sim
+        .api
+        .store
+        .get::<PersistentVolumeClaim>(ns, "fake-pvc-name-sts-2")
+        .unwrap();
+    assert!(c
+        .metadata
+        .owner_references
+        .iter()
+        .any(|r| r.kind == "Pod" && r.uid == old_uid));
+    for n in ["fake-pvc-name-sts-1", "fake-pvc-name-sts-2"] {
+        sim.api
+            .delete("PersistentVolumeClaim", ns, n, &DeleteOptions::default())
+            .unwrap();
+    }
+    sim.settle().unwrap();
+    assert_eq!(names(&get_pods(&sim, ns)), ["sts-0", "sts-1", "sts-2"]);
+    assert_eq!(claim_names(&sim, ns).len(), 3);
+    let c = sim
+        .api
+        .store
+        .get::<PersistentVolumeClaim>(ns, "fake-pvc-name-sts-2")
+        .unwrap();
+    assert!(
+        c.metadata.owner_references.iter().all(|r| r.kind != "Pod"),
+        "in range again: no pod reference"
+    );
+}
