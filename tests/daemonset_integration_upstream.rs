@@ -1094,3 +1094,51 @@ fn min_ready_seconds_availability_follows_the_clock() {
         (2, 2, 0)
     );
 }
+
+/// `getUnscheduledPodsWithoutNode` (in `manage`): a daemon pod the scheduler could not place
+/// is deleted by the controller on its next sync after its node is gone (pod GC only handles
+/// bound pods).
+#[test]
+fn unscheduled_pod_of_a_deleted_node_is_removed() {
+    let mut sim = new_sim();
+    let mut ds = new_daemon_set("foo", &strategies()[1]);
+    ds["spec"]["template"]["spec"]["containers"][0]["resources"] =
+        json!({"requests": {"memory": "120M", "cpu": "75m"}});
+    create_ds(&mut sim, ds);
+    let mut node = new_node("small", json!({}));
+    node["status"]["allocatable"] = json!({"memory": "100M", "cpu": "200m", "pods": "100"});
+    create_node(&mut sim, node);
+    let mut big = new_node("big", json!({}));
+    big["status"]["allocatable"] = json!({"memory": "200M", "cpu": "2000m", "pods": "100"});
+    create_node(&mut sim, big);
+    validate_pods_and_mark_ready(&mut sim, 2);
+    assert_eq!(
+        pods_per_node(&sim),
+        [(String::new(), 1), ("big".to_string(), 1)].into()
+    );
+    sim.api
+        .delete("Node", "", "small", &Default::default())
+        .unwrap();
+    sim.settle().unwrap();
+    // Upstream's node informer has no delete handler: nothing happens until the set is
+    // synced for another reason (here: a metadata update of the set; upstream also the
+    // informer resync).
+    assert_eq!(
+        pods_per_node(&sim),
+        [(String::new(), 1), ("big".to_string(), 1)].into()
+    );
+    update_ds(&mut sim, "foo", |d| {
+        d.metadata.annotations.insert("touch".into(), "1".into());
+    });
+    sim.settle().unwrap();
+    assert_eq!(pods_per_node(&sim), [("big".to_string(), 1)].into());
+    let st = get_ds(&sim, "foo").status;
+    assert_eq!(
+        (
+            st.desired_number_scheduled,
+            st.current_number_scheduled,
+            st.number_ready
+        ),
+        (1, 1, 1)
+    );
+}
