@@ -1142,3 +1142,52 @@ fn unscheduled_pod_of_a_deleted_node_is_removed() {
         (1, 1, 1)
     );
 }
+
+/// Surge (`rollingUpdate` with maxSurge): a node whose old pod is not available is replaced
+/// at once (`allowedNewNodes`) without using the surge budget, so one node with an available
+/// old pod is surged onto as well; the rest wait. The unready old pod is then removed by the
+/// manage loop.
+#[test]
+fn surge_replaces_unavailable_old_pods_outside_the_budget() {
+    let mut sim = new_sim();
+    add_nodes(&mut sim, 0, 3, json!({}));
+    let strategy =
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}});
+    create_ds(&mut sim, new_daemon_set("foo", &strategy));
+    validate_pods_and_mark_ready(&mut sim, 3);
+    let old_hash = hash_of(&pods(&sim)[0]);
+    // node-2's pod turns unready.
+    let mut p = pods(&sim)
+        .into_iter()
+        .find(|p| p.spec.node_name == "node-2")
+        .unwrap();
+    p.status.conditions.iter_mut().for_each(|c| {
+        if c.type_ == "Ready" {
+            c.status = "False".into()
+        }
+    });
+    sim.api.update_status(Object::Pod(p)).unwrap();
+    sim.settle().unwrap();
+    update_ds(&mut sim, "foo", |d| {
+        d.spec.template_mut().spec_mut().containers[0].image = "bar:2".into()
+    });
+    sim.settle().unwrap();
+    let mut new_nodes: Vec<String> = pods(&sim)
+        .iter()
+        .filter(|p| hash_of(p) != old_hash)
+        .map(|p| p.spec.node_name.clone())
+        .collect();
+    new_nodes.sort();
+    assert_eq!(new_nodes.len(), 2, "{new_nodes:?}");
+    assert!(new_nodes.contains(&"node-2".to_string()));
+    // `podsShouldBeOnNode` with surge: when the old pod is not ready it goes as soon as a new
+    // one exists ("if neither pod is ready, only the one matching the current hash is kept");
+    // the ready old pod on the other surged node stays beside its new pod.
+    assert_eq!(pods(&sim).len(), 4);
+    let on2: Vec<bool> = pods(&sim)
+        .iter()
+        .filter(|p| p.spec.node_name == "node-2")
+        .map(|p| hash_of(p) == old_hash)
+        .collect();
+    assert_eq!(on2, [false]);
+}
