@@ -1260,3 +1260,48 @@ fn stale_claims_block_scale_up_until_collected() {
         "in range again: no pod reference"
     );
 }
+
+/// TestAutodeleteOwnerRefs with a start ordinal: `podInOrdinalRange` counts from
+/// `.spec.ordinals.start`, so scaling 3 → 1 condemns sts-6 and sts-7, whose claims get their
+/// pod's reference (WhenScaled: Delete) while sts-5's keeps the set's.
+#[test]
+fn autodelete_owner_refs_with_start_ordinal() {
+    let mut sim = new_sim();
+    let ns = "start-ordinal-pvc";
+    let mut s = new_sts("sts", ns, 3);
+    s.spec.ordinals = Some(kubeplay::api::StatefulSetOrdinals { start: 5 });
+    s.spec.persistent_volume_claim_retention_policy = Some(
+        kubeplay::api::StatefulSetPersistentVolumeClaimRetentionPolicy {
+            when_deleted: "Delete".into(),
+            when_scaled: "Delete".into(),
+        },
+    );
+    create_sts(&mut sim, s);
+    wait_sts_stable(&mut sim, ns, "sts");
+    assert_eq!(names(&get_pods(&sim, ns)), ["sts-5", "sts-6", "sts-7"]);
+    let uids: Vec<(String, String)> = get_pods(&sim, ns)
+        .iter()
+        .map(|p| (p.metadata.name.clone(), p.metadata.uid.clone()))
+        .collect();
+    scale_sts(&mut sim, ns, "sts", 1);
+    assert_eq!(names(&get_pods(&sim, ns)), ["sts-5"]);
+    for (pod, uid) in &uids {
+        let c = sim
+            .api
+            .store
+            .get::<PersistentVolumeClaim>(ns, &format!("fake-pvc-name-{pod}"))
+            .unwrap();
+        let refs: Vec<(String, String)> = c
+            .metadata
+            .owner_references
+            .iter()
+            .map(|r| (r.kind.clone(), r.uid.clone()))
+            .collect();
+        if pod == "sts-5" {
+            assert_eq!(refs.len(), 1);
+            assert_eq!(refs[0].0, "StatefulSet");
+        } else {
+            assert_eq!(refs, [("Pod".to_string(), uid.clone())], "{pod}");
+        }
+    }
+}
