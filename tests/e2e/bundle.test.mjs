@@ -7,7 +7,11 @@
 //   every controller, HPA, the batch views, kubectl patch and events, the strict-decoding
 //   schema, and the scheduler's NodePorts, PodTopologySpread and InterPodAffinity plugins with
 //   their validation: +48 KiB on 2026-11-25; 1,053 KiB with upstream's pod volume, mount, env
-//   and probe validation and semantic template equality: +20 KiB on 2026-11-26) plus about 2%,
+//   and probe validation and semantic template equality: +20 KiB on 2026-11-26; 1,079 KiB with
+//   upstream's remaining pod spec rules — dnsConfig, security contexts, seccomp, AppArmor,
+//   sysctls, ephemeral containers, pod-level resources — and Service rules, the scheduler's
+//   ephemeral-storage/overhead accounting and kubectl --subresource: +16 KiB later that day;
+//   the page's size-class allocator and memcmp cost nothing measurable) plus about 2%,
 //   not the 140 KiB target
 //   (docs/performance.md has the plan to get there); lower it as the bundle shrinks. Skipped
 //   when pkg/ has not been built (scripts/test.sh builds it first).
@@ -22,7 +26,7 @@ import { LESSONS } from "../../www/lessons/index.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Ratchet budget for wasm + JS + CSS gzipped, in bytes (see docs/performance.md). */
-const BUNDLE_BUDGET = 1075 * 1024;
+const BUNDLE_BUDGET = 1100 * 1024;
 
 test("every lesson's share link is at most 2,000 characters", async () => {
   const lens = await lessonShareLengths();
