@@ -112,6 +112,11 @@ impl WorkQueue {
         self.ready.iter().map(String::as_str)
     }
 
+    /// Whether `key` is in the ready queue (not only waiting for a delay).
+    pub fn is_ready(&self, key: &str) -> bool {
+        self.queued.contains(key)
+    }
+
     /// Takes the `i`-th ready key out of turn (a queue with its own ordering, such as the
     /// scheduler's PrioritySort).
     pub fn pop_at(&mut self, i: usize) -> Option<String> {
@@ -146,6 +151,26 @@ impl WorkQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ready_keys_can_be_taken_out_of_turn() {
+        let mut q = WorkQueue::new();
+        q.add("a");
+        q.add("b");
+        q.add_after("c", Duration::from_secs(1), Time(0));
+        assert!(q.is_ready("a") && q.is_ready("b"));
+        assert!(!q.is_ready("c"), "a delayed key is not ready");
+        assert_eq!(q.ready_keys().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(q.pop_at(1).as_deref(), Some("b"));
+        assert!(!q.is_ready("b"));
+        q.add("b");
+        assert_eq!(
+            q.ready_keys().collect::<Vec<_>>(),
+            ["a", "b"],
+            "re-added at the back"
+        );
+        assert_eq!(q.pop_at(5), None);
+    }
 
     #[test]
     fn dedup_and_delays() {

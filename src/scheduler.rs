@@ -1888,9 +1888,10 @@ pub struct Scheduler {
     /// Keys of the unschedulable pods that PodTopologySpread rejected on some node, retried on
     /// the plugin's pod and node events.
     spread_rejected: BTreeSet<String>,
-    /// Keys of the pods waiting to be scheduled whose priority is not 0 (kept by `watch` once
-    /// primed): while there are none, the active queue's PrioritySort order is its FIFO order.
-    prioritized: BTreeSet<String>,
+    /// The pods waiting to be scheduled whose priority is not 0, with that priority (kept by
+    /// `watch` once primed): while none of them is ready, the active queue's PrioritySort order
+    /// is its FIFO order.
+    prioritized: BTreeMap<String, i32>,
 }
 
 /// A boxed scheduler for `Simulation::add_loop`.
@@ -2057,7 +2058,7 @@ impl Controller for Scheduler {
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
         match (change.old_obj(), change.new_obj()) {
             (_, Some(Object::Pod(p))) if responsible(p) && pod_priority(p) != 0 => {
-                self.prioritized.insert(p.metadata.key());
+                self.prioritized.insert(p.metadata.key(), pod_priority(p));
             }
             (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None)
                 if !self.prioritized.is_empty() =>
@@ -2287,7 +2288,7 @@ impl Controller for Scheduler {
         self.prioritized = store
             .pods_on_node("")
             .filter(|p| responsible(p) && pod_priority(p) != 0)
-            .map(|p| p.metadata.key())
+            .map(|p| (p.metadata.key(), pod_priority(p)))
             .collect();
         self.primed = true;
         for p in store.list::<Pod>(None) {
@@ -2300,8 +2301,32 @@ impl Controller for Scheduler {
     /// The active queue's `PrioritySort`: the ready pod with the highest priority, the earliest
     /// queued among equals (upstream's timestamp order).
     fn next_key(&mut self, queue: &mut WorkQueue, store: &Store) -> Option<String> {
-        if self.primed && self.prioritized.is_empty() {
-            return queue.pop();
+        if self.primed {
+            // The highest priority among the ready pods that have one; the others count 0.
+            let best = self
+                .prioritized
+                .iter()
+                .filter(|(k, _)| queue.is_ready(k))
+                .map(|(_, p)| *p)
+                .max();
+            let prioritized = &self.prioritized;
+            let i = match best {
+                None => return queue.pop(),
+                Some(b) if b > 0 => queue
+                    .ready_keys()
+                    .position(|k| prioritized.get(k) == Some(&b)),
+                // Only negative priorities among them: the first pod of priority 0, else the
+                // earliest of the highest negative priority.
+                Some(b) => queue
+                    .ready_keys()
+                    .position(|k| !prioritized.contains_key(k))
+                    .or_else(|| {
+                        queue
+                            .ready_keys()
+                            .position(|k| prioritized.get(k) == Some(&b))
+                    }),
+            };
+            return queue.pop_at(i?);
         }
         let mut best: Option<(usize, i32)> = None;
         for (i, key) in queue.ready_keys().enumerate() {

@@ -71,3 +71,21 @@ fn negative_priorities_come_after_the_default() {
     assert_eq!(node_of(&s, "web"), "node-1");
     assert_eq!(node_of(&s, "batch"), "");
 }
+
+#[test]
+fn among_negative_priorities_the_highest_goes_first() {
+    let s = scenario(&[("lowest", -10), ("low", -1), ("lower", -5)]);
+    assert_eq!(node_of(&s, "low"), "node-1");
+    assert_eq!(reasons(&s, "Scheduled"), vec!["low"]);
+}
+
+#[test]
+fn a_late_high_priority_pod_overtakes_a_long_queue() {
+    let mut pods: Vec<(String, i32)> = (0..40).map(|i| (format!("batch-{i:02}"), 0)).collect();
+    pods.push(("urgent".into(), 1000));
+    let refs: Vec<(&str, i32)> = pods.iter().map(|(n, p)| (n.as_str(), *p)).collect();
+    let s = scenario(&refs);
+    assert_eq!(node_of(&s, "urgent"), "node-1");
+    assert_eq!(reasons(&s, "Scheduled"), vec!["urgent"]);
+    assert!(reasons(&s, "Preempted").is_empty());
+}
