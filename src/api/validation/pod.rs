@@ -546,27 +546,34 @@ fn is_extended_resource_name(name: &str) -> bool {
     is_qualified_name(&format!("requests.{name}")).is_empty()
 }
 
-/// `validateContainerResourceName`.
-pub(crate) fn validate_container_resource_name(name: &str, path: &str) -> Vec<FieldError> {
-    let mut errs: Vec<FieldError> = is_qualified_name(name)
+/// `validateResourceName`: a qualified name; without a `/`, a standard resource.
+fn validate_resource_name(name: &str, path: &str) -> Vec<FieldError> {
+    let errs: Vec<FieldError> = is_qualified_name(name)
         .into_iter()
         .map(|m| FieldError::invalid(path, name, m))
         .collect();
     if !errs.is_empty() {
         return errs;
     }
+    let standard = STANDARD_RESOURCES.contains(&name)
+        || is_hugepage_resource(name)
+        || name.starts_with("requests.hugepages-")
+        || name.starts_with("limits.hugepages-");
+    if !name.contains('/') && !standard {
+        return vec![FieldError::invalid(
+            path,
+            name,
+            "must be a standard resource type or fully qualified",
+        )];
+    }
+    errs
+}
+
+/// `validateContainerResourceName`.
+pub(crate) fn validate_container_resource_name(name: &str, path: &str) -> Vec<FieldError> {
+    // Upstream goes on to the container check even after validateResourceName's errors.
+    let mut errs = validate_resource_name(name, path);
     if !name.contains('/') {
-        let standard = STANDARD_RESOURCES.contains(&name)
-            || is_hugepage_resource(name)
-            || name.starts_with("requests.hugepages-")
-            || name.starts_with("limits.hugepages-");
-        if !standard {
-            errs.push(FieldError::invalid(
-                path,
-                name,
-                "must be a standard resource type or fully qualified",
-            ));
-        }
         if !(STANDARD_CONTAINER_RESOURCES.contains(&name) || is_hugepage_resource(name)) {
             errs.push(FieldError::invalid(
                 path,
@@ -709,23 +716,8 @@ pub fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> V
 /// standard resource), then a resource pod-level resources support (`cpu`, `memory`,
 /// `hugepages-*`).
 pub(crate) fn validate_pod_resource_name(name: &str, path: &str) -> Vec<FieldError> {
-    let mut errs: Vec<FieldError> = is_qualified_name(name)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, name, m))
-        .collect();
+    let mut errs = validate_resource_name(name, path);
     if !errs.is_empty() {
-        return errs;
-    }
-    let standard = STANDARD_RESOURCES.contains(&name)
-        || is_hugepage_resource(name)
-        || name.starts_with("requests.hugepages-")
-        || name.starts_with("limits.hugepages-");
-    if !name.contains('/') && !standard {
-        errs.push(FieldError::invalid(
-            path,
-            name,
-            "must be a standard resource type or fully qualified",
-        ));
         return errs;
     }
     if !(name == "cpu" || name == "memory" || is_hugepage_resource(name)) {

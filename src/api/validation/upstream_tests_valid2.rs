@@ -224,3 +224,26 @@ fn validate_service_create_traffic_distribution_rows() {
         ["spec.trafficDistribution: Unsupported value: \"Random\": supported values: \"PreferClose\", \"PreferSameZone\", \"PreferSameNode\""]
     );
 }
+
+// validateContainerResourceName (pkg/apis/core/validation/validation.go): the container check
+// runs even after validateResourceName's qualified-name errors.
+#[test]
+fn container_resource_name_checks_continue_after_a_bad_qualified_name() {
+    let errs = crate::api::validation::pod::validate_container_resource_name("a b", "x");
+    let details: Vec<&str> = errs.iter().map(|e| e.detail.as_str()).collect();
+    assert!(errs.len() >= 2, "{details:?}");
+    assert_eq!(
+        details.last(),
+        Some(&"must be a standard resource for containers")
+    );
+    // A qualified name that is not standard: both of upstream's errors.
+    let errs = crate::api::validation::pod::validate_container_resource_name("foo", "x");
+    let details: Vec<&str> = errs.iter().map(|e| e.detail.as_str()).collect();
+    assert_eq!(
+        details,
+        [
+            "must be a standard resource type or fully qualified",
+            "must be a standard resource for containers"
+        ]
+    );
+}
