@@ -460,8 +460,63 @@ impl ApiServer {
             }
         }
         let now = self.now.trunc_secs();
-        // Propagation finalizers (not for pods' grace handling, but pods can have dependents too).
-        let mut changed = false;
+        // `rest.BeforeDelete` (apiserver registry/rest/delete.go). A negative grace period in the
+        // options counts as 1 s. Only pods have a graceful-delete strategy.
+        let opt_grace = opts.grace_period_seconds.map(|g| if g < 0 { 1 } else { g });
+        if o.meta()
+            .deletion_grace_period_seconds
+            .is_some_and(|g| g < 0)
+        {
+            o.meta_mut().deletion_grace_period_seconds = Some(1);
+        }
+        let mut graceful = false;
+        if let Object::Pod(p) = &mut o {
+            let m = &mut p.metadata;
+            match (m.deletion_timestamp, m.deletion_grace_period_seconds) {
+                // Gracefully deleted before without a grace period left: not graceful, go on
+                // to the finalizers and the immediate deletion.
+                (Some(_), None | Some(0)) => {}
+                (Some(ts), Some(cur)) => match opt_grace {
+                    // Only a shorter grace period may be given; the new deadline counts from
+                    // the first request (deletionTimestamp − old grace + new grace).
+                    Some(period) if period < cur => {
+                        m.deletion_timestamp = Some(
+                            ts - crate::api::Duration::from_secs(cur)
+                                + crate::api::Duration::from_secs(period),
+                        );
+                        m.deletion_grace_period_seconds = Some(period);
+                        graceful = true;
+                    }
+                    // Graceful deletion pending: nothing changes, not even the finalizers
+                    // ("finalizers cannot be updated via DeleteOptions if a deletion is
+                    // already pending").
+                    _ => return Ok(o),
+                },
+                (None, _) => {
+                    // The pod strategy's `CheckGracefulDelete`.
+                    let mut period = opt_grace
+                        .or(p.spec.termination_grace_period_seconds)
+                        .unwrap_or(0);
+                    if p.spec.node_name.is_empty()
+                        || p.status.phase == "Succeeded"
+                        || p.status.phase == "Failed"
+                    {
+                        period = 0;
+                    }
+                    if period < 0 {
+                        period = 1;
+                    }
+                    let m = &mut p.metadata;
+                    m.deletion_timestamp = Some(now + crate::api::Duration::from_secs(period));
+                    m.deletion_grace_period_seconds = Some(period);
+                    // The first graceful deletion bumps the generation (if set).
+                    if m.generation > 0 {
+                        m.generation += 1;
+                    }
+                    graceful = true;
+                }
+            }
+        }
         // `deletionFinalizersForGarbageCollection` (apiserver registry/generic/registry/store.go):
         // an explicit policy decides; without one, a propagation finalizer already on the object
         // does; without either, the strategy's `DefaultGarbageCollectionPolicy`, which is
@@ -506,56 +561,37 @@ impl ApiServer {
         };
         if !same_set {
             o.meta_mut().finalizers = finalizers.into();
-            changed = true;
         }
-        // Graceful deletion of pods (pod strategy CheckGracefulDeleteStrategy).
-        let grace = match &o {
-            Object::Pod(p) => {
-                let mut g = opts
-                    .grace_period_seconds
-                    .or(p.spec.termination_grace_period_seconds)
-                    .unwrap_or(30);
-                if p.spec.node_name.is_empty()
-                    || p.status.phase == "Succeeded"
-                    || p.status.phase == "Failed"
-                {
-                    g = 0;
-                }
-                if g < 0 {
-                    g = 1;
-                }
-                g
-            }
-            _ => 0,
-        };
-        let m = o.meta_mut();
-        if m.deletion_timestamp.is_some() {
-            // Already being deleted: a shorter grace period may be applied.
-            let cur = m.deletion_grace_period_seconds.unwrap_or(0);
-            if grace < cur {
-                m.deletion_grace_period_seconds = Some(grace);
-                m.deletion_timestamp = Some(now + crate::api::Duration::from_secs(grace));
-                changed = true;
-            }
-            if grace == 0 && m.finalizers.is_empty() {
-                self.store.remove(&r);
-                return Ok(o);
-            }
-            if changed {
-                o.meta_mut().resource_version = self.next_rv();
-                self.store.put(o.clone());
-            }
-            return Ok(o);
-        }
-        if grace == 0 && m.finalizers.is_empty() {
+        // `updateForGracefulDeletionAndFinalizers`: with finalizers pending the object stays,
+        // marked as deleting; a graceful deletion with time left stays too; anything else is
+        // deleted now.
+        let pending_finalizers = !o.meta().finalizers.is_empty();
+        if !graceful && !pending_finalizers {
             self.store.remove(&r);
             return Ok(o);
         }
-        m.deletion_timestamp = Some(now + crate::api::Duration::from_secs(grace));
-        m.deletion_grace_period_seconds = Some(grace);
-        let _ = changed;
-        o.meta_mut().resource_version = self.next_rv();
-        self.store.put(o.clone());
+        if !graceful {
+            // `markAsDeleting`: the first deletion of an object without graceful deletion bumps
+            // its generation (if set); deletionTimestamp is now (or kept if already earlier).
+            let m = o.meta_mut();
+            if m.deletion_timestamp.is_none() && m.generation > 0 {
+                m.generation += 1;
+            }
+            if m.deletion_timestamp.is_none_or(|ts| ts > now) {
+                m.deletion_timestamp = Some(now);
+            }
+            m.deletion_grace_period_seconds = Some(0);
+        }
+        let stays = pending_finalizers || o.meta().deletion_grace_period_seconds.unwrap_or(0) > 0;
+        if !stays {
+            self.store.remove(&r);
+            return Ok(o);
+        }
+        let unchanged = self.store.get_ref(&r).is_some_and(|cur| *cur == o);
+        if !unchanged {
+            o.meta_mut().resource_version = self.next_rv();
+            self.store.put(o.clone());
+        }
         Ok(o)
     }
 
