@@ -157,3 +157,20 @@ fn terminal_phase_condition_reasons() {
         triple("False", "PodFailed", "")
     );
 }
+
+// OrderedReady StatefulSets wait for each pod to be Running and Ready (`isRunningAndReady`)
+// before creating the next one: a readiness gate holds the set at web-0 until its owner sets it.
+#[test]
+fn ordered_ready_statefulset_waits_for_readiness_gates() {
+    let mut s = sim(&format!(
+        "  - {{apiVersion: apps/v1, kind: StatefulSet, metadata: {{name: web}}, spec: {{replicas: 2, serviceName: web, selector: {{matchLabels: {{app: web}}}}, template: {{metadata: {{labels: {{app: web}}}}, spec: {{readinessGates: [{{conditionType: {GATE}}}], containers: [{{name: c, image: nginx:1}}]}}}}}}}}\n"
+    ));
+    s.run_for(Duration::from_secs(30)).unwrap();
+    let names: Vec<String> = pods(&s).into_iter().map(|p| p.metadata.name).collect();
+    assert_eq!(names, ["web-0"]);
+    assert_eq!(cond(&pod(&s, "web-0"), "Ready").1, "ReadinessGatesNotReady");
+    set_gate(&mut s, "web-0", "True");
+    s.run_for(Duration::from_secs(5)).unwrap();
+    let names: Vec<String> = pods(&s).into_iter().map(|p| p.metadata.name).collect();
+    assert_eq!(names, ["web-0", "web-1"]);
+}
