@@ -101,3 +101,10 @@ fn are_pod_readiness_gates_true_upstream_table() {
         assert_eq!(are_pod_readiness_gates_true(&pod), expected, "{name}");
     }
 }
+
+// Not ported from pkg/api/v1/pod/util_test.go: TestFindPort, TestVisitContainers, TestPodSecrets,
+// TestPodConfigmaps, TestGetContainerStatus, TestGetIndexOfContainerStatus,
+// TestUpdatePodCondition, TestGetContainersReadyCondition and TestIsContainersReadyConditionTrue:
+// named-port lookup, secret/config map visitors and the status-manager helpers have no
+// counterpart in kubeplay (the kubelet model builds its conditions directly; its readiness-gate
+// and terminal-phase reasons are tested in tests/apps_unit_upstream_more.rs).
