@@ -8,7 +8,8 @@
 //! immediate, then 10 s doubling to 5 min, keyed on the container's finish time), run to
 //! completion (`restartPolicy` Never/OnFailure) and readiness overrides. The pod status is
 //! generated as `generateAPIPodStatus` does (phase by `getPhase`, conditions
-//! PodReadyToStartContainers, Initialized, Ready, ContainersReady with upstream's reasons).
+//! PodReadyToStartContainers, Initialized, Ready, ContainersReady with upstream's reasons; Ready
+//! also waits for the pod's `readinessGates`, as `GeneratePodReadyCondition` does).
 //!
 //! Graceful deletion: containers get `Killing "Stopping container <c>"`, stop after
 //! `containerStop` (capped by the grace period; a container that ignores SIGTERM is killed with
@@ -930,7 +931,11 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
         String::new(),
         String::new(),
     ));
-    if incomplete.is_empty() {
+    // GeneratePodInitializedCondition (pkg/kubelet/status/generate.go): a Succeeded pod (every
+    // container status known) is Initialized with reason PodCompleted.
+    if phase == "Succeeded" {
+        conds.push(("Initialized", "True", "PodCompleted".into(), String::new()));
+    } else if incomplete.is_empty() {
         conds.push(("Initialized", "True", String::new(), String::new()));
     } else {
         conds.push((
@@ -940,8 +945,12 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
             format!("containers with incomplete status: {}", list(incomplete)),
         ));
     }
+    // GenerateContainersReadyCondition: terminal phases give PodCompleted / PodFailed without a
+    // message, whatever the containers' readiness.
     let (ready, creason, cmsg) = if phase == "Succeeded" {
         ("False", "PodCompleted".to_string(), String::new())
+    } else if phase == "Failed" {
+        ("False", "PodFailed".to_string(), String::new())
     } else if !unready.is_empty() {
         (
             "False",
@@ -951,10 +960,38 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
     } else {
         ("True", String::new(), String::new())
     };
-    if terminal_phase {
-        conds.push(("Ready", "False", "PodCompleted".into(), String::new()));
-    } else {
+    // GeneratePodReadyCondition: Ready copies ContainersReady unless that is True; then every
+    // readiness gate needs a True condition in the pod's current status.
+    if ready != "True" {
         conds.push(("Ready", ready, creason.clone(), cmsg.clone()));
+    } else {
+        let unready_gates: Vec<String> =
+            crate::controllers::controller_utils::pod_readiness_gate_types(pod)
+                .iter()
+                .filter_map(|t| {
+                    let q = crate::api::errors::go_quote(t);
+                    match pod.status.conditions.iter().find(|c| &c.type_ == t) {
+                        None => Some(format!(
+                            "corresponding condition of pod readiness gate {q} does not exist."
+                        )),
+                        Some(c) if c.status != "True" => Some(format!(
+                            "the status of pod readiness gate {q} is not \"True\", but {}",
+                            c.status
+                        )),
+                        Some(_) => None,
+                    }
+                })
+                .collect();
+        if unready_gates.is_empty() {
+            conds.push(("Ready", "True", String::new(), String::new()));
+        } else {
+            conds.push((
+                "Ready",
+                "False",
+                "ReadinessGatesNotReady".into(),
+                unready_gates.join(", "),
+            ));
+        }
     }
     conds.push(("ContainersReady", ready, creason, cmsg));
     let owned = [

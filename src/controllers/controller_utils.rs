@@ -90,6 +90,47 @@ pub fn is_pod_terminal(pod: &Pod) -> bool {
     pod.status.phase == "Succeeded" || pod.status.phase == "Failed"
 }
 
+/// The `conditionType`s of `spec.readinessGates`, in order (kept verbatim in the spec's extra
+/// fields).
+pub fn pod_readiness_gate_types(pod: &Pod) -> Vec<String> {
+    pod.spec
+        .extra
+        .get("readinessGates")
+        .and_then(serde_json::Value::as_array)
+        .map(|gates| {
+            gates
+                .iter()
+                .map(|g| {
+                    g.get("conditionType")
+                        .and_then(serde_json::Value::as_str)
+                        .unwrap_or_default()
+                        .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `IsPodReadinessGateConditionTrue`: the status's first condition of that type is `True`
+/// (a missing condition is not).
+pub fn is_pod_readiness_gate_condition_true(
+    condition_type: &str,
+    conditions: &[PodCondition],
+) -> bool {
+    conditions
+        .iter()
+        .find(|c| c.type_ == condition_type)
+        .is_some_and(|c| c.status == "True")
+}
+
+/// `ArePodReadinessGatesTrue`: every readiness gate of the spec has a `True` condition in the
+/// status (vacuously true without gates).
+pub fn are_pod_readiness_gates_true(pod: &Pod) -> bool {
+    pod_readiness_gate_types(pod)
+        .iter()
+        .all(|t| is_pod_readiness_gate_condition_true(t, &pod.status.conditions))
+}
+
 /// `IsPodActive`: not terminal and not being deleted.
 pub fn is_pod_active(pod: &Pod) -> bool {
     !is_pod_terminal(pod) && pod.metadata.deletion_timestamp.is_none()
@@ -1139,6 +1180,9 @@ mod upstream_tests2;
 
 #[cfg(test)]
 mod apps_ports;
+
+#[cfg(test)]
+mod pod_util_upstream_more;
 
 #[cfg(test)]
 mod tests {
