@@ -994,14 +994,27 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
         }
     }
     conds.push(("ContainersReady", ready, creason, cmsg));
+    // `mergePodStatus` (kubelet/status/status_manager.go): conditions the kubelet does not own
+    // stay first, in their order; then the ones `generateAPIPodStatus` builds, PodScheduled
+    // last. Each carries the pod's generation (`CalculatePodConditionObservedGeneration`, with
+    // PodObservedGenerationTracking GA in 1.35).
     let owned = [
         "PodReadyToStartContainers",
         "Initialized",
         "Ready",
         "ContainersReady",
+        "PodScheduled",
     ];
-    let mut out: Vec<PodCondition> = vec![];
+    let generation = pod.metadata.generation;
+    let mut out: Vec<PodCondition> = pod
+        .status
+        .conditions
+        .iter()
+        .filter(|c| !owned.contains(&c.type_.as_str()))
+        .cloned()
+        .collect();
     let now_s = now.trunc_secs();
+    conds.push(("PodScheduled", "True", String::new(), String::new()));
     for (t, s, r, m) in conds {
         let old = pod.status.conditions.iter().find(|c| c.type_ == t);
         let ltt = match old {
@@ -1010,6 +1023,7 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
         };
         out.push(PodCondition {
             type_: t.into(),
+            observed_generation: generation,
             status: s.into(),
             last_probe_time: None,
             last_transition_time: ltt,
@@ -1017,13 +1031,8 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
             message: m,
         });
     }
-    out.extend(
-        pod.status
-            .conditions
-            .iter()
-            .filter(|c| !owned.contains(&c.type_.as_str()))
-            .cloned(),
-    );
+    // `CalculatePodStatusObservedGeneration`.
+    st.observed_generation = generation;
     st.conditions = out;
     st
 }

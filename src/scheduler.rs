@@ -2257,7 +2257,15 @@ impl Controller for Scheduler {
                         .extra
                         .insert("nominatedNodeName".into(), node.clone().into());
                 }
-                p.set_condition("PodScheduled", "False", "Unschedulable", &message, now);
+                let generation = p.metadata.generation;
+                p.set_condition_observed(
+                    "PodScheduled",
+                    "False",
+                    "Unschedulable",
+                    &message,
+                    now,
+                    generation,
+                );
                 if p.status != pod.status {
                     ctx.update_status(p.into_object())?;
                 }
@@ -2353,12 +2361,14 @@ fn prepare_victim(
 ) -> Result<(), ApiError> {
     let now = ctx.now();
     let mut v = victim.clone();
-    v.set_condition(
+    let generation = v.metadata.generation;
+    v.set_condition_observed(
         "DisruptionTarget",
         "True",
         "PreemptionByScheduler",
         &format!("{SCHEDULER_NAME}: preempting to accommodate a higher priority pod"),
         now,
+        generation,
     );
     let v = match ctx.update_status(v.into_object()) {
         Ok(o) => o,

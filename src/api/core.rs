@@ -3,7 +3,7 @@
 //! Fields kubeplay does not interpret (volumes, env, probes, ...) are kept in `extra` maps so a
 //! pasted manifest round-trips unchanged.
 
-use super::meta::{is_zero_i32, Labels, ObjectMeta, Shared};
+use super::meta::{is_zero_i32, is_zero_i64, Labels, ObjectMeta, Shared};
 use super::time::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -344,6 +344,10 @@ pub struct PodStatus {
     pub container_statuses: Vec<ContainerStatus>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub qos_class: String,
+    /// The pod's `metadata.generation` the kubelet last reported on
+    /// (PodObservedGenerationTracking, GA in 1.35); 0 when not set.
+    #[serde(default, skip_serializing_if = "is_zero_i64")]
+    pub observed_generation: i64,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -353,6 +357,10 @@ pub struct PodStatus {
 pub struct PodCondition {
     #[serde(rename = "type")]
     pub type_: String,
+    /// The pod's `metadata.generation` the writer of the condition had seen
+    /// (PodObservedGenerationTracking, GA in 1.35); 0 when not set.
+    #[serde(default, skip_serializing_if = "is_zero_i64")]
+    pub observed_generation: i64,
     pub status: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_probe_time: Option<Time>,
@@ -511,6 +519,27 @@ impl Pod {
 
     /// Sets a condition, keeping `lastTransitionTime` when the status is unchanged.
     pub fn set_condition(&mut self, t: &str, status: &str, reason: &str, message: &str, now: Time) {
+        let kept = self
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == t)
+            .map_or(0, |c| c.observed_generation);
+        self.set_condition_observed(t, status, reason, message, now, kept);
+    }
+
+    /// [`Pod::set_condition`] as upstream's `UpdatePodCondition` with a condition carrying
+    /// `observedGeneration` (the writers that compute it with
+    /// `CalculatePodConditionObservedGeneration`: the pod's generation, the gate being GA).
+    pub fn set_condition_observed(
+        &mut self,
+        t: &str,
+        status: &str,
+        reason: &str,
+        message: &str,
+        now: Time,
+        observed_generation: i64,
+    ) {
         let now = now.trunc_secs();
         if let Some(c) = self.status.conditions.iter_mut().find(|c| c.type_ == t) {
             if c.status != status {
@@ -519,9 +548,11 @@ impl Pod {
             c.status = status.into();
             c.reason = reason.into();
             c.message = message.into();
+            c.observed_generation = observed_generation;
         } else {
             self.status.conditions.push(PodCondition {
                 type_: t.into(),
+                observed_generation,
                 status: status.into(),
                 last_probe_time: None,
                 last_transition_time: Some(now),

@@ -90,7 +90,15 @@ fn mark_failed_and_delete(
         let mut p = pod.clone();
         p.status.phase = "Failed".into();
         if let Some((reason, message)) = condition {
-            p.set_condition("DisruptionTarget", "True", reason, message, ctx.now());
+            let generation = p.metadata.generation;
+            p.set_condition_observed(
+                "DisruptionTarget",
+                "True",
+                reason,
+                message,
+                ctx.now(),
+                generation,
+            );
         }
         match ctx.update_status(p.into_object()) {
             Ok(_) => {}

@@ -172,12 +172,14 @@ impl TaintEvictionController {
             return Ok(());
         };
         let mut p = Pod::clone(&pod);
-        p.set_condition(
+        let generation = p.metadata.generation;
+        p.set_condition_observed(
             "DisruptionTarget",
             "True",
             "DeletionByTaintManager",
             "Taint manager: deleting due to NoExecute taint",
             ctx.now(),
+            generation,
         );
         if p.status != pod.status {
             match ctx.update_status(p.into_object()) {

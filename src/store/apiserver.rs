@@ -5,7 +5,7 @@
 //! collector's `foregroundDeletion` / `orphan`), and records Events.
 
 use super::{ObjectRef, Store};
-use crate::api::{kind_info, ApiError, EventRecord, FieldError, Object, Resource, Time};
+use crate::api::{kind_info, ApiError, EventRecord, FieldError, Object, PodStatus, Resource, Time};
 use crate::features::FeatureGates;
 use crate::rng::Rng;
 use std::sync::Arc;
@@ -75,6 +75,34 @@ fn prepare_pod_status_update(new: &mut Object, old: &Object) {
     if let (Object::Pod(n), Object::Pod(o)) = (new, old) {
         if n.status.qos_class.is_empty() && !o.status.qos_class.is_empty() {
             n.status.qos_class.clone_from(&o.status.qos_class);
+        }
+        preserve_old_observed_generation(&mut n.status, &o.status);
+    }
+}
+
+/// `preserveOldObservedGeneration` (pkg/registry/core/pod/strategy.go): a status write that
+/// clears `observedGeneration` (of the status, or of a condition) keeps the stored value;
+/// conditions are matched by type, in order, as a type may appear more than once.
+pub fn preserve_old_observed_generation(new: &mut PodStatus, old: &PodStatus) {
+    if new.observed_generation == 0 {
+        new.observed_generation = old.observed_generation;
+    }
+    let mut used = vec![false; old.conditions.len()];
+    for c in &mut new.conditions {
+        let prev = old
+            .conditions
+            .iter()
+            .enumerate()
+            .find(|(i, o)| !used[*i] && o.type_ == c.type_);
+        let old_generation = match prev {
+            Some((i, o)) => {
+                used[i] = true;
+                o.observed_generation
+            }
+            None => 0,
+        };
+        if c.observed_generation == 0 {
+            c.observed_generation = old_generation;
         }
     }
 }
@@ -641,7 +669,8 @@ impl ApiServer {
         }
         p.spec_mut().node_name = node.to_string();
         let now = self.now;
-        p.set_condition("PodScheduled", "True", "", "", now);
+        // `setPodNodeAndMetadata` writes the whole condition, without observedGeneration.
+        p.set_condition_observed("PodScheduled", "True", "", "", now, 0);
         p.metadata.resource_version = self.next_rv();
         let o = Object::Pod(p);
         self.store.put(o.clone());
