@@ -272,3 +272,37 @@ fn objects_without_finalizers_are_removed_at_once() {
         .get::<kubeplay::api::ReplicaSet>("default", &rs.metadata.name)
         .is_none());
 }
+
+#[test]
+fn only_kinds_whose_strategy_keeps_a_generation_have_one() {
+    use kubeplay::api::{ControllerRevision, Node, PersistentVolumeClaim, Service, StatefulSet};
+    let mut sim = build("statefulset-web");
+    at(&mut sim, 120);
+    // The node strategy, the Service, PVC and ControllerRevision strategies never set
+    // metadata.generation: it stays 0 (omitted), even after spec changes such as a PVC's
+    // volumeName or a node's podCIDR.
+    assert!(sim
+        .api
+        .store
+        .list::<Node>(None)
+        .all(|n| n.metadata.generation == 0));
+    assert!(sim
+        .api
+        .store
+        .list::<Service>(None)
+        .all(|s| s.metadata.generation == 0));
+    let pvcs: Vec<_> = sim.api.store.list::<PersistentVolumeClaim>(None).collect();
+    assert!(!pvcs.is_empty());
+    assert!(pvcs.iter().all(|c| c.metadata.generation == 0));
+    assert!(sim
+        .api
+        .store
+        .list::<ControllerRevision>(None)
+        .all(|r| r.metadata.generation == 0));
+    let sts = sim.api.store.get::<StatefulSet>("default", "web").unwrap();
+    assert_eq!(sts.metadata.generation, 1);
+    let pod = sim.api.store.get::<Pod>("default", "web-0").unwrap();
+    assert_eq!(pod.metadata.generation, 1);
+    let yaml = serde_json::to_value(sim.api.store.list::<Node>(None).next().unwrap()).unwrap();
+    assert!(yaml["metadata"].get("generation").is_none());
+}

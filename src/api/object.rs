@@ -172,6 +172,17 @@ kinds! {
     HorizontalPodAutoscaler => HorizontalPodAutoscaler, "autoscaling/v2", "horizontalpodautoscalers", "autoscaling", true;
 }
 
+/// Whether kube-apiserver keeps `metadata.generation` for the kind: the REST strategies that set
+/// it to 1 on create and bump it when the spec changes (the workloads, Pod since 1.33 and the
+/// HorizontalPodAutoscaler). Nodes, Services, PersistentVolumeClaims and ControllerRevisions
+/// have none (their strategies never set it, so it stays 0 and is not printed).
+pub fn kind_has_generation(kind: &str) -> bool {
+    !matches!(
+        kind,
+        "Node" | "Service" | "PersistentVolumeClaim" | "ControllerRevision"
+    )
+}
+
 /// Looks a kind up by kind name, plural, singular or kubectl short name (`rs`, `po`, `rc`, `no`,
 /// `sts`, `ds`, `pvc`, `svc`).
 pub fn resolve_kind(s: &str) -> Option<&'static str> {

@@ -227,6 +227,7 @@ impl ApiServer {
             }
             return Err(ApiError::already_exists(&resource, &o.meta().name));
         }
+        let has_generation = crate::api::object::kind_has_generation(o.kind());
         let uid = if o.meta().uid.is_empty() {
             self.rng.uuid()
         } else {
@@ -237,7 +238,7 @@ impl ApiServer {
         m.uid = uid;
         m.resource_version = rv;
         m.creation_timestamp = Some(self.now.trunc_secs());
-        m.generation = 1;
+        m.generation = i64::from(has_generation);
         let o = Arc::new(o);
         self.store.put_arc(o.clone());
         Ok(o)
@@ -286,7 +287,7 @@ impl ApiServer {
         if o.meta().creation_timestamp.is_none() {
             o.meta_mut().creation_timestamp = Some(self.now.trunc_secs());
         }
-        if o.meta().generation == 0 {
+        if o.meta().generation == 0 && crate::api::object::kind_has_generation(o.kind()) {
             o.meta_mut().generation = 1;
         }
         // A numeric resourceVersion given by an import is kept; later writes get larger ones.
@@ -425,8 +426,9 @@ impl ApiServer {
             m.deletion_grace_period_seconds = om.deletion_grace_period_seconds;
             m.generation = om.generation;
             // `!apiequality.Semantic.DeepEqual(new.Spec, old.Spec)` in the update strategies.
-            if !crate::api::semantic::spec_semantically_equal(&o, &old)
-                || crate::api::deployment_defaults::annotations_bump_generation(&o, &old)
+            if crate::api::object::kind_has_generation(o.kind())
+                && (!crate::api::semantic::spec_semantically_equal(&o, &old)
+                    || crate::api::deployment_defaults::annotations_bump_generation(&o, &old))
             {
                 o.meta_mut().generation += 1;
             }
