@@ -894,6 +894,7 @@ fn ensure_job_condition_status_rules() {
     assert_eq!(list[0].status, "False");
 }
 
+mod fault_tests;
 mod handlers;
 mod lookups;
 mod tables;

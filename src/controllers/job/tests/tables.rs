@@ -3,6 +3,8 @@
 
 use super::*;
 
+mod fault_rows;
+
 /// (type, status, reason, message) of each condition, in order.
 fn conds(s: &JobStatus) -> Vec<(String, String, String, String)> {
     s.conditions
