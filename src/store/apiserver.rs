@@ -57,7 +57,8 @@ pub fn generate_name(base: &str, rng: &mut Rng) -> String {
 /// requests fail with `error` before they reach storage.
 #[derive(Clone, Debug)]
 pub struct InjectedFault {
-    /// `create`, `update` (patches are applied as updates), `update-status` or `delete`.
+    /// `create`, `update` (patches are applied as updates), `update-status`, `delete` or `get`
+    /// (a live read, [`ApiServer::get_live`]).
     pub verb: &'static str,
     pub kind: &'static str,
     /// How many more matching requests fail; `None`: every one.
@@ -163,6 +164,16 @@ impl ApiServer {
         self.store
             .get::<T>(namespace, name)
             .ok_or_else(|| ApiError::not_found(&T::qualified_resource(), name))
+    }
+
+    /// A client's `GET` (a live read, where [`ApiServer::get`] stands for an informer cache
+    /// read): the stored object, NotFound, or a failure injected for `get`.
+    ///
+    /// # Errors
+    /// NotFound, or the injected failure.
+    pub fn get_live<T: Resource>(&mut self, namespace: &str, name: &str) -> Result<&T, ApiError> {
+        self.injected_fault("get", T::KIND)?;
+        self.get::<T>(namespace, name)
     }
 
     fn invalid(o: &Object, errs: Vec<FieldError>) -> ApiError {
