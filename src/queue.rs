@@ -162,6 +162,9 @@ impl WorkQueue {
 }
 
 #[cfg(test)]
+mod rate_limit_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
