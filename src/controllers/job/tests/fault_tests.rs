@@ -183,9 +183,9 @@ fn sync_job_update_requeue() {
 }
 
 // Port of TestJobApiBackoffReset (pkg/controller/job/job_controller_test.go) on the simulated
-// cluster: a pod-creation error fails the sync, the key is retried once after the API back-off
-// (1 s; never sooner), and the retry that succeeds resets the back-off, so a later error backs
-// off 1 s again rather than 2 s.
+// cluster: a pod-creation error fails the sync and the key is retried once, after the API
+// back-off (1 s; never sooner), where the creation succeeds. (Upstream's check that the success
+// empties the queue is `WorkQueue::forget`, covered by `queue/rate_limit_tests.rs`.)
 #[test]
 fn job_api_backoff_reset() {
     use crate::sim::Simulation;
