@@ -16,6 +16,9 @@ pub struct WorkQueue {
     delayed_keys: BTreeMap<String, (Time, u64)>,
     failures: BTreeMap<String, u32>,
     seq: u64,
+    /// The per-item exponential back-off's base and maximum delay when not the default
+    /// controller rate limiter's ([`RATE_LIMIT_BASE`], [`RATE_LIMIT_MAX`]).
+    rate_limit: Option<(Duration, Duration)>,
 }
 
 pub const RATE_LIMIT_BASE: Duration = Duration::from_millis(5);
@@ -24,6 +27,15 @@ pub const RATE_LIMIT_MAX: Duration = Duration::from_secs(1000);
 impl WorkQueue {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A queue whose retries back off as `workqueue.NewTypedItemExponentialFailureRateLimiter(
+    /// base, max)`: `base` doubling per failure of the key, capped at `max`.
+    pub fn with_rate_limit(base: Duration, max: Duration) -> Self {
+        WorkQueue {
+            rate_limit: Some((base, max)),
+            ..Self::default()
+        }
     }
 
     /// `Add`: enqueue now unless already queued.
@@ -71,10 +83,8 @@ impl WorkQueue {
         let n = self.failures.entry(key.to_string()).or_insert(0);
         let exp = (*n).min(40);
         *n += 1;
-        let delay = RATE_LIMIT_BASE
-            .0
-            .saturating_mul(1i64 << exp)
-            .min(RATE_LIMIT_MAX.0);
+        let (base, max) = self.rate_limit.unwrap_or((RATE_LIMIT_BASE, RATE_LIMIT_MAX));
+        let delay = base.0.saturating_mul(1i64 << exp).min(max.0);
         self.add_after(key, Duration(delay), now);
     }
 
@@ -142,11 +152,17 @@ impl WorkQueue {
         self.len() == 0
     }
 
-    /// Drops everything (a controller restart loses its queue).
+    /// Drops everything (a controller restart loses its queue) but the rate limiter's settings.
     pub fn clear(&mut self) {
-        *self = WorkQueue::default();
+        *self = WorkQueue {
+            rate_limit: self.rate_limit,
+            ..WorkQueue::default()
+        };
     }
 }
+
+#[cfg(test)]
+mod rate_limit_tests;
 
 #[cfg(test)]
 mod tests {

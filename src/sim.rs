@@ -113,7 +113,7 @@ impl Simulation {
 
     /// Adds a control loop; it lists existing objects immediately.
     pub fn add_loop(&mut self, mut ctrl: Box<dyn Controller>) {
-        let mut queue = WorkQueue::new();
+        let mut queue = ctrl.new_queue();
         ctrl.resync_all_at(&self.api.store, &mut queue, self.api.now);
         self.loops.push(Loop { ctrl, queue });
     }

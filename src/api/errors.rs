@@ -391,6 +391,16 @@ impl ApiError {
             name: String::new(),
         }
     }
+    /// An `InternalError` status with this message (a generic client error in tests).
+    pub fn internal_error(msg: impl Into<String>) -> Self {
+        ApiError {
+            reason: Reason::InternalError,
+            message: msg.into(),
+            causes: vec![],
+            kind: String::new(),
+            name: String::new(),
+        }
+    }
     pub fn bad_request(msg: impl Into<String>) -> Self {
         ApiError {
             reason: Reason::BadRequest,

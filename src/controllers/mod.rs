@@ -254,6 +254,12 @@ pub trait Controller {
         true
     }
 
+    /// The loop's work queue: the default controller rate limiter unless the controller builds
+    /// its queue with another one (the Job controller's `DefaultJobApiBackOff`).
+    fn new_queue(&self) -> WorkQueue {
+        WorkQueue::new()
+    }
+
     /// Informer event handlers: turn a change into keys on the queue.
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time);
 

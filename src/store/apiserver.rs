@@ -52,6 +52,20 @@ pub fn generate_name(base: &str, rng: &mut Rng) -> String {
     format!("{base}{}", rng.name_suffix(5))
 }
 
+/// An API failure injected by a test, standing in for upstream tests' fake clients with `Err`
+/// set (`controller.FakePodControl{Err: ...}`) or reactors that return an error: matching
+/// requests fail with `error` before they reach storage.
+#[derive(Clone, Debug)]
+pub struct InjectedFault {
+    /// `create`, `update` (patches are applied as updates), `update-status`, `delete` or `get`
+    /// (a live read, [`ApiServer::get_live`]).
+    pub verb: &'static str,
+    pub kind: &'static str,
+    /// How many more matching requests fail; `None`: every one.
+    pub remaining: Option<u32>,
+    pub error: ApiError,
+}
+
 /// Store + semantics + the seeded randomness for names and uids + the event log.
 #[derive(Clone, Debug)]
 pub struct ApiServer {
@@ -64,6 +78,8 @@ pub struct ApiServer {
     /// controllers read): they decide the strategies' dropped fields, merges and validation
     /// options.
     pub gates: FeatureGates,
+    /// Failures injected by tests (empty in scenarios).
+    pub faults: Vec<InjectedFault>,
 }
 
 /// The object behind a shared pointer: moved out when the store no longer holds it, else copied.
@@ -120,6 +136,7 @@ impl ApiServer {
             resource_version: 0,
             events: vec![],
             gates: FeatureGates::default(),
+            faults: vec![],
         }
     }
 
@@ -131,6 +148,41 @@ impl ApiServer {
         }
     }
 
+    /// Makes the next `remaining` (`None`: every) `verb` requests on `kind` fail with `error`.
+    pub fn inject_fault(
+        &mut self,
+        verb: &'static str,
+        kind: &'static str,
+        remaining: Option<u32>,
+        error: ApiError,
+    ) {
+        self.faults.push(InjectedFault {
+            verb,
+            kind,
+            remaining,
+            error,
+        });
+    }
+
+    /// The injected failure of a `verb` request on `kind`, if one matches.
+    fn injected_fault(&mut self, verb: &str, kind: &str) -> Result<(), ApiError> {
+        if self.faults.is_empty() {
+            return Ok(());
+        }
+        let Some(i) = self
+            .faults
+            .iter()
+            .position(|f| f.verb == verb && f.kind == kind && f.remaining != Some(0))
+        else {
+            return Ok(());
+        };
+        let f = &mut self.faults[i];
+        if let Some(n) = f.remaining.as_mut() {
+            *n -= 1;
+        }
+        Err(f.error.clone())
+    }
+
     fn next_rv(&mut self) -> String {
         self.resource_version += 1;
         self.resource_version.to_string()
@@ -140,6 +192,16 @@ impl ApiServer {
         self.store
             .get::<T>(namespace, name)
             .ok_or_else(|| ApiError::not_found(&T::qualified_resource(), name))
+    }
+
+    /// A client's `GET` (a live read, where [`ApiServer::get`] stands for an informer cache
+    /// read): the stored object, NotFound, or a failure injected for `get`.
+    ///
+    /// # Errors
+    /// NotFound, or the injected failure.
+    pub fn get_live<T: Resource>(&mut self, namespace: &str, name: &str) -> Result<&T, ApiError> {
+        self.injected_fault("get", T::KIND)?;
+        self.get::<T>(namespace, name)
     }
 
     fn invalid(o: &Object, errs: Vec<FieldError>) -> ApiError {
@@ -167,6 +229,7 @@ impl ApiServer {
     /// As [`ApiServer::create`].
     pub fn create_shared(&mut self, mut o: Object) -> Result<Arc<Object>, ApiError> {
         o.set_type_meta();
+        self.injected_fault("create", o.kind())?;
         if let Some(e) = crate::api::sts_ds_defaults::decode_error(&o) {
             return Err(e);
         }
@@ -348,6 +411,12 @@ impl ApiServer {
 
     fn update_inner(&mut self, mut o: Object, status_only: bool) -> Result<Arc<Object>, ApiError> {
         o.set_type_meta();
+        let verb = if status_only {
+            "update-status"
+        } else {
+            "update"
+        };
+        self.injected_fault(verb, o.kind())?;
         if let Some(e) = crate::api::sts_ds_defaults::decode_error(&o) {
             return Err(e);
         }
@@ -466,6 +535,7 @@ impl ApiServer {
         name: &str,
         opts: &DeleteOptions,
     ) -> Result<Object, ApiError> {
+        self.injected_fault("delete", kind)?;
         let (_, plural, group, namespaced) = kind_info(kind).expect("known kind");
         let resource = if group.is_empty() {
             plural.to_string()

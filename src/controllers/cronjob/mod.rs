@@ -425,10 +425,13 @@ pub fn sync_cron_job<J: Borrow<Job>>(
     }
     if cj.spec.concurrency_policy == "Replace" {
         for a in cj.status.active.clone() {
-            let Some(job) = ctx.store().get::<Job>(&a.namespace, &a.name).cloned() else {
-                let e = ApiError::not_found("jobs.batch", &a.name);
-                ctx.event_on(&*cj, "Warning", "FailedGet", &format!("Get job: {e}"));
-                return (None, update, Some(e));
+            // jobControl.GetJob: a live GET.
+            let job = match ctx.api.get_live::<Job>(&a.namespace, &a.name) {
+                Ok(j) => j.clone(),
+                Err(e) => {
+                    ctx.event_on(&*cj, "Warning", "FailedGet", &format!("Get job: {e}"));
+                    return (None, update, Some(e));
+                }
             };
             if !delete_job(ctx, cj, &job) {
                 return (

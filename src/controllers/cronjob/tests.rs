@@ -472,4 +472,5 @@ fn format_schedule_prefixes_the_zone() {
     assert_eq!(format_schedule(&cj, None), "0 * * * *");
 }
 
+mod fault_rows;
 mod tables;

@@ -59,6 +59,12 @@ use tracking_utils::UidTrackingExpectations;
 pub const COMPONENT: &str = "job-controller";
 /// `syncJobBatchPeriod`: pod events and status updates are batched for a second.
 pub const SYNC_JOB_BATCH_PERIOD: Duration = Duration::from_secs(1);
+/// `DefaultJobApiBackOff` and `MaxJobApiBackOff`: the job and orphan-pod queues retry a failed
+/// sync after `workqueue.NewTypedItemExponentialFailureRateLimiter(DefaultJobApiBackOff,
+/// MaxJobApiBackOff)` (1 s doubling, capped at a minute), not the default controller limiter.
+pub const DEFAULT_JOB_API_BACK_OFF: Duration = Duration::from_secs(1);
+/// `MaxJobApiBackOff`.
+pub const MAX_JOB_API_BACK_OFF: Duration = Duration::from_secs(60);
 /// `MaxUncountedPods`.
 pub const MAX_UNCOUNTED_PODS: usize = 500;
 /// `MaxPodCreateDeletePerSync`.
@@ -1730,6 +1736,11 @@ fn delete_active_pods(
 impl Controller for JobController {
     fn name(&self) -> &'static str {
         COMPONENT
+    }
+
+    /// `NewController`: both queues use the API back-off limiter.
+    fn new_queue(&self) -> WorkQueue {
+        WorkQueue::with_rate_limit(DEFAULT_JOB_API_BACK_OFF, MAX_JOB_API_BACK_OFF)
     }
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {

@@ -308,8 +308,8 @@ fn run(name: &str, r: Row) {
     }
 }
 
-// Port of TestControllerSyncJob (rows that do not need an injected pod-control error or pod
-// limit). Upstream's rows run with JobPodReplacementPolicy, JobSuccessPolicy and JobManagedBy
+// Port of TestControllerSyncJob (rows that do not need an injected pod-control error, which are
+// in `tests/fault_tests.rs`, or a pod limit). Upstream's rows run with JobPodReplacementPolicy, JobSuccessPolicy and JobManagedBy
 // off unless the row turns one on.
 #[test]
 fn controller_sync_job() {
@@ -894,6 +894,7 @@ fn ensure_job_condition_status_rules() {
     assert_eq!(list[0].status, "False");
 }
 
+mod fault_tests;
 mod handlers;
 mod lookups;
 mod tables;

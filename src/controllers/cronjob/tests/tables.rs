@@ -247,12 +247,12 @@ const EVERY_HOUR: &str = "@every 1h";
 
 // Port of the rows of TestControllerV2SyncCronJob (cronjob_controllerv2_test.go) added upstream
 // after the first port: the remaining A/F/R variants, long-overdue rows, time drift and the
-// `@every` schedules. Not portable (kubeplay's store is both the informer cache and the API):
+// `@every` schedules ("still active, is time, get job failed, R", with an injected GET error, is
+// in `fault_rows.rs`). Not portable (kubeplay's store is both the informer cache and the API):
 // "prev ran but done, is time, create job failed, A" and "..., job not present in CJ active
 // status, create job failed, A" (a fake job control answering AlreadyExists with another Job),
-// "still active, is time, get job failed, R" (an injected GET error), the three "this started
-// but went missing" rows (a Job in the API but not in the lister), the three "this started but
-// is not present in cronjob active list" rows (a stale cached CronJob) and "do nothing if the
+// the three "this started but went missing" rows (a Job in the API but not in the lister), the
+// three "this started but is not present in cronjob active list" rows (a stale cached CronJob) and "do nothing if the
 // namespace is terminating" (namespace termination is not simulated).
 #[test]
 fn controller_v2_sync_cron_job_newer_rows() {

@@ -380,8 +380,8 @@ fn watch_orphan_pods() {
 }
 
 // Port of TestFinalizersRemovedExpectations (pkg/controller/job/job_controller_test.go), from the
-// successful sync on. Upstream's first sync, whose pod control fails so that no expectations are
-// recorded, needs an injected client error and is not ported. Upstream's fake pod control does
+// successful sync on (upstream's first sync, whose pod control fails so that no expectations are
+// recorded, is in `fault_tests.rs`). Upstream's fake pod control does
 // not touch the pods, and the test then changes them itself; here the sync's own writes are
 // dropped (the Job's stored status is put back to what upstream's informer cache holds) and the
 // same four changes are delivered to the watch.

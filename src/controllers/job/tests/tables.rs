@@ -3,6 +3,8 @@
 
 use super::*;
 
+mod fault_rows;
+
 /// (type, status, reason, message) of each condition, in order.
 fn conds(s: &JobStatus) -> Vec<(String, String, String, String)> {
     s.conditions
@@ -1755,9 +1757,10 @@ impl Track {
 
 // Port of TestTrackJobStatusAndRemoveFinalizers (pkg/controller/job/job_controller_test.go): the
 // sequence of status updates (uncounted pods first, then counted once their finalizers are
-// gone) and the finalizer removals. Not ported: "status update error", "pod patch errors" and
-// "pod patch errors with partial success" (injected API errors), and the job_pods_finished
-// metrics (kubeplay has no metrics). Gates off unless a row turns them on, as upstream.
+// gone) and the finalizer removals. The rows with injected API errors ("status update error",
+// "pod patch errors", "pod patch errors with partial success") are in `tables/fault_rows.rs`;
+// the job_pods_finished metrics are not ported (kubeplay has no metrics). Gates off unless a row
+// turns them on, as upstream.
 #[test]
 fn track_job_status_and_remove_finalizers() {
     use serde_json::json;
@@ -2213,8 +2216,8 @@ fn track_job_status_and_remove_finalizers() {
 }
 
 // Port of the rows of TestControllerSyncJob (job_controller_test.go) added upstream after the
-// first port. Not portable: "only new failed pod with controller error" (an injected pod-control
-// error). "limited pods" and "indexed job with podIndexLabel feature disabled" are in
+// first port ("only new failed pod with controller error", with an injected pod-control error,
+// is in `fault_tests.rs`). "limited pods" and "indexed job with podIndexLabel feature disabled" are in
 // `upstream_tests4.rs` (names taken in advance stand in for the create limit; the created pods'
 // labels and env are compared there).
 #[test]
