@@ -79,37 +79,106 @@ impl Event {
     }
 }
 
-/// Aggregates the log into Events, in the API's list order (namespace, then name).
+/// client-go's `EventCorrelator` defaults (tools/record/events_cache.go), which
+/// kube-controller-manager, the scheduler and the kubelet record with.
+pub mod correlator {
+    /// `defaultSpamBurst`: events a source may send about one object at once.
+    pub const SPAM_BURST: f64 = 25.0;
+    /// `defaultSpamQPS` (a float32 1/300: one more event per five minutes).
+    pub const SPAM_QPS: f32 = 1.0 / 300.0;
+    /// `defaultAggregateMaxEvents`: distinct messages of one reason before they are combined.
+    pub const AGGREGATE_MAX_EVENTS: usize = 10;
+    /// `defaultAggregateIntervalInSeconds`.
+    pub const AGGREGATE_INTERVAL_MS: i64 = 600_000;
+    /// `EventAggregatorByReasonMessageFunc`'s prefix.
+    pub const COMBINED_PREFIX: &str = "(combined from similar events): ";
+}
+
+/// A token bucket as `flowcontrol.NewTokenBucketRateLimiterWithClock` (x/time/rate): full at
+/// first use, refilled continuously.
+struct Bucket {
+    tokens: f64,
+    last_ms: i64,
+}
+
+impl Bucket {
+    fn try_accept(&mut self, now_ms: i64) -> bool {
+        let elapsed = (now_ms - self.last_ms).max(0) as f64 / 1000.0;
+        self.tokens =
+            (self.tokens + elapsed * f64::from(correlator::SPAM_QPS)).min(correlator::SPAM_BURST);
+        self.last_ms = self.last_ms.max(now_ms);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Turns the log of emissions into the Events the API holds, as client-go's `EventCorrelator`
+/// does before it writes: `EventSourceObjectSpamFilter` drops an emission once its source has
+/// used up the 25-event burst for the object (one more every 5 minutes); `EventAggregator`
+/// combines emissions of one reason that differ only in their message once 10 distinct
+/// messages arrived within 10 minutes of each other (one Event, "(combined from similar
+/// events): <latest message>", counted); `eventLogger` counts identical emissions into one Event
+/// with first and last timestamps. Records that already carry a count (imported Events) are
+/// taken as they are. In the API's list order (namespace, then name).
+///
+/// Where upstream's `PopAny` drops an arbitrary message from the aggregation set, the smallest
+/// is dropped (it only matters when a dropped message comes back); the LRU caches' 4,096-entry
+/// limit is not modelled.
 pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
-    type Key = (
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-    );
-    let mut groups: BTreeMap<Key, (usize, Event)> = BTreeMap::new();
+    use std::collections::BTreeSet;
+    // (source, kind, namespace, name, uid): getSpamKey (apiVersion follows the kind).
+    type SpamKey<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str);
+    // The spam key plus type and reason: EventAggregatorByReasonFunc's aggregate key.
+    type AggKey<'a> = (SpamKey<'a>, &'a str, &'a str);
+    let mut buckets: BTreeMap<SpamKey, Bucket> = BTreeMap::new();
+    let mut similar: BTreeMap<AggKey, (BTreeSet<&str>, i64)> = BTreeMap::new();
+    // The logger's key: the aggregate key and the exact message, or None for the combined one.
+    let mut events: BTreeMap<(AggKey, Option<&str>), (usize, Event)> = BTreeMap::new();
     for (idx, r) in records.iter().enumerate() {
-        let key: Key = (
-            r.kind.clone(),
-            r.namespace.clone(),
-            r.name.clone(),
-            r.uid.clone(),
-            r.type_.clone(),
-            r.reason.clone(),
-            r.message.clone(),
-            r.source.clone(),
-        );
-        let n = r.count.max(1);
-        groups
+        let spam: SpamKey = (&r.source, &r.kind, &r.namespace, &r.name, &r.uid);
+        let agg: AggKey = (spam, &r.type_, &r.reason);
+        let now = r.time.0;
+        let (key, message, n) = if r.count > 1 {
+            ((agg, Some(r.message.as_str())), r.message.clone(), r.count)
+        } else {
+            let bucket = buckets.entry(spam).or_insert(Bucket {
+                tokens: correlator::SPAM_BURST,
+                last_ms: now,
+            });
+            if !bucket.try_accept(now) {
+                continue;
+            }
+            let rec = similar
+                .entry(agg)
+                .or_insert_with(|| (BTreeSet::new(), i64::MIN));
+            if rec.1 == i64::MIN || now - rec.1 > correlator::AGGREGATE_INTERVAL_MS {
+                rec.0.clear();
+            }
+            rec.0.insert(&r.message);
+            rec.1 = now;
+            if rec.0.len() < correlator::AGGREGATE_MAX_EVENTS {
+                ((agg, Some(r.message.as_str())), r.message.clone(), 1)
+            } else {
+                rec.0.pop_first();
+                (
+                    (agg, None),
+                    format!("{}{}", correlator::COMBINED_PREFIX, r.message),
+                    1,
+                )
+            }
+        };
+        events
             .entry(key)
             .and_modify(|(_, e)| {
                 e.count += n;
                 e.first = e.first.min(r.time);
                 e.last = e.last.max(r.time);
+                // The logger's patch carries the latest message (the combined event's changes).
+                e.message.clone_from(&message);
             })
             .or_insert_with(|| {
                 (
@@ -127,11 +196,11 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
                         involved_uid: r.uid.clone(),
                         type_: r.type_.clone(),
                         reason: r.reason.clone(),
-                        message: r.message.clone(),
+                        message: message.clone(),
                         source: r.source.clone(),
                         first: r.time,
                         last: r.time,
-                        count: n,
+                        count: n.max(1),
                     },
                 )
             });
@@ -139,7 +208,7 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
     // The recorder names events `<object>.<UnixNano of the first emission>`; the simulated
     // clock has millisecond resolution, so the emission index stands in for the nanoseconds
     // and keeps same-millisecond events in emission order.
-    let mut out: Vec<Event> = groups
+    let mut out: Vec<Event> = events
         .into_values()
         .map(|(idx, mut e)| {
             let nanos = (e.first.0 as i128 * 1_000_000).max(0) + (idx % 1_000_000) as i128;
@@ -221,5 +290,113 @@ mod tests {
         assert_eq!(mine.len(), 3);
         assert_eq!(mine.last().unwrap().reason, "FailedCreate");
         assert!(for_object(&recs, "ReplicaSet", "default", "web", "other").is_empty());
+    }
+
+    fn at(t_ms: i64, reason: &str, msg: &str) -> EventRecord {
+        EventRecord {
+            time: Time(t_ms),
+            kind: "Pod".into(),
+            namespace: "my-ns".into(),
+            name: "my-pod".into(),
+            uid: "C934D34AFB20242".into(),
+            type_: "Normal".into(),
+            reason: reason.into(),
+            message: msg.into(),
+            source: "kubelet".into(),
+            count: 1,
+        }
+    }
+
+    /// `previous` emissions `interval` seconds apart, then `new` one interval later: the Event
+    /// the new emission ends up in (None when the spam filter dropped it).
+    fn correlate(previous: &[(&str, String)], new: (&str, &str), interval: i64) -> Option<Event> {
+        let mut recs: Vec<EventRecord> = previous
+            .iter()
+            .enumerate()
+            .map(|(i, (r, m))| at(i as i64 * interval * 1000, r, m))
+            .collect();
+        let t = previous.len() as i64 * interval * 1000;
+        recs.push(at(t, new.0, new.1));
+        aggregate(&recs)
+            .into_iter()
+            .find(|e| e.reason == new.0 && e.last == Time(t))
+    }
+
+    fn repeat(n: usize, r: &'static str, m: &str) -> Vec<(&'static str, String)> {
+        (0..n).map(|_| (r, m.to_string())).collect()
+    }
+
+    /// makeSimilarEvents: the same reason, messages `<prefix>-<i>-<message>`.
+    fn similar(n: usize) -> Vec<(&'static str, String)> {
+        (0..n)
+            .map(|i| ("similar", format!("similar message-{i}-similar message")))
+            .collect()
+    }
+
+    // Port of TestEventCorrelator (staging/src/k8s.io/client-go/tools/record/
+    // events_cache_test.go). upstream's IntervalClock advances on every clock read, several
+    // per correlation, so its gaps between emissions are a few times `intervalSeconds`; here
+    // the gaps are exact, and the interval row uses 601 s (just over the 600 s window).
+    // "events-from-different-containers-do-not-aggregate" is not ported: kubeplay's events
+    // carry no involvedObject.fieldPath.
+    #[test]
+    fn event_correlator_upstream_rows() {
+        // create-a-single-event
+        let e = correlate(&[], ("first", "i am first"), 5).unwrap();
+        assert_eq!((e.count, e.message.as_str()), (1, "i am first"));
+        // the-same-event-should-just-count
+        let e = correlate(
+            &repeat(1, "duplicate", "me again"),
+            ("duplicate", "me again"),
+            5,
+        );
+        assert_eq!(e.unwrap().count, 2);
+        // the-same-event-should-just-count-even-if-more-than-aggregate
+        let prev = repeat(correlator::AGGREGATE_MAX_EVENTS, "duplicate", "me again");
+        let e = correlate(&prev, ("duplicate", "me again"), 30).unwrap();
+        assert_eq!(
+            (e.count, e.message.as_str()),
+            (correlator::AGGREGATE_MAX_EVENTS as i32 + 1, "me again")
+        );
+        // the-same-event-is-spam-if-happens-too-frequently
+        let prev = repeat(26, "duplicate", "me again");
+        assert!(correlate(&prev, ("duplicate", "me again"), 1).is_none());
+        // similar-events-should-aggregate-event
+        let e = correlate(&similar(9), ("similar", "similar message"), 5).unwrap();
+        assert_eq!(
+            (e.count, e.message.as_str()),
+            (1, "(combined from similar events): similar message")
+        );
+        // similar-events-many-times-should-count-the-aggregate
+        let e = correlate(&similar(10), ("similar", "similar message"), 5).unwrap();
+        assert_eq!(
+            (e.count, e.message.as_str()),
+            (2, "(combined from similar events): similar message")
+        );
+        // similar-events-whose-interval-is-greater-than-aggregate-interval-do-not-aggregate
+        let e = correlate(&similar(9), ("similar", "similar message"), 601).unwrap();
+        assert_eq!((e.count, e.message.as_str()), (1, "similar message"));
+    }
+
+    // Port of TestEventSpamFilter (events_cache_test.go), the default spam key's row: the
+    // filter keys on source and object only, so another reason about the same object is
+    // spam too once the burst is used up (upstream's row uses a burst of 1; here the default
+    // 25 is used up first).
+    #[test]
+    fn spam_filter_keys_on_source_and_object_not_reason() {
+        let mut prev = repeat(25, "original", "i am first");
+        prev.push(("other", "something else".into()));
+        assert!(correlate(&prev[..25], ("duplicate", "me again"), 1).is_none());
+        // Five minutes later one more token has been refilled.
+        let recs: Vec<EventRecord> = (0..25)
+            .map(|i| at(i * 1000, "original", "i am first"))
+            .chain([at(24_000 + 300_000, "later", "refilled")])
+            .collect();
+        let evs = aggregate(&recs);
+        assert!(evs.iter().any(|e| e.reason == "later"));
+        assert_eq!(
+            evs.iter().find(|e| e.reason == "original").unwrap().count,
+            25
+        );
     }
 }
