@@ -343,6 +343,8 @@ pub(crate) mod testutil;
 mod describe_tests;
 #[cfg(test)]
 mod e2e_workloads;
+#[cfg(test)]
+mod rollout_upstream_more_tests;
 
 #[cfg(test)]
 mod tests {

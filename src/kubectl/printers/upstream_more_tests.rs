@@ -1,0 +1,162 @@
+//! More ports from `pkg/printers/internalversion/printers_test.go` (repo kubernetes/kubernetes):
+//! the last rows of TestPrintPod (terminal phases and deleted pods) and the list printers of
+//! DaemonSets and Jobs. Objects are built as upstream's are (no API defaulting); upstream's
+//! creation time `time.Now().Add(1.9e9)` is one second after the test clock here (whole seconds
+//! in RFC 3339), which prints the same `0s`.
+
+use super::testutil::now;
+use super::{rows, PrintOptions};
+use crate::api::{Duration, Object};
+use serde_json::{json, Value};
+
+fn obj(v: Value) -> Object {
+    Object::from_value(v).unwrap()
+}
+
+fn cells(objects: &[&Object], wide: bool) -> Vec<Vec<String>> {
+    rows(objects, &PrintOptions { wide, now: now() })
+        .into_iter()
+        .map(|r| r.cells)
+        .collect()
+}
+
+fn soon() -> String {
+    (now() + Duration::from_secs(1)).to_rfc3339()
+}
+
+/// A one-container pod of TestPrintPod's last rows.
+fn pod(name: &str, deleted: bool, phase: &str, statuses: Value) -> Object {
+    let mut p = json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name},
+        "spec": {"containers": [{"name": ""}]},
+        "status": {"phase": phase, "containerStatuses": statuses},
+    });
+    if deleted {
+        // deleteTime := metav1.NewTime(time.Now().Add(-10 * time.Second))
+        p["metadata"]["deletionTimestamp"] = json!((now() - Duration::from_secs(10)).to_rfc3339());
+    }
+    obj(p)
+}
+
+fn terminated(reason: &str, exit_code: i32) -> Value {
+    json!([{"name": "", "ready": false, "restartCount": 0, "image": "", "imageID": "",
+        "state": {"terminated": {"reason": reason, "exitCode": exit_code}}}])
+}
+
+// Port of TestPrintPod (pkg/printers/internalversion/printers_test.go), rows test16–test20:
+// a Succeeded pod shows its container's Completed, a Failed one its Error; a deleted pod in a
+// terminal phase keeps that status, a deleted running or pending pod is Terminating. (Upstream
+// also sets the row conditions Completed / Failed, which kubeplay's table rows do not carry.)
+#[test]
+fn print_pod_terminal_and_deleted_rows() {
+    let running = json!([{"name": "", "ready": false, "restartCount": 0, "image": "",
+        "imageID": "", "state": {"running": {}}}]);
+    let cases = [
+        (
+            pod("test16", false, "Succeeded", terminated("Completed", 0)),
+            ["test16", "0/1", "Completed", "0", "<unknown>"],
+        ),
+        (
+            pod("test17", false, "Failed", terminated("Error", 1)),
+            ["test17", "0/1", "Error", "0", "<unknown>"],
+        ),
+        (
+            pod("test18", true, "Succeeded", terminated("Completed", 0)),
+            ["test18", "0/1", "Completed", "0", "<unknown>"],
+        ),
+        (
+            pod("test19", true, "Running", running),
+            ["test19", "0/1", "Terminating", "0", "<unknown>"],
+        ),
+        (
+            pod("test20", true, "Pending", json!([])),
+            ["test20", "0/1", "Terminating", "0", "<unknown>"],
+        ),
+    ];
+    for (p, want) in cases {
+        assert_eq!(cells(&[&p], false), [want], "{}", p.meta().name);
+    }
+}
+
+// Port of TestPrintDaemonSetList (pkg/printers/internalversion/printers_test.go): one row per
+// DaemonSet (NAME DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE).
+#[test]
+fn print_daemon_set_list() {
+    let ds = |name: &str, template: Value, selector: Option<Value>, status: Value| {
+        let mut v = json!({
+            "apiVersion": "apps/v1", "kind": "DaemonSet",
+            "metadata": {"name": name, "creationTimestamp": soon()},
+            "spec": {"template": template},
+            "status": status,
+        });
+        if let Some(s) = selector {
+            v["spec"]["selector"] = s;
+        }
+        obj(v)
+    };
+    let d1 = ds(
+        "daemonset1",
+        json!({"spec": {"containers": [
+            {"name": "fake-container1", "image": "fake-image1"},
+            {"name": "fake-container2", "image": "fake-image2"},
+        ]}}),
+        None,
+        json!({"currentNumberScheduled": 2, "desiredNumberScheduled": 3, "numberReady": 1,
+            "updatedNumberScheduled": 2, "numberAvailable": 0, "numberMisscheduled": 0}),
+    );
+    let d2 = ds(
+        "daemonset2",
+        json!({}),
+        Some(json!({"matchLabels": {"foo": "bar"}})),
+        json!({"currentNumberScheduled": 4, "desiredNumberScheduled": 2, "numberReady": 9,
+            "updatedNumberScheduled": 3, "numberAvailable": 3, "numberMisscheduled": 0}),
+    );
+    assert_eq!(
+        cells(&[&d1, &d2], false)
+            .into_iter()
+            .map(|c| c[..8].to_vec())
+            .collect::<Vec<_>>(),
+        [
+            ["daemonset1", "3", "2", "1", "2", "0", "<none>", "0s"],
+            ["daemonset2", "2", "4", "9", "3", "3", "<none>", "0s"],
+        ]
+    );
+}
+
+// Port of TestPrintJobList (pkg/printers/internalversion/printers_test.go): one row per Job
+// (NAME STATUS COMPLETIONS DURATION AGE); a started Job's duration runs to now.
+#[test]
+fn print_job_list() {
+    let job = |name: &str, status: Value| {
+        obj(json!({
+            "apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": name, "creationTimestamp": soon()},
+            "spec": {
+                "completions": 2,
+                "selector": {"matchLabels": {"job-label": "job-lable-value"}},
+                "template": {"spec": {"containers": [
+                    {"name": "fake-job-container1", "image": "fake-job-image1"},
+                    {"name": "fake-job-container2", "image": "fake-job-image2"},
+                ]}},
+            },
+            "status": status,
+        }))
+    };
+    let j1 = job("job1", json!({"succeeded": 1}));
+    let j2 = job(
+        "job2",
+        json!({"succeeded": 2,
+            "startTime": (now() - Duration::from_secs(20 * 60)).to_rfc3339()}),
+    );
+    assert_eq!(
+        cells(&[&j1, &j2], false)
+            .into_iter()
+            .map(|c| c[..5].to_vec())
+            .collect::<Vec<_>>(),
+        [
+            ["job1", "Running", "1/2", "", "0s"],
+            ["job2", "Running", "2/2", "20m", "0s"],
+        ]
+    );
+}

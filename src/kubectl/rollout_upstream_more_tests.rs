@@ -1,0 +1,80 @@
+//! Port of TestViewHistory (`staging/src/k8s.io/kubectl/pkg/polymorphichelpers/history_test.go`,
+//! repo kubernetes/kubernetes): `rollout history` of a StatefulSet and of a DaemonSet with one
+//! ControllerRevision each, whose data is the whole object as upstream's fixtures store it.
+//!
+//! Upstream's objects go into a fake clientset without defaulting; here they are decoded from
+//! JSON straight into the store. Upstream calls the HistoryViewer; `kubectl rollout history`
+//! prints its text after the object's name (`statefulset.apps/moons ` and, with a revision,
+//! `with revision #1`; the command's output is compared without its final newlines). The revision's pod template is rendered by DescribePodTemplate of
+//! current kubectl, which ends with the Node-Selectors and Tolerations lines (as in
+//! TestViewDeploymentHistory's port in `rollout.rs`).
+
+use super::execute;
+use super::testutil::sim;
+use crate::api::Object;
+use crate::sim::Simulation;
+use serde_json::{json, Value};
+
+fn pod_stub() -> Value {
+    json!({"metadata": {"labels": {"foo": "bar"}},
+        "spec": {"containers": [{"name": "test", "image": "nginx"}]}})
+}
+
+/// The set (`ssStub` / `daemonSetStub`) and its ControllerRevision, stored as upstream creates
+/// them; the revision's TypeMeta says StatefulSet in both cases, as upstream's does.
+fn fixture(kind: &str) -> Simulation {
+    let mut set = json!({
+        "apiVersion": "apps/v1", "kind": kind,
+        "metadata": {"name": "moons", "namespace": "default", "uid": "1993",
+            "labels": {"foo": "bar"}},
+        "spec": {"selector": {"matchLabels": {"foo": "bar"}}, "template": pod_stub()},
+    });
+    if kind == "StatefulSet" {
+        set["spec"]["replicas"] = json!(1);
+    }
+    let revision = json!({
+        "apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "moons", "namespace": "default", "labels": {"foo": "bar"},
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": kind, "name": "moons",
+                "uid": "1993", "controller": true}]},
+        "data": set.clone(),
+        "revision": 1,
+    });
+    let mut sim = sim();
+    sim.api.store.put(Object::from_value(set).unwrap());
+    let mut cr = serde_json::from_value::<crate::api::ControllerRevision>(revision).unwrap();
+    cr.metadata.namespace = "default".into();
+    sim.api.store.put(Object::ControllerRevision(cr));
+    sim
+}
+
+const POD_TEMPLATE: &str = "Pod Template:\n  Labels:\tfoo=bar\n  Containers:\n   test:\n    Image:\tnginx\n    Port:\t<none>\n    Host Port:\t<none>\n    Environment:\t<none>\n    Mounts:\t<none>\n  Volumes:\t<none>\n  Node-Selectors:\t<none>\n  Tolerations:\t<none>\n";
+
+// Port of TestViewHistory (pkg/polymorphichelpers/history_test.go), "for statefulSet" and
+// "for daemonSet": "should show revisions list if the revision is not specified" and "should
+// describe the revision if revision is specified".
+#[test]
+fn view_history_stateful_set_and_daemon_set() {
+    for (kind, resource) in [
+        ("StatefulSet", "statefulset.apps"),
+        ("DaemonSet", "daemonset.apps"),
+    ] {
+        let mut sim = fixture(kind);
+        let list = execute(&mut sim, &format!("rollout history {resource} moons")).unwrap();
+        assert_eq!(
+            list,
+            format!("{resource}/moons \nREVISION  CHANGE-CAUSE\n1         <none>\n").trim_end(),
+            "{kind}"
+        );
+        let one = execute(
+            &mut sim,
+            &format!("rollout history {resource} moons --revision=1"),
+        )
+        .unwrap();
+        assert_eq!(
+            one,
+            format!("{resource}/moons with revision #1\n{POD_TEMPLATE}").trim_end(),
+            "{kind}"
+        );
+    }
+}

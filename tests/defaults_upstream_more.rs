@@ -1,0 +1,298 @@
+//! Ports of upstream defaulting tests that list every default a workload's pod template or a
+//! pod receives (`pkg/apis/core/v1/defaults_test.go`).
+//!
+//! Upstream's `detectDefaults` fills every optional field of an empty object with a zero value
+//! and records each field that defaulting then sets. Here the same fields are given as empty
+//! JSON objects (one volume per volume source), the object goes through kubeplay's API
+//! defaulting, and the set of leaves defaulting added to `spec` must equal upstream's list.
+
+use kubeplay::api::defaults::default_object;
+use kubeplay::api::Object;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// A container with every field `detectDefaults` reaches: an env var from a field, both
+/// lifecycle hooks with an HTTP GET, the three probes with an HTTP GET and a gRPC action, a port
+/// (with a containerPort: kubeplay's port type requires one where Go's zero value is 0).
+fn container() -> Value {
+    let probe = || json!({"httpGet": {}, "grpc": {}});
+    json!({
+        "name": "c",
+        "env": [{"name": "E", "valueFrom": {"fieldRef": {}}}],
+        "lifecycle": {"postStart": {"httpGet": {}}, "preStop": {"httpGet": {}}},
+        "livenessProbe": probe(),
+        "readinessProbe": probe(),
+        "startupProbe": probe(),
+        "ports": [{"containerPort": 80}],
+    })
+}
+
+/// One volume per source whose defaults upstream lists, and one without a source.
+fn volumes() -> Value {
+    json!([
+        {"name": "azure-disk", "azureDisk": {}},
+        {"name": "config-map", "configMap": {}},
+        {"name": "downward-api", "downwardAPI": {"items": [{"fieldRef": {}}]}},
+        {"name": "empty"},
+        {"name": "ephemeral", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}},
+        {"name": "host-path", "hostPath": {}},
+        {"name": "iscsi", "iscsi": {}},
+        {"name": "projected", "projected": {"sources": [
+            {"downwardAPI": {"items": [{"fieldRef": {}}]}},
+            {"serviceAccountToken": {}},
+        ]}},
+        {"name": "rbd", "rbd": {}},
+        {"name": "scale-io", "scaleIO": {}},
+        {"name": "secret", "secret": {}},
+    ])
+}
+
+fn pod_spec(extra: Value) -> Value {
+    let mut spec = json!({
+        "containers": [container()],
+        "initContainers": [container()],
+        "ephemeralContainers": [container()],
+        "volumes": volumes(),
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        spec[k] = v.clone();
+    }
+    spec
+}
+
+/// The leaves of `after` that are absent from (or differ in) `before`, by JSON pointer. A
+/// container's `resources: {}` is left out: Go's `Resources` is a struct, never absent, so it is
+/// no default there.
+fn added_leaves(before: &Value, after: &Value, path: &str, out: &mut BTreeMap<String, Value>) {
+    match (before, after) {
+        (Value::Object(b), Value::Object(a)) => {
+            for (k, v) in a {
+                let p = format!("{path}/{k}");
+                match b.get(k) {
+                    Some(bv) => added_leaves(bv, v, &p, out),
+                    None if k == "resources" && v == &json!({}) => {}
+                    None => {
+                        out.insert(p, v.clone());
+                    }
+                }
+            }
+        }
+        (Value::Array(b), Value::Array(a)) if b.len() == a.len() => {
+            for (i, (bv, av)) in b.iter().zip(a).enumerate() {
+                added_leaves(bv, av, &format!("{path}/{i}"), out);
+            }
+        }
+        (b, a) if b != a => {
+            out.insert(path.to_string(), a.clone());
+        }
+        _ => {}
+    }
+}
+
+fn defaulted_spec_leaves(obj: Value, spec_pointer: &str) -> BTreeMap<String, Value> {
+    let before = obj.pointer(spec_pointer).unwrap().clone();
+    let mut o = Object::from_value(obj).unwrap();
+    default_object(&mut o);
+    let after = serde_json::to_value(&o).unwrap();
+    let mut out = BTreeMap::new();
+    added_leaves(&before, after.pointer(spec_pointer).unwrap(), "", &mut out);
+    out
+}
+
+/// The defaults of one container (upstream's `.Spec.Containers[0]…` rows, which
+/// `.Spec.InitContainers[0]…` and `.Spec.EphemeralContainers[0].EphemeralContainerCommon…`
+/// repeat).
+fn container_defaults(prefix: &str, m: &mut BTreeMap<String, Value>) {
+    let mut put = |p: &str, v: Value| {
+        m.insert(format!("{prefix}{p}"), v);
+    };
+    // .Env[0].ValueFrom.FieldRef.APIVersion "v1"
+    put("/env/0/valueFrom/fieldRef/apiVersion", json!("v1"));
+    // .ImagePullPolicy "IfNotPresent"
+    put("/imagePullPolicy", json!("IfNotPresent"));
+    // .Lifecycle.PostStart/PreStop.HTTPGet.Path "/" and .Scheme "HTTP"
+    for hook in ["postStart", "preStop"] {
+        put(&format!("/lifecycle/{hook}/httpGet/path"), json!("/"));
+        put(&format!("/lifecycle/{hook}/httpGet/scheme"), json!("HTTP"));
+    }
+    // .LivenessProbe / .ReadinessProbe / .StartupProbe: FailureThreshold 3, PeriodSeconds 10,
+    // SuccessThreshold 1, TimeoutSeconds 1, ProbeHandler.HTTPGet.Path "/" and .Scheme "HTTP",
+    // ProbeHandler.GRPC.Service "".
+    for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
+        put(&format!("/{probe}/failureThreshold"), json!(3));
+        put(&format!("/{probe}/periodSeconds"), json!(10));
+        put(&format!("/{probe}/successThreshold"), json!(1));
+        put(&format!("/{probe}/timeoutSeconds"), json!(1));
+        put(&format!("/{probe}/httpGet/path"), json!("/"));
+        put(&format!("/{probe}/httpGet/scheme"), json!("HTTP"));
+        put(&format!("/{probe}/grpc/service"), json!(""));
+    }
+    // .Ports[0].Protocol "TCP"
+    put("/ports/0/protocol", json!("TCP"));
+    // .TerminationMessagePath "/dev/termination-log", .TerminationMessagePolicy "File"
+    put("/terminationMessagePath", json!("/dev/termination-log"));
+    put("/terminationMessagePolicy", json!("File"));
+}
+
+/// The rows shared by TestWorkloadDefaults and TestPodDefaults: the containers', the pod spec's
+/// and the volumes' defaults.
+fn template_defaults() -> BTreeMap<String, Value> {
+    let mut m = BTreeMap::new();
+    container_defaults("/containers/0", &mut m);
+    container_defaults("/initContainers/0", &mut m);
+    container_defaults("/ephemeralContainers/0", &mut m);
+    for (p, v) in [
+        // .Spec.DNSPolicy, .Spec.RestartPolicy, .Spec.SchedulerName, .Spec.SecurityContext,
+        // .Spec.TerminationGracePeriodSeconds
+        ("/dnsPolicy", json!("ClusterFirst")),
+        ("/restartPolicy", json!("Always")),
+        ("/schedulerName", json!("default-scheduler")),
+        ("/securityContext", json!({})),
+        ("/terminationGracePeriodSeconds", json!(30)),
+        // .Spec.Volumes[0].VolumeSource.AzureDisk.{CachingMode,FSType,Kind,ReadOnly}
+        ("/volumes/0/azureDisk/cachingMode", json!("ReadWrite")),
+        ("/volumes/0/azureDisk/fsType", json!("ext4")),
+        ("/volumes/0/azureDisk/kind", json!("Shared")),
+        ("/volumes/0/azureDisk/readOnly", json!(false)),
+        // .ConfigMap.DefaultMode 420
+        ("/volumes/1/configMap/defaultMode", json!(420)),
+        // .DownwardAPI.DefaultMode 420, .DownwardAPI.Items[0].FieldRef.APIVersion "v1"
+        ("/volumes/2/downwardAPI/defaultMode", json!(420)),
+        (
+            "/volumes/2/downwardAPI/items/0/fieldRef/apiVersion",
+            json!("v1"),
+        ),
+        // .EmptyDir {}
+        ("/volumes/3/emptyDir", json!({})),
+        // .Ephemeral.VolumeClaimTemplate.Spec.VolumeMode "Filesystem"
+        (
+            "/volumes/4/ephemeral/volumeClaimTemplate/spec/volumeMode",
+            json!("Filesystem"),
+        ),
+        // .HostPath.Type ""
+        ("/volumes/5/hostPath/type", json!("")),
+        // .ISCSI.ISCSIInterface "default"
+        ("/volumes/6/iscsi/iscsiInterface", json!("default")),
+        // .Projected.DefaultMode 420, .Projected.Sources[0].DownwardAPI.Items[0].FieldRef.
+        // APIVersion "v1", .Projected.Sources[0].ServiceAccountToken.ExpirationSeconds 3600
+        ("/volumes/7/projected/defaultMode", json!(420)),
+        (
+            "/volumes/7/projected/sources/0/downwardAPI/items/0/fieldRef/apiVersion",
+            json!("v1"),
+        ),
+        (
+            "/volumes/7/projected/sources/1/serviceAccountToken/expirationSeconds",
+            json!(3600),
+        ),
+        // .RBD.Keyring "/etc/ceph/keyring", .RBD.RBDPool "rbd", .RBD.RadosUser "admin"
+        ("/volumes/8/rbd/keyring", json!("/etc/ceph/keyring")),
+        ("/volumes/8/rbd/pool", json!("rbd")),
+        ("/volumes/8/rbd/user", json!("admin")),
+        // .ScaleIO.FSType "xfs", .ScaleIO.StorageMode "ThinProvisioned"
+        ("/volumes/9/scaleIO/fsType", json!("xfs")),
+        ("/volumes/9/scaleIO/storageMode", json!("ThinProvisioned")),
+        // .Secret.DefaultMode 420
+        ("/volumes/10/secret/defaultMode", json!(420)),
+    ] {
+        m.insert(p.to_string(), v);
+    }
+    m
+}
+
+fn assert_same(got: &BTreeMap<String, Value>, want: &BTreeMap<String, Value>) {
+    let missing: Vec<_> = want
+        .iter()
+        .filter(|(k, v)| got.get(*k) != Some(v))
+        .collect();
+    let extra: Vec<_> = got.iter().filter(|(k, _)| !want.contains_key(*k)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "defaults differ from upstream's\n  missing or different: {missing:?}\n  not upstream's: {extra:?}"
+    );
+}
+
+// Port of TestWorkloadDefaults, "empty PodTemplateSpec"
+// (pkg/apis/core/v1/defaults_test.go): the defaults of a ReplicationController's pod template.
+#[test]
+fn workload_defaults_empty_pod_template_spec() {
+    let rc = json!({
+        "apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "rc", "namespace": "default"},
+        "spec": {"template": {"spec": pod_spec(json!({}))}},
+    });
+    let got = defaulted_spec_leaves(rc, "/spec/template/spec");
+    assert_same(&got, &template_defaults());
+}
+
+// Port of TestWorkloadDefaults, "hostnet PodTemplateSpec with ports"
+// (pkg/apis/core/v1/defaults_test.go), with DefaultHostNetworkHostPortsInPodTemplates off (its
+// default): a template's host-network ports keep hostPort unset, only the protocol is defaulted.
+#[test]
+fn workload_defaults_host_network_template_ports() {
+    let rc = json!({
+        "apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "rc", "namespace": "default"},
+        "spec": {"template": {"spec": {
+            "hostNetwork": true,
+            "containers": [{"name": "c", "ports": [{"containerPort": 12345, "protocol": "TCP"}]}],
+        }}},
+    });
+    let mut o = Object::from_value(rc).unwrap();
+    default_object(&mut o);
+    let v = serde_json::to_value(&o).unwrap();
+    assert_eq!(
+        v.pointer("/spec/template/spec/containers/0/ports").unwrap(),
+        &json!([{"containerPort": 12345, "protocol": "TCP"}])
+    );
+}
+
+// Port of TestPodDefaults (pkg/apis/core/v1/defaults_test.go): a pod gets the template defaults
+// plus enableServiceLinks and requests defaulted from limits (upstream's `{"":"0"}` row: the
+// zero-valued limits map entry detectDefaults creates).
+#[test]
+fn pod_defaults() {
+    let mut spec = pod_spec(json!({}));
+    for c in ["containers", "initContainers"] {
+        spec[c][0]["resources"] = json!({"limits": {"": "0"}});
+    }
+    let pod = json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "p", "namespace": "default"},
+        "spec": spec,
+    });
+    let got = defaulted_spec_leaves(pod, "/spec");
+    let mut want = template_defaults();
+    // .Spec.EnableServiceLinks true
+    want.insert("/enableServiceLinks".into(), json!(true));
+    // .Spec.Containers[0].Resources.Requests and .Spec.InitContainers[0].Resources.Requests
+    want.insert("/containers/0/resources/requests".into(), json!({"": "0"}));
+    want.insert(
+        "/initContainers/0/resources/requests".into(),
+        json!({"": "0"}),
+    );
+    assert_same(&got, &want);
+}
+
+// Port of TestPodHostNetworkDefaults (pkg/apis/core/v1/defaults_test.go), the rows with the
+// DefaultHostNetworkHostPortsInPodTemplates gate off (its default): a host-network pod's ports
+// default hostPort to containerPort; a pod without host networking keeps it unset.
+#[test]
+fn pod_host_network_defaults() {
+    for (host_net, want_host_port) in [(false, None), (true, Some(12345))] {
+        let pod = json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "namespace": "default"},
+            "spec": {"hostNetwork": host_net, "containers": [{"name": "c",
+                "ports": [{"containerPort": 12345, "protocol": "TCP"}]}]},
+        });
+        let mut o = Object::from_value(pod).unwrap();
+        default_object(&mut o);
+        let v = serde_json::to_value(&o).unwrap();
+        assert_eq!(
+            v.pointer("/spec/containers/0/ports/0/hostPort")
+                .and_then(Value::as_i64),
+            want_host_port,
+            "hostNetwork {host_net}"
+        );
+    }
+}
