@@ -160,3 +160,216 @@ fn print_job_list() {
         ]
     );
 }
+
+/// An HPA of TestPrintHPA: scaling ReplicationController some-rc, maxReplicas 10, 4 current
+/// and 5 desired replicas.
+fn hpa(min: Option<i32>, metrics: Value, current: Value) -> Object {
+    let mut v = json!({
+        "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "some-hpa"},
+        "spec": {"scaleTargetRef": {"name": "some-rc", "kind": "ReplicationController"},
+            "maxReplicas": 10, "metrics": metrics},
+        "status": {"currentReplicas": 4, "desiredReplicas": 5, "currentMetrics": current},
+    });
+    if let Some(m) = min {
+        v["spec"]["minReplicas"] = json!(m);
+    }
+    obj(v)
+}
+
+// Port of TestPrintHPA (pkg/printers/internalversion/printers_test.go), all eighteen rows: the
+// TARGETS column for every metric source type, with and without a current value
+// (`resource.NewMilliQuantity(n)` written as "nm"). Upstream prints " (avg)" after an External
+// average-value target and names Resource and ContainerResource metrics.
+#[test]
+fn print_hpa_upstream_table() {
+    let sel = json!({"matchLabels": {"label": "value"}});
+    let avg = |m: &str| json!({"type": "AverageValue", "averageValue": m});
+    let val = |m: &str| json!({"type": "Value", "value": m});
+    let util = json!({"type": "Utilization", "averageUtilization": 80});
+    let external = |name: &str, target: Value| {
+        json!([{"type": "External", "external": {
+            "metric": {"name": name, "selector": sel}, "target": target}}])
+    };
+    let external_cur = |current: Value, with_selector: bool| {
+        let mut metric = json!({"name": "some-external-metric"});
+        if with_selector {
+            metric["selector"] = sel.clone();
+        }
+        json!([{"type": "External", "external": {"metric": metric, "current": current}}])
+    };
+    let pods = json!([{"type": "Pods", "pods": {"metric": {"name": "some-pods-metric"},
+        "target": avg("100m")}}]);
+    let pods_cur = json!([{"type": "Pods", "pods": {"metric": {"name": "some-pods-metric"},
+        "current": {"averageValue": "50m"}}}]);
+    let object = json!([{"type": "Object", "object": {
+        "describedObject": {"name": "some-service", "kind": "Service"},
+        "metric": {"name": "some-service-metric"}, "target": val("100m")}}]);
+    let object_cur = json!([{"type": "Object", "object": {
+        "describedObject": {"name": "some-service", "kind": "Service"},
+        "metric": {"name": "some-service-metric"}, "current": {"value": "50m"}}}]);
+    let resource = |target: Value| json!([{"type": "Resource", "resource": {"name": "cpu", "target": target}}]);
+    let resource_cur = |current: Value| json!([{"type": "Resource", "resource": {"name": "cpu", "current": current}}]);
+    let container = |target: Value, with_container: bool| {
+        let mut c = json!({"name": "cpu", "target": target});
+        if with_container {
+            c["container"] = json!("application");
+        }
+        json!([{"type": "ContainerResource", "containerResource": c}])
+    };
+    let container_cur = |current: Value| {
+        json!([{"type": "ContainerResource", "containerResource": {"name": "cpu",
+            "container": "application", "current": current}}])
+    };
+    let util_cur = json!({"averageUtilization": 50, "averageValue": "40m"});
+    let multiple = json!([
+        {"type": "Pods", "pods": {"metric": {"name": "some-pods-metric"}, "target": avg("100m")}},
+        {"type": "Resource", "resource": {"name": "cpu", "target": util}},
+        {"type": "Pods", "pods": {"metric": {"name": "other-pods-metric"}, "target": avg("400m")}},
+    ]);
+    let multiple_cur = json!([
+        {"type": "Pods", "pods": {"metric": {"name": "some-pods-metric"},
+            "current": {"averageValue": "50m"}}},
+        {"type": "Resource", "resource": {"name": "cpu", "current": util_cur}},
+    ]);
+    let rows: Vec<(&str, Object, &str)> = vec![
+        (
+            "minReplicas unset",
+            hpa(None, json!([]), json!([])),
+            "<none>",
+        ),
+        (
+            "external source type, target average value (no current)",
+            hpa(
+                Some(2),
+                external("some-external-metric", avg("100m")),
+                json!([]),
+            ),
+            "<unknown>/100m (avg)",
+        ),
+        (
+            "external source type, target average value",
+            hpa(
+                Some(2),
+                external("some-external-metric", avg("100m")),
+                external_cur(json!({"averageValue": "50m"}), true),
+            ),
+            "50m/100m (avg)",
+        ),
+        (
+            "external source type, target value (no current)",
+            hpa(
+                Some(2),
+                external("some-service-metric", val("100m")),
+                json!([]),
+            ),
+            "<unknown>/100m",
+        ),
+        (
+            "external source type, target value",
+            hpa(
+                Some(2),
+                external("some-external-metric", val("100m")),
+                external_cur(json!({"value": "50m"}), false),
+            ),
+            "50m/100m",
+        ),
+        (
+            "pods source type (no current)",
+            hpa(Some(2), pods.clone(), json!([])),
+            "<unknown>/100m",
+        ),
+        ("pods source type", hpa(Some(2), pods, pods_cur), "50m/100m"),
+        (
+            "object source type (no current)",
+            hpa(Some(2), object.clone(), json!([])),
+            "<unknown>/100m",
+        ),
+        (
+            "object source type",
+            hpa(Some(2), object, object_cur),
+            "50m/100m",
+        ),
+        (
+            "resource source type, targetVal (no current)",
+            hpa(Some(2), resource(avg("100m")), json!([])),
+            "cpu: <unknown>/100m",
+        ),
+        (
+            "resource source type, targetVal",
+            hpa(
+                Some(2),
+                resource(avg("100m")),
+                resource_cur(json!({"averageValue": "50m"})),
+            ),
+            "cpu: 50m/100m",
+        ),
+        (
+            "resource source type, targetUtil (no current)",
+            hpa(Some(2), resource(util.clone()), json!([])),
+            "cpu: <unknown>/80%",
+        ),
+        (
+            "resource source type, targetUtil",
+            hpa(
+                Some(2),
+                resource(util.clone()),
+                resource_cur(util_cur.clone()),
+            ),
+            "cpu: 50%/80%",
+        ),
+        (
+            "container resource source type, targetVal (no current)",
+            hpa(Some(2), container(avg("100m"), true), json!([])),
+            "cpu: <unknown>/100m",
+        ),
+        (
+            "container resource source type, targetVal",
+            hpa(
+                Some(2),
+                container(avg("100m"), false),
+                container_cur(json!({"averageValue": "50m"})),
+            ),
+            "cpu: 50m/100m",
+        ),
+        (
+            "container resource source type, targetUtil (no current)",
+            hpa(Some(2), container(util.clone(), true), json!([])),
+            "cpu: <unknown>/80%",
+        ),
+        (
+            "container resource source type, targetUtil",
+            hpa(
+                Some(2),
+                container(util.clone(), false),
+                container_cur(util_cur.clone()),
+            ),
+            "cpu: 50%/80%",
+        ),
+        (
+            "multiple specs",
+            hpa(Some(2), multiple, multiple_cur),
+            "50m/100m, cpu: 50%/80% + 1 more...",
+        ),
+    ];
+    for (name, h, targets) in rows {
+        let min = if name == "minReplicas unset" {
+            "<unset>"
+        } else {
+            "2"
+        };
+        assert_eq!(
+            cells(&[&h], false),
+            [[
+                "some-hpa",
+                "ReplicationController/some-rc",
+                targets,
+                min,
+                "10",
+                "4",
+                "<unknown>"
+            ]],
+            "{name}"
+        );
+    }
+}
