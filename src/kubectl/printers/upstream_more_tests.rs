@@ -373,3 +373,85 @@ fn print_hpa_upstream_table() {
         );
     }
 }
+
+// Port of TestPrintReplicationController (pkg/printers/internalversion/printers_test.go), all
+// four rows: DESIRED CURRENT READY AGE, and with -o wide the containers, images and selector;
+// "no panic" is a controller without name, template or selector.
+#[test]
+fn print_replication_controller_upstream_table() {
+    let template = json!({"metadata": {"labels": {"a": "b"}}, "spec": {
+        "containers": [{"name": "test", "image": "test_image", "imagePullPolicy": "IfNotPresent",
+            "terminationMessagePolicy": "File"}],
+        "restartPolicy": "Always", "dnsPolicy": "ClusterFirst"}});
+    let rc = |replicas: i32, status: Value| {
+        obj(json!({
+            "apiVersion": "v1", "kind": "ReplicationController",
+            "metadata": {"name": "rc1", "namespace": "test-namespace"},
+            "spec": {"replicas": replicas, "selector": {"a": "b"}, "template": template},
+            "status": status,
+        }))
+    };
+    let basic = rc(0, json!({"replicas": 0}));
+    let with_replicas = rc(5, json!({"replicas": 3, "readyReplicas": 1}));
+    let no_panic = obj(json!({
+        "apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"annotations": {"k8s.io/initial-events-end": "true"}},
+        "spec": {"replicas": 0},
+    }));
+    assert_eq!(
+        cells(&[&basic], false),
+        [["rc1", "0", "0", "0", "<unknown>"]]
+    );
+    assert_eq!(
+        cells(&[&with_replicas], false),
+        [["rc1", "5", "3", "1", "<unknown>"]]
+    );
+    assert_eq!(
+        cells(&[&with_replicas], true),
+        [[
+            "rc1",
+            "5",
+            "3",
+            "1",
+            "<unknown>",
+            "test",
+            "test_image",
+            "a=b"
+        ]]
+    );
+    assert_eq!(
+        cells(&[&no_panic], true),
+        [["", "0", "0", "0", "<unknown>", "", "", "<none>"]]
+    );
+}
+
+// Port of TestPrintReplicaSetList (pkg/printers/internalversion/printers_test.go).
+#[test]
+fn print_replica_set_list() {
+    let rs1 = obj(json!({
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": "replicaset1", "creationTimestamp": soon()},
+        "spec": {"replicas": 5, "template": {"spec": {"containers": [
+            {"name": "fake-container1", "image": "fake-image1"},
+            {"name": "fake-container2", "image": "fake-image2"},
+        ]}}},
+        "status": {"replicas": 5, "readyReplicas": 2},
+    }));
+    let rs2 = obj(json!({
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": "replicaset2", "creationTimestamp": soon()},
+        "spec": {"replicas": 4, "template": {},
+            "selector": {"matchLabels": {"foo": "bar"}}},
+        "status": {"replicas": 3, "readyReplicas": 1},
+    }));
+    assert_eq!(
+        cells(&[&rs1, &rs2], false)
+            .into_iter()
+            .map(|c| c[..5].to_vec())
+            .collect::<Vec<_>>(),
+        [
+            ["replicaset1", "5", "5", "2", "0s"],
+            ["replicaset2", "4", "3", "1", "0s"],
+        ]
+    );
+}
