@@ -296,3 +296,186 @@ fn pod_host_network_defaults() {
         );
     }
 }
+
+fn defaulted(v: Value) -> Value {
+    let mut o = Object::from_value(v).unwrap();
+    default_object(&mut o);
+    serde_json::to_value(&o).unwrap()
+}
+
+fn rc(own_labels: Option<Value>, selector: Option<Value>, template_spec: Value) -> Value {
+    let mut v = json!({
+        "apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "rc", "namespace": "default"},
+        "spec": {"template": {"metadata": {"labels": {"foo": "bar"}}, "spec": template_spec}},
+    });
+    if let Some(l) = own_labels {
+        v["metadata"]["labels"] = l;
+    }
+    if let Some(s) = selector {
+        v["spec"]["selector"] = s;
+    }
+    v
+}
+
+// Port of TestSetDefaultReplicationController (pkg/apis/core/v1/defaults_test.go), its four
+// rows: the selector defaults to the template labels unless set, and so do the labels.
+#[test]
+fn set_default_replication_controller() {
+    let some_other = json!({"some": "other"});
+    let own = json!({"bar": "foo"});
+    for (labels, selector, expect_labels, expect_selector) in [
+        (None, None, true, true),
+        (Some(own.clone()), None, false, true),
+        (Some(own), Some(some_other.clone()), false, false),
+        (None, Some(some_other), true, false),
+    ] {
+        let out = defaulted(rc(labels, selector, json!({})));
+        let template_labels = &out["spec"]["template"]["metadata"]["labels"];
+        assert_eq!(
+            &out["spec"]["selector"] == template_labels,
+            expect_selector,
+            "{out}"
+        );
+        assert_eq!(
+            &out["metadata"]["labels"] == template_labels,
+            expect_labels,
+            "{out}"
+        );
+    }
+}
+
+// Port of TestSetDefaultReplicationControllerInitContainers
+// (pkg/apis/core/v1/defaults_test.go), its six rows: an init container in a controller's template
+// gets the pull policy, the fieldRef API version, the port protocol, its resources unchanged,
+// probe and lifecycle HTTP GET defaults.
+#[test]
+fn set_default_replication_controller_init_containers() {
+    let init = |c: Value| {
+        let out = defaulted(rc(None, None, json!({"initContainers": [c]})));
+        out["spec"]["template"]["spec"]["initContainers"][0].clone()
+    };
+    // "imagePullIPolicy": busybox (no tag) pulls Always.
+    let c = init(json!({"name": "install", "image": "busybox"}));
+    assert_eq!(c["imagePullPolicy"], "Always");
+    // "FieldRef"
+    let c = init(
+        json!({"name": "fun", "image": "alpine", "env": [{"name": "MY_POD_IP",
+        "valueFrom": {"fieldRef": {"apiVersion": "", "fieldPath": "status.podIP"}}}]}),
+    );
+    assert_eq!(
+        c["env"],
+        json!([{"name": "MY_POD_IP", "valueFrom": {"fieldRef": {"apiVersion": "v1",
+            "fieldPath": "status.podIP"}}}])
+    );
+    // "ContainerPort" (kubeplay's port type requires a containerPort).
+    let c = init(json!({"name": "fun", "image": "alpine",
+        "ports": [{"name": "default", "containerPort": 80}]}));
+    assert_eq!(c["ports"][0]["name"], "default");
+    assert_eq!(c["ports"][0]["protocol"], "TCP");
+    // "Resources"
+    let res = json!({"limits": {"cpu": "100m", "memory": "100Mi"},
+        "requests": {"cpu": "100m", "memory": "100Mi"}});
+    let c = init(json!({"name": "fun", "image": "alpine", "resources": res}));
+    assert_eq!(c["resources"], res);
+    // "Probe"
+    let c = init(json!({"name": "fun", "image": "alpine",
+        "livenessProbe": {"httpGet": {"host": "localhost", "port": 80}},
+        "readinessProbe": {"httpGet": {"host": "localhost", "port": 80}}}));
+    for probe in ["livenessProbe", "readinessProbe"] {
+        let p = &c[probe];
+        assert_eq!(p["httpGet"]["path"], "/", "{probe}");
+        assert_eq!(p["httpGet"]["scheme"], "HTTP", "{probe}");
+        assert_eq!(
+            [
+                &p["timeoutSeconds"],
+                &p["periodSeconds"],
+                &p["successThreshold"],
+                &p["failureThreshold"]
+            ],
+            [&json!(1), &json!(10), &json!(1), &json!(3)],
+            "{probe}"
+        );
+    }
+    // "LifeCycle"
+    let c = init(json!({"name": "fun", "image": "alpine",
+        "ports": [{"name": "default", "containerPort": 80}],
+        "lifecycle": {"postStart": {"httpGet": {"host": "localhost", "port": 80}},
+            "preStop": {"httpGet": {"host": "localhost", "port": 80}}}}));
+    for hook in ["postStart", "preStop"] {
+        assert_eq!(c["lifecycle"][hook]["httpGet"]["path"], "/", "{hook}");
+        assert_eq!(c["lifecycle"][hook]["httpGet"]["scheme"], "HTTP", "{hook}");
+    }
+}
+
+fn pod_with_volume(source: &str, v: Value) -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "p", "namespace": "default"},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}],
+            "volumes": [{"name": "v", source: v}]},
+    })
+}
+
+// Ports of TestSetDefaultSecretVolumeSource's siblings TestSetDefaultConfigMapVolumeSource,
+// TestSetDefaultDownwardAPIVolumeSource and TestSetDefaultProjectedVolumeSource
+// (pkg/apis/core/v1/defaults_test.go): defaultMode 0644 (420).
+#[test]
+fn set_default_volume_source_modes() {
+    for source in ["configMap", "downwardAPI", "projected"] {
+        let out = defaulted(pod_with_volume(source, json!({})));
+        assert_eq!(
+            out["spec"]["volumes"][0][source]["defaultMode"],
+            json!(420),
+            "{source}"
+        );
+    }
+}
+
+// Port of TestSetDefaultEphemeral (pkg/apis/core/v1/defaults_test.go), its three rows: a
+// generic ephemeral volume's claim template gets volumeMode Filesystem unless one is set.
+#[test]
+fn set_default_ephemeral() {
+    for (mode, want) in [
+        (None, "Filesystem"),
+        (Some("Filesystem"), "Filesystem"),
+        (Some("Block"), "Block"),
+    ] {
+        let mut spec = json!({});
+        if let Some(m) = mode {
+            spec["volumeMode"] = json!(m);
+        }
+        let out = defaulted(pod_with_volume(
+            "ephemeral",
+            json!({"volumeClaimTemplate": {"spec": spec}}),
+        ));
+        assert_eq!(
+            out["spec"]["volumes"][0]["ephemeral"]["volumeClaimTemplate"]["spec"]["volumeMode"],
+            json!(want),
+            "{mode:?}"
+        );
+    }
+}
+
+// Port of TestSetDefaultPersistentVolumeClaim (pkg/apis/core/v1/defaults_test.go), its three
+// rows: phase Pending, volumeMode Filesystem unless one is set.
+#[test]
+fn set_default_persistent_volume_claim() {
+    for (mode, want) in [
+        (None, "Filesystem"),
+        (Some("Filesystem"), "Filesystem"),
+        (Some("Block"), "Block"),
+    ] {
+        let mut pvc = json!({
+            "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": "c", "namespace": "default"},
+            "spec": {},
+        });
+        if let Some(m) = mode {
+            pvc["spec"]["volumeMode"] = json!(m);
+        }
+        let out = defaulted(pvc);
+        assert_eq!(out["status"]["phase"], "Pending", "{mode:?}");
+        assert_eq!(out["spec"]["volumeMode"], json!(want), "{mode:?}");
+    }
+}
