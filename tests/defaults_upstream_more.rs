@@ -479,3 +479,72 @@ fn set_default_persistent_volume_claim() {
         assert_eq!(out["spec"]["volumeMode"], json!(want), "{mode:?}");
     }
 }
+
+// Port of TestSetDefaultPodSpecHostNetwork (pkg/apis/core/v1/defaults_test.go): a host-network
+// pod's container and init-container ports get hostPort = containerPort.
+#[test]
+fn set_default_pod_spec_host_network() {
+    let ports = json!([{"containerPort": 8080}]);
+    let out = defaulted(json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "p", "namespace": "default"},
+        "spec": {"hostNetwork": true,
+            "containers": [{"name": "c", "ports": ports}],
+            "initContainers": [{"name": "i", "ports": ports}]},
+    }));
+    for c in ["containers", "initContainers"] {
+        assert_eq!(
+            out["spec"][c][0]["ports"][0]["hostPort"],
+            json!(8080),
+            "{c}"
+        );
+    }
+}
+
+// Port of TestSetMinimumScalePod (pkg/apis/core/v1/defaults_test.go): requests (and the
+// requests defaulted from limits) are rounded up to milli precision, 1n → 1m.
+#[test]
+fn set_minimum_scale_pod() {
+    let res = json!({"requests": {"memory": "1n"}, "limits": {"cpu": "2n"}});
+    let out = defaulted(json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "p", "namespace": "default"},
+        "spec": {"containers": [{"name": "c", "resources": res}],
+            "initContainers": [{"name": "i", "resources": res}]},
+    }));
+    for c in ["containers", "initContainers"] {
+        assert_eq!(
+            out["spec"][c][0]["resources"]["requests"]["memory"],
+            json!("1m"),
+            "{c}"
+        );
+    }
+}
+
+// Port of TestDefaultRequestIsNotSetForReplicationController
+// (pkg/apis/core/v1/defaults_test.go): requests are defaulted from limits on pods only, not on a
+// controller's template.
+#[test]
+fn default_request_is_not_set_for_replication_controller() {
+    let mut v = rc(
+        None,
+        None,
+        json!({"containers": [{"name": "c", "image": "nginx",
+            "resources": {"limits": {"cpu": "100m"}}}]}),
+    );
+    v["spec"]["replicas"] = json!(3);
+    let out = defaulted(v);
+    let c = &out["spec"]["template"]["spec"]["containers"][0];
+    assert_eq!(c["resources"]["limits"]["cpu"], "100m");
+    assert!(c["resources"]["requests"]["cpu"].is_null(), "{c}");
+}
+
+// Ports of TestSetDefaultSchedulerName, TestSetDefaultEnableServiceLinks and
+// TestSetDefaultHostPathVolumeSource (pkg/apis/core/v1/defaults_test.go).
+#[test]
+fn set_default_scheduler_name_service_links_host_path() {
+    let out = defaulted(pod_with_volume("hostPath", json!({"path": "foo"})));
+    assert_eq!(out["spec"]["schedulerName"], "default-scheduler");
+    assert_eq!(out["spec"]["enableServiceLinks"], json!(true));
+    assert_eq!(out["spec"]["volumes"][0]["hostPath"]["type"], json!(""));
+}
