@@ -1,11 +1,16 @@
-//! Ports of upstream defaulting tests that list every default a workload's pod template or a
-//! pod receives (`pkg/apis/core/v1/defaults_test.go`).
+//! Ports of upstream defaulting tests: the defaults a workload's pod template or a pod receives
+//! (`pkg/apis/core/v1/defaults_test.go`) and the HPA behavior rules
+//! (`pkg/apis/autoscaling/v2/defaults_test.go`).
 //!
 //! Upstream's `detectDefaults` fills every optional field of an empty object with a zero value
 //! and records each field that defaulting then sets. Here the same fields are given as empty
 //! JSON objects (one volume per volume source), the object goes through kubeplay's API
 //! defaulting, and the set of leaves defaulting added to `spec` must equal upstream's list.
 
+use kubeplay::api::autoscaling::{
+    copy_hpa_scaling_rules, default_scale_down_rules, default_scale_up_rules, HpaScalingPolicy,
+    HpaScalingRules,
+};
 use kubeplay::api::defaults::default_object;
 use kubeplay::api::Object;
 use serde_json::{json, Value};
@@ -547,4 +552,147 @@ fn set_default_scheduler_name_service_links_host_path() {
     assert_eq!(out["spec"]["schedulerName"], "default-scheduler");
     assert_eq!(out["spec"]["enableServiceLinks"], json!(true));
     assert_eq!(out["spec"]["volumes"][0]["hostPath"]["type"], json!(""));
+}
+
+/// A TestGenerateScale*Rules row's input: pods and percent policies (added when either field is
+/// non-zero), stabilization window, select policy.
+fn scaling_rules(
+    pods: (i32, i32),
+    percent: (i32, i32),
+    stabilization: Option<i32>,
+    select: Option<&str>,
+) -> HpaScalingRules {
+    let mut policies = vec![];
+    let mut add = |type_: &str, (value, period_seconds): (i32, i32)| {
+        if value != 0 || period_seconds != 0 {
+            policies.push(HpaScalingPolicy {
+                type_: type_.into(),
+                value,
+                period_seconds,
+            });
+        }
+    };
+    add("Pods", pods);
+    add("Percent", percent);
+    HpaScalingRules {
+        stabilization_window_seconds: stabilization,
+        select_policy: select.map(str::to_string),
+        policies: (!policies.is_empty()).then_some(policies),
+        tolerance: None,
+    }
+}
+
+fn policies(list: &[(&str, i32, i32)]) -> Option<Vec<HpaScalingPolicy>> {
+    Some(
+        list.iter()
+            .map(|(t, value, period_seconds)| HpaScalingPolicy {
+                type_: t.to_string(),
+                value: *value,
+                period_seconds: *period_seconds,
+            })
+            .collect(),
+    )
+}
+
+// Port of TestGenerateScaleDownRules (pkg/apis/autoscaling/v2/defaults_test.go), all four rows:
+// GenerateHPAScaleDownRules is copyHPAScalingRules over the scale-down defaults.
+#[test]
+fn generate_scale_down_rules() {
+    let rows = [
+        (
+            "Default values",
+            scaling_rules((0, 0), (0, 0), None, None),
+            policies(&[("Percent", 100, 15)]),
+            None,
+            "Max",
+        ),
+        (
+            "All parameters are specified",
+            scaling_rules((1, 2), (3, 4), Some(25), Some("Max")),
+            policies(&[("Pods", 1, 2), ("Percent", 3, 4)]),
+            Some(25),
+            "Max",
+        ),
+        (
+            "Percent policy is specified",
+            scaling_rules((0, 0), (1, 2), None, Some("Min")),
+            policies(&[("Percent", 1, 2)]),
+            None,
+            "Min",
+        ),
+        (
+            "Pods policy is specified",
+            scaling_rules((3, 4), (0, 0), None, None),
+            policies(&[("Pods", 3, 4)]),
+            None,
+            "Max",
+        ),
+    ];
+    for (name, rules, want_policies, want_stabilization, want_select) in rows {
+        let down = copy_hpa_scaling_rules(Some(&rules), default_scale_down_rules());
+        assert_eq!(down.policies, want_policies, "{name}");
+        assert_eq!(
+            down.stabilization_window_seconds, want_stabilization,
+            "{name}"
+        );
+        assert_eq!(down.select_policy.as_deref(), Some(want_select), "{name}");
+    }
+}
+
+// Port of TestGenerateScaleUpRules (pkg/apis/autoscaling/v2/defaults_test.go), all six rows.
+#[test]
+fn generate_scale_up_rules() {
+    let rows = [
+        (
+            "Default values",
+            scaling_rules((0, 0), (0, 0), None, None),
+            policies(&[("Pods", 4, 15), ("Percent", 100, 15)]),
+            Some(0),
+            "Max",
+        ),
+        (
+            "All parameters are specified",
+            scaling_rules((1, 2), (3, 4), Some(25), Some("Max")),
+            policies(&[("Pods", 1, 2), ("Percent", 3, 4)]),
+            Some(25),
+            "Max",
+        ),
+        (
+            "Pod policy is specified",
+            scaling_rules((1, 2), (0, 0), None, Some("Min")),
+            policies(&[("Pods", 1, 2)]),
+            Some(0),
+            "Min",
+        ),
+        (
+            "Percent policy is specified",
+            scaling_rules((0, 0), (7, 10), None, None),
+            policies(&[("Percent", 7, 10)]),
+            Some(0),
+            "Max",
+        ),
+        (
+            "Pod policy and stabilization window are specified",
+            scaling_rules((4, 2), (0, 0), Some(25), None),
+            policies(&[("Pods", 4, 2)]),
+            Some(25),
+            "Max",
+        ),
+        (
+            "Percent policy and stabilization window are specified",
+            scaling_rules((0, 0), (7, 60), Some(25), None),
+            policies(&[("Percent", 7, 60)]),
+            Some(25),
+            "Max",
+        ),
+    ];
+    for (name, rules, want_policies, want_stabilization, want_select) in rows {
+        let up = copy_hpa_scaling_rules(Some(&rules), default_scale_up_rules());
+        assert_eq!(up.policies, want_policies, "{name}");
+        assert_eq!(
+            up.stabilization_window_seconds, want_stabilization,
+            "{name}"
+        );
+        assert_eq!(up.select_policy.as_deref(), Some(want_select), "{name}");
+    }
 }
