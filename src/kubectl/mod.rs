@@ -345,8 +345,6 @@ mod describe_tests;
 mod describe_upstream_more_tests;
 #[cfg(test)]
 mod e2e_workloads;
-#[cfg(test)]
-mod rollout_upstream_more_tests;
 
 #[cfg(test)]
 mod tests {

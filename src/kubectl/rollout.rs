@@ -2259,3 +2259,7 @@ mod sts_ds_status_tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "rollout_upstream_more_tests.rs"]
+mod upstream_more_tests;

@@ -1,4 +1,4 @@
-//! Port of TestViewHistory (`staging/src/k8s.io/kubectl/pkg/polymorphichelpers/history_test.go`,
+//! Ports of TestViewHistory and TestApplyDaemonSetHistory (`staging/src/k8s.io/kubectl/pkg/polymorphichelpers/history_test.go`,
 //! repo kubernetes/kubernetes): `rollout history` of a StatefulSet and of a DaemonSet with one
 //! ControllerRevision each, whose data is the whole object as upstream's fixtures store it.
 //!
@@ -9,9 +9,9 @@
 //! current kubectl, which ends with the Node-Selectors and Tolerations lines (as in
 //! TestViewDeploymentHistory's port in `rollout.rs`).
 
-use super::execute;
-use super::testutil::sim;
 use crate::api::Object;
+use crate::kubectl::execute;
+use crate::kubectl::testutil::sim;
 use crate::sim::Simulation;
 use serde_json::{json, Value};
 
@@ -76,5 +76,66 @@ fn view_history_stateful_set_and_daemon_set() {
             format!("{resource}/moons with revision #1\n{POD_TEMPLATE}").trim_end(),
             "{kind}"
         );
+    }
+}
+
+/// A DaemonSet pod template of TestApplyDaemonSetHistory.
+fn ds_template(v: Value) -> crate::api::PodTemplateSpec {
+    serde_json::from_value(v).unwrap()
+}
+
+// Port of TestApplyDaemonSetHistory (pkg/polymorphichelpers/history_test.go), its three rows:
+// a revision holding getDaemonSetPatch of the expected DaemonSet (its template with
+// `$patch: replace`) rolls the source's template back to exactly that template, whatever the
+// source had more or less of ("test_less", "test_more", "test_equal").
+#[test]
+fn apply_daemon_set_history() {
+    let rows = [
+        (
+            "test_less",
+            json!({"metadata": {"annotations": {"version": "v3"}}, "spec": {
+                "initContainers": [{"name": "i0"}], "containers": [{"name": "c0"}],
+                "volumes": [{"name": "v0"}], "nodeSelector": {"1dsa": "n0"},
+                "imagePullSecrets": [{"name": "ips0"}], "tolerations": [{"key": "t0"}],
+                "hostAliases": [{"ip": "h0"}],
+                "readinessGates": [{"conditionType": "PodScheduled"}]}}),
+            json!({"spec": {"containers": [{"name": "c1"}], "initContainers": []}}),
+        ),
+        (
+            "test_more",
+            json!({"spec": {"initContainers": [{"name": "i0"}]}}),
+            json!({"metadata": {"annotations": {"version": "v3"}}, "spec": {
+                "initContainers": [{"name": "i1"}], "containers": [{"name": "c1"}],
+                "volumes": [{"name": "v1"}]}}),
+        ),
+        (
+            "test_equal",
+            json!({"metadata": {"annotations": {"version": "v0"}}, "spec": {
+                "containers": [{"name": "c1"}], "initContainers": [{"name": "i0"}],
+                "volumes": [{"name": "v0"}]}}),
+            json!({"metadata": {"annotations": {"version": "v1"}}, "spec": {
+                "initContainers": [{"name": "i1"}], "containers": [{"name": "c1"}],
+                "volumes": [{"name": "v1"}]}}),
+        ),
+    ];
+    for (name, source, expected) in rows {
+        let source = Object::from_value(json!({
+            "apiVersion": "apps/v1", "kind": "DaemonSet",
+            "metadata": {"name": "ds", "namespace": "default"},
+            "spec": {"template": source},
+        }))
+        .unwrap();
+        let expected = ds_template(expected);
+        let cr = crate::api::ControllerRevision {
+            data: Some(crate::controllers::history::template_patch(&expected)),
+            revision: 1,
+            ..Default::default()
+        };
+        let (template, patched) = super::set_rollback(&source, &[cr], 1).unwrap();
+        assert_eq!(template, expected, "{name}");
+        let Some(Object::DaemonSet(ds)) = patched else {
+            panic!("{name}: the template differs, the DaemonSet is patched");
+        };
+        assert_eq!(*ds.spec.template, expected, "{name}");
     }
 }
