@@ -455,3 +455,39 @@ fn print_replica_set_list() {
         ]
     );
 }
+
+// Port of TestPrintJob (pkg/printers/internalversion/printers_test.go), rows job5–job9 (the
+// earlier rows are in batch.rs): a Complete, Failed, Suspended or FailureTarget condition set
+// to True names the STATUS, and a deleted Job without a finished condition is Terminating.
+#[test]
+fn print_job_status_rows() {
+    let job = |name: &str, condition: Option<&str>, deleted: bool| {
+        let mut v = json!({
+            "apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": name, "creationTimestamp": soon()},
+            "spec": {"template": {}},
+            "status": {"succeeded": 0},
+        });
+        if let Some(c) = condition {
+            v["status"]["conditions"] = json!([{"type": c, "status": "True"}]);
+        }
+        if deleted {
+            v["metadata"]["deletionTimestamp"] = json!(soon());
+        }
+        obj(v)
+    };
+    for (j, status) in [
+        (job("job5", Some("Complete"), false), "Complete"),
+        (job("job6", Some("Failed"), false), "Failed"),
+        (job("job7", Some("Suspended"), false), "Suspended"),
+        (job("job8", Some("FailureTarget"), false), "FailureTarget"),
+        (job("job9", None, true), "Terminating"),
+    ] {
+        let name = j.meta().name.clone();
+        assert_eq!(
+            cells(&[&j], false)[0][..5],
+            [name.as_str(), status, "0/1", "", "0s"],
+            "{name}"
+        );
+    }
+}
