@@ -139,3 +139,117 @@ fn apply_daemon_set_history() {
         assert_eq!(*ds.spec.template, expected, "{name}");
     }
 }
+
+// Port of TestViewHistory's "should get history" subtests (pkg/polymorphichelpers/history_test.go)
+// through `kubectl rollout history -o`, as TestRolloutHistoryWithOutput and
+// TestRolloutHistoryErrors (pkg/cmd/rollout/rollout_history_test.go) print GetHistory's
+// objects: for a StatefulSet or DaemonSet each revision is the set with that revision's
+// template applied, which for upstream's fixture is the stored set itself.
+#[test]
+fn rollout_history_output_for_sets() {
+    for (kind, resource) in [
+        ("StatefulSet", "statefulset.apps"),
+        ("DaemonSet", "daemonset.apps"),
+    ] {
+        let mut sim = fixture(kind);
+        assert_eq!(
+            execute(
+                &mut sim,
+                &format!("rollout history {resource} moons -o name")
+            )
+            .unwrap(),
+            format!("{resource}/moons"),
+            "{kind}"
+        );
+        let stored = execute(&mut sim, &format!("get {resource} moons -o json")).unwrap();
+        assert_eq!(
+            execute(
+                &mut sim,
+                &format!("rollout history {resource} moons -o json --revision=1")
+            )
+            .unwrap(),
+            stored,
+            "{kind}"
+        );
+        let yaml = execute(
+            &mut sim,
+            &format!("rollout history {resource} moons -o yaml"),
+        )
+        .unwrap();
+        assert!(
+            yaml.starts_with(&format!("apiVersion: apps/v1\nkind: {kind}\n")),
+            "{kind}: {yaml}"
+        );
+        for o in ["yaml", "json"] {
+            assert_eq!(
+                execute(
+                    &mut sim,
+                    &format!("rollout history {resource} moons --revision=999 -o {o}")
+                )
+                .unwrap_err(),
+                "error: unable to find the specified revision",
+                "{kind} -o {o}"
+            );
+        }
+    }
+}
+
+// Port of TestMultipleResourceRolloutHistory (pkg/cmd/rollout/rollout_history_test.go): the
+// history of two Deployments, each after its name (with its revision when one is asked for).
+#[test]
+fn multiple_resource_rollout_history() {
+    let mut sim = sim();
+    for (name, uid) in [("foo", "uid-foo"), ("bar", "uid-bar")] {
+        let labels = json!({"app": name});
+        sim.api.store.put(
+            Object::from_value(json!({
+                "apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": name, "namespace": "test", "uid": uid},
+                "spec": {"selector": {"matchLabels": labels},
+                    "template": {"metadata": {"labels": labels},
+                        "spec": {"containers": [{"name": "c", "image": "nginx"}]}}},
+            }))
+            .unwrap(),
+        );
+        for revision in [1, 2] {
+            sim.api.store.put(
+                Object::from_value(json!({
+                    "apiVersion": "apps/v1", "kind": "ReplicaSet",
+                    "metadata": {"name": format!("{name}-{revision}"), "namespace": "test",
+                        "uid": format!("{uid}-rs{revision}"), "labels": labels,
+                        "annotations": {"deployment.kubernetes.io/revision": revision.to_string()},
+                        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment",
+                            "name": name, "uid": uid, "controller": true}]},
+                    "spec": {"replicas": 1, "selector": {"matchLabels": labels},
+                        "template": {"metadata": {"labels": labels},
+                            "spec": {"containers": [{"name": "c",
+                                "image": format!("nginx:{revision}")}]}}},
+                }))
+                .unwrap(),
+            );
+        }
+    }
+    let table = "REVISION  CHANGE-CAUSE\n1         <none>\n2         <none>\n";
+    assert_eq!(
+        execute(
+            &mut sim,
+            "rollout history deployment/foo deployment/bar -n test"
+        )
+        .unwrap(),
+        format!("deployment.apps/foo \n{table}\ndeployment.apps/bar \n{table}").trim_end()
+    );
+    let one = execute(
+        &mut sim,
+        "rollout history deployment/foo deployment/bar -n test --revision=2",
+    )
+    .unwrap();
+    assert!(
+        one.starts_with("deployment.apps/foo with revision #2\nPod Template:\n"),
+        "{one}"
+    );
+    assert!(
+        one.contains("\n\ndeployment.apps/bar with revision #2\nPod Template:\n"),
+        "{one}"
+    );
+    assert_eq!(one.matches("Image:\tnginx:2").count(), 2, "{one}");
+}
