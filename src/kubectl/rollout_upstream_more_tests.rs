@@ -253,3 +253,19 @@ fn multiple_resource_rollout_history() {
     );
     assert_eq!(one.matches("Image:\tnginx:2").count(), 2, "{one}");
 }
+
+// Port of TestValidate (pkg/cmd/rollout/rollout_history_test.go): a negative revision and a
+// missing resource are refused with upstream's texts.
+#[test]
+fn rollout_history_validate() {
+    let mut sim = fixture("StatefulSet");
+    assert_eq!(
+        execute(&mut sim, "rollout history statefulset/moons --revision=-1").unwrap_err(),
+        "error: revision must be a positive integer: -1"
+    );
+    assert_eq!(
+        execute(&mut sim, "rollout history").unwrap_err(),
+        "error: required resource not specified"
+    );
+    assert!(execute(&mut sim, "rollout history statefulset/moons --revision=0").is_ok());
+}
