@@ -208,3 +208,60 @@ fn describe_hpa_metric_lines() {
         "{out:?}"
     );
 }
+
+// Upstream: TestDescribeHorizontalPodAutoscaler (pkg/describe/describe_test.go), its "scale up
+// behavior specified" and "scale down behavior specified" cases, with the lines of
+// printDirectionBehavior: the select policy is printed with the policies, `Max` when unset
+// (the scale-down rules of the second case have none).
+#[test]
+fn describe_hpa_behavior_lines() {
+    let policies = json!([
+        {"type": "Pods", "value": 10, "periodSeconds": 10},
+        {"type": "Percent", "value": 10, "periodSeconds": 10}
+    ]);
+    for (direction, rules) in [
+        (
+            "Scale Up",
+            json!({"scaleUp": {"stabilizationWindowSeconds": 30, "selectPolicy": "Max",
+                "policies": policies}}),
+        ),
+        (
+            "Scale Down",
+            json!({"scaleDown": {"stabilizationWindowSeconds": 30, "policies": policies}}),
+        ),
+    ] {
+        let mut sim = sim();
+        sim.api.store.put(
+            Object::from_value(json!({
+                "apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+                "metadata": {"name": "bar", "namespace": "foo"},
+                "spec": {"scaleTargetRef": {"name": "behavior-target", "kind": "Deployment"},
+                    "minReplicas": 2, "maxReplicas": 10,
+                    "metrics": [{"type": "Resource", "resource": {"name": "cpu",
+                        "target": {"type": "Utilization", "averageUtilization": 80}}}],
+                    "behavior": rules},
+            }))
+            .unwrap(),
+        );
+        let out: Vec<String> = execute(&mut sim, "describe hpa bar -n foo")
+            .unwrap()
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        let start = out.iter().position(|l| l == "Behavior:").unwrap();
+        assert_eq!(
+            out[start..start + 8],
+            [
+                "Behavior:",
+                &format!("{direction}:"),
+                "Stabilization Window: 30 seconds",
+                "Select Policy: Max",
+                "Policies:",
+                "- Type: Pods Value: 10 Period: 10 seconds",
+                "- Type: Percent Value: 10 Period: 10 seconds",
+                "Deployment pods: 0 current / 0 desired",
+            ],
+            "{direction}"
+        );
+    }
+}
