@@ -161,6 +161,16 @@ pub struct MetricStatus {
     pub type_: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource: Option<ResourceMetricStatus>,
+    /// The statuses of the other source types, kept as written (kubeplay's controller reports
+    /// only `Resource` metrics; these are printed by `kubectl get` / `describe`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container_resource: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pods: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<Value>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

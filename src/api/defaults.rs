@@ -442,13 +442,19 @@ fn default_handler(h: &mut Value) {
     }
 }
 
-/// `SetDefaults_Probe` plus its handler.
+/// `SetDefaults_Probe` plus its handler; a gRPC action's `service` defaults to `""` (the
+/// `+default=""` marker of `GRPCAction.Service`, a pointer: only an absent one is set).
 fn default_probe(p: &mut Value) {
     if let Some(m) = p.as_object_mut() {
         set_default(m, "timeoutSeconds", 1.into());
         set_default(m, "periodSeconds", 10.into());
         set_default(m, "successThreshold", 1.into());
         set_default(m, "failureThreshold", 3.into());
+        if let Some(g) = m.get_mut("grpc").and_then(Value::as_object_mut) {
+            if g.get("service").is_none_or(Value::is_null) {
+                g.insert("service".into(), "".into());
+            }
+        }
     }
     default_handler(p);
 }
@@ -581,6 +587,54 @@ fn default_volumes(extra: &mut Map<String, Value>) {
                     "IfNotPresent"
                 };
                 img.insert("pullPolicy".into(), policy.into());
+            }
+        }
+        // SetDefaults_RBDVolumeSource, SetDefaults_ISCSIVolumeSource,
+        // SetDefaults_ScaleIOVolumeSource: empty strings take the defaults.
+        for (src, defaults) in [
+            (
+                "rbd",
+                &[
+                    ("pool", "rbd"),
+                    ("user", "admin"),
+                    ("keyring", "/etc/ceph/keyring"),
+                ][..],
+            ),
+            ("iscsi", &[("iscsiInterface", "default")][..]),
+            (
+                "scaleIO",
+                &[("storageMode", "ThinProvisioned"), ("fsType", "xfs")][..],
+            ),
+        ] {
+            if let Some(o) = m.get_mut(src).and_then(Value::as_object_mut) {
+                for (k, v) in defaults {
+                    set_default(o, k, (*v).into());
+                }
+            }
+        }
+        // SetDefaults_PersistentVolumeClaimSpec and SetDefaults_ResourceList on a generic
+        // ephemeral volume's claim template.
+        if let Some(spec) = m
+            .get_mut("ephemeral")
+            .and_then(|e| e.get_mut("volumeClaimTemplate"))
+            .and_then(|t| t.get_mut("spec"))
+            .and_then(Value::as_object_mut)
+        {
+            if spec.get("volumeMode").is_none_or(Value::is_null) {
+                spec.insert("volumeMode".into(), "Filesystem".into());
+            }
+            for list in ["limits", "requests"] {
+                if let Some(l) = spec
+                    .get_mut("resources")
+                    .and_then(|r| r.get_mut(list))
+                    .and_then(Value::as_object_mut)
+                {
+                    for q in l.values_mut() {
+                        if let Some(c) = q.as_str().and_then(canonical_resource_quantity) {
+                            *q = c.into();
+                        }
+                    }
+                }
             }
         }
         // SetDefaults_AzureDiskVolumeSource.

@@ -2,17 +2,19 @@
 //! in describe.go).
 
 use super::*;
-use crate::api::autoscaling::{HorizontalPodAutoscaler, HpaScalingRules};
+use crate::api::autoscaling::{HorizontalPodAutoscaler, HpaScalingRules, MetricSpec, MetricStatus};
+use crate::api::errors::go_quote;
+use crate::kubectl::printers::autoscaling::{json_part, json_quantity, quantity_or_nil};
 
 fn describe_scaling_rules(w: &mut Writer, rules: &HpaScalingRules) {
     if let Some(s) = rules.stabilization_window_seconds {
         w.w(2, &format!("Stabilization Window: {s} seconds\n"));
     }
-    if let Some(p) = &rules.select_policy {
-        w.w(2, &format!("Select Policy: {p}\n"));
-    }
     let policies = rules.policies.as_deref().unwrap_or_default();
     if !policies.is_empty() {
+        // The select policy is printed with the policies, `Max` when unset.
+        let select = rules.select_policy.as_deref().unwrap_or("Max");
+        w.w(2, &format!("Select Policy: {select}\n"));
         w.w(2, "Policies:\n");
         for p in policies {
             w.w(
@@ -23,6 +25,137 @@ fn describe_scaling_rules(w: &mut Writer, rules: &HpaScalingRules) {
                 ),
             );
         }
+    }
+}
+
+/// One line of `describeHorizontalPodAutoscalerV2`'s Metrics section (`current / target`).
+fn describe_metric(w: &mut Writer, spec: &MetricSpec, st: Option<&MetricStatus>) {
+    let unknown = || "<unknown>".to_string();
+    let metric_name = |v: Option<&serde_json::Value>| {
+        v.and_then(|v| v.pointer("/metric/name"))
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    // `statuses[i].X.Current.<field>.String()` when `statuses[i].X` is set.
+    let current = |s: Option<&serde_json::Value>, field: &str| {
+        s.map(|s| quantity_or_nil(json_quantity(s.get("current"), field).as_ref()))
+    };
+    match spec.type_.as_str() {
+        "External" => {
+            let src = spec.external.as_ref();
+            let target = json_part(src, "target");
+            let status = st.and_then(|s| s.external.as_ref());
+            let name = go_quote(&metric_name(src));
+            if let Some(av) = json_quantity(target, "averageValue") {
+                let cur = status
+                    .and_then(|s| json_quantity(s.get("current"), "averageValue"))
+                    .map_or_else(unknown, |q| quantity_string(&q));
+                w.w(
+                    1,
+                    &format!(
+                        "{name} (target average value):\t{cur} / {}\n",
+                        quantity_string(&av)
+                    ),
+                );
+            } else {
+                let cur = current(status, "value").unwrap_or_else(unknown);
+                let t = quantity_or_nil(json_quantity(target, "value").as_ref());
+                w.w(1, &format!("{name} (target value):\t{cur} / {t}\n"));
+            }
+        }
+        "Pods" => {
+            let src = spec.pods.as_ref();
+            let cur =
+                current(st.and_then(|s| s.pods.as_ref()), "averageValue").unwrap_or_else(unknown);
+            let t =
+                quantity_or_nil(json_quantity(json_part(src, "target"), "averageValue").as_ref());
+            w.w(
+                1,
+                &format!("{} on pods:\t{cur} / {t}\n", go_quote(&metric_name(src))),
+            );
+        }
+        "Object" => {
+            let src = spec.object.as_ref();
+            let target = json_part(src, "target");
+            let described = |f: &str| {
+                src.and_then(|v| v.get("describedObject"))
+                    .and_then(|d| d.get(f))
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            w.w(
+                1,
+                &format!(
+                    "\"{}\" on {}/{} ",
+                    metric_name(src),
+                    described("kind"),
+                    described("name")
+                ),
+            );
+            let status = st.and_then(|s| s.object.as_ref());
+            let average = target
+                .and_then(|t| t.get("type"))
+                .and_then(serde_json::Value::as_str)
+                == Some("AverageValue");
+            let (label, field) = if average {
+                ("target average value", "averageValue")
+            } else {
+                ("target value", "value")
+            };
+            let cur = current(status, field).unwrap_or_else(unknown);
+            let t = quantity_or_nil(json_quantity(target, field).as_ref());
+            w.w(0, &format!("({label}):\t{cur} / {t}\n"));
+        }
+        "Resource" | "ContainerResource" => {
+            let (head, target, status) = if spec.type_ == "Resource" {
+                let r = spec.resource.clone().unwrap_or_default();
+                let t = serde_json::to_value(&r.target).ok();
+                let s = st
+                    .and_then(|s| s.resource.as_ref())
+                    .and_then(|s| serde_json::to_value(s).ok());
+                (format!("resource {} on pods", r.name), t, s)
+            } else {
+                let c = spec.container_resource.as_ref();
+                let field = |f: &str| {
+                    c.and_then(|c| c.get(f))
+                        .and_then(serde_json::Value::as_str)
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                let head = format!(
+                    "resource {} of container \"{}\" on pods",
+                    field("name"),
+                    field("container")
+                );
+                let s = st.and_then(|s| s.container_resource.clone());
+                (head, json_part(c, "target").cloned(), s)
+            };
+            w.w(1, &head);
+            if let Some(av) = json_quantity(target.as_ref(), "averageValue") {
+                let cur = current(status.as_ref(), "averageValue").unwrap_or_else(unknown);
+                w.w(0, &format!(":\t{cur} / {}\n", quantity_string(&av)));
+            } else {
+                let cur_status = status.as_ref().and_then(|s| s.get("current"));
+                let cur = cur_status
+                    .and_then(|c| c.get("averageUtilization"))
+                    .and_then(serde_json::Value::as_i64)
+                    .map_or_else(unknown, |u| {
+                        format!(
+                            "{u}% ({})",
+                            quantity_or_nil(json_quantity(cur_status, "averageValue").as_ref())
+                        )
+                    });
+                let t = target
+                    .as_ref()
+                    .and_then(|t| t.get("averageUtilization"))
+                    .and_then(serde_json::Value::as_i64)
+                    .map_or_else(|| "<auto>".to_string(), |u| format!("{u}%"));
+                w.w(1, &format!("(as a percentage of request):\t{cur} / {t}\n"));
+            }
+        }
+        t => w.w(1, &format!("<unknown metric type {}>\n", go_quote(t))),
     }
 }
 
@@ -48,52 +181,13 @@ pub(super) fn describe_hpa(
     w.w(0, &format!("Reference:\t{}/{}\n", r.kind, r.name));
     w.w(0, "Metrics:\t( current / target )\n");
     for (i, spec) in h.spec.metrics.iter().enumerate() {
-        let st = h
-            .status
-            .current_metrics
-            .get(i)
-            .and_then(|s| s.resource.as_ref());
-        match (spec.type_.as_str(), &spec.resource) {
-            ("Resource", Some(res)) => {
-                if let Some(av) = &res.target.average_value {
-                    let current = st
-                        .and_then(|s| s.current.average_value.as_ref())
-                        .map_or_else(|| "<unknown>".to_string(), |q| q.0.clone());
-                    w.w(
-                        1,
-                        &format!("resource {} on pods:\t{current} / {}\n", res.name, av.0),
-                    );
-                } else {
-                    let current = match st {
-                        Some(s) if s.current.average_utilization.is_some() => format!(
-                            "{}% ({})",
-                            s.current.average_utilization.unwrap_or(0),
-                            s.current
-                                .average_value
-                                .as_ref()
-                                .map_or("0", |q| q.0.as_str())
-                        ),
-                        _ => "<unknown>".into(),
-                    };
-                    let target = res
-                        .target
-                        .average_utilization
-                        .map_or_else(|| "<auto>".to_string(), |u| format!("{u}%"));
-                    w.w(
-                        1,
-                        &format!(
-                            "resource {} on pods  (as a percentage of request):\t{current} / {target}\n",
-                            res.name
-                        ),
-                    );
-                }
-            }
-            (t, _) => w.w(1, &format!("\"{t}\" metric:\t<unknown> / <unknown>\n")),
-        }
+        describe_metric(&mut w, spec, h.status.current_metrics.get(i));
     }
-    if let Some(min) = h.spec.min_replicas {
-        w.w(0, &format!("Min replicas:\t{min}\n"));
-    }
+    let min = h
+        .spec
+        .min_replicas
+        .map_or_else(|| "<unset>".to_string(), |m| m.to_string());
+    w.w(0, &format!("Min replicas:\t{min}\n"));
     w.w(0, &format!("Max replicas:\t{}\n", h.spec.max_replicas));
     if let Some(b) = &h.spec.behavior {
         w.w(0, "Behavior:\n");

@@ -762,8 +762,51 @@ fn run_history(
             .as_ref()
             .and_then(|o| set_histories(&sim.api.store, o))
         {
-            // StatefulSets and DaemonSets: the ControllerRevision history (`-o` is not
-            // supported for them here; the table is printed).
+            // StatefulSets and DaemonSets: the ControllerRevision history.
+            if !output.is_empty() {
+                // `GetHistory`: per revision, the set with that revision's template applied
+                // (`applyStatefulSetHistory` / `applyDaemonSetHistory`), through the -o printer.
+                let obj = t.obj.as_ref().expect("a set history comes from an object");
+                let mut by_revision: BTreeMap<i64, &crate::api::ControllerRevision> =
+                    BTreeMap::new();
+                for h in &history {
+                    by_revision.insert(h.revision, h);
+                }
+                let chosen: Vec<&crate::api::ControllerRevision> = if pin > 0 {
+                    match by_revision.get(&pin) {
+                        Some(h) => vec![*h],
+                        None => {
+                            errs.push("unable to find the specified revision".into());
+                            continue;
+                        }
+                    }
+                } else {
+                    by_revision.values().copied().collect()
+                };
+                for h in chosen {
+                    let template = match revision_template(h) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            errs.push(e);
+                            break;
+                        }
+                    };
+                    let mut applied = obj.clone();
+                    match &mut applied {
+                        Object::StatefulSet(s) => s.spec.template = std::sync::Arc::new(template),
+                        Object::DaemonSet(d) => d.spec.template = std::sync::Arc::new(template),
+                        _ => {}
+                    }
+                    if output == "yaml" {
+                        yaml_docs += 1;
+                        if yaml_docs > 1 {
+                            out.print("---");
+                        }
+                    }
+                    print_obj(out, &output, t.kind, &applied, "");
+                }
+                continue;
+            }
             match view_set_history(&history, pin) {
                 Ok(text) => {
                     let with_revision = if pin > 0 {
@@ -2259,3 +2302,7 @@ mod sts_ds_status_tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "rollout_upstream_more_tests.rs"]
+mod upstream_more_tests;

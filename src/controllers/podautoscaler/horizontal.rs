@@ -611,6 +611,7 @@ impl HorizontalController {
                             ..Default::default()
                         },
                     }),
+                    ..Default::default()
                 },
             ));
         }
@@ -650,6 +651,7 @@ impl HorizontalController {
                         ..Default::default()
                     },
                 }),
+                ..Default::default()
             },
         ))
     }

@@ -1391,6 +1391,7 @@ fn avoid_unnecessary_updates() {
                         ..Default::default()
                     },
                 }),
+                ..Default::default()
             }],
             conditions: vec![
                 cond(ABLE_TO_SCALE, "ReadyForNewScale", "recommended size matches current size"),

@@ -14,6 +14,8 @@ pub mod pod;
 #[cfg(test)]
 mod pod_list_tests;
 pub mod replicaset;
+#[cfg(test)]
+mod upstream_more_tests;
 
 use super::table::{Column, Row};
 use crate::api::{human_duration, Object, Time};
