@@ -303,6 +303,20 @@ fn only_kinds_whose_strategy_keeps_a_generation_have_one() {
     assert_eq!(sts.metadata.generation, 1);
     let pod = sim.api.store.get::<Pod>("default", "web-0").unwrap();
     assert_eq!(pod.metadata.generation, 1);
+    // Nor has a HorizontalPodAutoscaler in 1.35 (HPAGeneration came later, alpha).
+    let mut hpa_sim = Scenario::parse(builtin::get("hpa-frontend").unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    at(&mut hpa_sim, 120);
+    let hpas: Vec<_> = hpa_sim
+        .api
+        .store
+        .list::<kubeplay::api::HorizontalPodAutoscaler>(None)
+        .cloned()
+        .collect();
+    assert!(!hpas.is_empty());
+    assert!(hpas.iter().all(|h| h.metadata.generation == 0));
     let yaml = serde_json::to_value(sim.api.store.list::<Node>(None).next().unwrap()).unwrap();
     assert!(yaml["metadata"].get("generation").is_none());
 }

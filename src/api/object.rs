@@ -173,13 +173,19 @@ kinds! {
 }
 
 /// Whether kube-apiserver keeps `metadata.generation` for the kind: the REST strategies that set
-/// it to 1 on create and bump it when the spec changes (the workloads, Pod since 1.33 and the
-/// HorizontalPodAutoscaler). Nodes, Services, PersistentVolumeClaims and ControllerRevisions
-/// have none (their strategies never set it, so it stays 0 and is not printed).
+/// it to 1 on create and bump it when the spec changes (the workloads, and Pod since 1.33).
+/// Nodes, Services, PersistentVolumeClaims and ControllerRevisions have none (their strategies
+/// never set it, so it stays 0 and is not printed); neither has the HorizontalPodAutoscaler in
+/// 1.35 (its strategy sets one only behind the `HPAGeneration` gate of kubernetes#138228, alpha
+/// and off, after 1.35).
 pub fn kind_has_generation(kind: &str) -> bool {
     !matches!(
         kind,
-        "Node" | "Service" | "PersistentVolumeClaim" | "ControllerRevision"
+        "Node"
+            | "Service"
+            | "PersistentVolumeClaim"
+            | "ControllerRevision"
+            | "HorizontalPodAutoscaler"
     )
 }
 
