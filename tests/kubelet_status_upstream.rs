@@ -1031,6 +1031,41 @@ fn is_in_backoff_since_update() {
     }
 }
 
+// TestSyncPodBackoff (pkg/kubelet/dockertools/docker_manager_test.go, the pre-CRI runtime;
+// kuberuntime's doBackOff keeps its logic): a crashing container synced at each tick with a
+// 1 s / 60 s back-off: in back-off while `IsInBackOffSince(finishedAt)`, else `Next(finishedAt)`
+// and a start, after which the container finishes at `killDelay`. At tick 130 the entry (last
+// `Next` at 8) is older than 2 × max at the exit (129): it starts over at 1 s.
+#[test]
+fn sync_pod_backoff() {
+    let b = fake(1, 60);
+    // tick, backoff, killDelay, started
+    let rows = [
+        (1, 1, 1, true),
+        (2, 2, 2, true),
+        (3, 2, 3, false),
+        (4, 4, 4, true),
+        (5, 4, 5, false),
+        (6, 4, 6, false),
+        (7, 4, 7, false),
+        (8, 8, 129, true),
+        (130, 1, 0, true),
+    ];
+    let (mut e, mut finished) = (None, secs(0));
+    for (tick, backoff, kill_delay, started) in rows {
+        let now = secs(tick);
+        let in_backoff = b.is_in_backoff_since(e, finished, now);
+        if !in_backoff {
+            e = Some(b.next(e, finished, now));
+        }
+        assert_eq!(!in_backoff, started, "tick {tick}");
+        assert_eq!(e.unwrap().0, Duration::from_secs(backoff), "tick {tick}");
+        if started {
+            finished = secs(kill_delay);
+        }
+    }
+}
+
 /// The kubelet's container back-off (kubelet.go: `flowcontrol.NewBackOff(10 s, 300 s)` with a
 /// `HasExpiredFunc` of "more than 600 s from the last `Next` to the event"): kuberuntime's
 /// `doBackOff` is in back-off while less than the period has passed since the exit; an exit
