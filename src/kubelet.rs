@@ -5,9 +5,11 @@
 //! ready after the readiness delay, and follow the scenario's fault rules: image pull errors
 //! (`ErrImagePull`, then `ImagePullBackOff` with the image back-off of 10 s doubling to 5 min),
 //! crash loops (`CrashLoopBackOff`, the container back-off of `doBackOff`: the first restart is
-//! immediate, then 10 s doubling to 5 min, keyed on the container's finish time), run to
-//! completion (`restartPolicy` Never/OnFailure) and readiness overrides. The pod status is
-//! generated as `generateAPIPodStatus` does (phase by `getPhase`, conditions
+//! immediate, then 10 s doubling to 5 min, keyed on the container's finish time and reset when
+//! the container ran more than 10 minutes since its last restart), run to completion
+//! (`restartPolicy` Never/OnFailure; sidecars are stopped once the regular containers are done)
+//! and readiness overrides. The pod status is generated as `generateAPIPodStatus` does, with the
+//! ports of [`crate::kubelet_status`] (phase by `getPhase`, conditions
 //! PodReadyToStartContainers, Initialized, Ready, ContainersReady with upstream's reasons; Ready
 //! also waits for the pod's `readinessGates`, as `GeneratePodReadyCondition` does).
 //!
