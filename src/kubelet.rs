@@ -5,9 +5,11 @@
 //! ready after the readiness delay, and follow the scenario's fault rules: image pull errors
 //! (`ErrImagePull`, then `ImagePullBackOff` with the image back-off of 10 s doubling to 5 min),
 //! crash loops (`CrashLoopBackOff`, the container back-off of `doBackOff`: the first restart is
-//! immediate, then 10 s doubling to 5 min, keyed on the container's finish time), run to
-//! completion (`restartPolicy` Never/OnFailure) and readiness overrides. The pod status is
-//! generated as `generateAPIPodStatus` does (phase by `getPhase`, conditions
+//! immediate, then 10 s doubling to 5 min, keyed on the container's finish time and reset when
+//! the container ran more than 10 minutes since its last restart), run to completion
+//! (`restartPolicy` Never/OnFailure; sidecars are stopped once the regular containers are done)
+//! and readiness overrides. The pod status is generated as `generateAPIPodStatus` does, with the
+//! ports of [`crate::kubelet_status`] (phase by `getPhase`, conditions
 //! PodReadyToStartContainers, Initialized, Ready, ContainersReady with upstream's reasons; Ready
 //! also waits for the pod's `readinessGates`, as `GeneratePodReadyCondition` does).
 //!
@@ -29,6 +31,11 @@ use crate::api::{
     PodCondition, PodStatus, Resource, Time,
 };
 use crate::controllers::{Controller, Ctx};
+use crate::kubelet_status::{
+    generate_containers_ready_condition, generate_pod_initialized_condition,
+    generate_pod_ready_condition, generate_pod_ready_to_start_containers_condition, get_phase,
+    is_in_backoff_since,
+};
 use crate::queue::WorkQueue;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::{Change, Store};
@@ -36,10 +43,7 @@ use crate::world::{FaultRule, KubeletConfig};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub const COMPONENT: &str = "kubelet";
-/// `flowcontrol` back-off of the image puller and of container restarts: initial period.
-pub const BACKOFF_INITIAL: Duration = Duration::from_secs(10);
-/// `MaxContainerBackOff` (also the image pull back-off cap).
-pub const MAX_CONTAINER_BACKOFF: Duration = Duration::from_mins(5);
+pub use crate::kubelet_status::{backoff_next, BACKOFF_INITIAL, MAX_CONTAINER_BACKOFF};
 /// When `ImagePullBackOff` replaces `ErrImagePull` after a failed pull (kubeplay's model).
 pub const IMAGE_BACKOFF_SHOWN_AFTER: Duration = Duration::from_secs(1);
 /// The kubelet version reported in `status.nodeInfo`.
@@ -125,17 +129,6 @@ pub fn pull_error(image: &str) -> String {
     format!(
         "rpc error: code = NotFound desc = failed to pull and unpack image \"{full}\": failed to resolve reference \"{full}\": {full}: not found"
     )
-}
-
-/// `flowcontrol.Backoff.Next` for one key: `(duration, lastUpdate)`; expired entries (no
-/// update for 2 × max) restart at the initial period.
-pub fn backoff_next(entry: Option<(Duration, Time)>, at: Time) -> (Duration, Time) {
-    match entry {
-        Some((d, last)) if at - last <= Duration(MAX_CONTAINER_BACKOFF.0 * 2) => {
-            (Duration((d.0 * 2).min(MAX_CONTAINER_BACKOFF.0)), at)
-        }
-        _ => (BACKOFF_INITIAL, at),
-    }
 }
 
 /// The kubelet-owned parts of a node as it registers and posts status: hostname/os/arch labels,
@@ -347,6 +340,8 @@ struct Ctr {
     pull_backoff: Option<(Duration, Time)>,
     container_id: String,
     image_id: String,
+    /// A sidecar the kubelet is stopping because every regular container finished.
+    stopping: bool,
 }
 
 impl Ctr {
@@ -475,7 +470,7 @@ fn step_container(
                     format!("Failed to pull image {:?}: {err}", c.image),
                 ));
                 ev.push(("Warning", "Failed", "Error: ErrImagePull".into()));
-                let b = backoff_next(c.pull_backoff, until);
+                let b = backoff_next(c.pull_backoff, until, until);
                 c.pull_backoff = Some(b);
                 c.state = St::PullFailed {
                     err,
@@ -589,7 +584,7 @@ fn step_container(
                 finished_at: Some(at.trunc_secs()),
             });
             let restart = if c.sidecar {
-                true
+                !c.stopping
             } else if c.init {
                 code != 0 && env.restart_policy() != "Never"
             } else {
@@ -603,14 +598,11 @@ fn step_container(
                 c.state = St::Done;
                 return true;
             }
-            // doBackOff: in back-off if an entry exists and less than its period has passed
-            // since the finish time; otherwise Next() and restart right away.
-            let in_backoff = match c.crash_backoff {
-                Some((d, last)) if at - last <= Duration(MAX_CONTAINER_BACKOFF.0 * 2) => Some(d),
-                _ => None,
-            };
-            match in_backoff {
-                Some(d) => {
+            // doBackOff (kuberuntime_manager.go) at this sync: in back-off while less than the
+            // entry's period has passed since the finish time (`IsInBackOffSince`); otherwise
+            // Next() and restart right away.
+            match c.crash_backoff {
+                Some((d, _)) if is_in_backoff_since(c.crash_backoff, at, now) => {
                     ev.push((
                         "Warning",
                         "BackOff",
@@ -629,10 +621,10 @@ fn step_container(
                         ),
                     };
                 }
-                None => {
-                    c.crash_backoff = Some(backoff_next(None, at));
+                _ => {
+                    c.crash_backoff = Some(backoff_next(c.crash_backoff, at, now));
                     c.restart_count += 1;
-                    start_container(c, images, env, at.max(now), ev);
+                    start_container(c, images, env, now, ev);
                 }
             }
             true
@@ -643,7 +635,9 @@ fn step_container(
                 .as_ref()
                 .and_then(|t| t.finished_at)
                 .unwrap_or(until);
-            c.crash_backoff = Some(backoff_next(c.crash_backoff, finished));
+            // Next() stamps `lastUpdate` with the restart time (flowcontrol's Clock.Now()), so
+            // the 10-minute reset counts from the restart, not from the previous exit.
+            c.crash_backoff = Some(backoff_next(c.crash_backoff, finished, until));
             c.restart_count += 1;
             start_container(c, images, env, until, ev);
             true
@@ -710,7 +704,39 @@ impl PodRt {
                     changed |= step_container(c, images, env, now, ev);
                 }
             } else {
+                // Once every regular container exited for good, the kubelet stops the sidecars
+                // (computePodActions kills the restartable init containers of a pod whose
+                // regular containers are done): `Killing`, then they exit and are not
+                // restarted, and the pod reaches its terminal phase.
+                let finished = self.ctrs.iter().all(|c| c.state == St::Done);
                 for c in self.init.iter_mut().filter(|c| c.sidecar) {
+                    if finished && !c.stopping {
+                        if let St::Running {
+                            since, ready_at, ..
+                        } = c.state
+                        {
+                            c.stopping = true;
+                            ev.push((
+                                "Normal",
+                                "Killing",
+                                format!("Stopping container {}", c.name),
+                            ));
+                            let grace = Duration::from_secs(
+                                env.pod.spec.termination_grace_period_seconds.unwrap_or(30),
+                            );
+                            let exit = if env.rule.is_some_and(|r| r.ignore_sigterm) {
+                                (now + grace, 137)
+                            } else {
+                                (now + Duration(env.cfg.container_stop.0.min(grace.0)), 0)
+                            };
+                            c.state = St::Running {
+                                since,
+                                exit: Some(exit),
+                                ready_at,
+                            };
+                            changed = true;
+                        }
+                    }
                     changed |= step_container(c, images, env, now, ev);
                 }
                 for c in self.ctrs.iter_mut() {
@@ -803,51 +829,6 @@ fn container_status(c: &Ctr, pod_initializing: bool, now: Time) -> ContainerStat
     }
 }
 
-/// `getPhase` (kubelet_pods.go) over the runtime model.
-fn pod_phase(rt: &PodRt, env: &Env, terminal: bool) -> &'static str {
-    if !rt.initialized() {
-        if rt.init_failed(env) || terminal {
-            return "Failed";
-        }
-        return "Pending";
-    }
-    let (mut waiting, mut running, mut stopped, mut succeeded) = (0, 0, 0, 0);
-    for c in &rt.ctrs {
-        match &c.state {
-            St::Running { .. } => running += 1,
-            St::Done => {
-                stopped += 1;
-                if c.done_ok() {
-                    succeeded += 1;
-                }
-            }
-            _ if c.last_term.is_some() => stopped += 1,
-            _ => waiting += 1,
-        }
-    }
-    if terminal {
-        return if running == 0 && waiting == 0 && stopped == succeeded {
-            "Succeeded"
-        } else {
-            "Failed"
-        };
-    }
-    if waiting > 0 {
-        "Pending"
-    } else if running > 0 {
-        "Running"
-    } else if stopped > 0 {
-        match env.restart_policy() {
-            "Always" => "Running",
-            _ if stopped == succeeded => "Succeeded",
-            "Never" => "Failed",
-            _ => "Running",
-        }
-    } else {
-        "Pending"
-    }
-}
-
 /// Builds the pod status the kubelet posts (`generateAPIPodStatus`), keeping the conditions it
 /// does not own (PodScheduled, DisruptionTarget, ...) and transition times that did not change.
 /// The status-update request: the pod's metadata and spec with a new status (the old status is
@@ -880,7 +861,7 @@ fn set_ip_list(extra: &mut serde_json::Map<String, serde_json::Value>, field: &s
     }
 }
 
-fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> PodStatus {
+fn pod_status(pod: &Pod, rt: &PodRt, now: Time, terminal: bool) -> PodStatus {
     // Everything but message, reason, qosClass and the verbatim fields is rebuilt below, so
     // only those are copied from the current status.
     let mut st = PodStatus {
@@ -890,110 +871,30 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
         extra: pod.status.extra.clone(),
         ..PodStatus::default()
     };
-    let phase = pod_phase(rt, env, terminal);
-    st.phase = phase.into();
     st.host_ip = rt.host_ip.clone();
     st.pod_ip = rt.pod_ip.clone();
     set_ip_list(&mut st.extra, "hostIPs", &rt.host_ip);
     set_ip_list(&mut st.extra, "podIPs", &rt.pod_ip);
     st.start_time = Some(rt.started.trunc_secs());
     let initializing = !rt.initialized();
-    st.init_container_statuses = rt
-        .init
-        .iter()
-        .map(|c| container_status(c, initializing, now))
-        .collect();
-    st.container_statuses = rt
+    // Regular then init statuses in one list (moved, not cloned), as generateAPIPodStatus
+    // hands them to getPhase and the condition generators.
+    let mut all: Vec<ContainerStatus> = rt
         .ctrs
         .iter()
+        .chain(rt.init.iter())
         .map(|c| container_status(c, initializing, now))
         .collect();
-    let list = |names: Vec<&str>| format!("[{}]", names.join(" "));
-    let incomplete: Vec<&str> = rt
-        .init
-        .iter()
-        .filter(|c| !(if c.sidecar { c.running() } else { c.done_ok() }))
-        .map(|c| c.name.as_str())
-        .collect();
-    let unready: Vec<&str> = rt
-        .init
-        .iter()
-        .filter(|c| c.sidecar)
-        .chain(rt.ctrs.iter())
-        .filter(|c| !c.ready(now))
-        .map(|c| c.name.as_str())
-        .collect();
+    // HasAnyActiveRegularContainerStarted: a regular container runs or has run.
+    let has_initialized = rt.ctrs.iter().any(|c| c.running() || c.last_term.is_some());
+    let mut phase = get_phase(&pod.spec, &all, terminal, has_initialized);
+    // TerminatePod (status/status_manager.go): a terminated pod still Pending or Running is
+    // marked Failed.
+    if terminal && phase != "Succeeded" && phase != "Failed" {
+        phase = "Failed";
+    }
+    st.phase = phase.into();
     let terminal_phase = phase == "Succeeded" || phase == "Failed";
-    let mut conds: Vec<(&str, &str, String, String)> = vec![];
-    conds.push((
-        "PodReadyToStartContainers",
-        if terminal_phase { "False" } else { "True" },
-        String::new(),
-        String::new(),
-    ));
-    // GeneratePodInitializedCondition (pkg/kubelet/status/generate.go): a Succeeded pod (every
-    // container status known) is Initialized with reason PodCompleted.
-    if phase == "Succeeded" {
-        conds.push(("Initialized", "True", "PodCompleted".into(), String::new()));
-    } else if incomplete.is_empty() {
-        conds.push(("Initialized", "True", String::new(), String::new()));
-    } else {
-        conds.push((
-            "Initialized",
-            "False",
-            "ContainersNotInitialized".into(),
-            format!("containers with incomplete status: {}", list(incomplete)),
-        ));
-    }
-    // GenerateContainersReadyCondition: terminal phases give PodCompleted / PodFailed without a
-    // message, whatever the containers' readiness.
-    let (ready, creason, cmsg) = if phase == "Succeeded" {
-        ("False", "PodCompleted".to_string(), String::new())
-    } else if phase == "Failed" {
-        ("False", "PodFailed".to_string(), String::new())
-    } else if !unready.is_empty() {
-        (
-            "False",
-            "ContainersNotReady".into(),
-            format!("containers with unready status: {}", list(unready.clone())),
-        )
-    } else {
-        ("True", String::new(), String::new())
-    };
-    // GeneratePodReadyCondition: Ready copies ContainersReady unless that is True; then every
-    // readiness gate needs a True condition in the pod's current status.
-    if ready != "True" {
-        conds.push(("Ready", ready, creason.clone(), cmsg.clone()));
-    } else {
-        let unready_gates: Vec<String> =
-            crate::controllers::controller_utils::pod_readiness_gate_types(pod)
-                .iter()
-                .filter_map(|t| {
-                    let q = crate::api::errors::go_quote(t);
-                    match pod.status.conditions.iter().find(|c| &c.type_ == t) {
-                        None => Some(format!(
-                            "corresponding condition of pod readiness gate {q} does not exist."
-                        )),
-                        Some(c) if c.status != "True" => Some(format!(
-                            "the status of pod readiness gate {q} is not \"True\", but {}",
-                            c.status
-                        )),
-                        Some(_) => None,
-                    }
-                })
-                .collect();
-        if unready_gates.is_empty() {
-            conds.push(("Ready", "True", String::new(), String::new()));
-        } else {
-            conds.push((
-                "Ready",
-                "False",
-                "ReadinessGatesNotReady".into(),
-                unready_gates.join(", "),
-            ));
-        }
-    }
-    conds.push(("ContainersReady", ready, creason, cmsg));
     // `mergePodStatus` (kubelet/status/status_manager.go): conditions the kubelet does not own
     // stay first, in their order; then the ones `generateAPIPodStatus` builds, PodScheduled
     // last. Each carries the pod's generation (`CalculatePodConditionObservedGeneration`, with
@@ -1013,27 +914,34 @@ fn pod_status(pod: &Pod, rt: &PodRt, env: &Env, now: Time, terminal: bool) -> Po
         .filter(|c| !owned.contains(&c.type_.as_str()))
         .cloned()
         .collect();
+    let kept = out.len();
+    out.push(generate_pod_ready_to_start_containers_condition(
+        pod,
+        terminal_phase,
+    ));
+    out.push(generate_pod_initialized_condition(pod, Some(&all), phase));
+    let ready = generate_pod_ready_condition(pod, &out, Some(&all), phase);
+    out.push(ready);
+    out.push(generate_containers_ready_condition(pod, Some(&all), phase));
+    out.push(PodCondition {
+        type_: "PodScheduled".into(),
+        observed_generation: generation,
+        status: "True".into(),
+        ..Default::default()
+    });
     let now_s = now.trunc_secs();
-    conds.push(("PodScheduled", "True", String::new(), String::new()));
-    for (t, s, r, m) in conds {
-        let old = pod.status.conditions.iter().find(|c| c.type_ == t);
-        let ltt = match old {
-            Some(o) if o.status == s => o.last_transition_time,
+    for c in &mut out[kept..] {
+        let old = pod.status.conditions.iter().find(|o| o.type_ == c.type_);
+        c.last_transition_time = match old {
+            Some(o) if o.status == c.status => o.last_transition_time,
             _ => Some(now_s),
         };
-        out.push(PodCondition {
-            type_: t.into(),
-            observed_generation: generation,
-            status: s.into(),
-            last_probe_time: None,
-            last_transition_time: ltt,
-            reason: r,
-            message: m,
-        });
     }
     // `CalculatePodStatusObservedGeneration`.
     st.observed_generation = generation;
     st.conditions = out;
+    st.init_container_statuses = all.split_off(rt.ctrs.len());
+    st.container_statuses = all;
     st
 }
 
@@ -1098,6 +1006,7 @@ fn new_ctr(c: &crate::api::Container, init: bool) -> Ctr {
         pull_backoff: None,
         container_id: String::new(),
         image_id: String::new(),
+        stopping: false,
     }
 }
 
@@ -1330,7 +1239,7 @@ impl Kubelet {
                         c.state = St::Done;
                     }
                 }
-                let status = pod_status(pod, rt, &env, now, true);
+                let status = pod_status(pod, rt, now, true);
                 if status != *pod.status {
                     match ctx.update_status(with_status(pod, status)) {
                         Ok(_) => {}
@@ -1357,7 +1266,7 @@ impl Kubelet {
             return Ok(());
         }
         rt.advance(images, &env, now, &mut events);
-        let status = pod_status(pod, rt, &env, now, false);
+        let status = pod_status(pod, rt, now, false);
         let wake = rt.next_wake(now);
         if status != *pod.status {
             ctx.update_status(with_status(pod, status))?;
@@ -1484,14 +1393,14 @@ mod tests {
         let mut seen = vec![];
         let mut t = Time(0);
         for _ in 0..7 {
-            let n = backoff_next(e, t);
+            let n = backoff_next(e, t, t);
             seen.push(n.0.as_millis() / 1000);
             e = Some(n);
             t = t + Duration::from_secs(1);
         }
         assert_eq!(seen, vec![10, 20, 40, 80, 160, 300, 300]);
         let late = t + Duration::from_secs(601);
-        assert_eq!(backoff_next(e, late).0, BACKOFF_INITIAL);
+        assert_eq!(backoff_next(e, late, late).0, BACKOFF_INITIAL);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod interop;
 pub mod invariants;
 pub mod kubectl;
 pub mod kubelet;
+pub mod kubelet_status;
 pub mod mem_compare;
 pub mod queue;
 pub mod rng;
