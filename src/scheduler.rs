@@ -1584,6 +1584,16 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         interpod_affinity::PreFilter::Run(s) => Some(*s),
         interpod_affinity::PreFilter::Reject(st) => return reject(st),
     };
+    // evaluateNominatedNode (findNodesThatFitPod): the node nominated by an earlier preemption
+    // is tried first; when it passes the filters it is the only feasible node, taken without
+    // scoring and without advancing the start index.
+    let nominated =
+        nominated_node(pod).and_then(|nnn| nodes.iter().position(|n| n.metadata.name == nnn));
+    if let Some(k) = nominated {
+        if run_filters_ipa(pod, &req, &cs, nodes[k], &infos[k], ipa.as_ref()).is_none() {
+            return (Outcome::Bind(nodes[k].metadata.name.clone()), 0);
+        }
+    }
     // findNodesThatFitPod: a PreFilterResult limits the filters to the named nodes that exist
     // (here in node order; upstream in set order), walked from the start index.
     let sub: Vec<usize> = (0..nodes.len())
@@ -1666,7 +1676,7 @@ fn schedule_pod_cached(
     start: usize,
 ) -> (Outcome, usize) {
     let nodes = schedulable_nodes(store);
-    if exact || nodes.is_empty() {
+    if exact || nodes.is_empty() || nominated_node(pod).is_some() {
         return schedule_pod_from(pod, store, start);
     }
     // Nodes and cache entries are both in name order: walk them in step.

@@ -354,3 +354,43 @@ fn prefilter_result_limits_the_filtered_nodes() {
          preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
     );
 }
+
+/// `status.nominatedNodeName`.
+fn nominated(mut p: Pod, node: &str) -> Pod {
+    p.status.extra.insert(
+        "nominatedNodeName".into(),
+        serde_json::Value::String(node.into()),
+    );
+    p
+}
+
+// upstream: TestPreferNominatedNodeFilterCallCounts (pkg/scheduler/schedule_one_test.go), through
+// what the filter call counts imply (`evaluateNominatedNode` in findNodesThatFitPod): with a
+// nominated node that passes the filters, only that node is filtered (1 call; nothing is
+// processed for the start index) and it is chosen without scoring, here although node1 scores
+// lowest (it already runs a pod); without a nomination every node is filtered (3 calls); when
+// the nominated node fails, every node is filtered after it (1 + 3 calls).
+#[test]
+fn prefer_nominated_node() {
+    let s = store_of(
+        &["node1", "node2", "node3"],
+        vec![cpu_pod("busy", "node1", "400m")],
+    );
+    let p = cpu_pod("p", "", "500m");
+    // "pod has the nominated node set, filter is called only once"
+    let (o, processed) = schedule_pod_from(&nominated(p.clone(), "node1"), &s, 0);
+    assert!(matches!(&o, Outcome::Bind(n) if n == "node1"), "{o:?}");
+    assert_eq!(processed, 0);
+    // "pod without the nominated pod, filter is called for each node"
+    let (o, processed) = schedule_pod_from(&p, &s, 0);
+    assert!(matches!(&o, Outcome::Bind(n) if n == "node2"), "{o:?}");
+    assert_eq!(processed, 3);
+    // "nominated pod cannot pass the filter, filter is called for each node"
+    let s = store_of(
+        &["node1", "node2", "node3"],
+        vec![cpu_pod("busy", "node1", "800m")],
+    );
+    let (o, processed) = schedule_pod_from(&nominated(p, "node1"), &s, 0);
+    assert!(matches!(&o, Outcome::Bind(n) if n == "node2"), "{o:?}");
+    assert_eq!(processed, 3);
+}
