@@ -78,6 +78,8 @@ pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
 /// longer printed; 1.34.0–1.34.1 said `node(s) had untolerated taint {key: value}`.
 pub const ERR_REASON_UNTOLERATED_TAINT: &str = "node(s) had untolerated taint(s)";
 pub const ERR_REASON_NODE_AFFINITY: &str = "node(s) didn't match Pod's node affinity/selector";
+/// NodeAffinity's `errReasonConflict`: every required term names a disjoint set of nodes.
+pub const ERR_REASON_NODE_AFFINITY_CONFLICT: &str = "pod affinity terms conflict";
 pub const PREEMPTION_NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
 pub const NO_PREEMPTION_VICTIMS: &str = "No preemption victims found for incoming pod";
 /// The DynamicResources plugin's PostFilter answer for a pod without resource claims.
@@ -656,6 +658,51 @@ pub fn filter_node_affinity(pod: &Pod, node: &Node) -> Option<Status> {
             "NodeAffinity",
             vec![ERR_REASON_NODE_AFFINITY.into()],
         ))
+    }
+}
+
+/// NodeAffinity PreFilter (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go): the
+/// `PreFilterResult` node names of required terms that all carry `metadata.name In`
+/// matchFields (intersected within a term, united across terms); `None` when every node is
+/// eligible; the UnschedulableAndUnresolvable `errReasonConflict` status when the union is empty.
+pub fn node_affinity_pre_filter(pod: &Pod) -> Result<Option<BTreeSet<String>>, Status> {
+    let Some(terms) = pod
+        .spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|na| {
+            na.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+    else {
+        return Ok(None);
+    };
+    let mut names: Option<BTreeSet<String>> = None;
+    for t in &terms.node_selector_terms {
+        let mut term_names: Option<BTreeSet<String>> = None;
+        for r in &t.match_fields {
+            if r.key == "metadata.name" && r.operator == "In" {
+                let s: BTreeSet<String> = r.values.iter().cloned().collect();
+                term_names = Some(match term_names {
+                    None => s,
+                    Some(prev) => prev.intersection(&s).cloned().collect(),
+                });
+            }
+        }
+        // A term without node-name affinity makes every node eligible (terms are ORed).
+        let Some(tn) = term_names else {
+            return Ok(None);
+        };
+        names.get_or_insert_with(BTreeSet::new).extend(tn);
+    }
+    match names {
+        Some(n) if n.is_empty() => Err(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            "NodeAffinity",
+            vec![ERR_REASON_NODE_AFFINITY_CONFLICT.into()],
+        )),
+        n => Ok(n),
     }
 }
 
@@ -1478,14 +1525,49 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
             0,
         );
     }
-    let to_find = num_feasible_nodes_to_find(0, nodes.len() as i32) as usize;
     let req = pod_requests(pod, false);
     let cs = CycleState::new(pod, store, &nodes);
     let mut feasible = vec![];
     let mut statuses: BTreeMap<String, Status> = BTreeMap::new();
     let mut processed = 0;
     let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
-    // PreFilter of InterPodAffinity (the other modelled plugins need no PreFilter state).
+    // A rejecting PreFilter: every node gets its status; the filters do not run.
+    let reject = |st: Status| {
+        let statuses: BTreeMap<String, Status> = nodes
+            .iter()
+            .map(|n| (n.metadata.name.clone(), st.clone()))
+            .collect();
+        let post = match preempt(pod, store, &nodes, &infos, &statuses, &cs, None) {
+            PreemptResult::NotEligible(msg) | PreemptResult::NoCandidates(msg) => {
+                format!("{DRA_NO_CLAIMS}, preemption: {msg}")
+            }
+            PreemptResult::Candidate(..) => String::new(),
+        };
+        let mut message = format!(
+            "0/{} nodes are available: {}.",
+            nodes.len(),
+            st.reasons.join(", ")
+        );
+        if !post.is_empty() {
+            message.push(' ');
+            message.push_str(&post);
+        }
+        (
+            Outcome::Unschedulable {
+                message,
+                preempt: None,
+                plugins: [st.plugin].into_iter().collect(),
+            },
+            0,
+        )
+    };
+    // PreFilter of NodeAffinity (first in the default profile; an UnschedulableAndUnresolvable
+    // status ends PreFilter), then of InterPodAffinity (the other modelled plugins need no
+    // PreFilter state).
+    let names = match node_affinity_pre_filter(pod) {
+        Ok(names) => names,
+        Err(st) => return reject(st),
+    };
     let prefilter = if interpod_affinity::involved(pod, &all) {
         let namespaces = interpod_affinity::implicit_namespaces(
             infos
@@ -1500,42 +1582,33 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
     let ipa = match prefilter {
         interpod_affinity::PreFilter::Skip => None,
         interpod_affinity::PreFilter::Run(s) => Some(*s),
-        interpod_affinity::PreFilter::Reject(st) => {
-            // Every node gets the PreFilter status; the filters do not run.
-            let statuses: BTreeMap<String, Status> = nodes
-                .iter()
-                .map(|n| (n.metadata.name.clone(), st.clone()))
-                .collect();
-            let post = match preempt(pod, store, &nodes, &infos, &statuses, &cs, None) {
-                PreemptResult::NotEligible(msg) | PreemptResult::NoCandidates(msg) => {
-                    format!("{DRA_NO_CLAIMS}, preemption: {msg}")
-                }
-                PreemptResult::Candidate(..) => String::new(),
-            };
-            let mut message = format!(
-                "0/{} nodes are available: {}.",
-                nodes.len(),
-                st.reasons.join(", ")
-            );
-            if !post.is_empty() {
-                message.push(' ');
-                message.push_str(&post);
-            }
-            return (
-                Outcome::Unschedulable {
-                    message,
-                    preempt: None,
-                    plugins: [st.plugin].into_iter().collect(),
-                },
-                0,
-            );
-        }
+        interpod_affinity::PreFilter::Reject(st) => return reject(st),
     };
-    for i in 0..nodes.len() {
+    // evaluateNominatedNode (findNodesThatFitPod): the node nominated by an earlier preemption
+    // is tried first; when it passes the filters it is the only feasible node, taken without
+    // scoring and without advancing the start index.
+    let nominated =
+        nominated_node(pod).and_then(|nnn| nodes.iter().position(|n| n.metadata.name == nnn));
+    if let Some(k) = nominated {
+        if run_filters_ipa(pod, &req, &cs, nodes[k], &infos[k], ipa.as_ref()).is_none() {
+            return (Outcome::Bind(nodes[k].metadata.name.clone()), 0);
+        }
+    }
+    // findNodesThatFitPod: a PreFilterResult limits the filters to the named nodes that exist
+    // (here in node order; upstream in set order), walked from the start index.
+    let sub: Vec<usize> = (0..nodes.len())
+        .filter(|&k| {
+            names
+                .as_ref()
+                .is_none_or(|s| s.contains(&nodes[k].metadata.name))
+        })
+        .collect();
+    let to_find = num_feasible_nodes_to_find(0, sub.len() as i32) as usize;
+    for i in 0..sub.len() {
         if feasible.len() >= to_find {
             break;
         }
-        let k = (start + i) % nodes.len();
+        let k = sub[(start + i) % sub.len()];
         let (n, ni) = (nodes[k], &infos[k]);
         processed += 1;
         match run_filters_ipa(pod, &req, &cs, n, ni, ipa.as_ref()) {
@@ -1559,6 +1632,19 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
             Outcome::Bind(feasible[best].0.metadata.name.clone()),
             processed,
         );
+    }
+    // The nodes left out by the PreFilterResult share the absent-nodes status
+    // (`SetAbsentNodesStatus`), which also counts in the FitError and for preemption; they
+    // were not processed.
+    if let Some(set) = &names {
+        let absent = Status::new(
+            Code::UnschedulableAndUnresolvable,
+            "NodeAffinity",
+            vec!["node(s) didn't satisfy plugin(s) [NodeAffinity]".into()],
+        );
+        for n in nodes.iter().filter(|n| !set.contains(&n.metadata.name)) {
+            statuses.insert(n.metadata.name.clone(), absent.clone());
+        }
     }
     let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses, &cs, ipa.as_ref()) {
         PreemptResult::NotEligible(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
@@ -1590,7 +1676,7 @@ fn schedule_pod_cached(
     start: usize,
 ) -> (Outcome, usize) {
     let nodes = schedulable_nodes(store);
-    if exact || nodes.is_empty() {
+    if exact || nodes.is_empty() || nominated_node(pod).is_some() {
         return schedule_pod_from(pod, store, start);
     }
     // Nodes and cache entries are both in name order: walk them in step.
@@ -1625,14 +1711,25 @@ fn schedule_pod_cached(
             })
             .collect()
     };
-    let to_find = num_feasible_nodes_to_find(0, all.len() as i32) as usize;
+    // NodeAffinity's PreFilterResult, as in `schedule_pod_from` (a conflict takes that path).
+    let Ok(names) = node_affinity_pre_filter(pod) else {
+        return schedule_pod_from(pod, store, start);
+    };
+    let sub: Vec<usize> = (0..all.len())
+        .filter(|&k| {
+            names
+                .as_ref()
+                .is_none_or(|s| s.contains(&all[k].0.metadata.name))
+        })
+        .collect();
+    let to_find = num_feasible_nodes_to_find(0, sub.len() as i32) as usize;
     let mut feasible: Vec<(&Node, &NodeInfo)> = vec![];
     let mut processed = 0;
-    for i in 0..all.len() {
+    for i in 0..sub.len() {
         if feasible.len() >= to_find {
             break;
         }
-        let (n, ni) = all[(start + i) % all.len()];
+        let (n, ni) = all[sub[(start + i) % sub.len()]];
         processed += 1;
         if run_filters_req(pod, &reqs.req, &cs, n, ni).is_none() {
             feasible.push((n, ni));
@@ -3536,3 +3633,6 @@ mod upstream_fit_tests;
 
 #[cfg(test)]
 mod upstream_nodeaffinity_tests;
+
+#[cfg(test)]
+mod upstream_nodeaffinity_prefilter_tests;

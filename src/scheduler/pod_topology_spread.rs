@@ -595,3 +595,7 @@ pub fn is_schedulable_after_node_change(
 #[cfg(test)]
 #[path = "pod_topology_spread_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "pod_topology_spread_hints_tests.rs"]
+mod hints_tests;
