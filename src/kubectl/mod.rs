@@ -340,6 +340,8 @@ pub(crate) const DRY_RUN_FLAG: args::Flag = args::Flag::str("dry-run").no_opt("u
 pub(crate) mod testutil;
 
 #[cfg(test)]
+mod create_job_upstream_tests;
+#[cfg(test)]
 mod describe_tests;
 #[cfg(test)]
 mod describe_upstream_more_tests;
