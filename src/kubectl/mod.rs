@@ -347,6 +347,8 @@ mod describe_tests;
 mod describe_upstream_more_tests;
 #[cfg(test)]
 mod e2e_workloads;
+#[cfg(test)]
+mod set_upstream_more_tests;
 
 #[cfg(test)]
 mod tests {

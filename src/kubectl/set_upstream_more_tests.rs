@@ -1,0 +1,110 @@
+//! `kubectl set resources` against upstream's pkg/cmd/set/set_resources_test.go (repo
+//! kubernetes/kubernetes, staging/src/k8s.io/kubectl), run through the command.
+
+use super::testutil::sim;
+use super::{execute, execute_with_input};
+use crate::api::Object;
+use serde_json::json;
+
+fn put(sim: &mut crate::sim::Simulation, v: serde_json::Value) {
+    sim.api.create(Object::from_value(v).unwrap()).unwrap();
+}
+
+fn template(init: bool) -> serde_json::Value {
+    let mut spec = json!({"containers": [{"name": "redis", "image": "redis"}]});
+    if init {
+        spec["initContainers"] = json!([{"name": "init", "image": "redis"}]);
+    }
+    json!({"metadata": {"labels": {"app": "redis"}}, "spec": spec})
+}
+
+// Upstream: TestSetResourcesRemote (pkg/cmd/set/set_resources_test.go), its "set image batchv1
+// Job" row: `UpdatePodSpecForObject` (polymorphichelpers/updatepodspec.go) edits a Job's pod
+// template, and a CronJob's job template (its `*batchv1.CronJob` case).
+#[test]
+fn set_resources_on_jobs_and_cron_jobs() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": "nginx", "namespace": "default"},
+            "spec": {"template": {"spec": {"containers": [{"name": "nginx", "image": "nginx"}],
+                "restartPolicy": "Never"}}}}),
+    );
+    put(
+        &mut sim,
+        json!({"apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": "nginx", "namespace": "default"},
+            "spec": {"schedule": "* * * * *", "jobTemplate": {"spec": {"template": {"spec": {
+                "containers": [{"name": "nginx", "image": "nginx"}], "restartPolicy": "Never"}}}}}}),
+    );
+    let out = execute(
+        &mut sim,
+        "set resources job nginx --limits=cpu=200m,memory=512Mi --dry-run=client -o yaml",
+    )
+    .unwrap();
+    assert!(out.contains("cpu: 200m"), "{out}");
+    assert_eq!(
+        execute(
+            &mut sim,
+            "set resources cronjob nginx --limits=cpu=200m,memory=512Mi"
+        ),
+        Ok("cronjob.batch/nginx resource requirements updated".into())
+    );
+    let cj = sim
+        .api
+        .store
+        .get::<crate::api::CronJob>("default", "nginx")
+        .unwrap()
+        .clone();
+    let r = cj.spec.job_template.spec.template.spec.containers[0]
+        .resources
+        .clone()
+        .unwrap();
+    assert_eq!(r.limits["cpu"].0, "200m");
+}
+
+// Upstream: TestSetResourcesRemoteWithSpecificContainers (pkg/cmd/set/set_resources_test.go):
+// a Deployment with init container "init" and container "redis"; `-c` selects "*" (2
+// containers), "red*" (1) and "redis" (1).
+#[test]
+fn set_resources_with_specific_containers() {
+    for (selector, expected) in [("*", 2), ("red*", 1), ("redis", 1)] {
+        let mut sim = sim();
+        put(
+            &mut sim,
+            json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "redis", "namespace": "default"},
+                "spec": {"selector": {"matchLabels": {"app": "redis"}}, "template": template(true)}}),
+        );
+        let out = execute(
+            &mut sim,
+            &format!("set resources deployments redis -c '{selector}' --limits=cpu=200m,memory=512Mi -o yaml"),
+        )
+        .unwrap();
+        assert_eq!(
+            out.matches("cpu: 200m").count(),
+            expected,
+            "{selector}: {out}"
+        );
+    }
+}
+
+// Upstream: TestSetMultiResourcesLimitsLocal (pkg/cmd/set/set_resources_test.go) with
+// testdata/set/multi-resource-yaml.yaml: `--local -o name` prints each object.
+#[test]
+fn set_resources_local_multi_resource() {
+    let rc = |name: &str| {
+        format!("apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: {name}\nspec:\n  replicas: 1\n  selector:\n    app: mock\n  template:\n    metadata:\n      labels:\n        app: mock\n    spec:\n      containers:\n      - name: mock-container\n        image: registry.k8s.io/pause:3.5\n")
+    };
+    let yaml = format!("{}---\n{}", rc("first-rc"), rc("second-rc"));
+    let mut sim = sim();
+    assert_eq!(
+        execute_with_input(
+            &mut sim,
+            "set resources -f - --local --limits=cpu=200m,memory=512Mi --requests=cpu=200m,memory=512Mi -o name",
+            Some(&yaml),
+        ),
+        Ok("replicationcontroller/first-rc\nreplicationcontroller/second-rc".into())
+    );
+}
