@@ -348,6 +348,8 @@ mod describe_upstream_more_tests;
 #[cfg(test)]
 mod e2e_workloads;
 #[cfg(test)]
+mod label_upstream_more_tests;
+#[cfg(test)]
 mod set_upstream_more_tests;
 
 #[cfg(test)]

@@ -1,0 +1,86 @@
+//! `kubectl label` messages against upstream's pkg/cmd/label/label_test.go (repo
+//! kubernetes/kubernetes, staging/src/k8s.io/kubectl), run through the command.
+
+use super::execute;
+use super::testutil::{labels, load_pod, running_pod, sim};
+use crate::sim::Simulation;
+
+fn with_pod(ns: &str, name: &str, l: &[(&str, &str)]) -> Simulation {
+    let mut sim = sim();
+    let mut p = running_pod(name, ns, "node-1");
+    p.metadata.labels = labels(l).into();
+    load_pod(&mut sim, p);
+    sim
+}
+
+// Upstream: TestRunLabelMsg (pkg/cmd/label/label_test.go): pod test/foo labelled
+// existing=abc; each case's output (or error) as RunLabel prints it.
+#[test]
+fn run_label_msg() {
+    let cases: [(&str, Result<&str, &str>); 9] = [
+        ("pods/foo foo=bar", Ok("pod/foo labeled")),
+        (
+            "pods/foo existing=bar",
+            Err("error: 'existing' already has a value (abc), and --overwrite is false"),
+        ),
+        ("pods/foo existing=bar --overwrite", Ok("pod/foo labeled")),
+        ("pods/foo existing-", Ok("pod/foo unlabeled")),
+        (
+            "pods/foo foo-",
+            Ok("label \"foo\" not found.\npod/foo not labeled"),
+        ),
+        (
+            "pods/foo foo=bar --dry-run=server",
+            Ok("pod/foo labeled (server dry run)"),
+        ),
+        (
+            "pods/foo foo=bar --dry-run=client",
+            Ok("pod/foo labeled (dry run)"),
+        ),
+        (
+            "pods/foo existing- --dry-run=server",
+            Ok("pod/foo unlabeled (server dry run)"),
+        ),
+        (
+            "pods/foo existing- --dry-run=client",
+            Ok("pod/foo unlabeled (dry run)"),
+        ),
+    ];
+    for (args, want) in cases {
+        let mut sim = with_pod("test", "foo", &[("existing", "abc")]);
+        let got = execute(&mut sim, &format!("label -n test {args}"));
+        assert_eq!(got, want.map(String::from).map_err(String::from), "{args}");
+    }
+}
+
+// Upstream: TestLabelMsg (pkg/cmd/label/label_test.go): `updateDataChangeMsg` over the
+// object before and after `labelFunc` — "not labeled" when unchanged, "unlabeled" when the
+// object shrank without --overwrite, else "labeled"; the last row's overwrite error.
+#[test]
+fn label_msg() {
+    type Row<'a> = (&'a [(&'a str, &'a str)], &'a str, Result<&'a str, &'a str>);
+    let rows: [Row; 8] = [
+        (&[("a", "b")], "a=b", Ok("not labeled")),
+        (&[], "a=b", Ok("labeled")),
+        (&[("a", "b")], "a=c --overwrite", Ok("labeled")),
+        (&[("a", "b")], "c=d", Ok("labeled")),
+        (&[("a", "b")], "a-", Ok("unlabeled")),
+        (&[("a", "b"), ("c", "d")], "e=f a-", Ok("labeled")),
+        (
+            &[("status", "unhealthy")],
+            "status=healthy --overwrite",
+            Ok("labeled"),
+        ),
+        (
+            &[("status", "unhealthy")],
+            "status=healthy",
+            Err("error: 'status' already has a value (unhealthy), and --overwrite is false"),
+        ),
+    ];
+    for (have, args, want) in rows {
+        let mut sim = with_pod("default", "p", have);
+        let got = execute(&mut sim, &format!("label pod p {args}"));
+        let want = want.map(|m| format!("pod/p {m}")).map_err(String::from);
+        assert_eq!(got, want, "{have:?} {args}");
+    }
+}
