@@ -184,3 +184,14 @@ fn delete_multiple_selector() {
         Ok("pod/bar\npod/foo\nservice/baz".into())
     );
 }
+
+// delete.go's `DeleteResult`: a client dry run prints each visited object (`o.PrintObj(info)`)
+// before any request; names are not looked up (`RequireObject(false)`).
+#[test]
+fn delete_client_dry_run_does_not_ask_the_server() {
+    let mut sim = sim();
+    assert_eq!(
+        execute(&mut sim, "delete pod nope --dry-run=client"),
+        Ok("pod \"nope\" deleted from default namespace (dry run)".into())
+    );
+}
