@@ -1,4 +1,5 @@
-//! `kubectl label` messages against upstream's pkg/cmd/label/label_test.go (repo
+//! `kubectl label` / `annotate` against upstream's pkg/cmd/label/label_test.go and
+//! pkg/cmd/annotate/annotate_test.go (repo
 //! kubernetes/kubernetes, staging/src/k8s.io/kubectl), run through the command.
 
 use super::execute;
@@ -83,4 +84,79 @@ fn label_msg() {
         let want = want.map(|m| format!("pod/p {m}")).map_err(String::from);
         assert_eq!(got, want, "{have:?} {args}");
     }
+}
+
+fn annotations(sim: &Simulation, ns: &str, name: &str) -> Vec<(String, String)> {
+    sim.api
+        .store
+        .get::<crate::api::Pod>(ns, name)
+        .unwrap()
+        .metadata
+        .annotations
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+// Upstream: TestUpdateAnnotations (pkg/cmd/annotate/annotate_test.go), its rows without a
+// resource version, through `kubectl annotate`: the annotations after the update, or the
+// overwrite error.
+#[test]
+fn update_annotations() {
+    type Row<'a> = (
+        &'a [(&'a str, &'a str)],
+        &'a str,
+        Result<&'a [(&'a str, &'a str)], &'a str>,
+    );
+    let rows: [Row; 9] = [
+        (&[("a", "b")], "a=b", Ok(&[("a", "b")])),
+        (
+            &[("a", "b")],
+            "a=c",
+            Err("error: --overwrite is false but found the following declared annotation(s): 'a' already has a value (b)"),
+        ),
+        (&[("a", "b")], "a=c --overwrite", Ok(&[("a", "c")])),
+        (&[("a", "b")], "c=d", Ok(&[("a", "b"), ("c", "d")])),
+        (&[("a", "b")], "a-", Ok(&[])),
+        (&[("a", "b"), ("c", "d")], "e=f a-", Ok(&[("c", "d"), ("e", "f")])),
+        (
+            &[("a", "b"), ("c", "d")],
+            "e=f g-",
+            Ok(&[("a", "b"), ("c", "d"), ("e", "f")]),
+        ),
+        (&[("a", "b"), ("c", "d")], "e-", Ok(&[("a", "b"), ("c", "d")])),
+        (&[], "a=b", Ok(&[("a", "b")])),
+    ];
+    for (have, args, want) in rows {
+        let mut sim = sim();
+        let mut p = running_pod("p", "default", "node-1");
+        p.metadata.annotations = labels(have).into();
+        load_pod(&mut sim, p);
+        let got = execute(&mut sim, &format!("annotate pod p {args}"));
+        match want {
+            Ok(after) => {
+                assert_eq!(got, Ok("pod/p annotated".into()), "{have:?} {args}");
+                let after: Vec<(String, String)> = after
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect();
+                assert_eq!(annotations(&sim, "default", "p"), after, "{have:?} {args}");
+            }
+            Err(e) => assert_eq!(got, Err(e.into()), "{have:?} {args}"),
+        }
+    }
+}
+
+// Upstream: TestAnnotateObject (pkg/cmd/annotate/annotate_test.go): `pods/foo a=b c-`.
+#[test]
+fn annotate_object() {
+    let mut sim = with_pod("test", "foo", &[]);
+    assert_eq!(
+        execute(&mut sim, "annotate -n test pods/foo a=b c-"),
+        Ok("pod/foo annotated".into())
+    );
+    assert_eq!(
+        annotations(&sim, "test", "foo"),
+        [("a".to_string(), "b".to_string())]
+    );
 }
