@@ -1,4 +1,5 @@
-//! `kubectl set resources` against upstream's pkg/cmd/set/set_resources_test.go (repo
+//! `kubectl set resources` / `set image` against upstream's pkg/cmd/set/set_resources_test.go and
+//! set_image_test.go (repo
 //! kubernetes/kubernetes, staging/src/k8s.io/kubectl), run through the command.
 
 use super::testutil::sim;
@@ -107,4 +108,77 @@ fn set_resources_local_multi_resource() {
         ),
         Ok("replicationcontroller/first-rc\nreplicationcontroller/second-rc".into())
     );
+}
+
+/// The images of a ReplicaSet's (init) containers, by name.
+fn rs_images(sim: &crate::sim::Simulation) -> Vec<(String, String)> {
+    let rs = sim
+        .api
+        .store
+        .get::<crate::api::ReplicaSet>("default", "nginx")
+        .unwrap()
+        .clone();
+    let spec = &rs.spec.template.spec;
+    spec.init_containers
+        .iter()
+        .chain(&spec.containers)
+        .map(|c| (c.name.clone(), c.image.clone()))
+        .collect()
+}
+
+// Upstream: TestSetImageRemote (pkg/cmd/set/set_image_test.go), its "set image batchv1
+// CronJob" row: `cronjob nginx *=thingy` sets the job template's containers and init containers.
+#[test]
+fn set_image_on_a_cron_job() {
+    let mut sim = sim();
+    put(
+        &mut sim,
+        json!({"apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": "nginx", "namespace": "default"},
+            "spec": {"schedule": "* * * * *", "jobTemplate": {"spec": {"template": {"spec": {
+                "containers": [{"name": "nginx", "image": "nginx"}],
+                "initContainers": [{"name": "busybox", "image": "busybox"}],
+                "restartPolicy": "Never"}}}}}}),
+    );
+    assert_eq!(
+        execute(&mut sim, "set image cronjob nginx *=thingy"),
+        Ok("cronjob.batch/nginx image updated".into())
+    );
+    let cj = sim
+        .api
+        .store
+        .get::<crate::api::CronJob>("default", "nginx")
+        .unwrap()
+        .clone();
+    let spec = &cj.spec.job_template.spec.template.spec;
+    assert_eq!(spec.containers[0].image, "thingy");
+    assert_eq!(spec.init_containers[0].image, "thingy");
+}
+
+// Upstream: TestSetImageRemoteWithSpecificContainers (pkg/cmd/set/set_image_test.go): "set
+// container image only" and "set initContainer image only": `nginx=thingy` changes the
+// container named nginx, whichever list it is in, and not busybox.
+#[test]
+fn set_image_with_specific_containers() {
+    for (containers, init) in [("nginx", "busybox"), ("busybox", "nginx")] {
+        let mut sim = sim();
+        put(
+            &mut sim,
+            json!({"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                "metadata": {"name": "nginx", "namespace": "default"},
+                "spec": {"selector": {"matchLabels": {"app": "nginx"}}, "template": {
+                    "metadata": {"labels": {"app": "nginx"}},
+                    "spec": {"containers": [{"name": containers, "image": containers}],
+                        "initContainers": [{"name": init, "image": init}]}}}}),
+        );
+        assert_eq!(
+            execute(&mut sim, "set image replicaset nginx nginx=thingy"),
+            Ok("replicaset.apps/nginx image updated".into())
+        );
+        let want = |n: &str| {
+            let image = if n == "nginx" { "thingy" } else { n };
+            (n.to_string(), image.to_string())
+        };
+        assert_eq!(rs_images(&sim), [want(init), want(containers)]);
+    }
 }
