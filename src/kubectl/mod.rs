@@ -352,6 +352,8 @@ mod e2e_workloads;
 #[cfg(test)]
 mod label_upstream_more_tests;
 #[cfg(test)]
+mod rollback_upstream_tests;
+#[cfg(test)]
 mod set_upstream_more_tests;
 
 #[cfg(test)]
