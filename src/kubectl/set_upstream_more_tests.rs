@@ -91,14 +91,34 @@ fn set_resources_with_specific_containers() {
     }
 }
 
+/// testdata/set/multi-resource-yaml.yaml: ReplicationControllers first-rc and second-rc.
+fn multi_resource_yaml() -> String {
+    let rc = |name: &str| {
+        format!("apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: {name}\nspec:\n  replicas: 1\n  selector:\n    app: mock\n  template:\n    metadata:\n      labels:\n        app: mock\n    spec:\n      containers:\n      - name: mock-container\n        image: registry.k8s.io/pause:3.5\n")
+    };
+    format!("{}---\n{}", rc("first-rc"), rc("second-rc"))
+}
+
+// Upstream: TestSetMultiResourcesImageLocal (pkg/cmd/set/set_image_test.go): `*=thingy`
+// on testdata/set/multi-resource-yaml.yaml with --local -o name.
+#[test]
+fn set_image_local_multi_resource() {
+    let mut sim = sim();
+    assert_eq!(
+        execute_with_input(
+            &mut sim,
+            "set image -f - --local *=thingy -o name",
+            Some(&multi_resource_yaml()),
+        ),
+        Ok("replicationcontroller/first-rc\nreplicationcontroller/second-rc".into())
+    );
+}
+
 // Upstream: TestSetMultiResourcesLimitsLocal (pkg/cmd/set/set_resources_test.go) with
 // testdata/set/multi-resource-yaml.yaml: `--local -o name` prints each object.
 #[test]
 fn set_resources_local_multi_resource() {
-    let rc = |name: &str| {
-        format!("apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: {name}\nspec:\n  replicas: 1\n  selector:\n    app: mock\n  template:\n    metadata:\n      labels:\n        app: mock\n    spec:\n      containers:\n      - name: mock-container\n        image: registry.k8s.io/pause:3.5\n")
-    };
-    let yaml = format!("{}---\n{}", rc("first-rc"), rc("second-rc"));
+    let yaml = multi_resource_yaml();
     let mut sim = sim();
     assert_eq!(
         execute_with_input(
