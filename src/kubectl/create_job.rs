@@ -47,9 +47,11 @@ pub fn job_from_cron_job(name: &str, namespace: &str, cj: &CronJob) -> Job {
 
 /// `createJob`: one container named after the Job, restartPolicy Never.
 pub fn create_job(name: &str, image: &str, command: Vec<String>) -> Job {
+    // A typed `corev1.Container`: its `resources` struct always marshals (`resources: {}`).
     let mut c = crate::api::Container {
         name: name.into(),
         image: image.into(),
+        resources: Some(Default::default()),
         ..Default::default()
     };
     if !command.is_empty() {

@@ -116,6 +116,23 @@ fn create_job_from_cron_job_object() {
     assert_eq!(*j.spec, cj.spec.job_template.spec);
 }
 
+// TestCreateJob's "image and command" Job as `--dry-run=client -o yaml` prints the typed object
+// (its container's `resources` struct marshals as `{}`).
+#[test]
+fn create_job_with_image_dry_run_yaml() {
+    let mut sim = sim();
+    let out = execute(
+        &mut sim,
+        "create job test-job --image=busybox --dry-run=client -o yaml -- date",
+    )
+    .unwrap();
+    assert!(
+        out.contains("      containers:\n      - command:\n        - date\n        image: busybox\n        name: test-job\n        resources: {}\n      restartPolicy: Never\n"),
+        "{out}"
+    );
+    assert!(sim.api.store.get::<Job>("default", "test-job").is_none());
+}
+
 // create_job.go's `NameFromCommandArgs` (the arguments before `--` are the name), `Run`'s
 // "failed to create job: %v" and "unknown object type %T" errors.
 #[test]
