@@ -160,3 +160,40 @@ fn annotate_object() {
         [("a".to_string(), "b".to_string())]
     );
 }
+
+// Upstream: TestAnnotateLocal and TestAnnotateObjectFromFile
+// (pkg/cmd/annotate/annotate_test.go) with testdata/controller.yaml: `--local a=b` annotates
+// without the server; `a=b c-` annotates the live object named in the file.
+#[test]
+fn annotate_from_file() {
+    use super::execute_with_input;
+    use super::set_upstream_more_tests::CONTROLLER_YAML;
+    let mut sim = sim();
+    assert_eq!(
+        execute_with_input(
+            &mut sim,
+            "annotate -n test -f - --local a=b",
+            Some(CONTROLLER_YAML)
+        ),
+        Ok("replicationcontroller/cassandra annotated".into())
+    );
+    execute_with_input(&mut sim, "create -n test -f -", Some(CONTROLLER_YAML)).unwrap();
+    assert_eq!(
+        execute_with_input(
+            &mut sim,
+            "annotate -n test -f - a=b c-",
+            Some(CONTROLLER_YAML)
+        ),
+        Ok("replicationcontroller/cassandra annotated".into())
+    );
+    let rc = sim
+        .api
+        .store
+        .get::<crate::api::ReplicationController>("test", "cassandra")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        rc.metadata.annotations.get("a").map(String::as_str),
+        Some("b")
+    );
+}

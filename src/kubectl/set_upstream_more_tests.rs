@@ -202,3 +202,69 @@ fn set_image_with_specific_containers() {
         assert_eq!(rs_images(&sim), [want(init), want(containers)]);
     }
 }
+
+/// testdata/controller.yaml (comments dropped): the `cassandra` ReplicationController.
+pub(super) const CONTROLLER_YAML: &str = "apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: cassandra
+spec:
+  replicas: 2
+  template:
+    metadata:
+      labels:
+        app: cassandra
+    spec:
+      containers:
+        - command:
+            - /run.sh
+          resources:
+            limits:
+              cpu: 0.5
+          env:
+            - name: MAX_HEAP_SIZE
+              value: 512M
+            - name: HEAP_NEWSIZE
+              value: 100M
+            - name: CASSANDRA_SEED_PROVIDER
+              value: \"io.k8s.cassandra.KubernetesSeedProvider\"
+            - name: POD_NAMESPACE
+              valueFrom:
+                fieldRef:
+                  fieldPath: metadata.namespace
+            - name: POD_IP
+              valueFrom:
+                fieldRef:
+                  fieldPath: status.podIP
+          image: gcr.io/google-samples/cassandra:v13
+          name: cassandra
+          ports:
+            - containerPort: 7000
+              name: intra-node
+            - containerPort: 7001
+              name: tls-intra-node
+            - containerPort: 7199
+              name: jmx
+            - containerPort: 9042
+              name: cql
+          volumeMounts:
+            - mountPath: /cassandra_data
+              name: data
+      volumes:
+        - name: data
+          emptyDir: {}
+";
+
+// Upstream: TestResourcesLocal (pkg/cmd/set/set_resources_test.go): testdata/controller.yaml
+// with --local, limits and requests cpu=200m,memory=512Mi, -o name.
+#[test]
+fn set_resources_local() {
+    let mut sim = sim();
+    let out = execute_with_input(
+        &mut sim,
+        "set resources -f - --local --limits=cpu=200m,memory=512Mi --requests=cpu=200m,memory=512Mi -o name",
+        Some(CONTROLLER_YAML),
+    )
+    .unwrap();
+    assert!(out.contains("replicationcontroller/cassandra"), "{out}");
+}
