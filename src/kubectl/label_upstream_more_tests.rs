@@ -196,4 +196,9 @@ fn annotate_from_file() {
         rc.metadata.annotations.get("a").map(String::as_str),
         Some("b")
     );
+    // The resource builder's FilenameParam with resource arguments.
+    assert_eq!(
+        execute_with_input(&mut sim, "label -n test -f - rc cassandra a=b", Some(CONTROLLER_YAML)),
+        Err("error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well".into())
+    );
 }
