@@ -269,7 +269,7 @@ fn print_result(out: &mut Out, format: &str, kind: Kind, obj: &Object, op: &str,
 }
 
 /// `AddSourceToErr`: `error when <verb> "<source>": <message>` for API errors.
-fn with_source(mut e: ApiError, verb: &str, source: &str) -> String {
+pub(crate) fn with_source(mut e: ApiError, verb: &str, source: &str) -> String {
     e.message = format!("error when {verb} {source:?}: {}", e.message);
     e.kubectl_message()
 }

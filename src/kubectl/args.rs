@@ -173,6 +173,8 @@ pub struct Parsed {
     /// Every flag occurrence in command-line order, by long name (what pflag's `ParseAll`
     /// reports; `--record` writes it into the change-cause).
     order: Vec<(&'static str, String)>,
+    /// cobra's `ArgsLenAtDash`: how many positional arguments came before `--`, if given.
+    pub dash: Option<usize>,
 }
 
 impl Parsed {
@@ -327,6 +329,7 @@ pub fn parse(cmd_path: &str, tokens: &[String], flags: &[Flag]) -> Result<Parsed
         let t = &tokens[i];
         i += 1;
         if t == "--" {
+            out.dash = Some(out.args.len());
             out.args.extend(tokens[i..].iter().cloned());
             break;
         }

@@ -1,4 +1,5 @@
-//! `kubectl create job NAME --from=cronjob/X` (`pkg/cmd/create/create_job.go`): a Job with the
+//! `kubectl create job NAME --image=IMAGE [-- COMMAND...]` and `kubectl create job NAME
+//! --from=cronjob/X` (`pkg/cmd/create/create_job.go`): a one-container Job, or a Job with the
 //! CronJob's job template, the `cronjob.kubernetes.io/instantiate: manual` annotation and a
 //! controller reference to the CronJob (without blockOwnerDeletion, as kubectl sets it).
 
@@ -44,6 +45,33 @@ pub fn job_from_cron_job(name: &str, namespace: &str, cj: &CronJob) -> Job {
     }
 }
 
+/// `createJob`: one container named after the Job, restartPolicy Never.
+pub fn create_job(name: &str, image: &str, command: Vec<String>) -> Job {
+    // A typed `corev1.Container`: its `resources` struct always marshals (`resources: {}`).
+    let mut c = crate::api::Container {
+        name: name.into(),
+        image: image.into(),
+        resources: Some(Default::default()),
+        ..Default::default()
+    };
+    if !command.is_empty() {
+        c.extra.insert("command".into(), command.into());
+    }
+    let mut job = Job {
+        api_version: "batch/v1".into(),
+        kind: "Job".into(),
+        metadata: ObjectMeta {
+            name: name.into(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let spec = job.spec.template_mut().spec_mut();
+    spec.containers = vec![c];
+    spec.restart_policy = "Never".into();
+    job
+}
+
 pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Result<(), String> {
     let flags = [
         Flag::str("from"),
@@ -54,45 +82,60 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     let p = args::parse(CMD, words, &flags)?;
     let dry = DryRun::from(&p)?;
     let ns = Namespace::from(&p);
-    if p.args.len() != 1 {
+    // `NameFromCommandArgs`: the arguments before `--` name the Job; the rest is its command.
+    let named = p.dash.unwrap_or(p.args.len());
+    if named != 1 {
         return Err(usage_error(
             CMD,
-            &format!("exactly one NAME is required, got {}", p.args.len()),
+            &format!("exactly one NAME is required, got {named}"),
         ));
     }
     let name = p.args[0].clone();
+    let command = p.args[1..].to_vec();
     let from = p.string("from");
     let image = p.string("image");
-    if from.is_empty() && image.is_empty() {
+    // `Validate`.
+    if from.is_empty() == image.is_empty() {
         return Err("error: either --image or --from must be specified".into());
     }
-    if !from.is_empty() && !image.is_empty() {
-        return Err("error: --image and --from can't be used together".into());
+    if !command.is_empty() && !from.is_empty() {
+        return Err("error: cannot specify --from and command".into());
     }
-    if from.is_empty() {
-        return Err("error: kubeplay's create job supports only --from=cronjob/NAME".into());
-    }
-    let req = resource::build(std::slice::from_ref(&from), false, None, false)?;
-    let resource::Request::Named(v) = &req else {
-        return Err("error: from must be an existing cronjob".into());
+    let mut job = if from.is_empty() {
+        create_job(&name, &image, command)
+    } else {
+        let req = resource::build(std::slice::from_ref(&from), false, None, false)?;
+        let resource::Request::Named(v) = &req else {
+            return Err("error: from must be an existing cronjob".into());
+        };
+        let (kind, cj_name) = (v[0].0, v[0].1.clone());
+        let item = resource::get(sim, kind, &ns.name, &cj_name)?;
+        let resource::Item::Obj(Object::CronJob(cj)) = item else {
+            // `fmt.Errorf("unknown object type %T", obj)`: the Go type of the object read.
+            let version = kind.api_version().rsplit('/').next().unwrap_or_default();
+            return Err(format!(
+                "error: unknown object type *{version}.{}",
+                kind.kind_name()
+            ));
+        };
+        job_from_cron_job(&name, &ns.name, &cj)
     };
-    let (kind, cj_name) = (v[0].0, v[0].1.clone());
-    if kind != Kind::Obj("CronJob") {
-        return Err(format!("error: unknown object type {}", kind.kind_name()));
+    // Both builders set the namespace only when it was given (`EnforceNamespace`); the
+    // client creates the Job in the current namespace either way.
+    if !ns.explicit {
+        job.metadata.namespace.clear();
     }
-    let item = resource::get(sim, kind, &ns.name, &cj_name)?;
-    let resource::Item::Obj(Object::CronJob(cj)) = item else {
-        return Err("error: from must be an existing cronjob".into());
-    };
-    let job = Object::Job(job_from_cron_job(&name, &ns.name, &cj));
-    let result = match dry {
-        DryRun::Client => job,
-        DryRun::Server => sim
-            .api
-            .clone()
-            .create(job)
-            .map_err(|e| e.kubectl_message())?,
-        DryRun::None => sim.api.create(job).map_err(|e| e.kubectl_message())?,
+    let result = if dry == DryRun::Client {
+        Object::Job(job)
+    } else {
+        job.metadata.namespace = ns.name.clone();
+        let api = if dry == DryRun::Server {
+            &mut sim.api.clone()
+        } else {
+            &mut sim.api
+        };
+        api.create(Object::Job(job))
+            .map_err(|e| format!("error: failed to create job: {e}"))?
     };
     let output = p.string("output");
     if output.is_empty() {

@@ -99,7 +99,8 @@ pub(crate) fn run(
     }
 
     // The objects to delete, in visiting order.
-    let mut targets: Vec<(Kind, String, String)> = vec![];
+    // (kind, namespace, name, the file it came from for `-f`)
+    let mut targets: Vec<(Kind, String, String, Option<String>)> = vec![];
     let mut errs: Vec<String> = vec![];
     let files = p.strings("filename");
     if !files.is_empty() {
@@ -110,7 +111,8 @@ pub(crate) fn run(
         for doc in objs {
             let o = doc.obj;
             let kind = Kind::Obj(o.kind());
-            targets.push((kind, o.meta().namespace.clone(), o.meta().name.clone()));
+            let (ns, name) = (o.meta().namespace.clone(), o.meta().name.clone());
+            targets.push((kind, ns, name, Some(doc.source)));
         }
         errs.extend(decode_errs);
     } else {
@@ -133,7 +135,7 @@ pub(crate) fn run(
                     } else {
                         String::new()
                     };
-                    targets.push((*k, tns, n.clone()));
+                    targets.push((*k, tns, n.clone(), None));
                 }
             }
             Request::Selector { .. } => {
@@ -145,6 +147,7 @@ pub(crate) fn run(
                             info.kind,
                             item.namespace().to_string(),
                             item.name().to_string(),
+                            None,
                         ));
                     }
                 }
@@ -159,19 +162,14 @@ pub(crate) fn run(
     };
     let mut found = 0;
     let mut warned_cluster_scope = !ns.explicit || p.bool("all-namespaces");
-    for (kind, tns, name) in targets {
+    for (kind, tns, name, source) in targets {
         let Kind::Obj(k) = kind else {
             errs.push("Error from server (MethodNotAllowed): the server does not allow this method on the requested resource".into());
             continue;
         };
-        if dry == DryRun::Client {
-            if resource::get(sim, kind, &tns, &name).is_err() {
-                if !ignore_not_found {
-                    errs.push(kind.not_found(&name).kubectl_message());
-                }
-                continue;
-            }
-        } else {
+        // `DeleteResult`: a client dry run prints what it visited without asking the server
+        // (names are not looked up: `RequireObject(false)`).
+        if dry != DryRun::Client {
             let res = if dry == DryRun::Server {
                 let mut api = sim.api.clone();
                 api.delete(k, &tns, &name, &opts).map(|_| ())
@@ -180,9 +178,16 @@ pub(crate) fn run(
             };
             if let Err(e) = res {
                 if e.is_not_found() && ignore_not_found {
+                    // Visited (`found++`) before the delete failed; the error is then
+                    // filtered out (`IgnoreErrors(errors.IsNotFound)`): no "No resources found".
+                    found += 1;
                     continue;
                 }
-                errs.push(e.kubectl_message());
+                // `deleteResource`: `cmdutil.AddSourceToErr("deleting", info.Source, err)`.
+                errs.push(match &source {
+                    Some(src) => apply::with_source(e, "deleting", src),
+                    None => e.kubectl_message(),
+                });
                 continue;
             }
         }
@@ -345,7 +350,7 @@ mod tests {
         );
         assert_eq!(
             execute(&mut sim, "delete pod nope --ignore-not-found").unwrap(),
-            "No resources found"
+            ""
         );
         assert!(execute(&mut sim, "delete")
             .unwrap_err()

@@ -152,6 +152,7 @@ pub(crate) fn run(
     sim: &mut Simulation,
     words: &[String],
     which: Which,
+    input: super::Input,
     out: &mut Out,
 ) -> Result<(), String> {
     let (cmd, noun) = match which {
@@ -181,7 +182,8 @@ pub(crate) fn run(
     if p.bool("all") && !selector.is_empty() {
         return Err("error: cannot set --all and --selector at the same time".into());
     }
-    if resources.is_empty() {
+    let files = p.strings("filename");
+    if resources.is_empty() && files.is_empty() {
         return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
     }
     if new.is_empty() && remove.is_empty() && !list {
@@ -192,6 +194,42 @@ pub(crate) fn run(
     } else {
         Some(selector.as_str())
     };
+    let overwrite = p.bool("overwrite");
+    let local = p.bool("local");
+    if !files.is_empty() {
+        if !resources.is_empty() {
+            return Err("error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well".into());
+        }
+        // `-f`: the objects in the files, as read (`--local`) or as the server has them.
+        let (docs, errs) = super::apply::read_objects(&files, input, &ns)?;
+        for doc in docs {
+            let kind = Kind::Obj(doc.obj.kind());
+            let obj = if local {
+                doc.obj
+            } else {
+                match resource::get(sim, kind, &doc.obj.meta().namespace, &doc.obj.meta().name)? {
+                    Item::Obj(o) => o,
+                    _ => continue,
+                }
+            };
+            let rv = p.string("resource-version");
+            let opts = (
+                overwrite,
+                list,
+                true,
+                dry,
+                output.as_str(),
+                rv.as_str(),
+                local,
+            );
+            apply_one(sim, kind, obj, which, &new, &remove, opts, out)?;
+        }
+        return if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(errs.join("\n"))
+        };
+    }
     let req = resource::build(&resources, p.bool("all"), sel, false)?;
     let single = req.single_item();
     let namespace = if p.bool("all-namespaces") {
@@ -203,28 +241,23 @@ pub(crate) fn run(
     if !p.string("resource-version").is_empty() && !single {
         return Err("error: --resource-version may only be used with a single resource".into());
     }
-    let overwrite = p.bool("overwrite");
     for info in infos {
         for item in info.items {
             let Item::Obj(obj) = item else {
                 return Err("Error from server (MethodNotAllowed): the server does not allow this method on the requested resource".into());
             };
             let kind = info.kind;
-            apply_one(
-                sim,
-                kind,
-                obj,
-                which,
-                &new,
-                &remove,
+            let rv = p.string("resource-version");
+            let opts = (
                 overwrite,
                 list,
                 single,
                 dry,
-                &output,
-                &p.string("resource-version"),
-                out,
-            )?;
+                output.as_str(),
+                rv.as_str(),
+                local,
+            );
+            apply_one(sim, kind, obj, which, &new, &remove, opts, out)?;
         }
     }
     if errs.is_empty() {
@@ -234,6 +267,9 @@ pub(crate) fn run(
     }
 }
 
+/// (overwrite, list, single, dry run, output, resource version, local)
+type ApplyOpts<'a> = (bool, bool, bool, DryRun, &'a str, &'a str, bool);
+
 #[allow(clippy::too_many_arguments)]
 fn apply_one(
     sim: &mut Simulation,
@@ -242,14 +278,10 @@ fn apply_one(
     which: Which,
     new: &BTreeMap<String, String>,
     remove: &[String],
-    overwrite: bool,
-    list: bool,
-    single: bool,
-    dry: DryRun,
-    output: &str,
-    resource_version: &str,
+    opts: ApplyOpts,
     out: &mut Out,
 ) -> Result<(), String> {
+    let (overwrite, list, single, dry, output, resource_version, local) = opts;
     let name = obj.meta().name.clone();
     let current = match which {
         Which::Label => obj.meta().labels.clone(),
@@ -323,7 +355,7 @@ fn apply_one(
         Which::Label => "labeled",
         Which::Annotate => "annotated",
     };
-    let result = if list || dry == DryRun::Client || !changed {
+    let result = if local || list || dry == DryRun::Client || !changed {
         updated
     } else if dry == DryRun::Server {
         sim.api

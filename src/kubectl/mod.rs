@@ -288,8 +288,8 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
         },
         "delete" => delete::run(sim, &rest, input, out),
         "scale" => scale::run(sim, &rest, input, out),
-        "label" => label::run(sim, &rest, label::Which::Label, out),
-        "annotate" => label::run(sim, &rest, label::Which::Annotate, out),
+        "label" => label::run(sim, &rest, label::Which::Label, input, out),
+        "annotate" => label::run(sim, &rest, label::Which::Annotate, input, out),
         "cordon" => drain::run_cordon(sim, &rest, true, out),
         "uncordon" => drain::run_cordon(sim, &rest, false, out),
         "drain" => drain::run_drain(sim, &rest, out),
@@ -340,11 +340,21 @@ pub(crate) const DRY_RUN_FLAG: args::Flag = args::Flag::str("dry-run").no_opt("u
 pub(crate) mod testutil;
 
 #[cfg(test)]
+mod create_job_upstream_tests;
+#[cfg(test)]
+mod delete_upstream_more_tests;
+#[cfg(test)]
 mod describe_tests;
 #[cfg(test)]
 mod describe_upstream_more_tests;
 #[cfg(test)]
 mod e2e_workloads;
+#[cfg(test)]
+mod label_upstream_more_tests;
+#[cfg(test)]
+mod rollback_upstream_tests;
+#[cfg(test)]
+mod set_upstream_more_tests;
 
 #[cfg(test)]
 mod tests {

@@ -199,6 +199,8 @@ fn pod_spec_of(obj: &mut Object) -> Result<&mut PodSpec, String> {
         Object::ReplicaSet(rs) => Ok(rs.spec.template_mut().spec_mut()),
         Object::StatefulSet(s) => Ok(s.spec.template_mut().spec_mut()),
         Object::DaemonSet(d) => Ok(d.spec.template_mut().spec_mut()),
+        Object::Job(j) => Ok(j.spec.template_mut().spec_mut()),
+        Object::CronJob(c) => Ok(c.spec.job_template.spec.template_mut().spec_mut()),
         #[allow(unreachable_patterns)]
         // `%T`: every kind kubeplay serves lives in a Go package named v1.
         other => Err(format!(
