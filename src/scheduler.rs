@@ -231,15 +231,7 @@ pub fn pod_matches_node_affinity(pod: &Pod, node: &Node) -> bool {
     if !Selector::from_map(&pod.spec.node_selector).matches(&node.metadata.labels) {
         return false;
     }
-    match pod
-        .spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|na| {
-            na.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        }) {
+    match pod.spec.required_node_affinity() {
         Some(sel) => node_selector_matches(sel, node),
         None => true,
     }
@@ -666,16 +658,7 @@ pub fn filter_node_affinity(pod: &Pod, node: &Node) -> Option<Status> {
 /// matchFields (intersected within a term, united across terms); `None` when every node is
 /// eligible; the UnschedulableAndUnresolvable `errReasonConflict` status when the union is empty.
 pub fn node_affinity_pre_filter(pod: &Pod) -> Result<Option<BTreeSet<String>>, Status> {
-    let Some(terms) = pod
-        .spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|na| {
-            na.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        })
-    else {
+    let Some(terms) = pod.spec.required_node_affinity() else {
         return Ok(None);
     };
     let mut names: Option<BTreeSet<String>> = None;

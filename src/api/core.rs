@@ -512,6 +512,18 @@ pub struct EventRecord {
     pub count: i32,
 }
 
+impl PodSpec {
+    /// `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`, if set.
+    pub fn required_node_affinity(&self) -> Option<&NodeSelector> {
+        self.affinity
+            .as_ref()?
+            .node_affinity
+            .as_ref()?
+            .required_during_scheduling_ignored_during_execution
+            .as_ref()
+    }
+}
+
 impl Pod {
     pub fn condition(&self, t: &str) -> Option<&PodCondition> {
         self.status.conditions.iter().find(|c| c.type_ == t)

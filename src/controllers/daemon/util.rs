@@ -177,16 +177,7 @@ pub fn get_target_node_name(pod: &Pod) -> Result<String, String> {
         return Ok(pod.spec.node_name.clone());
     }
     let (ns, name) = (&pod.metadata.namespace, &pod.metadata.name);
-    let Some(sel) = pod
-        .spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|na| {
-            na.required_during_scheduling_ignored_during_execution
-                .as_ref()
-        })
-    else {
+    let Some(sel) = pod.spec.required_node_affinity() else {
         return Err(format!(
             "no spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution for pod {ns}/{name}"
         ));
