@@ -68,7 +68,7 @@ pub fn set_defaults_job(j: &mut Job) {
         s.manual_selector = Some(false);
     }
     default_pod_failure_policy(s);
-    super::defaults::default_pod_spec(s.template_mut().spec_mut());
+    super::defaults::default_template_spec(&mut s.template);
 }
 
 /// `SetDefaults_CronJob` plus the job template's nested defaults (the template's JobSpec itself is
@@ -88,7 +88,7 @@ pub fn set_defaults_cron_job(cj: &mut CronJob) {
         s.failed_jobs_history_limit = Some(1);
     }
     default_pod_failure_policy(&mut s.job_template.spec);
-    super::defaults::default_pod_spec(s.job_template.spec.template_mut().spec_mut());
+    super::defaults::default_template_spec(&mut s.job_template.spec.template);
 }
 
 /// `generateSelector`: the template gets `batch.kubernetes.io/job-name`, `job-name`,

@@ -63,7 +63,7 @@ pub fn prepare_for_create_gated(o: &mut Object, gates: &FeatureGates) {
                     gates,
                 );
             }
-            admit_pod_create(p.spec_mut());
+            apply_to_shared_pod_spec(&mut p.spec, SpecStep::PodAdmission, admit_pod_create);
             p.status = (PodStatus {
                 phase: "Pending".into(),
                 ..Default::default()
@@ -780,16 +780,82 @@ pub fn qos_class(s: &PodSpec) -> &'static str {
 /// Runs defaulting on a shared pod spec, copying it only when defaulting changes something.
 /// Defaulting is idempotent, so an update that resends a stored (already defaulted) spec — a
 /// finalizer removal, a label change — keeps sharing it, and the pointer-equality fast paths of
-/// update validation and object comparison stay open.
-pub fn default_shared_pod_spec(spec: &mut Arc<PodSpec>, f: impl FnOnce(&mut PodSpec)) {
+/// update validation and object comparison stay open. With `for_pod` it also applies the pod-only
+/// defaults of `SetDefaults_Pod`. A shared spec defaulted recently is not copied again: the
+/// earlier result is reused (see `DEFAULTED_SPECS`).
+pub fn default_shared_pod_spec(spec: &mut Arc<PodSpec>, for_pod: bool) {
+    let step = if for_pod {
+        SpecStep::PodDefaults
+    } else {
+        SpecStep::TemplateDefaults
+    };
+    apply_to_shared_pod_spec(spec, step, |s| {
+        default_pod_spec(s);
+        if for_pod {
+            default_pod_only(s);
+        }
+    });
+}
+
+/// The pure steps [`apply_to_shared_pod_spec`] remembers results of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SpecStep {
+    TemplateDefaults,
+    PodDefaults,
+    PodAdmission,
+}
+
+/// Applies `f` (the pure function `step` names) to a spec, copying a shared spec only when `f`
+/// changes it, and reusing the result of a recent call on the same shared spec.
+fn apply_to_shared_pod_spec(spec: &mut Arc<PodSpec>, step: SpecStep, f: impl Fn(&mut PodSpec)) {
     if let Some(s) = Arc::get_mut(spec) {
         f(s);
         return;
     }
+    let known = DEFAULTED_SPECS.with_borrow(|memo| {
+        memo.iter()
+            .find(|(p, input, _)| *p == step && Arc::ptr_eq(input, spec))
+            .map(|(_, _, output)| output.clone())
+    });
+    if let Some(output) = known {
+        *spec = output;
+        return;
+    }
     let mut copy = PodSpec::clone(spec);
     f(&mut copy);
-    if copy != **spec {
-        *spec = Arc::new(copy);
+    let output = if copy != **spec {
+        Arc::new(copy)
+    } else {
+        spec.clone()
+    };
+    DEFAULTED_SPECS.with_borrow_mut(|memo| {
+        if memo.len() == 8 {
+            memo.remove(0);
+        }
+        memo.push((step, spec.clone(), output.clone()));
+    });
+    *spec = output;
+}
+
+/// A step applied to a shared spec earlier: (the step, the input, the result).
+type DefaultedSpec = (SpecStep, Arc<PodSpec>, Arc<PodSpec>);
+
+thread_local! {
+    /// The last few shared specs [`apply_to_shared_pod_spec`] worked on. Holding the input `Arc`
+    /// keeps its contents fixed (a shared `Arc` is copied before any write) and its address
+    /// unique, so the same pointer means the same spec and the same result: every pod made
+    /// from one template then shares one defaulted spec.
+    static DEFAULTED_SPECS: std::cell::RefCell<Vec<DefaultedSpec>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `SetDefaults_PodSpec` on a template's spec, leaving the template (and the spec it may
+/// share with the object it came from) in place when the spec is already defaulted.
+pub fn default_template_spec(t: &mut Arc<super::core::PodTemplateSpec>) {
+    let mut spec = t.spec.clone();
+    default_shared_pod_spec(&mut spec, false);
+    if !Arc::ptr_eq(&spec, &t.spec) {
+        Arc::make_mut(t).spec = spec;
     }
 }
 
@@ -818,10 +884,7 @@ pub fn default_object_for_update(o: &mut Object, old: &Object) {
 pub fn default_object(o: &mut Object) {
     match o {
         Object::Pod(p) => {
-            default_shared_pod_spec(&mut p.spec, |s| {
-                default_pod_spec(s);
-                default_pod_only(s);
-            });
+            default_shared_pod_spec(&mut p.spec, true);
             default_qos_class(p);
         }
         Object::Node(n) => {
@@ -837,7 +900,7 @@ pub fn default_object(o: &mut Object) {
             if rs.spec.replicas.is_none() {
                 rs.spec.replicas = Some(1);
             }
-            default_pod_spec(rs.spec.template_mut().spec_mut());
+            default_template_spec(&mut rs.spec.template);
         }
         Object::ReplicationController(rc) => {
             // SetDefaults_ReplicationController: selector and labels from the template labels.

@@ -35,7 +35,7 @@ pub fn set_defaults_deployment(d: &mut Deployment) {
     if d.spec.progress_deadline_seconds.is_none() {
         d.spec.progress_deadline_seconds = Some(600);
     }
-    super::defaults::default_pod_spec(d.spec.template_mut().spec_mut());
+    super::defaults::default_template_spec(&mut d.spec.template);
 }
 
 /// `deploymentStrategy.PrepareForCreate`: status is cleared (generation 1 is set by the server).

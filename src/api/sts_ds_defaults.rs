@@ -60,7 +60,7 @@ pub fn set_defaults_stateful_set(s: &mut StatefulSet) {
     if spec.revision_history_limit.is_none() {
         spec.revision_history_limit = Some(10);
     }
-    default_pod_spec(spec.template_mut().spec_mut());
+    super::defaults::default_template_spec(&mut spec.template);
     for claim in &mut spec.volume_claim_templates {
         // The API server writes the embedded claims with their type meta.
         claim.api_version = "v1".into();
@@ -90,7 +90,7 @@ pub fn set_defaults_daemon_set(ds: &mut DaemonSet) {
     if ds.spec.revision_history_limit.is_none() {
         ds.spec.revision_history_limit = Some(10);
     }
-    default_pod_spec(ds.spec.template_mut().spec_mut());
+    super::defaults::default_template_spec(&mut ds.spec.template);
 }
 
 /// `SetDefaults_PersistentVolumeClaimSpec`: volumeMode `Filesystem`; resource quantities in

@@ -30,7 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The parts of `PodValidationOptions` these checks read. The default is a create with the
 /// feature gates at their 1.35 defaults.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AffinityValidationOptions {
     /// `AllowMatchLabelKeysInPodTopologySpread`: the `MatchLabelKeysInPodTopologySpread` gate
     /// (beta, on by default).

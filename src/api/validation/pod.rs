@@ -40,7 +40,7 @@ const SECCOMP_POD_ANNOTATION: &str = "seccomp.security.alpha.kubernetes.io/pod";
 const SECCOMP_CONTAINER_PREFIX: &str = "container.seccomp.security.alpha.kubernetes.io/";
 
 /// `PodValidationOptions` (the parts kubeplay uses).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PodValidationOptions {
     /// Kept for objects that already carry an invalid pod-deletion-cost (updates only).
     pub allow_invalid_pod_deletion_cost: bool,
@@ -1431,6 +1431,54 @@ fn validate_containers_only_for_pod(containers: &[Container], path: &str) -> Vec
         .collect()
 }
 
+/// A spec that [`validate_pod_spec_with_name`] found valid, with the options and the pod name
+/// it was checked with (the name only when the spec has an `ephemeral` volume: nothing else
+/// reads it).
+type ValidSpec = (Arc<PodSpec>, PodValidationOptions, Option<String>);
+
+thread_local! {
+    /// The last few specs found valid. Holding the `Arc` keeps its contents fixed (a shared
+    /// `Arc` is copied before any write) and its address unique, so pointer equality means
+    /// "the same spec".
+    static VALID_SPECS: std::cell::RefCell<Vec<ValidSpec>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`validate_pod_spec_with_name`] for a shared spec, remembering the last few valid ones: a
+/// CronJob's template spec is shared by every Job and pod made from it, and each create
+/// validates it again (as the API server does). Validation reads only the spec, the options
+/// and (for `ephemeral` volumes) the pod's name, so an earlier pass with the same three gives
+/// the same empty answer.
+pub(crate) fn validate_shared_pod_spec(
+    spec: &Arc<PodSpec>,
+    pod_name: Option<&str>,
+    path: &str,
+    opts: PodValidationOptions,
+) -> Vec<FieldError> {
+    let has_ephemeral = spec
+        .extra
+        .get("volumes")
+        .and_then(Value::as_array)
+        .is_some_and(|vs| vs.iter().any(|v| v.get("ephemeral").is_some()));
+    let name = pod_name.filter(|_| has_ephemeral);
+    let seen = VALID_SPECS.with_borrow(|memo| {
+        memo.iter()
+            .any(|(s, o, n)| Arc::ptr_eq(s, spec) && *o == opts && n.as_deref() == name)
+    });
+    if seen {
+        return vec![];
+    }
+    let errs = validate_pod_spec_with_name(spec, pod_name, path, opts);
+    if errs.is_empty() {
+        VALID_SPECS.with_borrow_mut(|memo| {
+            if memo.len() == 8 {
+                memo.remove(0);
+            }
+            memo.push((spec.clone(), opts, name.map(str::to_owned)));
+        });
+    }
+    errs
+}
+
 /// `validatePodMetadataAndSpec`.
 pub(crate) fn validate_pod_metadata_and_spec(
     pod: &Pod,
@@ -1443,7 +1491,7 @@ pub(crate) fn validate_pod_metadata_and_spec(
         "metadata.annotations",
         opts,
     ));
-    errs.extend(validate_pod_spec_with_name(
+    errs.extend(validate_shared_pod_spec(
         &pod.spec,
         Some(&pod.metadata.name),
         "spec",
@@ -1526,7 +1574,12 @@ pub fn validate_pod_template_spec(
         &child(path, "annotations"),
         opts,
     ));
-    errs.extend(validate_pod_spec(&t.spec, &child(path, "spec"), opts));
+    errs.extend(validate_shared_pod_spec(
+        &t.spec,
+        None,
+        &child(path, "spec"),
+        opts,
+    ));
     if t.spec
         .extra
         .get("ephemeralContainers")
