@@ -223,7 +223,8 @@ impl Simulation {
             let res: Result<(), ApiError> = l.ctrl.sync(&key, &mut ctx);
             self.syncs += 1;
             match res {
-                Ok(()) => l.queue.forget(&key),
+                Ok(()) if l.ctrl.forgets_on_success() => l.queue.forget(&key),
+                Ok(()) => {}
                 Err(_) => l.queue.add_rate_limited(&key, now),
             }
             self.current_component = component;

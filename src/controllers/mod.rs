@@ -268,6 +268,13 @@ pub trait Controller {
     /// # Errors
     /// Whatever made the sync fail; the key is retried with rate limiting.
     fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError>;
+
+    /// Whether the loop's worker calls `queue.Forget(key)` after every successful sync (most
+    /// controllers' `handleErr(nil)`). A loop that forgets only on some outcomes (the CronJob
+    /// controller) returns false and forgets in [`Controller::sync`] itself.
+    fn forgets_on_success(&self) -> bool {
+        true
+    }
     /// The next ready key to reconcile: the queue's FIFO order unless the loop orders its own
     /// queue (the scheduler's active queue is sorted by pod priority).
     fn next_key(&mut self, queue: &mut WorkQueue, _store: &Store) -> Option<String> {

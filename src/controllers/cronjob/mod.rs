@@ -133,7 +133,10 @@ impl CronJobController {
             }
             ctx.update_status(copy.into_object())?;
         }
+        // `processNextWorkItem`: only a requeue after the next schedule time resets the key's
+        // back-off (`Forget`, then `AddAfter`); a sync that ends without one keeps it.
         if let Some(d) = requeue {
+            ctx.queue.forget(key);
             ctx.requeue_after(key, d);
             return Ok(());
         }
@@ -532,6 +535,10 @@ impl Controller for CronJobController {
 
     fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
         self.sync_key(key, ctx)
+    }
+
+    fn forgets_on_success(&self) -> bool {
+        false
     }
 
     fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
