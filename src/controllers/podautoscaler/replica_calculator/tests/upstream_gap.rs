@@ -18,12 +18,29 @@ fn run_pod_metric(
     target_usage: i64,
     expected: (i32, i64),
 ) {
-    let c = Case {
-        current,
-        readiness,
-        start,
-        ..Default::default()
-    };
+    run_pod_metric_with_phases(
+        name,
+        Case {
+            current,
+            readiness,
+            start,
+            ..Default::default()
+        },
+        levels,
+        target_usage,
+        expected,
+    );
+}
+
+/// [`run_pod_metric`] on the pods of `c` (its phases may add pods beyond `current`).
+fn run_pod_metric_with_phases(
+    name: &str,
+    c: Case,
+    levels: &[i64],
+    target_usage: i64,
+    expected: (i32, i64),
+) {
+    let current = c.current;
     let pods = c.pods();
     let refs: Vec<&Pod> = pods.iter().collect();
     let metrics: PodMetricsInfo = levels
@@ -133,4 +150,88 @@ fn scale_down_include_unready_pods_old_name() {
         ..Default::default()
     }
     .run("TestReplicaCalcScaleDownIncludeUnreadyPods");
+}
+
+// Port of TestPlainMetricReplicaCalcMissingMetricsNoChangeEq (replica_calculator_test.go): two
+// of five pods report nothing and the others average exactly the target. At a ratio of exactly
+// 1 the missing pods are filled in neither way, so the recommendation stays at 5 (filling them
+// with 0 as on a scale up would propose 3).
+#[test]
+fn plain_metric_missing_metrics_no_change_eq() {
+    run_pod_metric(
+        "TestPlainMetricReplicaCalcMissingMetricsNoChangeEq",
+        5,
+        vec![],
+        vec![],
+        &[20000, 19000, 21000],
+        20000,
+        (5, 20000),
+    );
+}
+
+// Port of TestReplicaCalcDuringRollingUpdateWithMaxSurgeCM (replica_calculator_test.go): a
+// surge pod without a sample counts at the target on a scale down, and the recommendation
+// (ceil(0.725 × 3) = 3) would exceed the current 2 replicas, so nothing changes.
+#[test]
+fn during_rolling_update_with_max_surge_cm() {
+    run_pod_metric_with_phases(
+        "TestReplicaCalcDuringRollingUpdateWithMaxSurgeCM",
+        Case {
+            current: 2,
+            phase: vec!["Running"; 3],
+            ..Default::default()
+        },
+        &[10000, 10000],
+        17000,
+        (2, 10000),
+    );
+}
+
+// Port of TestCalculatePodRequests (replica_calculator_test.go, the table TestCalculateRequests
+// grew from), the rows without a container name: "void", "pod with regular containers",
+// "container missing requests" and "pod with restartable init containers" (sidecars count, plain
+// init containers do not). The "calculate requests with special container" row needs a
+// container name (ContainerResource metrics are not served).
+#[test]
+fn calculate_pod_requests_rows() {
+    let pod = |containers: Vec<Container>, init: Vec<Container>| {
+        let mut p = Pod {
+            metadata: ObjectMeta {
+                name: "test-pod".into(),
+                namespace: "test-namespace".into(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        p.spec_mut().containers = containers;
+        p.spec_mut().init_containers = init;
+        p
+    };
+    let one = |v: i64| Ok(BTreeMap::from([("test-pod".to_string(), v)]));
+    assert_eq!(
+        calculate_pod_requests(&[], "cpu", true),
+        Ok(BTreeMap::new())
+    );
+    let regular = pod(
+        vec![
+            container("container1", Some("100m")),
+            container("container2", Some("50m")),
+        ],
+        vec![],
+    );
+    assert_eq!(calculate_pod_requests(&[&regular], "cpu", true), one(150));
+    let missing = pod(vec![container("container1", None)], vec![]);
+    assert_eq!(
+        calculate_pod_requests(&[&missing], "cpu", true),
+        Err("missing request for cpu in container container1 of Pod test-pod".to_string())
+    );
+    let sidecar = Container {
+        restart_policy: Some("Always".into()),
+        ..container("restartable-container1", Some("50m"))
+    };
+    let with_init = pod(
+        vec![container("container1", Some("100m"))],
+        vec![container("init-container1", Some("20m")), sidecar],
+    );
+    assert_eq!(calculate_pod_requests(&[&with_init], "cpu", true), one(150));
 }
