@@ -209,7 +209,7 @@ pub fn get_replica_sets_for_deployment(
         })?,
     };
     let mut claimed = vec![];
-    let mut first_err = None;
+    let mut errs = vec![];
     for rs in rs_list {
         let matches = selector.matches(&rs.metadata.labels);
         match rs.metadata.controller_ref() {
@@ -221,7 +221,7 @@ pub fn get_replica_sets_for_deployment(
                 }
                 if let Err(e) = release_replica_set(ctx, d, &rs) {
                     if !e.is_not_found() {
-                        first_err.get_or_insert(e);
+                        errs.push(e);
                     }
                 }
             }
@@ -236,14 +236,13 @@ pub fn get_replica_sets_for_deployment(
                 match adopt_replica_set(ctx, d, &rs) {
                     Ok(()) => claimed.push(rs),
                     Err(e) if e.is_not_found() => {}
-                    Err(e) => {
-                        first_err.get_or_insert(e);
-                    }
+                    Err(e) => errs.push(e),
                 }
             }
         }
     }
-    match first_err {
+    // `ClaimReplicaSets` claims every ReplicaSet and returns `utilerrors.NewAggregate(errlist)`.
+    match crate::controllers::controller_ref_manager::aggregate(errs) {
         Some(e) => Err(e),
         None => Ok(claimed),
     }
@@ -259,24 +258,23 @@ fn record_patch(ctx: &mut Ctx, rs: &ReplicaSet) {
     });
 }
 
-/// `AdoptReplicaSet`: `RecheckDeletionTimestamp` on a fresh read of the deployment, then a patch
-/// adding the controller reference (with a uid precondition on the ReplicaSet).
+/// `AdoptReplicaSet`: `RecheckDeletionTimestamp` on a fresh read of the deployment (its failure
+/// wrapped as `can't adopt ReplicaSet ns/name (uid): ...`, which is no longer a NotFound), then a
+/// patch adding the controller reference (with a uid precondition on the ReplicaSet).
 fn adopt_replica_set(ctx: &mut Ctx, d: &Deployment, rs: &ReplicaSet) -> Result<(), ApiError> {
-    let (ns, name) = (d.metadata.namespace.clone(), d.metadata.name.clone());
-    let fresh = ctx
-        .store()
-        .get::<Deployment>(&ns, &name)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(&Deployment::qualified_resource(), &name))?;
-    if fresh.metadata.uid != d.metadata.uid {
+    use crate::controllers::controller_ref_manager::{recheck_deletion_timestamp, ClaimOwner};
+    let nothing = crate::api::Selector::Nothing; // the recheck reads no selector
+    let owner = ClaimOwner {
+        meta: &d.metadata,
+        api_version: "apps/v1",
+        kind: Deployment::KIND,
+        selector: &nothing,
+    };
+    if let Err(e) = recheck_deletion_timestamp(ctx, &owner) {
+        let m = &rs.metadata;
         return Err(internal(format!(
-            "original Deployment {ns}/{name} is gone: got uid {}, wanted {}",
-            fresh.metadata.uid, d.metadata.uid
-        )));
-    }
-    if let Some(t) = fresh.metadata.deletion_timestamp {
-        return Err(internal(format!(
-            "{ns}/{name} has just been deleted at {t}"
+            "can't adopt ReplicaSet {}/{} ({}): {e}",
+            m.namespace, m.name, m.uid
         )));
     }
     record_patch(ctx, rs);

@@ -2645,3 +2645,5 @@ fn scale_doc_example() {
     scale(&mut fx.ctx(), &d, Some(&n), &mut olds).unwrap();
     assert_eq!((fx.rs("new").replicas(), fx.rs("old").replicas()), (8, 7));
 }
+
+mod upstream_gap;

@@ -1319,3 +1319,7 @@ mod controller_tests;
 #[cfg(test)]
 #[path = "horizontal_upstream_tests2.rs"]
 mod upstream_tests2;
+
+#[cfg(test)]
+#[path = "horizontal_rate_limiter_tests.rs"]
+mod rate_limiter_tests;

@@ -1060,4 +1060,5 @@ fn utilization_sums_wrap_like_go() {
 // TestCalculateRequests (see calculate_requests_table). From
 // metrics/*_client_test.go: REST metrics client plumbing, not applicable.
 
+mod upstream_gap;
 mod upstream_tests2;
