@@ -106,13 +106,27 @@ fn status_updates_with_deployment_replica_set_terminating_replicas() {
     }
 }
 
-// The ReplicaSet status strategy drops the field the same way (`dropDisabledStatusFields` in
-// pkg/registry/apps/replicaset/strategy.go, which the same KEP added next to the Deployment's).
+// Port of TestReplicaSetStatusStrategyWithDeploymentPodReplacementPolicy
+// (pkg/registry/apps/replicaset/strategy_test.go; the stored copy toggles the gate's earlier
+// name): the ReplicaSet status strategy drops an added status.terminatingReplicas the same way
+// (`dropDisabledStatusFields` in pkg/registry/apps/replicaset/strategy.go, gated by
+// DeploymentReplicaSetTerminatingReplicas).
 #[test]
 fn replica_set_status_update_drops_terminating_replicas_without_the_gate() {
-    for (gate, want) in [(false, None), (true, Some(2))] {
+    // (gate, stored terminatingReplicas, written, expected): upstream's three rows.
+    let rows = [
+        (false, None, 2, None),
+        (false, Some(2), 5, Some(5)),
+        (true, None, 2, Some(2)),
+    ];
+    for (gate, old, written, want) in rows {
         let mut api = api_with_terminating_gate(gate);
-        api.create(obj(json!({
+        let mut status = json!({"replicas": 3});
+        if let Some(t) = old {
+            status["terminatingReplicas"] = json!(t);
+        }
+        api.load(obj(json!({
+            "status": status,
             "apiVersion": "apps/v1", "kind": "ReplicaSet",
             "metadata": {"name": "rs", "namespace": "default"},
             "spec": {"replicas": 3, "selector": {"matchLabels": {"a": "b"}},
@@ -127,7 +141,8 @@ fn replica_set_status_update_drops_terminating_replicas_without_the_gate() {
                 .expect("stored ReplicaSet")
         };
         let mut v = serde_json::to_value(rs(&api)).unwrap();
-        v["status"] = json!({"replicas": 2, "terminatingReplicas": 2});
+        assert_eq!(rs(&api).status.terminating_replicas, old);
+        v["status"] = json!({"replicas": 2, "terminatingReplicas": written});
         api.update_status(obj(v)).expect("status update");
         assert_eq!(rs(&api).status.replicas, 2);
         assert_eq!(rs(&api).status.terminating_replicas, want, "gate {gate}");
