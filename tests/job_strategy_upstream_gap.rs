@@ -159,3 +159,33 @@ fn job_strategy_garbage_collection_policy() {
         "background deletion removes the Job at once"
     );
 }
+
+// Port of TestCronJobStrategy's DefaultGarbageCollectionPolicy checks
+// (pkg/registry/batch/cronjob/strategy_test.go): for batch/v1 (any version but v1beta1) a
+// CronJob deleted without a propagation policy deletes its dependents in the background, unlike
+// a Job: no orphan finalizer, the CronJob is gone at once.
+#[test]
+fn cron_job_strategy_garbage_collection_policy() {
+    let mut api = ApiServer::new(1, now());
+    let cj = json!({
+        "apiVersion": "batch/v1", "kind": "CronJob",
+        "metadata": {"name": "mycronjob", "namespace": "default"},
+        "spec": {"schedule": "* * * * ?", "concurrencyPolicy": "Allow",
+            "jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "OnFailure",
+                "containers": [{"name": "abc", "image": "image"}]}}}}}
+    });
+    api.create(Object::from_value(cj).unwrap())
+        .expect("valid CronJob");
+    let got = api
+        .delete("CronJob", "default", "mycronjob", &DeleteOptions::default())
+        .expect("delete");
+    assert!(
+        !got.meta().finalizers.iter().any(|f| f == FINALIZER_ORPHAN),
+        "{:?}",
+        got.meta().finalizers
+    );
+    assert!(api
+        .store
+        .get::<kubeplay::api::batch::CronJob>("default", "mycronjob")
+        .is_none());
+}
