@@ -189,3 +189,49 @@ fn cron_job_strategy_garbage_collection_policy() {
         .get::<kubeplay::api::batch::CronJob>("default", "mycronjob")
         .is_none());
 }
+
+// End to end, the row "valid transition to Complete for suspended Job with completions=0;
+// without startTime" of TestStatusStrategy_ValidateUpdate (kubernetes/kubernetes#132144): the
+// Job controller completes a suspended Job with `completions: 0` at once, and the API server
+// takes that status although the Job never started.
+#[test]
+fn suspended_job_with_zero_completions_completes() {
+    let text = r#"
+apiVersion: kubeplay.dev/v1alpha1
+kind: Scenario
+metadata:
+  name: suspended-zero-completions
+objects:
+  - apiVersion: batch/v1
+    kind: Job
+    metadata:
+      name: suspended-zero-completions
+    spec:
+      completions: 0
+      suspend: true
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+            - name: c
+              image: busybox
+"#;
+    let s = kubeplay::scenario::Scenario::parse(text).expect("parses");
+    let mut sim = s.build().expect("builds");
+    let end = sim.start + kubeplay::api::Duration::from_secs(60);
+    sim.run_until(end).expect("runs");
+    let j = sim
+        .api
+        .store
+        .get::<Job>("default", "suspended-zero-completions")
+        .expect("job")
+        .clone();
+    let complete = j
+        .status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "Complete" && c.status == "True");
+    assert!(complete, "{:?}", j.status);
+    assert_eq!(j.status.start_time, None);
+    assert!(j.status.completion_time.is_some());
+}
