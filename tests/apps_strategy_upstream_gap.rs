@@ -60,7 +60,8 @@ fn api_with_terminating_gate(enabled: bool) -> ApiServer {
 #[test]
 fn status_updates_with_deployment_replica_set_terminating_replicas() {
     // (name, gate, stored terminatingReplicas, written, expected)
-    let rows: [(&str, bool, Option<i32>, i32, Option<i32>); 3] = [
+    type Row = (&'static str, bool, Option<i32>, i32, Option<i32>);
+    let rows: [Row; 3] = [
         (
             "should not allow updates when feature gate is disabled",
             false,

@@ -68,7 +68,8 @@ fn set_node_selector(j: &mut Job) {
 // (pkg/registry/batch/job/strategy_test.go), the rows with the gate disabled.
 #[test]
 fn job_strategy_validate_update_mutable_scheduling_directives() {
-    let rows: Vec<(&str, Job, Vec<(FieldErrorType, &str)>)> = vec![
+    type Row = (&'static str, Job, Vec<(FieldErrorType, &'static str)>);
+    let rows: Vec<Row> = vec![
         (
             "feature gate disabled - scheduling directives update allowed for suspended job never started",
             job(|j| {
