@@ -1193,6 +1193,9 @@ pub fn job_status_validation_options(
         let completion_time_changed = o.completion_time != n.completion_time;
         // `apiequality.Semantic.DeepEqual`: nil and empty lists are equal inside the struct.
         let uncounted_changed = o.uncounted_terminated_pods != n.uncounted_terminated_pods;
+        // A suspended Job with `completions: 0` completes without ever starting: no startTime
+        // is required then (kubernetes/kubernetes#132144, PR #132614).
+        let suspended_zero = new.spec.suspend == Some(true) && new.spec.completions == Some(0);
         return JobStatusValidationOptions {
             // Indexed Jobs with completions == parallelism may be scaled down.
             reject_decreasing_succeeded_counter: !is_indexed
@@ -1206,7 +1209,8 @@ pub fn job_status_validation_options(
             reject_failed_indexes_overlapping_completed: failed_indexes_changed
                 || completed_indexes_changed,
             reject_finished_job_with_active_pods: finished_changed || active_changed,
-            reject_finished_job_without_start_time: finished_changed || start_time_changed,
+            reject_finished_job_without_start_time: (finished_changed || start_time_changed)
+                && !suspended_zero,
             reject_finished_job_with_uncounted_terminated_pods: finished_changed
                 || uncounted_changed,
             reject_start_time_update_for_unsuspended_job: start_time_changed,
@@ -1577,6 +1581,9 @@ mod upstream_tests3;
 
 #[cfg(test)]
 mod upstream_tests4;
+
+#[cfg(test)]
+mod upstream_tests5;
 
 #[cfg(test)]
 mod hugepages_tests;

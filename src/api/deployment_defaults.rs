@@ -65,6 +65,40 @@ pub fn prepare_for_status_update(request: &Object, stored: &mut Object) {
     }
 }
 
+/// `dropDisabledStatusFields` of the Deployment and ReplicaSet status strategies
+/// (pkg/registry/apps/{deployment,replicaset}/strategy.go): without
+/// DeploymentReplicaSetTerminatingReplicas a status write cannot add `status.terminatingReplicas`
+/// (a stored value stays updatable). A ReplicationController's status has no such field.
+pub fn drop_disabled_status_fields(
+    new: &mut Object,
+    old: &Object,
+    gates: &crate::features::FeatureGates,
+) {
+    let gate = gates.enabled("DeploymentReplicaSetTerminatingReplicas");
+    let drop = match (&*new, old) {
+        (Object::Deployment(n), Object::Deployment(o)) => {
+            !gate
+                && o.status.terminating_replicas.is_none()
+                && n.status.terminating_replicas.is_some()
+        }
+        (Object::ReplicaSet(n), Object::ReplicaSet(o)) => {
+            !gate
+                && o.status.terminating_replicas.is_none()
+                && n.status.terminating_replicas.is_some()
+        }
+        (Object::ReplicationController(n), _) => n.status.terminating_replicas.is_some(),
+        _ => false,
+    };
+    if drop {
+        match new {
+            Object::Deployment(n) => n.status.terminating_replicas = None,
+            Object::ReplicaSet(n) => n.status.terminating_replicas = None,
+            Object::ReplicationController(n) => n.status.terminating_replicas = None,
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

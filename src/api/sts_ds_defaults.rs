@@ -781,3 +781,6 @@ mod tests {
 
 #[cfg(test)]
 mod strategy_upstream_tests;
+
+#[cfg(test)]
+mod strategy_upstream_gap_tests;

@@ -453,6 +453,7 @@ impl ApiServer {
             // The request carries the stored spec and metadata (the usual controller write):
             // take it as is instead of copying the stored object.
             prepare_pod_status_update(&mut o, &old);
+            crate::api::deployment_defaults::drop_disabled_status_fields(&mut o, &old, &self.gates);
             let errs =
                 crate::api::validation::status::validate_status_update_gated(&o, &old, &self.gates);
             if !errs.is_empty() {
@@ -465,6 +466,7 @@ impl ApiServer {
             crate::api::defaults::copy_status(&o, &mut n);
             crate::api::deployment_defaults::prepare_for_status_update(&o, &mut n);
             prepare_pod_status_update(&mut n, &old);
+            crate::api::deployment_defaults::drop_disabled_status_fields(&mut n, &old, &self.gates);
             let errs =
                 crate::api::validation::status::validate_status_update_gated(&n, &old, &self.gates);
             if !errs.is_empty() {

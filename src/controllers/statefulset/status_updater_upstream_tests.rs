@@ -105,7 +105,8 @@ fn updater_available_replicas_beyond_replicas_is_refused_by_the_api_server() {
 }
 
 // Not ported:
-// - TestStatefulSetStatusUpdaterUpdateReplicasConflict / ...ConflictFailure: the retry on an
+// - TestStatefulSetStatusUpdaterUpdateReplicasConflict /
+//   TestStatefulSetStatusUpdaterUpdateReplicasConflictFailure: the retry on an
 //   update Conflict; kubeplay's controller writes carry no resourceVersion, so a status write
 //   never conflicts.
 // - TestStatefulSetUpdaterUpdateExceedDeadline: request contexts and deadlines are not modelled.

@@ -2247,8 +2247,9 @@ fn recreates_terminal_pods_monotonic_and_burst() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Update tables: TestStatefulSetControlRollingUpdate, ...OnDeleteUpdate, ...WithPartition,
-// ...LimitsHistory, ...Rollback
+// Update tables: TestStatefulSetControlRollingUpdate, TestStatefulSetControlOnDeleteUpdate,
+// TestStatefulSetControlRollingUpdateWithPartition, TestStatefulSetControlLimitsHistory,
+// TestStatefulSetControlRollback
 // ---------------------------------------------------------------------------------------------
 
 /// `runTestOverPVCRetentionPolicies`: Retain/Retain, ScaleDownOnly, SetDeleteOnly, Delete and
@@ -3060,9 +3061,12 @@ fn bumped(p: &Pod) -> Pod {
     p
 }
 
-// Port of TestStatefulSetControllerAddPod, ...AddPodOrphan, ...AddPodNoSet, ...UpdatePod,
-// ...UpdatePodWithNoSet, ...UpdatePodWithSameVersion, ...UpdatePodOrphanWithNewLabels,
-// ...UpdatePodChangeControllerRef, ...UpdatePodRelease, ...DeletePod and ...DeletePodOrphan
+// Port of TestStatefulSetControllerAddPod, TestStatefulSetControllerAddPodOrphan,
+// TestStatefulSetControllerAddPodNoSet, TestStatefulSetControllerUpdatePod,
+// TestStatefulSetControllerUpdatePodWithNoSet, TestStatefulSetControllerUpdatePodWithSameVersion,
+// TestStatefulSetControllerUpdatePodOrphanWithNewLabels,
+// TestStatefulSetControllerUpdatePodChangeControllerRef, TestStatefulSetControllerUpdatePodRelease,
+// TestStatefulSetControllerDeletePod and TestStatefulSetControllerDeletePodOrphan
 // (the tombstone variant has no counterpart: the simulation's watch never loses a delete).
 #[test]
 fn pod_handlers_queue_the_right_sets() {
