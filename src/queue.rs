@@ -4,8 +4,9 @@
 use crate::api::{Duration, Time};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-/// `workqueue.NewTypedRateLimitingQueue` with `DefaultControllerRateLimiter`'s per-item
-/// exponential back-off (5 ms doubling, capped at 1000 s).
+/// `workqueue.NewTypedRateLimitingQueue` with `DefaultControllerRateLimiter`: the larger of a
+/// per-item exponential back-off (5 ms doubling, capped at 1000 s) and an overall token bucket
+/// (10 retries a second, bursts of 100) shared by every key of the queue.
 #[derive(Clone, Debug, Default)]
 pub struct WorkQueue {
     ready: VecDeque<String>,
@@ -19,6 +20,37 @@ pub struct WorkQueue {
     /// The per-item exponential back-off's base and maximum delay when not the default
     /// controller rate limiter's ([`RATE_LIMIT_BASE`], [`RATE_LIMIT_MAX`]).
     rate_limit: Option<(Duration, Duration)>,
+    /// The default limiter's token bucket: tokens left (negative when retries are booked ahead)
+    /// and the time of the last reservation; `None` until the first rate-limited add (a full
+    /// bucket).
+    bucket: Option<(f64, Time)>,
+}
+
+/// `DefaultControllerRateLimiter`'s `BucketRateLimiter`: `rate.NewLimiter(rate.Limit(10), 100)`.
+pub const BUCKET_QPS: f64 = 10.0;
+/// The bucket's burst.
+pub const BUCKET_BURST: f64 = 100.0;
+
+/// `rate.Limiter.Reserve().Delay()` (golang.org/x/time/rate `reserveN` with `advance`) for a
+/// bucket of [`BUCKET_QPS`] and [`BUCKET_BURST`] in state `bucket` at `now`: refills by the time
+/// since the last reservation (capped at the burst), takes one token, and waits for the
+/// shortfall when the count goes negative. Returns the new state and the delay.
+pub fn bucket_reserve(bucket: Option<(f64, Time)>, now: Time) -> ((f64, Time), Duration) {
+    let (tokens, last) = bucket.unwrap_or((0.0, Time(i64::MIN)));
+    let elapsed_ms = if now < last {
+        0
+    } else {
+        now.0.saturating_sub(last.0)
+    };
+    // `time.Duration.Seconds()`: whole seconds plus the nanosecond remainder.
+    let secs = (elapsed_ms / 1000) as f64 + ((elapsed_ms % 1000) * 1_000_000) as f64 / 1e9;
+    let tokens = (tokens + secs * BUCKET_QPS).min(BUCKET_BURST) - 1.0;
+    let wait_ns = if tokens < 0.0 {
+        ((-tokens / BUCKET_QPS) * 1e9) as i64
+    } else {
+        0
+    };
+    ((tokens, now), Duration(wait_ns / 1_000_000))
 }
 
 pub const RATE_LIMIT_BASE: Duration = Duration::from_millis(5);
@@ -78,13 +110,19 @@ impl WorkQueue {
         self.delayed_keys.insert(key.to_string(), (due, self.seq));
     }
 
-    /// `AddRateLimited`: back off exponentially per key.
+    /// `AddRateLimited`: back off exponentially per key; with the default limiter, also wait
+    /// for the queue's token bucket (`MaxOfRateLimiter` asks both, so both count the retry).
     pub fn add_rate_limited(&mut self, key: &str, now: Time) {
         let n = self.failures.entry(key.to_string()).or_insert(0);
         let exp = (*n).min(40);
         *n += 1;
         let (base, max) = self.rate_limit.unwrap_or((RATE_LIMIT_BASE, RATE_LIMIT_MAX));
-        let delay = base.0.saturating_mul(1i64 << exp).min(max.0);
+        let mut delay = base.0.saturating_mul(1i64 << exp).min(max.0);
+        if self.rate_limit.is_none() {
+            let (state, wait) = bucket_reserve(self.bucket, now);
+            self.bucket = Some(state);
+            delay = delay.max(wait.0);
+        }
         self.add_after(key, Duration(delay), now);
     }
 
