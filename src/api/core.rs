@@ -362,7 +362,9 @@ pub struct PodCondition {
     #[serde(default, skip_serializing_if = "is_zero_i64")]
     pub observed_generation: i64,
     pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Written as `null` when unset, as the API server does (a non-pointer `metav1.Time` with
+    /// `omitempty`): `kubectl get pod -o yaml` shows `lastProbeTime: null`.
+    #[serde(default)]
     pub last_probe_time: Option<Time>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
