@@ -379,13 +379,9 @@ fn pod_requests_with(pod: &Pod, non_missing: bool, node_info: bool) -> Resources
     };
     let container = |c: &crate::api::Container| -> BTreeMap<String, i128> {
         let mut m = BTreeMap::new();
+        // Requests only, as upstream: API defaulting (`SetDefaults_Pod`) has already copied
+        // limits to missing requests of a stored pod.
         if let Some(r) = &c.resources {
-            for (k, q) in r.limits.iter().chain(r.requests.iter()) {
-                // requests override limits (API defaulting copies limits to missing requests)
-                if let Some(v) = milli_of(q) {
-                    m.insert(k.clone(), v);
-                }
-            }
             for (k, q) in &r.requests {
                 if let Some(v) = milli_of(q) {
                     m.insert(k.clone(), v);
@@ -3619,3 +3615,6 @@ mod upstream_nodeaffinity_tests;
 
 #[cfg(test)]
 mod upstream_nodeaffinity_prefilter_tests;
+
+#[cfg(test)]
+mod upstream_gap_tests;

@@ -1,0 +1,423 @@
+//! Upstream tables not ported elsewhere, run against kubeplay's real functions:
+//! component-helpers/resource/helpers_test.go (TestPodRequestsAndLimits,
+//! TestPodRequestsAndLimitsWithoutOverhead, TestPodResourceRequests,
+//! TestPodLevelResourceRequests — the rows without status resources or options kubeplay does
+//! not take), pkg/scheduler/framework/plugins/helper/taint_test.go
+//! (TestDoNotScheduleTaintsFilterFunc) and pkg/apis/core/v1/helper/helpers_test.go
+//! (TestIsExtendedResourceName, through `schedutil.IsScalarResourceName`).
+
+use super::*;
+use crate::api::{Container, Quantity, ResourceRequirements};
+
+const MI: i128 = 1024 * 1024;
+const GI: i128 = 1024 * MI;
+
+fn list(res: &[(&str, &str)]) -> BTreeMap<String, Quantity> {
+    res.iter()
+        .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+        .collect()
+}
+
+fn req(requests: &[(&str, &str)]) -> Container {
+    req_lim(requests, &[])
+}
+
+fn req_lim(requests: &[(&str, &str)], limits: &[(&str, &str)]) -> Container {
+    Container {
+        resources: Some(ResourceRequirements {
+            requests: list(requests),
+            limits: list(limits),
+        }),
+        ..Default::default()
+    }
+}
+
+/// An init container with `restartPolicy: Always` (a sidecar).
+fn sidecar(requests: &[(&str, &str)]) -> Container {
+    Container {
+        restart_policy: Some("Always".into()),
+        ..req(requests)
+    }
+}
+
+fn pod(init: Vec<Container>, containers: Vec<Container>) -> Pod {
+    let mut p = Pod::default();
+    p.spec_mut().init_containers = init;
+    p.spec_mut().containers = containers;
+    p
+}
+
+fn with_overhead(mut p: Pod, overhead: &[(&str, &str)]) -> Pod {
+    let o: serde_json::Map<String, serde_json::Value> = overhead
+        .iter()
+        .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
+        .collect();
+    p.spec_mut()
+        .extra
+        .insert("overhead".into(), serde_json::Value::Object(o));
+    p
+}
+
+fn with_pod_level(mut p: Pod, requests: &[(&str, &str)], limits: &[(&str, &str)]) -> Pod {
+    p.spec_mut().resources = Some(ResourceRequirements {
+        requests: list(requests),
+        limits: list(limits),
+    });
+    p
+}
+
+/// Expected `Resources` from (name, value): cpu in milli-cores, the rest in units.
+fn want(milli_cpu: i128, memory: i128, scalar: &[(&str, i128)]) -> Resources {
+    Resources {
+        milli_cpu,
+        memory,
+        ephemeral_storage: 0,
+        scalar: scalar.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+    }
+}
+
+/// `getPod(name, podResources{...})` of helpers_test.go: one container with the given requests
+/// and limits, and the overhead.
+fn get_pod(requests: &[(&str, &str)], limits: &[(&str, &str)], overhead: &[(&str, &str)]) -> Pod {
+    let p = pod(vec![], vec![req_lim(requests, limits)]);
+    if overhead.is_empty() {
+        p
+    } else {
+        with_overhead(p, overhead)
+    }
+}
+
+/// TestPodRequestsAndLimits (component-helpers/resource/helpers_test.go), the requests side.
+/// `PodRequests` reads requests only: a container with only a limit requests nothing (the API
+/// server's defaulting, not `PodRequests`, copies limits to requests).
+#[test]
+fn test_pod_requests_and_limits() {
+    let rows: Vec<(&str, Pod, Resources)> = vec![
+        (
+            "just-limit-no-overhead",
+            get_pod(&[], &[("cpu", "9")], &[]),
+            want(0, 0, &[]),
+        ),
+        (
+            "just-overhead",
+            get_pod(&[], &[], &[("cpu", "5"), ("memory", "5")]),
+            want(5000, 5, &[]),
+        ),
+        (
+            "req-and-overhead",
+            get_pod(
+                &[("cpu", "1"), ("memory", "10")],
+                &[],
+                &[("cpu", "5"), ("memory", "5")],
+            ),
+            want(6000, 15, &[]),
+        ),
+        (
+            "all-req-lim-and-overhead",
+            get_pod(
+                &[("cpu", "1"), ("memory", "10")],
+                &[("cpu", "2"), ("memory", "12")],
+                &[("cpu", "5"), ("memory", "5")],
+            ),
+            want(6000, 15, &[]),
+        ),
+        (
+            "req-some-lim-and-overhead",
+            get_pod(
+                &[("cpu", "1"), ("memory", "10")],
+                &[("cpu", "2")],
+                &[("cpu", "5"), ("memory", "5")],
+            ),
+            want(6000, 15, &[]),
+        ),
+    ];
+    for (name, p, w) in rows {
+        assert_eq!(pod_requests(&p, false), w, "{name}");
+    }
+}
+
+/// TestPodRequestsAndLimitsWithoutOverhead, "two container no overhead - should just be sum of
+/// containers" (the other rows set `ExcludeOverhead`, which the scheduler never does).
+#[test]
+fn test_pod_requests_and_limits_without_overhead() {
+    let p = pod(
+        vec![],
+        vec![
+            req_lim(
+                &[("cpu", "1"), ("memory", "5")],
+                &[("cpu", "2"), ("memory", "10")],
+            ),
+            req_lim(
+                &[("cpu", "4"), ("memory", "12")],
+                &[("cpu", "8"), ("memory", "24")],
+            ),
+        ],
+    );
+    assert_eq!(pod_requests(&p, false), want(5000, 17, &[]));
+}
+
+/// TestPodResourceRequests (component-helpers/resource/helpers_test.go): the rows with default
+/// options (no `ExcludeOverhead`) and the "don't use status" resize rows (kubeplay does not
+/// resize pods in place, so the spec is what counts).
+#[test]
+fn test_pod_resource_requests() {
+    let rows: Vec<(&str, Pod, Resources)> = vec![
+        (
+            "nil options, larger init container",
+            pod(vec![req(&[("cpu", "4")])], vec![req(&[("cpu", "1")])]),
+            want(4000, 0, &[]),
+        ),
+        (
+            "nil options, larger containers",
+            pod(
+                vec![req(&[("cpu", "2")])],
+                vec![req(&[("cpu", "2")]), req(&[("cpu", "3")])],
+            ),
+            want(5000, 0, &[]),
+        ),
+        (
+            "pod overhead included",
+            with_overhead(
+                pod(
+                    vec![req_lim(&[("cpu", "2")], &[("cpu", "2")])],
+                    vec![req(&[("cpu", "2")]), req(&[("cpu", "3")])],
+                ),
+                &[("cpu", "1"), ("memory", "1Gi")],
+            ),
+            want(6000, GI, &[]),
+        ),
+        (
+            "resized, infeasible, but don't use status",
+            pod(vec![], vec![req(&[("cpu", "4")])]),
+            want(4000, 0, &[]),
+        ),
+        (
+            "resized, restartable init container, infeasible, but don't use status",
+            pod(vec![sidecar(&[("cpu", "4")])], vec![]),
+            want(4000, 0, &[]),
+        ),
+        (
+            "restartable init container",
+            pod(vec![sidecar(&[("cpu", "1")])], vec![req(&[("cpu", "1")])]),
+            want(2000, 0, &[]),
+        ),
+        (
+            "multiple restartable init containers",
+            pod(
+                vec![
+                    req(&[("cpu", "5")]),
+                    sidecar(&[("cpu", "1")]),
+                    sidecar(&[("cpu", "2")]),
+                    sidecar(&[("cpu", "3")]),
+                ],
+                vec![req(&[("cpu", "1")])],
+            ),
+            want(7000, 0, &[]),
+        ),
+        (
+            "multiple restartable and regular init containers",
+            pod(
+                vec![
+                    req(&[("cpu", "5")]),
+                    sidecar(&[("cpu", "1")]),
+                    sidecar(&[("cpu", "2")]),
+                    req(&[("cpu", "5")]),
+                    sidecar(&[("cpu", "3")]),
+                ],
+                vec![req(&[("cpu", "1")])],
+            ),
+            want(8000, 0, &[]),
+        ),
+        (
+            "restartable-init, init and regular",
+            pod(
+                vec![sidecar(&[("cpu", "10")]), req(&[("cpu", "200")])],
+                vec![req(&[("cpu", "100")])],
+            ),
+            want(210_000, 0, &[]),
+        ),
+    ];
+    for (name, p, w) in rows {
+        assert_eq!(pod_requests(&p, false), w, "{name}");
+    }
+}
+
+/// TestPodLevelResourceRequests (component-helpers/resource/helpers_test.go), the rows with
+/// `SkipPodLevelResources: false` (the scheduler's options with PodLevelResources on) and no
+/// status resources. The `storage` rows keep only what kubeplay's `Resources` holds.
+#[test]
+fn test_pod_level_resource_requests() {
+    let hp2 = "hugepages-2Mi";
+    let hp1g = "hugepages-1Gi";
+    let rows: Vec<(&str, Pod, Resources)> = vec![
+        ("nil", Pod::default(), want(0, 0, &[])),
+        (
+            "pod level memory resource with SkipPodLevelResources false",
+            with_pod_level(Pod::default(), &[("memory", "2Mi")], &[]),
+            want(0, 2 * MI, &[]),
+        ),
+        (
+            "pod level memory and container level cpu resources with SkipPodLevelResources false",
+            with_pod_level(
+                pod(vec![], vec![req(&[("cpu", "2m")])]),
+                &[("memory", "2Mi")],
+                &[],
+            ),
+            want(2, 2 * MI, &[]),
+        ),
+        (
+            "pod level unsupported resources set at pod-level with SkipPodLevelResources false",
+            with_pod_level(
+                pod(vec![], vec![req(&[("memory", "3Mi")])]),
+                &[("storage", "2Mi")],
+                &[],
+            ),
+            want(0, 3 * MI, &[]),
+        ),
+        (
+            "only container level resources set with SkipPodLevelResources false",
+            pod(vec![], vec![req(&[("memory", "3Mi"), ("cpu", "2m")])]),
+            want(2, 3 * MI, &[]),
+        ),
+        (
+            "both container-level and pod-level resources set with SkipPodLevelResources false",
+            with_pod_level(
+                pod(vec![], vec![req(&[("memory", "3Mi"), ("cpu", "2m")])]),
+                &[("memory", "6Mi"), ("cpu", "8m")],
+                &[],
+            ),
+            want(8, 6 * MI, &[]),
+        ),
+        (
+            "container-level resources and init container set with SkipPodLevelResources false",
+            pod(
+                vec![req(&[("memory", "5Mi"), ("cpu", "4m")])],
+                vec![req(&[("memory", "3Mi"), ("cpu", "2m")])],
+            ),
+            want(4, 5 * MI, &[]),
+        ),
+        (
+            "container-level resources and sidecar container set with SkipPodLevelResources false",
+            pod(
+                vec![sidecar(&[("memory", "5Mi"), ("cpu", "4m")])],
+                vec![req(&[("memory", "3Mi"), ("cpu", "2m")])],
+            ),
+            want(6, 8 * MI, &[]),
+        ),
+        (
+            "container-level resources, init and sidecar container set with SkipPodLevelResources false",
+            pod(
+                vec![
+                    sidecar(&[("memory", "5Mi"), ("cpu", "4m")]),
+                    req(&[("memory", "6Mi"), ("cpu", "8m")]),
+                ],
+                vec![req(&[("memory", "3Mi"), ("cpu", "2m")])],
+            ),
+            want(12, 11 * MI, &[]),
+        ),
+        (
+            "pod-level resources, container-level resources, init and sidecar container set with SkipPodLevelResources false",
+            with_pod_level(
+                pod(
+                    vec![
+                        sidecar(&[("memory", "5Mi"), ("cpu", "4m")]),
+                        req(&[("memory", "6Mi"), ("cpu", "8m")]),
+                    ],
+                    vec![req(&[("memory", "3Mi"), ("cpu", "2m")])],
+                ),
+                &[("memory", "15Mi"), ("cpu", "18m")],
+                &[],
+            ),
+            want(18, 15 * MI, &[]),
+        ),
+        (
+            "pod-level resources, hugepage request/limit single page size",
+            with_pod_level(
+                Pod::default(),
+                &[("memory", "10Mi"), (hp2, "2Mi")],
+                &[(hp2, "2Mi")],
+            ),
+            want(0, 10 * MI, &[(hp2, 2 * MI)]),
+        ),
+        (
+            "pod-level resources, hugepage request/limit multiple page sizes",
+            with_pod_level(
+                Pod::default(),
+                &[("cpu", "1"), (hp2, "2Mi"), (hp1g, "1Gi")],
+                &[(hp2, "2Mi"), (hp1g, "1Gi")],
+            ),
+            want(1000, 0, &[(hp2, 2 * MI), (hp1g, GI)]),
+        ),
+        (
+            "pod-level resources, container-level resources, hugepage request/limit single page size",
+            with_pod_level(
+                pod(vec![], vec![req_lim(&[(hp2, "6Mi")], &[(hp2, "6Mi")])]),
+                &[("cpu", "1"), (hp2, "10Mi")],
+                &[(hp2, "10Mi")],
+            ),
+            want(1000, 0, &[(hp2, 10 * MI)]),
+        ),
+        (
+            "pod-level resources, container-level resources, hugepage request/limit multiple page sizes",
+            with_pod_level(
+                pod(
+                    vec![],
+                    vec![req_lim(&[("cpu", "1"), (hp1g, "2Gi")], &[(hp1g, "2Gi")])],
+                ),
+                &[("cpu", "1"), (hp2, "10Mi"), (hp1g, "2Gi")],
+                &[(hp2, "10Mi"), (hp1g, "2Gi")],
+            ),
+            want(1000, 0, &[(hp2, 10 * MI), (hp1g, 2 * GI)]),
+        ),
+        (
+            "pod-level resources, container-level resources, hugepage request/limit multiple page sizes between pod-level and container-level",
+            with_pod_level(
+                pod(
+                    vec![],
+                    vec![req_lim(&[("memory", "4Mi"), (hp1g, "1Gi")], &[(hp1g, "1Gi")])],
+                ),
+                &[("cpu", "1"), (hp2, "10Mi")],
+                &[(hp2, "10Mi")],
+            ),
+            want(1000, 4 * MI, &[(hp2, 10 * MI), (hp1g, GI)]),
+        ),
+    ];
+    for (name, p, w) in rows {
+        assert_eq!(pod_requests(&p, false), w, "{name}");
+    }
+}
+
+/// TestDoNotScheduleTaintsFilterFunc (pkg/scheduler/framework/plugins/helper/taint_test.go).
+#[test]
+fn test_do_not_schedule_taints_filter_func() {
+    let taint = |effect: &str| Taint {
+        key: String::new(),
+        value: String::new(),
+        effect: effect.into(),
+        time_added: None,
+    };
+    // should include the taints with NoSchedule effect
+    assert!(do_not_schedule_taint(&taint("NoSchedule")));
+    // should include the taints with NoExecute effect
+    assert!(do_not_schedule_taint(&taint("NoExecute")));
+    // should not include the taints with PreferNoSchedule effect
+    assert!(!do_not_schedule_taint(&taint("PreferNoSchedule")));
+}
+
+/// TestIsExtendedResourceName (pkg/apis/core/v1/helper/helpers_test.go) through
+/// `IsScalarResourceName` = extended || hugepages || prefixed native || attachable volume. The
+/// two `kubernetes.io`-prefixed rows are not extended but are prefixed native, hence scalar.
+#[test]
+fn test_is_extended_resource_name() {
+    for (name, scalar) in [
+        ("pod.alpha.kubernetes.io/opaque-int-resource-foo", true),
+        ("kubernetes.io/resource-foo", true),
+        ("foo", false),
+        ("a/b", true),
+        ("requests.foobar", false),
+        ("c/d/", false),
+        ("", false),
+    ] {
+        assert_eq!(is_scalar_resource_name(name), scalar, "{name:?}");
+    }
+}
