@@ -421,3 +421,157 @@ fn test_is_extended_resource_name() {
         assert_eq!(is_scalar_resource_name(name), scalar, "{name:?}");
     }
 }
+
+/// TestResourceAllocationScorerCalculateRequests
+/// (pkg/scheduler/framework/plugins/noderesources/resource_allocation_test.go):
+/// `calculatePodResourceRequest` — the non-missing requests (100m / 200Mi for a container
+/// without a cpu / memory request), init containers as a maximum, overhead added.
+#[test]
+fn test_resource_allocation_scorer_calculate_requests() {
+    let one_mi = MI;
+    let dc = DEFAULT_MILLI_CPU_REQUEST;
+    let dm = DEFAULT_MEMORY_REQUEST;
+    let small = |cpu: &str, mem: &str| req(&[("cpu", cpu), ("memory", mem)]);
+    let rows: Vec<(&str, Pod, i128, i128)> = vec![
+        (
+            "overhead only",
+            with_overhead(Pod::default(), &[("cpu", "1"), ("memory", "1Mi")]),
+            1000,
+            one_mi,
+        ),
+        (
+            "1x requestless container",
+            pod(vec![], vec![Container::default()]),
+            dc,
+            dm,
+        ),
+        (
+            "2x requestless container",
+            pod(vec![], vec![Container::default(), Container::default()]),
+            2 * dc,
+            2 * dm,
+        ),
+        (
+            "request container + requestless container",
+            pod(vec![], vec![small("1", "1Mi"), Container::default()]),
+            1000 + dc,
+            one_mi + dm,
+        ),
+        (
+            "container + requestless container + overhead",
+            with_overhead(
+                pod(vec![], vec![small("1", "1Mi"), Container::default()]),
+                &[("cpu", "1"), ("memory", "1Mi")],
+            ),
+            2000 + dc,
+            2 * one_mi + dm,
+        ),
+        (
+            "init container + container + requestless container + overhead",
+            with_overhead(
+                pod(
+                    vec![req(&[("cpu", "3")])],
+                    vec![small("1", "1Mi"), Container::default()],
+                ),
+                &[("cpu", "1"), ("memory", "1Mi")],
+            ),
+            4000,
+            2 * one_mi + dm,
+        ),
+        (
+            "requestless init container + small init container + small container ",
+            pod(
+                vec![Container::default(), small("1m", "1")],
+                vec![small("3m", "3")],
+            ),
+            dc,
+            dm,
+        ),
+        (
+            "requestless init container + small init container + small container + requestless container ",
+            pod(
+                vec![Container::default(), small("1m", "1")],
+                vec![small("3m", "3"), Container::default()],
+            ),
+            3 + dc,
+            3 + dm,
+        ),
+    ];
+    for (name, p, cpu, mem) in rows {
+        let got = pod_requests(&p, true);
+        assert_eq!((got.milli_cpu, got.memory), (cpu, mem), "{name}");
+    }
+}
+
+/// TestTolerationsTolerateTaintsWithFilter (pkg/apis/core/v1/helper/helpers_test.go), through
+/// `FindMatchingUntoleratedTaint` (tolerated ⇔ no untolerated taint passes the filter).
+#[test]
+fn test_tolerations_tolerate_taints_with_filter() {
+    let tol = |key: &str, effect: &str| Toleration {
+        key: key.into(),
+        operator: "Exists".into(),
+        effect: effect.into(),
+        ..Default::default()
+    };
+    let taint = |key: &str, effect: &str| Taint {
+        key: key.into(),
+        effect: effect.into(),
+        ..Default::default()
+    };
+    let all = |_: &Taint| true;
+    type Row<'a> = (
+        &'a str,
+        Vec<Toleration>,
+        Vec<Taint>,
+        &'a dyn Fn(&Taint) -> bool,
+        bool,
+    );
+    let rows: Vec<Row> = vec![
+        (
+            "empty tolerations tolerate empty taints",
+            vec![],
+            vec![],
+            &all,
+            true,
+        ),
+        (
+            "non-empty tolerations tolerate empty taints",
+            vec![tol("foo", "NoSchedule")],
+            vec![],
+            &all,
+            true,
+        ),
+        (
+            "tolerations match all taints, expect tolerated",
+            vec![tol("foo", "NoSchedule")],
+            vec![taint("foo", "NoSchedule")],
+            &all,
+            true,
+        ),
+        (
+            "tolerations don't match taints, but no taints apply to the filter, expect tolerated",
+            vec![tol("foo", "NoSchedule")],
+            vec![taint("bar", "NoSchedule")],
+            &|_: &Taint| false,
+            true,
+        ),
+        (
+            "no filterFunc indicated, means all taints apply to the filter, tolerations don't match taints, expect untolerated",
+            vec![tol("foo", "NoSchedule")],
+            vec![taint("bar", "NoSchedule")],
+            &all,
+            false,
+        ),
+        (
+            "tolerations match taints, expect tolerated",
+            vec![tol("foo", "NoExecute")],
+            vec![taint("foo", "NoExecute"), taint("bar", "NoSchedule")],
+            &|t: &Taint| t.effect == "NoExecute",
+            true,
+        ),
+    ];
+    for (name, tolerations, taints, filter, tolerated) in rows {
+        let got = find_matching_untolerated_taint(&taints, &tolerations, filter).is_none();
+        assert_eq!(got, tolerated, "{name}");
+    }
+}
