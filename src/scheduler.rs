@@ -1751,6 +1751,17 @@ fn start_time(p: &Pod) -> Time {
     p.status.start_time.unwrap_or(Time(i64::MAX))
 }
 
+/// `GetEarliestPodStartTime`: the earliest start time among the highest-priority victims.
+fn earliest_pod_start_time(victims: &[Pod]) -> Time {
+    let highest = victims.iter().map(pod_priority).max().unwrap_or(i32::MIN);
+    victims
+        .iter()
+        .filter(|p| pod_priority(p) == highest)
+        .map(start_time)
+        .min()
+        .unwrap_or(Time::ZERO)
+}
+
 /// `MoreImportantPod`: higher priority, then earlier start time.
 fn more_important(a: &Pod, b: &Pod) -> std::cmp::Ordering {
     pod_priority(b)
@@ -1888,12 +1899,7 @@ fn preempt<'a>(
             .iter()
             .map(|p| pod_priority(p) as i64 + i32::MAX as i64 + 1)
             .sum();
-        let earliest_of_highest = v
-            .iter()
-            .filter(|p| pod_priority(p) == highest)
-            .map(start_time)
-            .min()
-            .unwrap_or(Time::ZERO);
+        let earliest_of_highest = earliest_pod_start_time(v);
         (
             highest,
             sum,

@@ -575,3 +575,73 @@ fn test_tolerations_tolerate_taints_with_filter() {
         assert_eq!(got, tolerated, "{name}");
     }
 }
+
+/// `newPriorityPodWithStartTime` of pkg/scheduler/util/utils_test.go.
+fn priority_pod_with_start_time(name: &str, priority: i32, start: i64) -> Pod {
+    let mut p = Pod::default();
+    p.metadata.name = name.into();
+    p.spec_mut().priority = Some(priority);
+    p.status.start_time = Some(Time(start));
+    p
+}
+
+/// TestGetEarliestPodStartTime (pkg/scheduler/util/utils_test.go): the earliest start among the
+/// highest-priority victims, which `pickOneNodeForPreemption` prefers to be latest.
+#[test]
+fn test_get_earliest_pod_start_time() {
+    let now = 1_000_000;
+    let second = 1_000;
+    let victims = [
+        priority_pod_with_start_time("pod1", 1, now + second),
+        priority_pod_with_start_time("pod2", 2, now + second),
+        priority_pod_with_start_time("pod3", 2, now),
+    ];
+    assert_eq!(earliest_pod_start_time(&victims), Time(now));
+    let victims = [
+        priority_pod_with_start_time("pod1", 2, now),
+        priority_pod_with_start_time("pod2", 2, now + second),
+        priority_pod_with_start_time("pod3", 2, now + 2 * second),
+    ];
+    assert_eq!(earliest_pod_start_time(&victims), Time(now));
+}
+
+/// TestGetRequestForResource and TestGetNonZeroRequest's rows through one container's requests
+/// (pkg/scheduler/util/pod_resources_test.go): `nonZero` defaults a missing cpu / memory request
+/// to 100m / 200Mi, nothing else.
+#[test]
+fn test_get_request_for_resource() {
+    let one = |requests: &[(&str, &str)]| pod(vec![], vec![req(requests)]);
+    let scalar = |r: &Resources, k: &str| r.scalar.get(k).copied().unwrap_or(0);
+    let ext = "intel.com/foo";
+    // extended_resource_not_found / extended_resource_found
+    assert_eq!(scalar(&pod_requests(&one(&[]), true), ext), 0);
+    assert_eq!(scalar(&pod_requests(&one(&[(ext, "4")]), true), ext), 4);
+    // cpu_not_found / memory_not_found
+    let empty = pod_requests(&one(&[]), true);
+    assert_eq!(empty.milli_cpu, DEFAULT_MILLI_CPU_REQUEST);
+    assert_eq!(empty.memory, DEFAULT_MEMORY_REQUEST);
+    // cpu_exist / memory_exist / ephemeralStorage_exist / ephemeralStorage_not_found
+    assert_eq!(pod_requests(&one(&[("cpu", "200m")]), true).milli_cpu, 200);
+    assert_eq!(
+        pod_requests(&one(&[("memory", "400Mi")]), true).memory,
+        400 * MI
+    );
+    assert_eq!(
+        pod_requests(&one(&[("ephemeral-storage", "400Mi")]), true).ephemeral_storage,
+        400 * MI
+    );
+    assert_eq!(empty.ephemeral_storage, 0);
+    // cpu_not_found / memory_not_found with nonZero false
+    let zero = pod_requests(&one(&[]), false);
+    assert_eq!((zero.milli_cpu, zero.memory), (0, 0));
+    // TestGetNonZeroRequest: only_cpu_exist / only_memory_exist / cpu_memory_exist
+    let r = pod_requests(&one(&[("cpu", "200m")]), true);
+    assert_eq!((r.milli_cpu, r.memory), (200, DEFAULT_MEMORY_REQUEST));
+    let r = pod_requests(&one(&[("memory", "400Mi")]), true);
+    assert_eq!(
+        (r.milli_cpu, r.memory),
+        (DEFAULT_MILLI_CPU_REQUEST, 400 * MI)
+    );
+    let r = pod_requests(&one(&[("cpu", "200m"), ("memory", "400Mi")]), true);
+    assert_eq!((r.milli_cpu, r.memory), (200, 400 * MI));
+}
