@@ -645,3 +645,53 @@ fn test_get_request_for_resource() {
     let r = pod_requests(&one(&[("cpu", "200m"), ("memory", "400Mi")]), true);
     assert_eq!((r.milli_cpu, r.memory), (200, 400 * MI));
 }
+
+/// TestZeroRequest (pkg/scheduler/schedule_one_test.go), the NodeResourcesFit (LeastAllocated)
+/// share of the score: a pod without requests, already on the node or being scheduled, counts
+/// as a pod requesting the defaults (100m / 200Mi), and a larger pod scores lower. Both nodes
+/// have 1000m and 10 × 200Mi and hold a large pod (300m / 600Mi) plus a zero-request pod
+/// (node1) or a small pod (node2). The summed scores of the upstream table are not asserted:
+/// its other plugins changed across releases (SelectorSpread removed; BalancedAllocation skips
+/// best-effort pods since 1.33).
+#[test]
+fn test_zero_request() {
+    let node = |name: &str| {
+        let mut n = Node::default();
+        n.metadata.name = name.into();
+        let mem = (DEFAULT_MEMORY_REQUEST * 10).to_string();
+        n.status.allocatable = list(&[("cpu", "1000m"), ("memory", &mem), ("pods", "100")]);
+        n
+    };
+    let dm = DEFAULT_MEMORY_REQUEST.to_string();
+    let dm3 = (DEFAULT_MEMORY_REQUEST * 3).to_string();
+    let no_resources = pod(vec![], vec![Container::default()]);
+    let small = pod(vec![], vec![req(&[("cpu", "100m"), ("memory", &dm)])]);
+    let large = pod(vec![], vec![req(&[("cpu", "300m"), ("memory", &dm3)])]);
+    let (n1, n2) = (node("node1"), node("node2"));
+    let mut ni1 = NodeInfo::new(&n1);
+    ni1.add_pod(&large);
+    ni1.add_pod(&no_resources);
+    let mut ni2 = NodeInfo::new(&n2);
+    ni2.add_pod(&large);
+    ni2.add_pod(&small);
+    for (name, p, want) in [
+        (
+            "test priority of zero-request pod with node with zero-request pod",
+            &no_resources,
+            50,
+        ),
+        (
+            "test priority of nonzero-request pod with node with zero-request pod",
+            &small,
+            50,
+        ),
+        (
+            "test priority of larger pod with node with zero-request pod",
+            &large,
+            30,
+        ),
+    ] {
+        assert_eq!(least_allocated_score(p, &ni1), want, "{name}: node1");
+        assert_eq!(least_allocated_score(p, &ni2), want, "{name}: node2");
+    }
+}
