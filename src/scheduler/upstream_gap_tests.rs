@@ -695,3 +695,37 @@ fn test_zero_request() {
         assert_eq!(least_allocated_score(p, &ni2), want, "{name}: node2");
     }
 }
+
+/// `makeBasePod(t, nodeName, name, cpu, mem, "", ports)` of pkg/scheduler/framework/types_test.go
+/// with one host port on 127.0.0.1/TCP.
+fn base_pod(cpu: &str, mem: &str, host_port: i64) -> Pod {
+    let mut c = req(&[("cpu", cpu), ("memory", mem)]);
+    let mut port = crate::api::ContainerPort {
+        protocol: Some("TCP".into()),
+        ..Default::default()
+    };
+    port.extra.insert("hostIP".into(), "127.0.0.1".into());
+    port.extra.insert("hostPort".into(), host_port.into());
+    c.ports = vec![port];
+    pod(vec![], vec![c])
+}
+
+/// TestNewNodeInfo (pkg/scheduler/framework/types_test.go): two pods' requests summed in
+/// `Requested` and `NonZeroRequested`, and their host ports in `UsedPorts`.
+#[test]
+fn test_new_node_info() {
+    let pods = [base_pod("100m", "500", 80), base_pod("200m", "1Ki", 8080)];
+    let mut ni = NodeInfo::new(&Node::default());
+    for p in &pods {
+        ni.add_pod(p);
+    }
+    assert_eq!(ni.requested, want(300, 1524, &[]));
+    assert_eq!(ni.non_zero_requested.milli_cpu, 300);
+    assert_eq!(ni.non_zero_requested.memory, 1524);
+    assert_eq!(ni.num_pods, 2);
+    assert_eq!(ni.pods.len(), 2);
+    let mut used = node_ports::HostPortInfo::default();
+    used.add("127.0.0.1", "TCP", 80);
+    used.add("127.0.0.1", "TCP", 8080);
+    assert_eq!(ni.used_ports, used);
+}
