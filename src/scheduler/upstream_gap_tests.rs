@@ -417,6 +417,15 @@ fn test_is_extended_resource_name() {
         ("requests.foobar", false),
         ("c/d/", false),
         ("", false),
+        // component-helpers/scheduling/corev1/resource_names_test.go: TestIsExtendedResourceName
+        // ("example.com/foo", "requests.nvidia.com/gpu"), TestIsHugePageResourceName,
+        // TestIsAttachableVolumeResourceName and TestIsPrefixedNativeResourceName rows, all
+        // through IsScalarResourceName.
+        ("example.com/foo", true),
+        ("requests.nvidia.com/gpu", false),
+        ("hugepages-2Mi", true),
+        ("memory", false),
+        ("attachable-volumes-aws-ebs", true),
     ] {
         assert_eq!(is_scalar_resource_name(name), scalar, "{name:?}");
     }
