@@ -738,3 +738,71 @@ fn test_new_node_info() {
     used.add("127.0.0.1", "TCP", 8080);
     assert_eq!(ni.used_ports, used);
 }
+
+/// TestTaintTolerationFilterWithFeatureGate
+/// (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration_test.go), the rows with
+/// TaintTolerationComparisonOperators off (its 1.35 default): a `Gt` / `Lt` toleration
+/// tolerates nothing, and an `Equal` one beside it still counts. Also the operator-less row of
+/// TestTaintTolerationFilter ("A pod which can be scheduled on a dedicated node assigned to
+/// user1 with effect NoSchedule": an empty operator means Equal).
+#[test]
+fn test_taint_toleration_filter_with_feature_gate() {
+    let tol = |key: &str, op: &str, value: &str| Toleration {
+        key: key.into(),
+        operator: op.into(),
+        value: value.into(),
+        effect: "NoSchedule".into(),
+        ..Default::default()
+    };
+    let taint = |key: &str, value: &str| Taint {
+        key: key.into(),
+        value: value.into(),
+        effect: "NoSchedule".into(),
+        time_added: None,
+    };
+    let sla = "node.kubernetes.io/sla";
+    let rows: Vec<(&str, Vec<Toleration>, Vec<Taint>, bool)> = vec![
+        (
+            "Pod with Gt toleration cannot be scheduled when feature gate is disabled",
+            vec![tol(sla, "Gt", "750")],
+            vec![taint(sla, "950")],
+            false,
+        ),
+        (
+            "Pod with Lt toleration cannot be scheduled when feature gate is disabled",
+            vec![tol(sla, "Lt", "950")],
+            vec![taint(sla, "800")],
+            false,
+        ),
+        (
+            "Pod with mixed tolerations (Equal and Gt) when feature gate is disabled - only Equal is honored",
+            vec![tol("dedicated", "Equal", "user1"), tol(sla, "Gt", "750")],
+            vec![taint("dedicated", "user1")],
+            true,
+        ),
+        (
+            "Pod with mixed tolerations, Gt toleration needed but filtered out when feature gate is disabled",
+            vec![tol("dedicated", "Equal", "user1"), tol(sla, "Gt", "750")],
+            vec![taint("dedicated", "user1"), taint(sla, "950")],
+            false,
+        ),
+        (
+            "A pod which can be scheduled on a dedicated node assigned to user1 with effect NoSchedule",
+            vec![tol("dedicated", "", "user1")],
+            vec![taint("dedicated", "user1")],
+            true,
+        ),
+    ];
+    for (name, tolerations, taints, fits) in rows {
+        let mut p = Pod::default();
+        p.spec_mut().tolerations = tolerations;
+        let mut n = Node::default();
+        n.spec.taints = taints;
+        let st = filter_taint_toleration(&p, &n);
+        assert_eq!(st.is_none(), fits, "{name}");
+        if let Some(st) = st {
+            assert_eq!(st.code, Code::UnschedulableAndUnresolvable, "{name}");
+            assert_eq!(st.reasons, vec![ERR_REASON_UNTOLERATED_TAINT.to_string()]);
+        }
+    }
+}
