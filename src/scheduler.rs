@@ -364,7 +364,7 @@ fn pod_requests_with(pod: &Pod, non_missing: bool, node_info: bool) -> Resources
             let in_container = |c: &crate::api::Container| {
                 c.resources
                     .as_ref()
-                    .is_some_and(|r| r.requests.contains_key(key) || r.limits.contains_key(key))
+                    .is_some_and(|r| r.requests.contains_key(key))
             };
             pod.spec.containers.iter().any(in_container)
                 || pod.spec.init_containers.iter().any(in_container)

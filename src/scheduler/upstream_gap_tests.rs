@@ -806,3 +806,21 @@ fn test_taint_toleration_filter_with_feature_gate() {
         }
     }
 }
+
+/// `calculateResource` (pkg/scheduler/framework/types.go) with pod-level requests: a resource
+/// is defaulted in `NonZeroRequested` when the aggregated `PodRequests` lacks it
+/// (`getNonMissingContainerRequests`). A container's memory limit alone is no request, so the
+/// memory stays defaulted (the TestPodInfoCalculateResources rule, on a limit-only container).
+#[test]
+fn pod_level_non_zero_requests_ignore_limits() {
+    let p = with_pod_level(
+        pod(vec![], vec![req_lim(&[], &[("memory", "1Gi")])]),
+        &[("cpu", "500m")],
+        &[],
+    );
+    let nz = node_info_non_zero_requests(&p);
+    assert_eq!(nz.milli_cpu, 500);
+    assert_eq!(nz.memory, DEFAULT_MEMORY_REQUEST);
+    let r = pod_requests(&p, false);
+    assert_eq!((r.milli_cpu, r.memory), (500, 0));
+}
