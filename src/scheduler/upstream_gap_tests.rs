@@ -824,3 +824,23 @@ fn pod_level_non_zero_requests_ignore_limits() {
     let r = pod_requests(&p, false);
     assert_eq!((r.milli_cpu, r.memory), (500, 0));
 }
+
+/// TestNodeUnschedulable (pkg/scheduler/framework/plugins/nodeunschedulable/
+/// node_unschedulable_test.go), the row "Schedule pod with toleration to unschedulable node
+/// (node.Spec.Unschedulable==true)" as written upstream: the toleration has no operator (Equal
+/// with an empty value, matching the taint's empty value); and the rejection's code.
+#[test]
+fn test_node_unschedulable_operatorless_toleration() {
+    let mut n = Node::default();
+    n.spec.unschedulable = true;
+    let st = filter_node_unschedulable(&Pod::default(), &n).expect("rejected");
+    assert_eq!(st.code, Code::UnschedulableAndUnresolvable);
+    assert_eq!(st.reasons, vec![ERR_REASON_UNSCHEDULABLE.to_string()]);
+    let mut p = Pod::default();
+    p.spec_mut().tolerations = vec![Toleration {
+        key: TAINT_NODE_UNSCHEDULABLE.into(),
+        effect: "NoSchedule".into(),
+        ..Default::default()
+    }];
+    assert!(filter_node_unschedulable(&p, &n).is_none());
+}
