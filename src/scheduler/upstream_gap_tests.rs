@@ -844,3 +844,23 @@ fn test_node_unschedulable_operatorless_toleration() {
     }];
     assert!(filter_node_unschedulable(&p, &n).is_none());
 }
+
+/// TestDefaultNormalizeScore (pkg/scheduler/framework/plugins/helper/normalize_score_test.go),
+/// the table's rows as stored upstream (the older port in scheduler.rs uses other values).
+#[test]
+fn test_default_normalize_score_rows() {
+    let rows: [(bool, &[i64], &[i64]); 7] = [
+        (false, &[1, 2, 3, 4], &[25, 50, 75, 100]),
+        (true, &[1, 2, 3, 4], &[75, 50, 25, 0]),
+        (false, &[1000, 10, 20, 30], &[100, 1, 2, 3]),
+        (true, &[1000, 10, 20, 30], &[0, 99, 98, 97]),
+        (false, &[1, 1, 1, 1], &[100, 100, 100, 100]),
+        (false, &[1000, 1, 1, 1], &[100, 0, 0, 0]),
+        (true, &[0, 1, 1, 1], &[100, 0, 0, 0]),
+    ];
+    for (i, (reverse, scores, want)) in rows.into_iter().enumerate() {
+        let mut got = scores.to_vec();
+        default_normalize_score(MAX_NODE_SCORE, reverse, &mut got);
+        assert_eq!(got, want, "case_{i}");
+    }
+}
