@@ -364,7 +364,7 @@ fn pod_requests_with(pod: &Pod, non_missing: bool, node_info: bool) -> Resources
             let in_container = |c: &crate::api::Container| {
                 c.resources
                     .as_ref()
-                    .is_some_and(|r| r.requests.contains_key(key) || r.limits.contains_key(key))
+                    .is_some_and(|r| r.requests.contains_key(key))
             };
             pod.spec.containers.iter().any(in_container)
                 || pod.spec.init_containers.iter().any(in_container)
@@ -379,13 +379,9 @@ fn pod_requests_with(pod: &Pod, non_missing: bool, node_info: bool) -> Resources
     };
     let container = |c: &crate::api::Container| -> BTreeMap<String, i128> {
         let mut m = BTreeMap::new();
+        // Requests only, as upstream: API defaulting (`SetDefaults_Pod`) has already copied
+        // limits to missing requests of a stored pod.
         if let Some(r) = &c.resources {
-            for (k, q) in r.limits.iter().chain(r.requests.iter()) {
-                // requests override limits (API defaulting copies limits to missing requests)
-                if let Some(v) = milli_of(q) {
-                    m.insert(k.clone(), v);
-                }
-            }
             for (k, q) in &r.requests {
                 if let Some(v) = milli_of(q) {
                     m.insert(k.clone(), v);
@@ -1755,6 +1751,17 @@ fn start_time(p: &Pod) -> Time {
     p.status.start_time.unwrap_or(Time(i64::MAX))
 }
 
+/// `GetEarliestPodStartTime`: the earliest start time among the highest-priority victims.
+fn earliest_pod_start_time(victims: &[Pod]) -> Time {
+    let highest = victims.iter().map(pod_priority).max().unwrap_or(i32::MIN);
+    victims
+        .iter()
+        .filter(|p| pod_priority(p) == highest)
+        .map(start_time)
+        .min()
+        .unwrap_or(Time::ZERO)
+}
+
 /// `MoreImportantPod`: higher priority, then earlier start time.
 fn more_important(a: &Pod, b: &Pod) -> std::cmp::Ordering {
     pod_priority(b)
@@ -1892,12 +1899,7 @@ fn preempt<'a>(
             .iter()
             .map(|p| pod_priority(p) as i64 + i32::MAX as i64 + 1)
             .sum();
-        let earliest_of_highest = v
-            .iter()
-            .filter(|p| pod_priority(p) == highest)
-            .map(start_time)
-            .min()
-            .unwrap_or(Time::ZERO);
+        let earliest_of_highest = earliest_pod_start_time(v);
         (
             highest,
             sum,
@@ -3619,3 +3621,6 @@ mod upstream_nodeaffinity_tests;
 
 #[cfg(test)]
 mod upstream_nodeaffinity_prefilter_tests;
+
+#[cfg(test)]
+mod upstream_gap_tests;
