@@ -1,7 +1,8 @@
 //! Ports of `pkg/apis/core/validation/validation_test.go` tables (repo kubernetes/kubernetes)
 //! that were not ported before: `TestValidatePullPolicy`, `TestValidatePodReadinessGates`,
 //! `TestValidatePodConditions`, `TestValidateSchedulingGates`, `TestPodIPsValidation`,
-//! `TestHostIPsValidation`, `TestValidateNodeCIDRs` and `TestValidateSeccompAnnotationAndField`.
+//! `TestHostIPsValidation`, `TestValidateNodeCIDRs`, `TestValidateSeccompAnnotationAndField`,
+//! `TestValidateSELinuxChangePolicy` and `TestValidatePodSpecWithSupplementalGroupsPolicy`.
 //! Row names are upstream's; where upstream compares errors, so do these ports (type and field).
 
 use super::node::validate_node;
@@ -480,5 +481,150 @@ fn validate_seccomp_annotation_and_field() {
         let mut errs = vec![];
         validate_security_annotations_match_on_create(&mut errs, &annotations, &s);
         assert_eq!(!errs.is_empty(), want_err, "{desc}: {errs:?}");
+    }
+}
+
+fn validate_spec(s: &PodSpec, opts: PodValidationOptions) -> Vec<(String, &'static str, String)> {
+    validate_pod_spec(s, "spec", opts)
+        .iter()
+        .map(|e| {
+            let supported = match &e.type_ {
+                FieldErrorType::Unsupported(v) => format!("{v:?}"),
+                _ => String::new(),
+            };
+            (e.field.clone(), kind(e), supported)
+        })
+        .collect()
+}
+
+/// Port of `TestValidateSELinuxChangePolicy` (through `ValidatePodSpec`). Upstream's
+/// `AllowOnlyRecursiveSELinuxChangePolicy` is kubeplay's negated
+/// `allow_any_se_linux_change_policy` (`useOnlyRecursiveSELinuxChangePolicy`: SELinuxMount is
+/// off by default, so it holds unless the old spec already sets a policy).
+#[test]
+fn validate_se_linux_change_policy() {
+    let with = |policy: Option<&str>| {
+        let sc = match policy {
+            Some(p) => json!({"seLinuxChangePolicy": p}),
+            None => json!({}),
+        };
+        spec(&[("securityContext", sc)])
+    };
+    let opts = |allow_only_recursive: bool| PodValidationOptions {
+        resource_is_pod: true,
+        allow_any_se_linux_change_policy: !allow_only_recursive,
+        ..Default::default()
+    };
+    let field = "spec.securityContext.seLinuxChangePolicy".to_string();
+    type Row<'a> = (
+        &'a str,
+        Option<&'a str>,
+        bool,
+        Vec<(String, &'a str, String)>,
+    );
+    let rows: Vec<Row> = vec![
+        ("nil is valid", None, false, vec![]),
+        (
+            "Recursive is always valid",
+            Some("Recursive"),
+            false,
+            vec![],
+        ),
+        (
+            "MountOption is not valid when AllowOnlyRecursiveSELinuxChangePolicy",
+            Some("MountOption"),
+            true,
+            vec![(
+                field.clone(),
+                "NotSupported",
+                format!("{:?}", ["Recursive"]),
+            )],
+        ),
+        (
+            "MountOption is valid when not AllowOnlyRecursiveSELinuxChangePolicy",
+            Some("MountOption"),
+            false,
+            vec![],
+        ),
+        (
+            "invalid value",
+            Some("InvalidValue"),
+            false,
+            vec![(
+                field.clone(),
+                "NotSupported",
+                format!("{:?}", ["MountOption", "Recursive"]),
+            )],
+        ),
+    ];
+    for (name, policy, only_recursive, want) in rows {
+        let got = validate_spec(&with(policy), opts(only_recursive));
+        let got: Vec<(String, &str, String)> = got
+            .into_iter()
+            .map(|(f, k, v)| (f, k, v.replace('"', "")))
+            .collect();
+        let want: Vec<(String, &str, String)> = want
+            .into_iter()
+            .map(|(f, k, v)| (f, k, v.replace('"', "")))
+            .collect();
+        assert_eq!(got, want, "{name}");
+    }
+    // A new pod (create options) may only ask for Recursive.
+    let create = PodValidationOptions {
+        resource_is_pod: true,
+        ..Default::default()
+    };
+    assert_eq!(validate_spec(&with(Some("MountOption")), create).len(), 1);
+    assert!(validate_spec(&with(Some("Recursive")), create).is_empty());
+}
+
+/// Port of `TestValidatePodSpecWithSupplementalGroupsPolicy` (the SupplementalGroupsPolicy gate
+/// is on in 1.35).
+#[test]
+fn validate_pod_spec_with_supplemental_groups_policy() {
+    let field = "spec.securityContext.supplementalGroupsPolicy".to_string();
+    let rows: Vec<(&str, Option<Value>, bool)> = vec![
+        ("nil SecurityContext is valid", None, false),
+        (
+            "nil SupplementalGroupsPolicy is valid",
+            Some(json!({})),
+            false,
+        ),
+        (
+            "SupplementalGroupsPolicyMerge is valid",
+            Some(json!({"supplementalGroupsPolicy": "Merge"})),
+            false,
+        ),
+        (
+            "SupplementalGroupsPolicyStrict is valid",
+            Some(json!({"supplementalGroupsPolicy": "Strict"})),
+            false,
+        ),
+        (
+            "empty SupplementalGroupsPolicy is invalid",
+            Some(json!({"supplementalGroupsPolicy": ""})),
+            true,
+        ),
+        (
+            "not-supported SupplementalGroupsPolicy is invalid",
+            Some(json!({"supplementalGroupsPolicy": "not-supported"})),
+            true,
+        ),
+    ];
+    for (name, sc, invalid) in rows {
+        let s = match sc {
+            Some(sc) => spec(&[("securityContext", sc)]),
+            None => spec(&[]),
+        };
+        let got: Vec<(String, &str)> = validate_spec(&s, PodValidationOptions::default())
+            .into_iter()
+            .map(|(f, k, _)| (f, k))
+            .collect();
+        let want = if invalid {
+            vec![(field.clone(), "NotSupported")]
+        } else {
+            vec![]
+        };
+        assert_eq!(got, want, "{name}");
     }
 }
