@@ -2,7 +2,8 @@
 //! that were not ported before: `TestValidatePullPolicy`, `TestValidatePodReadinessGates`,
 //! `TestValidatePodConditions`, `TestValidateSchedulingGates`, `TestPodIPsValidation`,
 //! `TestHostIPsValidation`, `TestValidateNodeCIDRs`, `TestValidateSeccompAnnotationAndField`,
-//! `TestValidateSELinuxChangePolicy` and `TestValidatePodSpecWithSupplementalGroupsPolicy`.
+//! `TestValidateSELinuxChangePolicy`, `TestValidatePodSpecWithSupplementalGroupsPolicy`,
+//! `TestValidatePodDNSConfigWithRelaxedSearchDomain` and `TestValidateSleepAction`.
 //! Row names are upstream's; where upstream compares errors, so do these ports (type and field).
 
 use super::node::validate_node;
@@ -626,5 +627,98 @@ fn validate_pod_spec_with_supplemental_groups_policy() {
             vec![]
         };
         assert_eq!(got, want, "{name}");
+    }
+}
+
+/// Port of `TestValidatePodDNSConfigWithRelaxedSearchDomain`, the rows with the gate on
+/// (RelaxedDNSSearchValidation is GA in 1.35; the gate-off rows do not apply).
+#[test]
+fn validate_pod_dns_config_with_relaxed_search_domain() {
+    for (name, search, invalid) in [
+        (
+            "beginswith underscore, contains underscore, featuregate enabled",
+            "_sip._tcp.abc_d.example.com",
+            false,
+        ),
+        (
+            "contains underscore, featuregate enabled",
+            "abc_d.example.com",
+            false,
+        ),
+        ("is dot, featuregate enabled", ".", false),
+        ("two dots, featuregate enabled", "..", true),
+        ("underscore and dot, featuregate enabled", "_.", true),
+        ("dash and dot, featuregate enabled", "-.", true),
+        ("two underscore and dot, featuregate enabled", "__.", true),
+        ("dot and two underscore, featuregate enabled", ".__", true),
+        ("dot and underscore, featuregate enabled", "._", true),
+        (
+            "lot of underscores, featuregate enabled",
+            "____________",
+            true,
+        ),
+        ("a regular name, featuregate enabled", "example.com", false),
+        (
+            "unicode character, featuregate enabled",
+            "☃.example.com",
+            true,
+        ),
+    ] {
+        let s = spec(&[("dnsConfig", json!({"searches": [search]}))]);
+        let mut errs = vec![];
+        super::pod_spec_more::validate_pod_dns_config(&mut errs, &s, "dnsConfig");
+        assert_eq!(!errs.is_empty(), invalid, "{name}: {errs:?}");
+    }
+}
+
+/// Port of `TestValidateSleepAction`, the rows with `AllowPodLifecycleSleepActionZeroValue`
+/// (PodLifecycleSleepActionAllowZero is GA since 1.34) plus the valid row, through
+/// `validateHandler` on a lifecycle handler (the error is reported on its `sleep` field).
+#[test]
+fn validate_sleep_action() {
+    use super::pod_volumes_env::{validate_handler, HandlerKind};
+    for (name, seconds, grace, want) in [
+        ("valid setting", 5, 30, None),
+        (
+            "invalid sleep duration (negative value) with zero value enabled",
+            -1,
+            30,
+            Some("must be non-negative and less than terminationGracePeriodSeconds (30)"),
+        ),
+        (
+            "sleep duration of zero with zero value feature gate enabled",
+            0,
+            30,
+            None,
+        ),
+        (
+            "zero grace period duration with zero value enabled",
+            0,
+            0,
+            None,
+        ),
+        ("nil grace period with zero value enabled", 0, 0, None),
+    ] {
+        let handler = json!({"sleep": {"seconds": seconds}});
+        let handler = handler.as_object().expect("object").clone();
+        let mut errs = vec![];
+        validate_handler(
+            &mut errs,
+            &handler,
+            HandlerKind::Lifecycle,
+            Some(grace),
+            "root",
+        );
+        match want {
+            None => assert!(errs.is_empty(), "{name}: {errs:?}"),
+            Some(detail) => {
+                assert_eq!(
+                    kinds(&errs),
+                    vec![("root.sleep".to_string(), "Invalid")],
+                    "{name}"
+                );
+                assert_eq!(errs[0].detail, detail, "{name}");
+            }
+        }
     }
 }
