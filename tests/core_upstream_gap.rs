@@ -264,3 +264,39 @@ fn backoff_gc() {
     let gone = kept + 5 + 1;
     assert_eq!(b.next(e, at(gone), at(gone)).0, Duration::from_secs(1));
 }
+
+// ---------------------------------------------------------------------------------------------
+// pkg/apis/core/validation/validation_test.go
+// ---------------------------------------------------------------------------------------------
+
+/// Port of `TestValidateNonSpecialIP`.
+#[test]
+fn validate_non_special_ip() {
+    use kubeplay::api::validation::ip::validate_non_special_ip;
+    for (desc, ip) in [
+        ("ipv4", "10.1.2.3"),
+        ("ipv4 class E", "244.1.2.3"),
+        ("ipv6", "2000::1"),
+    ] {
+        let errs = validate_non_special_ip(ip, "ip");
+        assert!(
+            errs.is_empty(),
+            "{desc}: ValidateNonSpecialIP({ip:?}) = {errs:?}"
+        );
+    }
+    for (desc, ip) in [
+        ("ipv4 unspecified", "0.0.0.0"),
+        ("ipv6 unspecified", "::0"),
+        ("ipv4 localhost", "127.0.0.0"),
+        ("ipv4 localhost", "127.255.255.255"),
+        ("ipv6 localhost", "::1"),
+        ("ipv6 link local", "fe80::"),
+        ("ipv6 local multicast", "ff02::"),
+    ] {
+        let errs = validate_non_special_ip(ip, "ip");
+        assert!(
+            !errs.is_empty(),
+            "{desc}: ValidateNonSpecialIP({ip:?}) = nil"
+        );
+    }
+}
