@@ -3,7 +3,8 @@
 //! `TestValidatePodConditions`, `TestValidateSchedulingGates`, `TestPodIPsValidation`,
 //! `TestHostIPsValidation`, `TestValidateNodeCIDRs`, `TestValidateSeccompAnnotationAndField`,
 //! `TestValidateSELinuxChangePolicy`, `TestValidatePodSpecWithSupplementalGroupsPolicy`,
-//! `TestValidatePodDNSConfigWithRelaxedSearchDomain` and `TestValidateSleepAction`.
+//! `TestValidatePodDNSConfigWithRelaxedSearchDomain`, `TestValidateSleepAction`,
+//! `TestValidateReplicationControllerStatus` and `TestValidateReplicationControllerStatusUpdate`.
 //! Row names are upstream's; where upstream compares errors, so do these ports (type and field).
 
 use super::node::validate_node;
@@ -721,4 +722,89 @@ fn validate_sleep_action() {
             }
         }
     }
+}
+
+fn rc(status: Value) -> crate::api::Object {
+    crate::api::Object::ReplicationController(
+        serde_json::from_value(json!({
+            "metadata": {"name": "abc", "namespace": "default", "resourceVersion": "1"},
+            "spec": {
+                "replicas": 3,
+                "selector": {"a": "b"},
+                "template": {
+                    "metadata": {"labels": {"a": "b"}},
+                    "spec": {"restartPolicy": "Always", "dnsPolicy": "ClusterFirst",
+                        "containers": [{"name": "abc", "image": "image",
+                            "imagePullPolicy": "IfNotPresent",
+                            "terminationMessagePolicy": "File"}]}
+                }
+            },
+            "status": status,
+        }))
+        .expect("replication controller decodes"),
+    )
+}
+
+/// Port of `TestValidateReplicationControllerStatus` (through the status rules kubeplay runs on
+/// a ReplicationController status write).
+#[test]
+fn validate_replication_controller_status() {
+    use super::status::validate_status;
+    for (name, replicas, fully_labeled, ready, available, observed, invalid) in [
+        ("valid status", 3, 3, 2, 1, 2, false),
+        ("invalid replicas", -1, 3, 2, 1, 2, true),
+        ("invalid fullyLabeledReplicas", 3, -1, 2, 1, 2, true),
+        ("invalid readyReplicas", 3, 3, -1, 1, 2, true),
+        ("invalid availableReplicas", 3, 3, 3, -1, 2, true),
+        ("invalid observedGeneration", 3, 3, 3, 3, -1, true),
+        (
+            "fullyLabeledReplicas greater than replicas",
+            3,
+            4,
+            3,
+            3,
+            1,
+            true,
+        ),
+        ("readyReplicas greater than replicas", 3, 3, 4, 3, 1, true),
+        (
+            "availableReplicas greater than replicas",
+            3,
+            3,
+            3,
+            4,
+            1,
+            true,
+        ),
+        (
+            "availableReplicas greater than readyReplicas",
+            3,
+            3,
+            2,
+            3,
+            1,
+            true,
+        ),
+    ] {
+        let o = rc(json!({
+            "replicas": replicas, "fullyLabeledReplicas": fully_labeled,
+            "readyReplicas": ready, "availableReplicas": available,
+            "observedGeneration": observed,
+        }));
+        let errs = validate_status(&o);
+        assert_eq!(!errs.is_empty(), invalid, "{name}: {errs:?}");
+    }
+}
+
+/// Port of `TestValidateReplicationControllerStatusUpdate`.
+#[test]
+fn validate_replication_controller_status_update() {
+    use super::status::validate_status_update;
+    let old = rc(json!({"replicas": 2}));
+    assert!(validate_status_update(&rc(json!({"replicas": 4})), &old).is_empty());
+    let old = rc(json!({"replicas": 3}));
+    assert!(
+        !validate_status_update(&rc(json!({"replicas": -3})), &old).is_empty(),
+        "negative replicas"
+    );
 }
