@@ -218,6 +218,8 @@ mod core_ports_tests;
 #[cfg(test)]
 mod core_ports_tests2;
 #[cfg(test)]
+mod core_upstream_gap_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod upstream_tests_valid1;

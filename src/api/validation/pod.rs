@@ -51,6 +51,10 @@ pub struct PodValidationOptions {
     pub allow_invalid_label_value_in_required_node_affinity: bool,
     /// The pod (anti-)affinity and topology spread options (updates only).
     pub affinity: super::affinity::AffinityValidationOptions,
+    /// The old spec already sets `securityContext.seLinuxChangePolicy`, so any valid policy is
+    /// allowed (`useOnlyRecursiveSELinuxChangePolicy` false; updates only). Otherwise only
+    /// `Recursive` is: SELinuxMount is beta and off by default.
+    pub allow_any_se_linux_change_policy: bool,
 }
 
 /// A verbatim field as text: borrowed when it is a string (the usual case), printed otherwise.
@@ -1173,7 +1177,12 @@ pub fn validate_pod_spec_with_name(
             &child(path, "nodeSelector"),
         ));
     }
-    super::pod_spec_more::validate_pod_security_context(&mut errs, spec, path);
+    super::pod_spec_more::validate_pod_security_context(
+        &mut errs,
+        spec,
+        path,
+        opts.allow_any_se_linux_change_policy,
+    );
     if let Some(required) = spec
         .affinity
         .as_ref()
@@ -1904,6 +1913,12 @@ fn validate_pod_update_gated_before_ratchet(
         allow_invalid_label_value_in_required_node_affinity:
             has_invalid_label_value_in_required_node_affinity(&old.spec),
         affinity: affinity_options_for_update(&old.spec, gates),
+        allow_any_se_linux_change_policy: old
+            .spec
+            .extra
+            .get("securityContext")
+            .and_then(|sc| sc.get("seLinuxChangePolicy"))
+            .is_some_and(|v| !v.is_null()),
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     let spec_unchanged = Arc::ptr_eq(&new.spec, &old.spec) || new.spec == old.spec;

@@ -439,8 +439,14 @@ fn int_field(m: &Map<String, Value>, k: &str) -> Option<(i64, Value)> {
 /// `securityContext`, the internal type's place for both), `fsGroupChangePolicy` and
 /// `supplementalGroupsPolicy` known values, sysctls (for a new pod: kubeplay does not ratchet
 /// `AllowNamespacedSysctlsForHostNetAndHostIPC` on updates), the seccomp and AppArmor profiles.
-/// Windows options and `seLinuxChangePolicy` are not validated.
-pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec, spec_path: &str) {
+/// `seLinuxChangePolicy` is `Recursive`, or any valid policy when `allow_any_se_linux_policy`
+/// (`validatePodSELinuxChangePolicy`). Windows options are not validated.
+pub fn validate_pod_security_context(
+    errs: &mut Vec<FieldError>,
+    spec: &PodSpec,
+    spec_path: &str,
+    allow_any_se_linux_policy: bool,
+) {
     use super::names_more::{is_valid_group_id, is_valid_user_id};
     let path = child(spec_path, "securityContext");
     let empty = Map::new();
@@ -516,6 +522,21 @@ pub fn validate_pod_security_context(errs: &mut Vec<FieldError>, spec: &PodSpec,
                 child(&path, "supplementalGroupsPolicy"),
                 p.as_str(),
                 &["Merge", "Strict"],
+            ));
+        }
+    }
+    if let Some(v) = present(sc, "seLinuxChangePolicy") {
+        let p = as_str(Some(v));
+        let allowed: &[&str] = if allow_any_se_linux_policy {
+            &["MountOption", "Recursive"]
+        } else {
+            &["Recursive"]
+        };
+        if !allowed.contains(&p.as_str()) {
+            errs.push(FieldError::not_supported(
+                child(&path, "seLinuxChangePolicy"),
+                p.as_str(),
+                allowed,
             ));
         }
     }

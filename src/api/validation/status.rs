@@ -79,6 +79,32 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
             );
             ready_available_not_above(&mut e, s.replicas, s.ready_replicas, s.available_replicas);
         }
+        // `ValidateReplicationControllerStatus`: the ReplicaSet rules without
+        // terminatingReplicas (core/v1 has no such field).
+        Object::ReplicationController(rc) => {
+            let s = &rc.status;
+            nonneg(&mut e, s.replicas.into(), "status.replicas");
+            nonneg(
+                &mut e,
+                s.fully_labeled_replicas.into(),
+                "status.fullyLabeledReplicas",
+            );
+            nonneg(&mut e, s.ready_replicas.into(), "status.readyReplicas");
+            nonneg(
+                &mut e,
+                s.available_replicas.into(),
+                "status.availableReplicas",
+            );
+            nonneg(&mut e, s.observed_generation, "status.observedGeneration");
+            not_above(
+                &mut e,
+                s.fully_labeled_replicas,
+                s.replicas,
+                "status.fullyLabeledReplicas",
+                ABOVE_REPLICAS,
+            );
+            ready_available_not_above(&mut e, s.replicas, s.ready_replicas, s.available_replicas);
+        }
         Object::Deployment(d) => {
             let s = &d.status;
             nonneg(&mut e, s.observed_generation, "status.observedGeneration");
