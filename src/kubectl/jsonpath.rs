@@ -11,8 +11,9 @@ enum Seg {
     Wildcard,
     Recursive(String),
     Index(i64),
-    Slice(Option<i64>, Option<i64>),
+    Slice(Option<i64>, Option<i64>, Option<i64>),
     Filter(Box<Path>, Op, Option<Value>),
+    Union(Vec<Path>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,7 +110,11 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
         match b[i] {
             '.' => {
                 if b.get(i + 1) == Some(&'.') {
-                    i += 2;
+                    // `...x` is `..` then `.x`; `....x` repeats the descent (parseRecursive).
+                    i += 2 + usize::from(b.get(i + 2) == Some(&'.'));
+                    if b.get(i) == Some(&'.') {
+                        return Err("invalid multiple recursive descent".into());
+                    }
                     let name = ident(&mut i);
                     segs.push(Seg::Recursive(name));
                 } else {
@@ -180,9 +185,15 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
                         || (inner.starts_with('"') && inner.ends_with('"')))
                 {
                     segs.push(Seg::Field(inner[1..inner.len() - 1].to_string()));
-                } else if let Some((a, c)) = inner.split_once(':') {
-                    let num = |x: &str| -> Result<Option<i64>, String> {
-                        let x = x.split(':').next().unwrap_or_default().trim();
+                } else if inner.contains(',') && !inner.starts_with('?') {
+                    // A union: `[1,3,4]` or `['a','b']`.
+                    let parts = inner
+                        .split(',')
+                        .map(|x| parse_path(&format!("[{}]", x.trim())));
+                    segs.push(Seg::Union(parts.collect::<Result<_, _>>()?));
+                } else if inner.contains(':') {
+                    let num = |x: Option<&str>| -> Result<Option<i64>, String> {
+                        let x = x.unwrap_or_default().trim();
                         if x.is_empty() {
                             Ok(None)
                         } else {
@@ -191,7 +202,8 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
                                 .map_err(|_| format!("invalid array index {x}"))
                         }
                     };
-                    segs.push(Seg::Slice(num(a)?, num(c)?));
+                    let mut p = inner.split(':');
+                    segs.push(Seg::Slice(num(p.next())?, num(p.next())?, num(p.next())?));
                 } else {
                     let n: i64 = inner
                         .parse()
@@ -212,18 +224,14 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
     Ok(Path { segs })
 }
 
-/// Parses a template with `{...}` actions (a template without braces is one path).
+/// Parses a template with `{...}` actions; text outside braces, a template without braces
+/// included, prints as it is (jsonpath.Parse).
 ///
 /// # Errors
 /// Unbalanced braces, `{end}` without `{range}`, or a bad path.
 pub fn parse(template: &str) -> Result<Template, String> {
-    let t = if template.contains('{') {
-        template.to_string()
-    } else {
-        format!("{{{template}}}")
-    };
     let mut stack: Vec<(Option<Path>, Vec<Node>)> = vec![(None, vec![])];
-    let mut rest = t.as_str();
+    let mut rest = template;
     while !rest.is_empty() {
         let Some(open) = rest.find('{') else {
             if let Some(top) = stack.last_mut() {
@@ -348,17 +356,20 @@ pub fn eval<'a>(path: &Path, root: &'a Value) -> Vec<&'a Value> {
                         }
                     }
                 }
-                Seg::Slice(s, e) => {
-                    if let Value::Array(a) = v {
+                Seg::Slice(s, e, step) => {
+                    // A step below 1 is an error upstream ("step must be > 0"): nothing prints.
+                    let step = step.unwrap_or(1);
+                    if let (Value::Array(a), Ok(step @ 1..)) = (v, usize::try_from(step)) {
                         let len = a.len() as i64;
                         let norm = |x: i64| if x < 0 { (len + x).max(0) } else { x.min(len) };
                         let start = norm(s.unwrap_or(0)) as usize;
                         let end = norm(e.unwrap_or(len)) as usize;
                         if start < end {
-                            next.extend(a[start..end].iter());
+                            next.extend(a[start..end].iter().step_by(step));
                         }
                     }
                 }
+                Seg::Union(paths) => paths.iter().for_each(|p| next.extend(eval(p, v))),
                 Seg::Filter(p, op, val) => {
                     let items: Vec<&Value> = match v {
                         Value::Array(a) => a.iter().collect(),
@@ -482,7 +493,8 @@ mod tests {
     #[test]
     fn templates() {
         assert_eq!(run("{.items[*].metadata.name}"), "a b");
-        assert_eq!(run(".items[0].metadata.name"), "a");
+        // Text outside braces is literal (jsonpath.Parse), a path without braces included.
+        assert_eq!(run(".items[0].metadata.name"), ".items[0].metadata.name");
         assert_eq!(run("{.items[-1].metadata.name}"), "b");
         assert_eq!(run("{.items[0:1].metadata.name}"), "a");
         assert_eq!(
