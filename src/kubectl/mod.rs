@@ -350,6 +350,8 @@ mod describe_upstream_more_tests;
 #[cfg(test)]
 mod e2e_workloads;
 #[cfg(test)]
+mod get_upstream_gap_tests;
+#[cfg(test)]
 mod jsonpath_upstream_gap_tests;
 #[cfg(test)]
 mod label_upstream_more_tests;
