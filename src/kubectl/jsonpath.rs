@@ -3,6 +3,7 @@
 //! `[n]`, `[*]`, `[a:b]`, `..field`, `[?(@.f == "x")]`, `{range}`/`{end}`, string literals.
 //! Missing keys print nothing, as with kubectl's default `--allow-missing-template-keys`.
 
+use crate::api::parse_quantity_milli;
 use serde_json::Value;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +158,9 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
                 i = j + 1;
                 if inner == "*" {
                     segs.push(Seg::Wildcard);
+                } else if inner.is_empty() {
+                    // `[]` is `[0]` (parseArray derives the end as start + 1).
+                    segs.push(Seg::Index(0));
                 } else if let Some(f) = inner.strip_prefix("?(").and_then(|x| x.strip_suffix(')')) {
                     let ops = [
                         ("==", Op::Eq),
@@ -467,7 +471,13 @@ pub fn sort_cmp(a: Option<&Value>, b: Option<&Value>) -> std::cmp::Ordering {
             .zip(y.as_f64())
             .and_then(|(x, y)| x.partial_cmp(&y))
             .unwrap_or(Ordering::Equal),
-        (Some(Value::String(x)), Some(Value::String(y))) => x.cmp(y),
+        // Two quantities compare as quantities (sorter.go isLess), other strings lexically.
+        (Some(Value::String(x)), Some(Value::String(y))) => {
+            match (parse_quantity_milli(x), parse_quantity_milli(y)) {
+                (Ok(a), Ok(b)) => a.cmp(&b),
+                _ => x.cmp(y),
+            }
+        }
         (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
         (Some(x), Some(y)) => text_of(x).cmp(&text_of(y)),
     }
