@@ -355,6 +355,31 @@ fn sort_infos(infos: &mut [Info], field: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `fmt.Sprint` of an unstructured value, as custom columns print cells: `map[k:v ...]` with
+/// sorted keys, `[a b]`, `<nil>`.
+fn go_sprint(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let join = |it: Vec<String>| it.join(" ");
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        Value::Array(a) => format!("[{}]", join(a.iter().map(go_sprint).collect())),
+        Value::Object(m) => format!(
+            "map[{}]",
+            join(
+                m.iter()
+                    .map(|(k, x)| format!("{k}:{}", go_sprint(x)))
+                    .collect()
+            )
+        ),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() => f.to_string(),
+            _ => n.to_string(),
+        },
+        Value::Bool(b) => b.to_string(),
+    }
+}
+
 /// `-o custom-columns=HEADER:path,...` (`CustomColumnsPrinter`).
 fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String, String> {
     let mut cols = vec![];
@@ -364,10 +389,12 @@ fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String
                 "error: unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>"
             ));
         };
-        cols.push((
-            h.to_string(),
-            jsonpath::relaxed_path(path).map_err(|e| format!("error: {e}"))?,
-        ));
+        // An empty path is an empty template (RelaxedJSONPathExpression): `<none>`.
+        let path = match path {
+            "" => None,
+            _ => Some(jsonpath::relaxed_path(path).map_err(|e| format!("error: {e}"))?),
+        };
+        cols.push((h.to_string(), path));
     }
     let mut raw = String::new();
     if !no_headers {
@@ -385,12 +412,15 @@ fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String
         let cells: Vec<String> = cols
             .iter()
             .map(|(_, p)| {
-                let vals = jsonpath::eval(p, &v);
+                let vals = p
+                    .as_ref()
+                    .map(|p| jsonpath::eval(p, &v))
+                    .unwrap_or_default();
                 if vals.is_empty() {
                     "<none>".to_string()
                 } else {
                     vals.iter()
-                        .map(|x| jsonpath::text_of(x))
+                        .map(|x| table::escape_terminal(&go_sprint(x)))
                         .collect::<Vec<_>>()
                         .join(",")
                 }
