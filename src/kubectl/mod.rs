@@ -360,6 +360,8 @@ mod label_upstream_more_tests;
 #[cfg(test)]
 mod rollback_upstream_tests;
 #[cfg(test)]
+mod rollout_status_upstream_gap_tests;
+#[cfg(test)]
 mod set_upstream_more_tests;
 #[cfg(test)]
 mod sorter_upstream_gap_tests;
