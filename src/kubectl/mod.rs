@@ -365,6 +365,8 @@ mod rollout_status_upstream_gap_tests;
 mod set_upstream_more_tests;
 #[cfg(test)]
 mod sorter_upstream_gap_tests;
+#[cfg(test)]
+mod tableprinter_upstream_gap_tests;
 
 #[cfg(test)]
 mod tests {
