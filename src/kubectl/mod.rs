@@ -350,6 +350,8 @@ mod describe_tests;
 #[cfg(test)]
 mod describe_upstream_more_tests;
 #[cfg(test)]
+mod drain_upstream_gap_tests;
+#[cfg(test)]
 mod e2e_workloads;
 #[cfg(test)]
 mod get_upstream_gap_tests;
