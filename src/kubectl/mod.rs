@@ -344,6 +344,8 @@ mod create_job_upstream_tests;
 #[cfg(test)]
 mod customcolumn_upstream_gap_tests;
 #[cfg(test)]
+mod delete_upstream_gap_tests;
+#[cfg(test)]
 mod delete_upstream_more_tests;
 #[cfg(test)]
 mod describe_tests;
