@@ -360,6 +360,8 @@ mod get_upstream_gap_tests;
 #[cfg(test)]
 mod jsonpath_upstream_gap_tests;
 #[cfg(test)]
+mod label_annotate_upstream_gap_tests;
+#[cfg(test)]
 mod label_upstream_more_tests;
 #[cfg(test)]
 mod rollback_upstream_tests;
