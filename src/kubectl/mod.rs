@@ -364,6 +364,8 @@ mod label_annotate_upstream_gap_tests;
 #[cfg(test)]
 mod label_upstream_more_tests;
 #[cfg(test)]
+mod patch_upstream_gap_tests;
+#[cfg(test)]
 mod rollback_upstream_tests;
 #[cfg(test)]
 mod rollout_status_upstream_gap_tests;
