@@ -370,6 +370,8 @@ mod rollback_upstream_tests;
 #[cfg(test)]
 mod rollout_status_upstream_gap_tests;
 #[cfg(test)]
+mod set_image_upstream_gap_tests;
+#[cfg(test)]
 mod set_upstream_more_tests;
 #[cfg(test)]
 mod sorter_upstream_gap_tests;
