@@ -137,6 +137,16 @@ fn deleted(s: &Simulation) -> bool {
         .is_none_or(|p| p.metadata.deletion_timestamp.is_some())
 }
 
+/// (description, pod, args, fatal, deleted, warning)
+type Row = (
+    &'static str,
+    Option<Value>,
+    &'static str,
+    bool,
+    bool,
+    &'static str,
+);
+
 /// TestDrain (drain_test.go).
 #[test]
 fn drain() {
@@ -144,8 +154,7 @@ fn drain() {
     let ds = Some(("apps/v1", "DaemonSet", "ds"));
     let job = Some(("v1", "Job", "job"));
     let rs = Some(("v1", "ReplicaSet", "rs"));
-    // (description, pod, args, fatal, deleted, warning)
-    let rows: Vec<(&str, Option<Value>, &str, bool, bool, &str)> = vec![
+    let rows: Vec<Row> = vec![
         (
             "RC-managed pod",
             Some(pod(rc, false, "")),

@@ -37,10 +37,6 @@ fn test_data(sim: &mut Simulation) {
     );
 }
 
-fn run(sim: &mut Simulation, cmd: &str) -> Result<String, String> {
-    execute(sim, cmd)
-}
-
 fn sim_with_test_data() -> Simulation {
     let mut s = sim();
     test_data(&mut s);
