@@ -366,6 +366,8 @@ mod label_upstream_more_tests;
 #[cfg(test)]
 mod patch_upstream_gap_tests;
 #[cfg(test)]
+mod qos_upstream_gap_tests;
+#[cfg(test)]
 mod rollback_upstream_tests;
 #[cfg(test)]
 mod rollout_status_upstream_gap_tests;
