@@ -1,8 +1,7 @@
 //! Ports of `staging/src/k8s.io/kubectl/pkg/cmd/get/customcolumn_test.go` (release-1.35):
 //! TestMassageJSONPath, TestNewColumnPrinterFromSpec, TestColumnPrint,
 //! TestIndividualPrintObjOnExistingTabWriter and TestSliceColumnPrint, through
-//! `kubectl get -o custom-columns=...`. Rows upstream expects to fail with an out-of-range
-//! index are left out (the simulation prints `<none>` for them instead of the error).
+//! `kubectl get -o custom-columns=...`.
 
 use super::execute;
 use super::jsonpath::{eval, relaxed_path};
@@ -221,6 +220,37 @@ fn slice_column_print() {
             )
             .unwrap(),
             format!("CONTAINER\n{want}"),
+            "{path}"
+        );
+    }
+}
+
+/// TestSliceColumnPrint (customcolumn_test.go), the rows that expect an error: the header
+/// prints, then the error of `JSONPath.FindResults`.
+#[test]
+fn slice_column_print_errors() {
+    let mut s = sim();
+    load(
+        &mut s,
+        pod(
+            "fake-name",
+            json!({}),
+            &["fake0", "fake1", "fake2", "fake3"],
+        ),
+    );
+    for (path, want) in [
+        ("[5]", "array index out of bounds: index 5, length 4"),
+        ("[-5]", "array index out of bounds: index -1, length 4"),
+        ("[3:1]", "starting index 3 is greater than ending index 1"),
+        ("[-2:-3]", "starting index 2 is greater than ending index 1"),
+    ] {
+        assert_eq!(
+            cc(
+                &mut s,
+                &format!("fake-name -o custom-columns=CONTAINER:.spec.containers{path}.name")
+            )
+            .unwrap_err(),
+            format!("CONTAINER\nerror: {want}"),
             "{path}"
         );
     }

@@ -102,7 +102,11 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
             // The JSONPath printer writes no newline of its own.
             out.text.push_str(&t.execute(&v));
         } else {
-            out.print(&custom_columns(&template, &items, p.bool("no-headers"))?);
+            let (table, err) = custom_columns(&template, &items, p.bool("no-headers"))?;
+            out.print(&table);
+            if let Some(e) = err {
+                return Err(e);
+            }
         }
         return finish(out, errs);
     }
@@ -381,7 +385,13 @@ fn go_sprint(v: &serde_json::Value) -> String {
 }
 
 /// `-o custom-columns=HEADER:path,...` (`CustomColumnsPrinter`).
-fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String, String> {
+/// The table, and the error that stopped it (printed after the rows before the failing object,
+/// as `printOneObject` returns it).
+fn custom_columns(
+    spec: &str,
+    items: &[Item],
+    no_headers: bool,
+) -> Result<(String, Option<String>), String> {
     let mut cols = vec![];
     for part in spec.split(',') {
         let Some((h, path)) = part.split_once(':') else {
@@ -407,29 +417,32 @@ fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String
         );
         raw.push('\n');
     }
-    for it in items {
+    let mut err = None;
+    'items: for it in items {
         let v = it.to_value();
-        let cells: Vec<String> = cols
-            .iter()
-            .map(|(_, p)| {
-                let vals = p
-                    .as_ref()
-                    .map(|p| jsonpath::eval(p, &v))
-                    .unwrap_or_default();
-                if vals.is_empty() {
-                    "<none>".to_string()
-                } else {
-                    vals.iter()
-                        .map(|x| table::escape_terminal(&go_sprint(x)))
-                        .collect::<Vec<_>>()
-                        .join(",")
+        let mut cells = vec![];
+        for (_, p) in &cols {
+            let vals = match p.as_ref().map(|p| jsonpath::eval_checked(p, &v)) {
+                Some(Err(e)) => {
+                    err = Some(format!("error: {e}"));
+                    break 'items;
                 }
-            })
-            .collect();
+                Some(Ok(vals)) => vals,
+                None => vec![],
+            };
+            cells.push(if vals.is_empty() {
+                "<none>".to_string()
+            } else {
+                vals.iter()
+                    .map(|x| table::escape_terminal(&go_sprint(x)))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            });
+        }
         raw.push_str(&cells.join("\t"));
         raw.push('\n');
     }
-    Ok(table::layout(&raw))
+    Ok((table::layout(&raw), err))
 }
 
 /// `multipleGVKsRequested`.

@@ -336,6 +336,46 @@ fn recurse<'a>(v: &'a Value, name: &str, out: &mut Vec<&'a Value>) {
 
 /// Evaluates a path against a value.
 pub fn eval<'a>(path: &Path, root: &'a Value) -> Vec<&'a Value> {
+    eval_checked(path, root).unwrap_or_default()
+}
+
+/// `evalArray`'s bounds of `[start:end]` over `len` items (`derived`: the end of an index
+/// `[n]`, which is `n+1`); `None` selects nothing.
+fn slice_bounds(
+    len: i64,
+    start: Option<i64>,
+    end: Option<i64>,
+    derived: bool,
+) -> Result<Option<(usize, usize)>, String> {
+    let s = start.map_or(0, |s| if s < 0 { s + len } else { s });
+    let e = end.map_or(len, |e| {
+        if e < 0 || (e == 0 && derived) {
+            e + len
+        } else {
+            e
+        }
+    });
+    let oob = |i: i64| format!("array index out of bounds: index {i}, length {len}");
+    if s == e {
+        Ok(None)
+    } else if !(0..len).contains(&s) {
+        Err(oob(s))
+    } else if !(0..=len).contains(&e) {
+        Err(oob(e - 1))
+    } else if s > e {
+        Err(format!(
+            "starting index {s} is greater than ending index {e}"
+        ))
+    } else {
+        Ok(Some((s as usize, e as usize)))
+    }
+}
+
+/// [`eval`] with upstream's execution errors: an index or slice out of bounds, a step below 1.
+///
+/// # Errors
+/// `array index out of bounds: index 5, length 4` and the like, as `JSONPath.FindResults`.
+pub fn eval_checked<'a>(path: &Path, root: &'a Value) -> Result<Vec<&'a Value>, String> {
     let mut cur: Vec<&Value> = vec![root];
     for seg in &path.segs {
         let mut next = vec![];
@@ -354,26 +394,26 @@ pub fn eval<'a>(path: &Path, root: &'a Value) -> Vec<&'a Value> {
                 Seg::Recursive(name) => recurse(v, name, &mut next),
                 Seg::Index(n) => {
                     if let Value::Array(a) = v {
-                        let idx = if *n < 0 { a.len() as i64 + n } else { *n };
-                        if let Some(x) = usize::try_from(idx).ok().and_then(|i| a.get(i)) {
-                            next.push(x);
-                        }
+                        let b = slice_bounds(a.len() as i64, Some(*n), Some(n + 1), true)?;
+                        next.extend(b.map(|(s, _)| &a[s]));
                     }
                 }
                 Seg::Slice(s, e, step) => {
-                    // A step below 1 is an error upstream ("step must be > 0"): nothing prints.
-                    let step = step.unwrap_or(1);
-                    if let (Value::Array(a), Ok(step @ 1..)) = (v, usize::try_from(step)) {
-                        let len = a.len() as i64;
-                        let norm = |x: i64| if x < 0 { (len + x).max(0) } else { x.min(len) };
-                        let start = norm(s.unwrap_or(0)) as usize;
-                        let end = norm(e.unwrap_or(len)) as usize;
-                        if start < end {
-                            next.extend(a[start..end].iter().step_by(step));
+                    if let Value::Array(a) = v {
+                        if let Some((s, e)) = slice_bounds(a.len() as i64, *s, *e, false)? {
+                            let step = usize::try_from(step.unwrap_or(1))
+                                .ok()
+                                .filter(|x| *x > 0)
+                                .ok_or("step must be > 0")?;
+                            next.extend(a[s..e].iter().step_by(step));
                         }
                     }
                 }
-                Seg::Union(paths) => paths.iter().for_each(|p| next.extend(eval(p, v))),
+                Seg::Union(paths) => {
+                    for p in paths {
+                        next.extend(eval_checked(p, v)?);
+                    }
+                }
                 Seg::Filter(p, op, val) => {
                     let items: Vec<&Value> = match v {
                         Value::Array(a) => a.iter().collect(),
@@ -395,7 +435,7 @@ pub fn eval<'a>(path: &Path, root: &'a Value) -> Vec<&'a Value> {
         }
         cur = next;
     }
-    cur
+    Ok(cur)
 }
 
 /// The text jsonpath prints for one value: strings raw, other values as JSON.

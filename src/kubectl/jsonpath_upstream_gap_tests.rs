@@ -5,7 +5,7 @@
 //! before printing, so inputs here are JSON values (map keys print sorted, as kubectl's do).
 //! Rows that expect an execution error check that the template prints nothing.
 
-use super::jsonpath::parse;
+use super::jsonpath::{eval_checked, parse, parse_path};
 use serde_json::{json, Value};
 
 fn run(template: &str, input: &Value) -> String {
@@ -319,4 +319,33 @@ fn step() {
         ],
         &data,
     );
+}
+
+/// The error rows of TestNegativeIndex and TestStep (jsonpath_test.go), with evalArray's
+/// messages.
+#[test]
+fn index_and_step_errors() {
+    let data = containers(4);
+    for (path, want) in [
+        ("[-1:0]", "starting index 3 is greater than ending index 0"),
+        ("[-5]", "array index out of bounds: index -1, length 4"),
+        ("[3:1]", "starting index 3 is greater than ending index 1"),
+        ("[-1:-2]", "starting index 3 is greater than ending index 2"),
+        ("[5]", "array index out of bounds: index 5, length 4"),
+        ("[0:6]", "array index out of bounds: index 5, length 4"),
+        ("[0:4:0]", "step must be > 0"),
+        ("[0:4:-1]", "step must be > 0"),
+    ] {
+        let p = parse_path(&format!(".spec.containers{path}.name")).unwrap();
+        assert_eq!(eval_checked(&p, &data).unwrap_err(), want, "{path}");
+    }
+    // An index into an empty list is out of bounds too; an empty slice is not.
+    let empty = json!({"items": []});
+    let p = parse_path(".items[0]").unwrap();
+    assert_eq!(
+        eval_checked(&p, &empty).unwrap_err(),
+        "array index out of bounds: index 0, length 0"
+    );
+    let p = parse_path(".items[0:0]").unwrap();
+    assert!(eval_checked(&p, &empty).unwrap().is_empty());
 }
