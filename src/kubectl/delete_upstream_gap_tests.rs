@@ -118,3 +118,39 @@ fn delete_message_output() {
         "replicationcontroller \"redis-master\" deleted from test-specific namespace"
     );
 }
+
+/// TestDeleteObjectByTuple (delete_test.go): `kind/name` arguments, `-o name`, with the
+/// deprecated `--cascade=false` (its warning goes first, to stderr upstream).
+#[test]
+fn delete_object_by_tuple() {
+    let mut s = sim();
+    s.api
+        .load(crate::api::Object::ReplicationController(
+            replication_controller("redis-master-controller", 1),
+        ))
+        .unwrap();
+    let out = execute(
+        &mut s,
+        "delete replicationcontrollers/redis-master-controller --cascade=false -o name",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "warning: --cascade=false is deprecated (boolean value) and can be replaced with --cascade=orphan.\nreplicationcontroller/redis-master-controller"
+    );
+}
+
+/// TestDeleteAllIgnoreNotFound (delete_test.go): `--all` deletes every object of the kind.
+#[test]
+fn delete_all_ignore_not_found() {
+    let mut s = with_pod();
+    assert_eq!(
+        execute(&mut s, "delete pods --all --cascade=orphan -o name").unwrap(),
+        "pod/bare\npod/frontend-a\npod/frontend-b"
+    );
+    assert_eq!(
+        execute(&mut s, "delete pods --all -o name").unwrap(),
+        "pod/bare\npod/frontend-a\npod/frontend-b",
+        "still terminating, so listed again"
+    );
+}

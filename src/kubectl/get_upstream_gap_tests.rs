@@ -221,3 +221,27 @@ fn get_sorted_objects() {
     );
     assert_eq!(out, "NAME\na\nb\nc");
 }
+
+/// TestGetMultipleTypeObjectsAsList (get_test.go): several kinds with `-o json` print one
+/// `List` of every object, pods then services, with an empty resourceVersion.
+#[test]
+fn get_multiple_type_objects_as_list() {
+    let mut s = sim_with_test_data();
+    let out = ok(&mut s, "get pods,services -n test -o json");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["kind"], "List");
+    assert_eq!(v["apiVersion"], "v1");
+    assert_eq!(v["metadata"], json!({"resourceVersion": ""}));
+    let names: Vec<(&str, &str)> = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["kind"].as_str().unwrap(),
+                i["metadata"]["name"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(names, [("Pod", "bar"), ("Pod", "foo"), ("Service", "baz")]);
+}
