@@ -102,7 +102,11 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
             // The JSONPath printer writes no newline of its own.
             out.text.push_str(&t.execute(&v));
         } else {
-            out.print(&custom_columns(&template, &items, p.bool("no-headers"))?);
+            let (table, err) = custom_columns(&template, &items, p.bool("no-headers"))?;
+            out.print(&table);
+            if let Some(e) = err {
+                return Err(e);
+            }
         }
         return finish(out, errs);
     }
@@ -355,8 +359,39 @@ fn sort_infos(infos: &mut [Info], field: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `fmt.Sprint` of an unstructured value, as custom columns print cells: `map[k:v ...]` with
+/// sorted keys, `[a b]`, `<nil>`.
+fn go_sprint(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let join = |it: Vec<String>| it.join(" ");
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        Value::Array(a) => format!("[{}]", join(a.iter().map(go_sprint).collect())),
+        Value::Object(m) => format!(
+            "map[{}]",
+            join(
+                m.iter()
+                    .map(|(k, x)| format!("{k}:{}", go_sprint(x)))
+                    .collect()
+            )
+        ),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() => f.to_string(),
+            _ => n.to_string(),
+        },
+        Value::Bool(b) => b.to_string(),
+    }
+}
+
 /// `-o custom-columns=HEADER:path,...` (`CustomColumnsPrinter`).
-fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String, String> {
+/// The table, and the error that stopped it (printed after the rows before the failing object,
+/// as `printOneObject` returns it).
+fn custom_columns(
+    spec: &str,
+    items: &[Item],
+    no_headers: bool,
+) -> Result<(String, Option<String>), String> {
     let mut cols = vec![];
     for part in spec.split(',') {
         let Some((h, path)) = part.split_once(':') else {
@@ -364,10 +399,12 @@ fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String
                 "error: unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>"
             ));
         };
-        cols.push((
-            h.to_string(),
-            jsonpath::relaxed_path(path).map_err(|e| format!("error: {e}"))?,
-        ));
+        // An empty path is an empty template (RelaxedJSONPathExpression): `<none>`.
+        let path = match path {
+            "" => None,
+            _ => Some(jsonpath::relaxed_path(path).map_err(|e| format!("error: {e}"))?),
+        };
+        cols.push((h.to_string(), path));
     }
     let mut raw = String::new();
     if !no_headers {
@@ -380,26 +417,32 @@ fn custom_columns(spec: &str, items: &[Item], no_headers: bool) -> Result<String
         );
         raw.push('\n');
     }
-    for it in items {
+    let mut err = None;
+    'items: for it in items {
         let v = it.to_value();
-        let cells: Vec<String> = cols
-            .iter()
-            .map(|(_, p)| {
-                let vals = jsonpath::eval(p, &v);
-                if vals.is_empty() {
-                    "<none>".to_string()
-                } else {
-                    vals.iter()
-                        .map(|x| jsonpath::text_of(x))
-                        .collect::<Vec<_>>()
-                        .join(",")
+        let mut cells = vec![];
+        for (_, p) in &cols {
+            let vals = match p.as_ref().map(|p| jsonpath::eval_checked(p, &v)) {
+                Some(Err(e)) => {
+                    err = Some(format!("error: {e}"));
+                    break 'items;
                 }
-            })
-            .collect();
+                Some(Ok(vals)) => vals,
+                None => vec![],
+            };
+            cells.push(if vals.is_empty() {
+                "<none>".to_string()
+            } else {
+                vals.iter()
+                    .map(|x| table::escape_terminal(&go_sprint(x)))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            });
+        }
         raw.push_str(&cells.join("\t"));
         raw.push('\n');
     }
-    Ok(table::layout(&raw))
+    Ok((table::layout(&raw), err))
 }
 
 /// `multipleGVKsRequested`.

@@ -3,6 +3,7 @@
 //! `[n]`, `[*]`, `[a:b]`, `..field`, `[?(@.f == "x")]`, `{range}`/`{end}`, string literals.
 //! Missing keys print nothing, as with kubectl's default `--allow-missing-template-keys`.
 
+use crate::api::parse_quantity_milli;
 use serde_json::Value;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -11,8 +12,9 @@ enum Seg {
     Wildcard,
     Recursive(String),
     Index(i64),
-    Slice(Option<i64>, Option<i64>),
+    Slice(Option<i64>, Option<i64>, Option<i64>),
     Filter(Box<Path>, Op, Option<Value>),
+    Union(Vec<Path>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,7 +111,11 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
         match b[i] {
             '.' => {
                 if b.get(i + 1) == Some(&'.') {
-                    i += 2;
+                    // `...x` is `..` then `.x`; `....x` repeats the descent (parseRecursive).
+                    i += 2 + usize::from(b.get(i + 2) == Some(&'.'));
+                    if b.get(i) == Some(&'.') {
+                        return Err("invalid multiple recursive descent".into());
+                    }
                     let name = ident(&mut i);
                     segs.push(Seg::Recursive(name));
                 } else {
@@ -152,6 +158,9 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
                 i = j + 1;
                 if inner == "*" {
                     segs.push(Seg::Wildcard);
+                } else if inner.is_empty() {
+                    // `[]` is `[0]` (parseArray derives the end as start + 1).
+                    segs.push(Seg::Index(0));
                 } else if let Some(f) = inner.strip_prefix("?(").and_then(|x| x.strip_suffix(')')) {
                     let ops = [
                         ("==", Op::Eq),
@@ -180,9 +189,15 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
                         || (inner.starts_with('"') && inner.ends_with('"')))
                 {
                     segs.push(Seg::Field(inner[1..inner.len() - 1].to_string()));
-                } else if let Some((a, c)) = inner.split_once(':') {
-                    let num = |x: &str| -> Result<Option<i64>, String> {
-                        let x = x.split(':').next().unwrap_or_default().trim();
+                } else if inner.contains(',') && !inner.starts_with('?') {
+                    // A union: `[1,3,4]` or `['a','b']`.
+                    let parts = inner
+                        .split(',')
+                        .map(|x| parse_path(&format!("[{}]", x.trim())));
+                    segs.push(Seg::Union(parts.collect::<Result<_, _>>()?));
+                } else if inner.contains(':') {
+                    let num = |x: Option<&str>| -> Result<Option<i64>, String> {
+                        let x = x.unwrap_or_default().trim();
                         if x.is_empty() {
                             Ok(None)
                         } else {
@@ -191,7 +206,8 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
                                 .map_err(|_| format!("invalid array index {x}"))
                         }
                     };
-                    segs.push(Seg::Slice(num(a)?, num(c)?));
+                    let mut p = inner.split(':');
+                    segs.push(Seg::Slice(num(p.next())?, num(p.next())?, num(p.next())?));
                 } else {
                     let n: i64 = inner
                         .parse()
@@ -212,18 +228,14 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
     Ok(Path { segs })
 }
 
-/// Parses a template with `{...}` actions (a template without braces is one path).
+/// Parses a template with `{...}` actions; text outside braces, a template without braces
+/// included, prints as it is (jsonpath.Parse).
 ///
 /// # Errors
 /// Unbalanced braces, `{end}` without `{range}`, or a bad path.
 pub fn parse(template: &str) -> Result<Template, String> {
-    let t = if template.contains('{') {
-        template.to_string()
-    } else {
-        format!("{{{template}}}")
-    };
     let mut stack: Vec<(Option<Path>, Vec<Node>)> = vec![(None, vec![])];
-    let mut rest = t.as_str();
+    let mut rest = template;
     while !rest.is_empty() {
         let Some(open) = rest.find('{') else {
             if let Some(top) = stack.last_mut() {
@@ -324,6 +336,46 @@ fn recurse<'a>(v: &'a Value, name: &str, out: &mut Vec<&'a Value>) {
 
 /// Evaluates a path against a value.
 pub fn eval<'a>(path: &Path, root: &'a Value) -> Vec<&'a Value> {
+    eval_checked(path, root).unwrap_or_default()
+}
+
+/// `evalArray`'s bounds of `[start:end]` over `len` items (`derived`: the end of an index
+/// `[n]`, which is `n+1`); `None` selects nothing.
+fn slice_bounds(
+    len: i64,
+    start: Option<i64>,
+    end: Option<i64>,
+    derived: bool,
+) -> Result<Option<(usize, usize)>, String> {
+    let s = start.map_or(0, |s| if s < 0 { s + len } else { s });
+    let e = end.map_or(len, |e| {
+        if e < 0 || (e == 0 && derived) {
+            e + len
+        } else {
+            e
+        }
+    });
+    let oob = |i: i64| format!("array index out of bounds: index {i}, length {len}");
+    if s == e {
+        Ok(None)
+    } else if !(0..len).contains(&s) {
+        Err(oob(s))
+    } else if !(0..=len).contains(&e) {
+        Err(oob(e - 1))
+    } else if s > e {
+        Err(format!(
+            "starting index {s} is greater than ending index {e}"
+        ))
+    } else {
+        Ok(Some((s as usize, e as usize)))
+    }
+}
+
+/// [`eval`] with upstream's execution errors: an index or slice out of bounds, a step below 1.
+///
+/// # Errors
+/// `array index out of bounds: index 5, length 4` and the like, as `JSONPath.FindResults`.
+pub fn eval_checked<'a>(path: &Path, root: &'a Value) -> Result<Vec<&'a Value>, String> {
     let mut cur: Vec<&Value> = vec![root];
     for seg in &path.segs {
         let mut next = vec![];
@@ -342,21 +394,24 @@ pub fn eval<'a>(path: &Path, root: &'a Value) -> Vec<&'a Value> {
                 Seg::Recursive(name) => recurse(v, name, &mut next),
                 Seg::Index(n) => {
                     if let Value::Array(a) = v {
-                        let idx = if *n < 0 { a.len() as i64 + n } else { *n };
-                        if let Some(x) = usize::try_from(idx).ok().and_then(|i| a.get(i)) {
-                            next.push(x);
+                        let b = slice_bounds(a.len() as i64, Some(*n), Some(n + 1), true)?;
+                        next.extend(b.map(|(s, _)| &a[s]));
+                    }
+                }
+                Seg::Slice(s, e, step) => {
+                    if let Value::Array(a) = v {
+                        if let Some((s, e)) = slice_bounds(a.len() as i64, *s, *e, false)? {
+                            let step = usize::try_from(step.unwrap_or(1))
+                                .ok()
+                                .filter(|x| *x > 0)
+                                .ok_or("step must be > 0")?;
+                            next.extend(a[s..e].iter().step_by(step));
                         }
                     }
                 }
-                Seg::Slice(s, e) => {
-                    if let Value::Array(a) = v {
-                        let len = a.len() as i64;
-                        let norm = |x: i64| if x < 0 { (len + x).max(0) } else { x.min(len) };
-                        let start = norm(s.unwrap_or(0)) as usize;
-                        let end = norm(e.unwrap_or(len)) as usize;
-                        if start < end {
-                            next.extend(a[start..end].iter());
-                        }
+                Seg::Union(paths) => {
+                    for p in paths {
+                        next.extend(eval_checked(p, v)?);
                     }
                 }
                 Seg::Filter(p, op, val) => {
@@ -380,7 +435,7 @@ pub fn eval<'a>(path: &Path, root: &'a Value) -> Vec<&'a Value> {
         }
         cur = next;
     }
-    cur
+    Ok(cur)
 }
 
 /// The text jsonpath prints for one value: strings raw, other values as JSON.
@@ -456,7 +511,13 @@ pub fn sort_cmp(a: Option<&Value>, b: Option<&Value>) -> std::cmp::Ordering {
             .zip(y.as_f64())
             .and_then(|(x, y)| x.partial_cmp(&y))
             .unwrap_or(Ordering::Equal),
-        (Some(Value::String(x)), Some(Value::String(y))) => x.cmp(y),
+        // Two quantities compare as quantities (sorter.go isLess), other strings lexically.
+        (Some(Value::String(x)), Some(Value::String(y))) => {
+            match (parse_quantity_milli(x), parse_quantity_milli(y)) {
+                (Ok(a), Ok(b)) => a.cmp(&b),
+                _ => x.cmp(y),
+            }
+        }
         (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
         (Some(x), Some(y)) => text_of(x).cmp(&text_of(y)),
     }
@@ -482,7 +543,8 @@ mod tests {
     #[test]
     fn templates() {
         assert_eq!(run("{.items[*].metadata.name}"), "a b");
-        assert_eq!(run(".items[0].metadata.name"), "a");
+        // Text outside braces is literal (jsonpath.Parse), a path without braces included.
+        assert_eq!(run(".items[0].metadata.name"), ".items[0].metadata.name");
         assert_eq!(run("{.items[-1].metadata.name}"), "b");
         assert_eq!(run("{.items[0:1].metadata.name}"), "a");
         assert_eq!(

@@ -342,19 +342,43 @@ pub(crate) mod testutil;
 #[cfg(test)]
 mod create_job_upstream_tests;
 #[cfg(test)]
+mod customcolumn_upstream_gap_tests;
+#[cfg(test)]
+mod delete_upstream_gap_tests;
+#[cfg(test)]
 mod delete_upstream_more_tests;
 #[cfg(test)]
 mod describe_tests;
 #[cfg(test)]
 mod describe_upstream_more_tests;
 #[cfg(test)]
+mod drain_upstream_gap_tests;
+#[cfg(test)]
 mod e2e_workloads;
+#[cfg(test)]
+mod get_upstream_gap_tests;
+#[cfg(test)]
+mod jsonpath_upstream_gap_tests;
+#[cfg(test)]
+mod label_annotate_upstream_gap_tests;
 #[cfg(test)]
 mod label_upstream_more_tests;
 #[cfg(test)]
+mod patch_upstream_gap_tests;
+#[cfg(test)]
+mod qos_upstream_gap_tests;
+#[cfg(test)]
 mod rollback_upstream_tests;
 #[cfg(test)]
+mod rollout_status_upstream_gap_tests;
+#[cfg(test)]
+mod set_image_upstream_gap_tests;
+#[cfg(test)]
 mod set_upstream_more_tests;
+#[cfg(test)]
+mod sorter_upstream_gap_tests;
+#[cfg(test)]
+mod tableprinter_upstream_gap_tests;
 
 #[cfg(test)]
 mod tests {
