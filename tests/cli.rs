@@ -117,3 +117,77 @@ fn no_resources_found_goes_to_stderr_as_kubectl_does() {
         ("", "No events found in default namespace.\n")
     );
 }
+
+/// `kubeplay kubectl SCENARIO -- CMD -f PATH` reads the file from disk and `-f -` reads
+/// standard input, as kubectl does; a missing path is kubectl's error.
+#[test]
+fn kubectl_reads_files_and_standard_input() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("kubeplay-cli-f-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("deploy.yaml");
+    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: nginx-deployment\n";
+    std::fs::write(&path, manifest).unwrap();
+    let p = path.to_str().unwrap();
+    let (out, err, ok) = kubeplay(&[
+        "kubectl",
+        "nginx-deployment",
+        "--at",
+        "60s",
+        "--",
+        "get",
+        "-f",
+        p,
+        "-o",
+        "name",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "deployment.apps/nginx-deployment\n");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kubeplay"))
+        .args([
+            "kubectl",
+            "nginx-deployment",
+            "--at",
+            "60s",
+            "--",
+            "label",
+            "-f",
+            "-",
+            "tier=web",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run kubeplay");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(manifest.as_bytes())
+        .unwrap();
+    let done = child.wait_with_output().unwrap();
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(done.stdout).unwrap(),
+        "deployment.apps/nginx-deployment labeled\n"
+    );
+
+    let missing = dir.join("absent.yaml");
+    let (_, err, ok) = kubeplay(&[
+        "kubectl",
+        "nginx-deployment",
+        "--",
+        "get",
+        "-f",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("does not exist"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

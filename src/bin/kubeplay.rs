@@ -123,6 +123,14 @@ fn with_final_newline(mut s: String) -> String {
     s
 }
 
+/// Whether kubectl arguments read standard input (`-f -`, `--filename=-`).
+fn reads_stdin(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "-f" | "--filename") && words.get(i + 1).is_some_and(|n| n == "-")
+            || matches!(w.as_str(), "-f-" | "-f=-" | "--filename=-")
+    })
+}
+
 fn kubectl_or_err(sim: &mut Simulation, cmd: &str) -> String {
     match kubeplay::kubectl::execute(sim, cmd) {
         Ok(s) => with_final_newline(s),
@@ -206,7 +214,25 @@ fn run(args: &[String]) -> Result<String, String> {
                 })
                 .collect::<Vec<_>>()
                 .join(" ");
-            let out = kubeplay::kubectl::execute(&mut sim, &line)?;
+            // `-f PATH` reads the file; `-f -` standard input (as kubectl does).
+            let files: std::collections::BTreeMap<String, String> =
+                kubeplay::kubectl::referenced_files(&line)
+                    .into_iter()
+                    .filter_map(|f| std::fs::read_to_string(&f).ok().map(|t| (f, t)))
+                    .collect();
+            let stdin = if reads_stdin(&a.rest) {
+                let mut t = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut t)
+                    .map_err(|e| format!("error: reading standard input: {e}"))?;
+                Some(t)
+            } else {
+                None
+            };
+            let input = kubeplay::kubectl::Input {
+                stdin: stdin.as_deref(),
+                files: Some(&files),
+            };
+            let out = kubeplay::kubectl::execute_with(&mut sim, &line, input)?;
             let notice =
                 out.starts_with("No resources found") || out.starts_with("No events found");
             if notice && !out.trim_end().contains('\n') {

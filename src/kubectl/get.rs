@@ -28,7 +28,12 @@ const FLAGS: &[Flag] = &[
     Flag::str("subresource"),
 ];
 
-pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Result<(), String> {
+pub(crate) fn run(
+    sim: &mut Simulation,
+    words: &[String],
+    input: super::Input,
+    out: &mut Out,
+) -> Result<(), String> {
     let p = args::parse("kubectl get", words, FLAGS)?;
     let ns = Namespace::from(&p);
     if p.bool("watch") || p.bool("watch-only") {
@@ -36,7 +41,8 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
             "error: kubeplay cannot watch: advance the simulation and run get again".into(),
         );
     }
-    if p.args.is_empty() {
+    let files = p.strings("filename");
+    if p.args.is_empty() && files.is_empty() {
         return Err(
             "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples".into(),
         );
@@ -70,9 +76,14 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         ));
     }
     let all_ns = p.bool("all-namespaces");
-    let req = resource::build(&p.args, true, p.str("selector"), false)?;
-    let namespace = if all_ns { None } else { Some(ns.name.as_str()) };
-    let (mut infos, mut errs) = resource::visit(sim, &req, namespace, &p.string("field-selector"));
+    let (mut infos, mut errs, single) = if files.is_empty() {
+        let req = resource::build(&p.args, true, p.str("selector"), false)?;
+        let namespace = if all_ns { None } else { Some(ns.name.as_str()) };
+        let (infos, errs) = resource::visit(sim, &req, namespace, &p.string("field-selector"));
+        (infos, errs, req.single_item())
+    } else {
+        from_files(sim, &p.args, &files, input, &ns)?
+    };
     let sort_by = p.string("sort-by");
     if !sort_by.is_empty() {
         sort_infos(&mut infos, &sort_by)?;
@@ -82,11 +93,12 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     }
     let now = sim.now();
     if subresource == "scale" {
-        return get_scale(infos, errs, &req, &format, &template, &p, all_ns, now, out);
+        return get_scale(
+            infos, errs, single, &format, &template, &p, all_ns, now, out,
+        );
     }
 
     if format == "jsonpath" || format == "custom-columns" {
-        let single = req.single_item();
         if single && !errs.is_empty() {
             return Err(errs.join("\n"));
         }
@@ -111,7 +123,6 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         return finish(out, errs);
     }
     if matches!(format.as_str(), "yaml" | "json" | "name") {
-        let single = req.single_item();
         if single && !errs.is_empty() {
             return Err(errs.join("\n"));
         }
@@ -148,6 +159,37 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         }
     }
     finish(out, errs)
+}
+
+/// `get -f FILE...` (`FilenameParam`): each object of the files as the server has it, in file
+/// order, and the NotFound errors of those it does not have. A single file path implies a
+/// single item (`singleItemImplied`: with -o yaml|json one object prints as itself, not as a
+/// List, and any error is printed alone); standard input does not.
+fn from_files(
+    sim: &Simulation,
+    args: &[String],
+    files: &[String],
+    input: super::Input,
+    ns: &Namespace,
+) -> Result<(Vec<Info>, Vec<String>, bool), String> {
+    if !args.is_empty() {
+        return Err("error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well".into());
+    }
+    let (docs, mut errs) = super::apply::read_objects(files, input, ns)?;
+    let single_file = files.len() == 1 && files[0] != "-";
+    let mut infos = vec![];
+    for doc in docs {
+        let kind = Kind::Obj(doc.obj.kind());
+        let meta = doc.obj.meta();
+        match resource::get(sim, kind, &meta.namespace, &meta.name) {
+            Ok(item) => infos.push(Info {
+                kind,
+                items: vec![item],
+            }),
+            Err(e) => errs.push(e),
+        }
+    }
+    Ok((infos, errs, single_file))
 }
 
 /// The autoscaling/v1 `Scale` the scale subresource of `o` serves (`scaleFromDeployment` and
@@ -224,7 +266,7 @@ fn scale_value(o: &Object) -> Option<serde_json::Value> {
 fn get_scale(
     infos: Vec<Info>,
     mut errs: Vec<String>,
-    req: &resource::Request,
+    single: bool,
     format: &str,
     template: &str,
     p: &args::Parsed,
@@ -247,7 +289,6 @@ fn get_scale(
             }
         }
     }
-    let single = req.single_item();
     match format {
         "jsonpath" | "yaml" | "json" | "name" => {
             if single && !errs.is_empty() {

@@ -277,7 +277,7 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
         );
     };
     match name.as_str() {
-        "get" => get::run(sim, &rest, out),
+        "get" => get::run(sim, &rest, input, out),
         "events" => events_cmd::run(sim, &rest, out),
         "autoscale" => autoscale::run(sim, &rest, out),
         "describe" => describe::run(sim, &rest, out),
@@ -355,6 +355,8 @@ mod describe_upstream_more_tests;
 mod drain_upstream_gap_tests;
 #[cfg(test)]
 mod e2e_workloads;
+#[cfg(test)]
+mod get_filename_tests;
 #[cfg(test)]
 mod get_upstream_gap_tests;
 #[cfg(test)]
