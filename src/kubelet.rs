@@ -46,8 +46,9 @@ pub const COMPONENT: &str = "kubelet";
 pub use crate::kubelet_status::{backoff_next, BACKOFF_INITIAL, MAX_CONTAINER_BACKOFF};
 /// When `ImagePullBackOff` replaces `ErrImagePull` after a failed pull (kubeplay's model).
 pub const IMAGE_BACKOFF_SHOWN_AFTER: Duration = Duration::from_secs(1);
-/// The kubelet version reported in `status.nodeInfo`.
-pub const KUBELET_VERSION: &str = "v1.34.0";
+/// The kubelet version reported in `status.nodeInfo` (the release whose feature-gate defaults
+/// kubeplay follows).
+pub const KUBELET_VERSION: &str = "v1.35.0";
 
 // ---------------------------------------------------------------------------------------------
 // Pure helpers
@@ -192,7 +193,9 @@ pub fn registered_node(node: &Node, cfg: &KubeletConfig, index: u32, now: Time) 
             "systemUUID": uuid,
             "containerRuntimeVersion": "containerd://2.1.3",
             "kernelVersion": "6.8.0",
-            "kubeProxyVersion": KUBELET_VERSION,
+            // DisableNodeKubeProxyVersion (on since 1.33, locked in 1.34): the kubelet no longer
+            // fills in the deprecated field.
+            "kubeProxyVersion": "",
             "kubeletVersion": KUBELET_VERSION,
             "operatingSystem": "linux",
             "osImage": "Debian GNU/Linux 12 (bookworm)",
