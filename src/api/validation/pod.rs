@@ -1440,6 +1440,15 @@ fn validate_containers_only_for_pod(containers: &[Container], path: &str) -> Vec
         .collect()
 }
 
+/// Whether the pod sets `securityContext.seLinuxChangePolicy` (an old pod that does may keep or
+/// change any policy on update).
+pub(crate) fn sets_se_linux_change_policy(spec: &PodSpec) -> bool {
+    spec.extra
+        .get("securityContext")
+        .and_then(|sc| sc.get("seLinuxChangePolicy"))
+        .is_some_and(|v| !v.is_null())
+}
+
 /// A spec that [`validate_pod_spec_with_name`] found valid, with the options and the pod name
 /// it was checked with (the name only when the spec has an `ephemeral` volume: nothing else
 /// reads it).
@@ -1913,12 +1922,7 @@ fn validate_pod_update_gated_before_ratchet(
         allow_invalid_label_value_in_required_node_affinity:
             has_invalid_label_value_in_required_node_affinity(&old.spec),
         affinity: affinity_options_for_update(&old.spec, gates),
-        allow_any_se_linux_change_policy: old
-            .spec
-            .extra
-            .get("securityContext")
-            .and_then(|sc| sc.get("seLinuxChangePolicy"))
-            .is_some_and(|v| !v.is_null()),
+        allow_any_se_linux_change_policy: sets_se_linux_change_policy(&old.spec),
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
     let spec_unchanged = Arc::ptr_eq(&new.spec, &old.spec) || new.spec == old.spec;

@@ -314,12 +314,7 @@ fn validate_status_ips(errs: &mut Vec<FieldError>, new: &Pod, old: &Pod, field: 
 pub fn validate_pod_ephemeral_containers_update(new: &Pod, old: &Pod) -> Vec<FieldError> {
     let opts = PodValidationOptions {
         resource_is_pod: true,
-        allow_any_se_linux_change_policy: old
-            .spec
-            .extra
-            .get("securityContext")
-            .and_then(|sc| sc.get("seLinuxChangePolicy"))
-            .is_some_and(|v| !v.is_null()),
+        allow_any_se_linux_change_policy: super::pod::sets_se_linux_change_policy(&old.spec),
         ..Default::default()
     };
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");

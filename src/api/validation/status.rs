@@ -48,62 +48,57 @@ fn not_above(errs: &mut Vec<FieldError>, v: i32, limit: i32, path: &str, msg: &s
 
 const ABOVE_REPLICAS: &str = "cannot be greater than status.replicas";
 
+/// `ValidateReplicaSetStatus` (and `ValidateReplicationControllerStatus`, which has the same
+/// rules and no terminatingReplicas): `[replicas, fullyLabeledReplicas, readyReplicas]`, then
+/// availableReplicas and observedGeneration.
+fn replica_set_status(
+    e: &mut Vec<FieldError>,
+    [replicas, fully_labeled, ready]: [i32; 3],
+    available: i32,
+    observed_generation: i64,
+    terminating: Option<i32>,
+) {
+    nonneg(e, replicas.into(), "status.replicas");
+    nonneg(e, fully_labeled.into(), "status.fullyLabeledReplicas");
+    nonneg(e, ready.into(), "status.readyReplicas");
+    nonneg(e, available.into(), "status.availableReplicas");
+    nonneg(e, observed_generation, "status.observedGeneration");
+    if let Some(t) = terminating {
+        nonneg(e, t.into(), "status.terminatingReplicas");
+    }
+    not_above(
+        e,
+        fully_labeled,
+        replicas,
+        "status.fullyLabeledReplicas",
+        ABOVE_REPLICAS,
+    );
+    ready_available_not_above(e, replicas, ready, available);
+}
+
 /// The status rules of `o`'s kind (empty for kinds without any).
 pub fn validate_status(o: &Object) -> Vec<FieldError> {
     let mut e = vec![];
     match o {
         Object::ReplicaSet(rs) => {
             let s = &rs.status;
-            nonneg(&mut e, s.replicas.into(), "status.replicas");
-            nonneg(
+            let counts = [s.replicas, s.fully_labeled_replicas, s.ready_replicas];
+            let (available, generation) = (s.available_replicas, s.observed_generation);
+            replica_set_status(
                 &mut e,
-                s.fully_labeled_replicas.into(),
-                "status.fullyLabeledReplicas",
+                counts,
+                available,
+                generation,
+                s.terminating_replicas,
             );
-            nonneg(&mut e, s.ready_replicas.into(), "status.readyReplicas");
-            nonneg(
-                &mut e,
-                s.available_replicas.into(),
-                "status.availableReplicas",
-            );
-            nonneg(&mut e, s.observed_generation, "status.observedGeneration");
-            if let Some(t) = s.terminating_replicas {
-                nonneg(&mut e, t.into(), "status.terminatingReplicas");
-            }
-            not_above(
-                &mut e,
-                s.fully_labeled_replicas,
-                s.replicas,
-                "status.fullyLabeledReplicas",
-                ABOVE_REPLICAS,
-            );
-            ready_available_not_above(&mut e, s.replicas, s.ready_replicas, s.available_replicas);
         }
         // `ValidateReplicationControllerStatus`: the ReplicaSet rules without
         // terminatingReplicas (core/v1 has no such field).
         Object::ReplicationController(rc) => {
             let s = &rc.status;
-            nonneg(&mut e, s.replicas.into(), "status.replicas");
-            nonneg(
-                &mut e,
-                s.fully_labeled_replicas.into(),
-                "status.fullyLabeledReplicas",
-            );
-            nonneg(&mut e, s.ready_replicas.into(), "status.readyReplicas");
-            nonneg(
-                &mut e,
-                s.available_replicas.into(),
-                "status.availableReplicas",
-            );
-            nonneg(&mut e, s.observed_generation, "status.observedGeneration");
-            not_above(
-                &mut e,
-                s.fully_labeled_replicas,
-                s.replicas,
-                "status.fullyLabeledReplicas",
-                ABOVE_REPLICAS,
-            );
-            ready_available_not_above(&mut e, s.replicas, s.ready_replicas, s.available_replicas);
+            let counts = [s.replicas, s.fully_labeled_replicas, s.ready_replicas];
+            let (available, generation) = (s.available_replicas, s.observed_generation);
+            replica_set_status(&mut e, counts, available, generation, None);
         }
         Object::Deployment(d) => {
             let s = &d.status;
