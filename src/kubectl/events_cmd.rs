@@ -115,11 +115,9 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
             out.print(&super::yaml::to_yaml(&v));
         }
         _ => {
-            let t = jsonpath::parse(&template)
-                .map_err(|e| format!("error: error parsing jsonpath {template}, {e}"))?;
             let v = serde_json::to_value(EventList::new(&events)).unwrap_or_default();
             // The JSONPath printer writes no newline of its own.
-            out.text.push_str(&t.execute(&v));
+            out.text.push_str(&jsonpath::print(&template, &v)?);
         }
     }
     Ok(())

@@ -104,15 +104,13 @@ pub(crate) fn run(
         }
         let items: Vec<Item> = infos.into_iter().flat_map(|i| i.items).collect();
         if format == "jsonpath" {
-            let t = jsonpath::parse(&template)
-                .map_err(|e| format!("error: error parsing jsonpath {template}, {e}"))?;
             let v = if single && items.len() == 1 {
                 items[0].to_value()
             } else {
                 output::list_value(items.iter().map(Item::to_value).collect())
             };
             // The JSONPath printer writes no newline of its own.
-            out.text.push_str(&t.execute(&v));
+            out.text.push_str(&jsonpath::print(&template, &v)?);
         } else {
             let (table, err) = custom_columns(&template, &items, p.bool("no-headers"))?;
             out.print(&table);
@@ -306,9 +304,7 @@ fn get_scale(
                 output::list_value(scales.iter().map(|(_, v)| v.clone()).collect())
             };
             if format == "jsonpath" {
-                let t = jsonpath::parse(template)
-                    .map_err(|e| format!("error: error parsing jsonpath {template}, {e}"))?;
-                out.text.push_str(&t.execute(&v));
+                out.text.push_str(&jsonpath::print(template, &v)?);
             } else {
                 out.print(&output::print_value(format, &v));
             }

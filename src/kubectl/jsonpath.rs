@@ -446,30 +446,77 @@ pub fn text_of(v: &Value) -> String {
     }
 }
 
-fn exec(nodes: &[Node], cur: &Value, out: &mut String) {
+fn exec(nodes: &[Node], cur: &Value, out: &mut String) -> Result<(), String> {
     for n in nodes {
         match n {
             Node::Text(t) => out.push_str(t),
             Node::Path(p) => {
-                let vals = eval(p, cur);
+                let vals = eval_checked(p, cur)?;
                 let texts: Vec<String> = vals.iter().map(|v| text_of(v)).collect();
                 out.push_str(&texts.join(" "));
             }
             Node::Range(p, body) => {
-                for v in eval(p, cur) {
-                    exec(body, v, out);
+                for v in eval_checked(p, cur)? {
+                    exec(body, v, out)?;
                 }
             }
         }
     }
+    Ok(())
 }
 
 impl Template {
     /// Executes the template against a value.
-    pub fn execute(&self, v: &Value) -> String {
+    ///
+    /// # Errors
+    /// An execution error of [`eval_checked`] (an index out of bounds…).
+    pub fn execute(&self, v: &Value) -> Result<String, String> {
         let mut out = String::new();
-        exec(&self.nodes, v, &mut out);
-        out
+        exec(&self.nodes, v, &mut out)?;
+        Ok(out)
+    }
+}
+
+/// kubectl's `-o jsonpath=TEMPLATE` output (`JSONPathPrinter.PrintObj`): the template's text, or
+/// its error with the template and the object (printed as Go's `%#v` of the unstructured
+/// content). `JSONPath.Execute` finds every result before printing, so an error prints nothing
+/// else.
+///
+/// # Errors
+/// The template does not parse, or its execution fails.
+pub fn print(template: &str, v: &Value) -> Result<String, String> {
+    let t =
+        parse(template).map_err(|e| format!("error: error parsing jsonpath {template}, {e}"))?;
+    t.execute(v).map_err(|e| {
+        format!(
+            "error: error executing jsonpath {}: Error executing template: {e}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{template}\n\tobject given to jsonpath engine was:\n\t\t{}\n\n",
+            crate::api::errors::go_quote(template),
+            go_sharp_v(v)
+        )
+    })
+}
+
+/// Go's `%#v` of a decoded JSON value held in an `interface{}` (unstructured content: integers
+/// as int64, maps with sorted keys).
+pub fn go_sharp_v(v: &Value) -> String {
+    let join = |parts: Vec<String>| parts.join(", ");
+    match v {
+        Value::Null => "interface {}(nil)".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => crate::api::errors::go_quote(s),
+        Value::Array(a) => format!(
+            "[]interface {{}}{{{}}}",
+            join(a.iter().map(go_sharp_v).collect())
+        ),
+        Value::Object(m) => format!(
+            "map[string]interface {{}}{{{}}}",
+            join(
+                m.iter()
+                    .map(|(k, v)| format!("{}:{}", crate::api::errors::go_quote(k), go_sharp_v(v)))
+                    .collect()
+            )
+        ),
     }
 }
 
@@ -536,7 +583,7 @@ mod tests {
     }
 
     fn run(t: &str) -> String {
-        parse(t).unwrap().execute(&list())
+        parse(t).unwrap().execute(&list()).unwrap()
     }
 
     /// Cases in the style of client-go's jsonpath_test.go (TestJSONInput, TestKubernetes).
@@ -583,5 +630,27 @@ mod tests {
             std::cmp::Ordering::Less
         );
         assert_eq!(sort_cmp(None, Some(&json!("a"))), std::cmp::Ordering::Less);
+    }
+
+    // JSONPathPrinter.PrintObj (cli-runtime printers/jsonpath.go) on an execution error: nothing
+    // printed, and the error names the template and dumps the object as Go's `%#v`.
+    #[test]
+    fn print_reports_execution_errors_as_kubectl() {
+        let v = json!({"items": [{"a": 1, "b": "x"}], "n": null, "t": true, "f": 1.5});
+        assert_eq!(print("{.items[0].b}", &v), Ok("x".into()));
+        let err = print("{.items[3]}", &v).unwrap_err();
+        assert_eq!(
+            err,
+            "error: error executing jsonpath \"{.items[3]}\": Error executing template: array index out of bounds: index 3, length 1. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{.items[3]}\n\tobject given to jsonpath engine was:\n\t\tmap[string]interface {}{\"f\":1.5, \"items\":[]interface {}{map[string]interface {}{\"a\":1, \"b\":\"x\"}}, \"n\":interface {}(nil), \"t\":true}\n\n"
+        );
+        // An error inside a range body fails the whole template.
+        assert!(print(
+            "{range .items[*]}{.c[2]}{end}",
+            &json!({"items": [{"c": [1]}]})
+        )
+        .is_err());
+        assert!(print("{.items[", &v)
+            .unwrap_err()
+            .starts_with("error: error parsing jsonpath {.items[, "));
     }
 }

@@ -3,7 +3,8 @@
 //! TestFilterPartialMatchesSometimesMissingAnnotations, TestNegativeIndex,
 //! TestRunningPodsJSONPathOutput and TestStep. kubectl decodes objects into unstructured maps
 //! before printing, so inputs here are JSON values (map keys print sorted, as kubectl's do).
-//! Rows that expect an execution error check that the template prints nothing.
+//! Rows that expect an execution error check that the template prints nothing (the error itself
+//! is checked in `jsonpath.rs`'s tests and through `get -o jsonpath`).
 
 use super::jsonpath::{eval_checked, parse, parse_path};
 use serde_json::{json, Value};
@@ -12,6 +13,7 @@ fn run(template: &str, input: &Value) -> String {
     parse(template)
         .unwrap_or_else(|e| panic!("parse {template}: {e}"))
         .execute(input)
+        .unwrap_or_default()
 }
 
 fn check(rows: &[(&str, &str)], input: &Value) {

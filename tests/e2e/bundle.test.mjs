@@ -11,8 +11,10 @@
 //   upstream's remaining pod spec rules — dnsConfig, security contexts, seccomp, AppArmor,
 //   sysctls, ephemeral containers, pod-level resources — and Service rules, the scheduler's
 //   ephemeral-storage/overhead accounting and kubectl --subresource: +16 KiB later that day;
-//   the page's size-class allocator and memcmp cost nothing measurable) plus about 2%,
-//   not the 140 KiB target
+//   the page's size-class allocator and memcmp cost nothing measurable; 1,100 KiB with the
+//   kubelet status ports, events correlator and the ported upstream tables' fixes, the work
+//   queues' token bucket, `get -f` and kubectl's jsonpath execution errors: 2026-11-26, last
+//   session) plus a little, not the 140 KiB target
 //   (docs/performance.md has the plan to get there); lower it as the bundle shrinks. Skipped
 //   when pkg/ has not been built (scripts/test.sh builds it first).
 import { test } from "node:test";
@@ -26,7 +28,7 @@ import { LESSONS } from "../../www/lessons/index.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Ratchet budget for wasm + JS + CSS gzipped, in bytes (see docs/performance.md). */
-const BUNDLE_BUDGET = 1100 * 1024;
+const BUNDLE_BUDGET = 1110 * 1024;
 
 test("every lesson's share link is at most 2,000 characters", async () => {
   const lens = await lessonShareLengths();
