@@ -1057,13 +1057,16 @@ pub fn new_controller_ref(owner: &ObjectMeta, api_version: &str, kind: &str) -> 
     }
 }
 
-/// `getPodsPrefix`: `<name>-`, or the bare name when the dashed prefix would not be a valid
-/// DNS-subdomain prefix (longer than 253 characters).
+/// `getPodsPrefix`: `<name>-`, or the bare name when `ValidatePodName(prefix, true)` rejects
+/// the dashed prefix. Validation masks the trailing dash (`maskTrailingDash`), so the string
+/// checked is as long as the name: every valid controller name (253 characters included) keeps
+/// its dash; the API server cuts `generateName` to 58 characters when it names the pod.
 pub fn get_pods_prefix(controller_name: &str) -> String {
-    if controller_name.len() + 1 > 253 {
-        controller_name.to_string()
+    let prefix = format!("{controller_name}-");
+    if crate::api::validation::names::name_is_dns_subdomain(&prefix, true).is_empty() {
+        prefix
     } else {
-        format!("{controller_name}-")
+        controller_name.to_string()
     }
 }
 
@@ -1183,6 +1186,9 @@ mod apps_ports;
 
 #[cfg(test)]
 mod pod_util_upstream_more;
+
+#[cfg(test)]
+mod audit_tests;
 
 #[cfg(test)]
 mod tests {
@@ -1927,7 +1933,11 @@ mod tests {
             (or.controller, or.block_owner_deletion),
             (Some(true), Some(true))
         );
-        assert_eq!(get_pods_prefix(&"x".repeat(253)), "x".repeat(253));
+        // ValidatePodName(prefix, true) masks the trailing dash: 253 characters keep it.
+        assert_eq!(
+            get_pods_prefix(&"x".repeat(253)),
+            format!("{}-", "x".repeat(253))
+        );
         assert_eq!(
             get_pods_prefix(&"x".repeat(252)),
             format!("{}-", "x".repeat(252))

@@ -230,7 +230,9 @@ pub fn get_new_replica_set(
             if ours && equal_ignore_hash(&d.spec.template, &rs.spec.template) {
                 rs
             } else {
-                d.status.collision_count = Some(d.status.collision_count.unwrap_or(0) + 1);
+                // `*d.Status.CollisionCount++`: int32, wrapping as Go's does (validation then rejects it).
+                d.status.collision_count =
+                    Some(d.status.collision_count.unwrap_or(0).wrapping_add(1));
                 let _ = update_deployment_status(ctx, d);
                 return Err(e);
             }

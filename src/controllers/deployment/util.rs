@@ -171,14 +171,10 @@ pub fn replica_set_to_deployment_condition(c: &ReplicaSetCondition) -> Deploymen
 // Revisions and annotations
 // ---------------------------------------------------------------------------------------------
 
-/// `SetDeploymentRevision`: true when the annotation changed.
+/// `SetDeploymentRevision`: true when the annotation changed. A missing annotation reads as
+/// `""` (Go's map zero value), so an empty revision does not add it.
 pub fn set_deployment_revision(d: &mut Deployment, revision: &str) -> bool {
-    if d.metadata
-        .annotations
-        .get(REVISION_ANNOTATION)
-        .map(String::as_str)
-        != Some(revision)
-    {
+    if go_map_get(&d.metadata.annotations, REVISION_ANNOTATION) != revision {
         d.metadata
             .annotations
             .insert(REVISION_ANNOTATION.into(), revision.into());
@@ -246,12 +242,19 @@ pub fn skip_copy_annotation(key: &str) -> bool {
     ANNOTATIONS_TO_SKIP.contains(&key)
 }
 
+/// Go's `m[k]` on a `map[string]string`: the value, or `""` when the key is missing.
+fn go_map_get<'a>(m: &'a BTreeMap<String, String>, k: &str) -> &'a str {
+    m.get(k).map_or("", String::as_str)
+}
+
 /// `copyDeploymentAnnotationsToReplicaSet`: copies every non-skipped deployment annotation;
-/// true when the replica set's annotations changed.
+/// true when the replica set's annotations changed. Upstream skips a key when
+/// `rs.Annotations[k] == v`, and a missing key reads as `""`: an empty-valued deployment
+/// annotation is never added to a replica set that lacks it.
 pub fn copy_deployment_annotations_to_replica_set(d: &Deployment, rs: &mut ReplicaSet) -> bool {
     let mut changed = false;
     for (k, v) in &d.metadata.annotations {
-        if skip_copy_annotation(k) || rs.metadata.annotations.get(k) == Some(v) {
+        if skip_copy_annotation(k) || go_map_get(&rs.metadata.annotations, k) == v {
             continue;
         }
         rs.metadata.annotations.insert(k.clone(), v.clone());
@@ -519,7 +522,8 @@ pub fn new_rs_new_replicas(
 /// and its available count all equal `replicas`).
 pub fn is_saturated(d: &Deployment, rs: Option<&ReplicaSet>) -> bool {
     let Some(rs) = rs else { return false };
-    // strconv.Atoi: a sign is accepted here, unlike the non-negative annotation readers.
+    // strconv.Atoi: a sign is accepted here, unlike the non-negative annotation readers; the
+    // comparison is on `int32(desired)`, which keeps the low 32 bits.
     let Some(desired) = rs
         .metadata
         .annotations
@@ -529,7 +533,7 @@ pub fn is_saturated(d: &Deployment, rs: Option<&ReplicaSet>) -> bool {
         return false;
     };
     rs.replicas() == d.replicas()
-        && desired == i64::from(d.replicas())
+        && desired as i32 == d.replicas()
         && rs.status.available_replicas == d.replicas()
 }
 
@@ -871,3 +875,6 @@ pub fn list_replica_sets<'a>(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod audit_tests;
