@@ -2647,3 +2647,5 @@ fn scale_doc_example() {
 }
 
 mod upstream_gap;
+
+mod audit;
