@@ -1804,3 +1804,6 @@ mod tests;
 
 #[cfg(test)]
 mod upstream_tests2;
+
+#[cfg(test)]
+mod audit_tests;

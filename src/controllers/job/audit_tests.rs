@@ -1,0 +1,132 @@
+//! Fidelity audit of the Job controller helpers against upstream (`pkg/controller/job/`):
+//! hand-derived boundary cases the ported test tables do not cover.
+
+use super::backoff_utils::{get_finished_time, BackoffStore};
+use crate::api::{
+    Container, ContainerState, ContainerStateTerminated, ContainerStatus, Pod, PodCondition, Time,
+};
+
+fn t0() -> Time {
+    Time::parse_rfc3339("2009-11-10T23:00:00Z").unwrap()
+}
+
+fn secs(s: i64) -> crate::api::Duration {
+    crate::api::Duration::from_secs(s)
+}
+
+fn status(name: &str, finished: Option<Option<Time>>) -> ContainerStatus {
+    ContainerStatus {
+        name: name.into(),
+        state: Some(match finished {
+            Some(at) => ContainerState {
+                terminated: Some(ContainerStateTerminated {
+                    finished_at: at,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            None => ContainerState {
+                running: Some(Default::default()),
+                ..Default::default()
+            },
+        }),
+        ..Default::default()
+    }
+}
+
+fn init_container(name: &str, restart_policy: Option<&str>) -> Container {
+    Container {
+        name: name.into(),
+        restart_policy: restart_policy.map(Into::into),
+        ..Default::default()
+    }
+}
+
+fn ready_false(at: Time) -> PodCondition {
+    PodCondition {
+        type_: "Ready".into(),
+        status: "False".into(),
+        last_transition_time: Some(at),
+        ..Default::default()
+    }
+}
+
+// upstream: getFinishTimeFromContainers / latestFinishTime (backoff_utils.go). Only the statuses
+// of sidecars (init containers with restartPolicy Always in the spec) are read after the regular
+// containers; a regular init container is skipped, even when it is not terminated or finished
+// later.
+#[test]
+fn finished_time_skips_regular_init_containers() {
+    let t = t0();
+    let mut p = Pod::default();
+    p.spec_mut().init_containers = vec![init_container("setup", None)];
+    p.status.container_statuses = vec![status("main", Some(Some(t - secs(5))))];
+    p.status.init_container_statuses = vec![status("setup", Some(Some(t)))];
+    assert_eq!(get_finished_time(&p), t - secs(5));
+
+    // A regular init container that is not terminated does not hide the containers' time.
+    p.status.init_container_statuses = vec![status("setup", None)];
+    p.status.conditions = vec![ready_false(t + secs(30))];
+    assert_eq!(get_finished_time(&p), t - secs(5));
+
+    // restartPolicy Never on an init container is not a sidecar either.
+    p.spec_mut().init_containers = vec![init_container("setup", Some("Never"))];
+    p.status.init_container_statuses = vec![status("setup", Some(Some(t)))];
+    assert_eq!(get_finished_time(&p), t - secs(5));
+}
+
+// upstream: getFinishTimeFromContainers (backoff_utils.go): a sidecar still running makes the
+// containers' time unknown (falls back to the Ready=False transition).
+#[test]
+fn finished_time_running_sidecar_falls_back() {
+    let t = t0();
+    let mut p = Pod::default();
+    p.spec_mut().init_containers = vec![init_container("proxy", Some("Always"))];
+    p.status.container_statuses = vec![status("main", Some(Some(t - secs(5))))];
+    p.status.init_container_statuses = vec![status("proxy", None)];
+    p.status.conditions = vec![ready_false(t + secs(30))];
+    assert_eq!(get_finished_time(&p), t + secs(30));
+}
+
+// upstream: getFinishTimeFromContainers (backoff_utils.go): latestFinishTime returns nil as soon
+// as a regular container is not terminated, and the sidecar pass then starts over from nil — so
+// the sidecars' latest finish time is used even though a regular container never finished.
+#[test]
+fn finished_time_sidecars_after_unfinished_regular_container() {
+    let t = t0();
+    let mut p = Pod::default();
+    p.spec_mut().init_containers = vec![
+        init_container("proxy", Some("Always")),
+        init_container("log", Some("Always")),
+    ];
+    p.status.container_statuses = vec![status("main", None)];
+    p.status.init_container_statuses = vec![
+        status("proxy", Some(Some(t - secs(2)))),
+        status("log", Some(Some(t - secs(1)))),
+    ];
+    p.status.conditions = vec![ready_false(t + secs(30))];
+    assert_eq!(get_finished_time(&p), t - secs(1));
+
+    // No regular container status at all: the sidecars alone.
+    p.status.container_statuses.clear();
+    assert_eq!(get_finished_time(&p), t - secs(1));
+}
+
+// upstream: newBackoffRecord (backoff_utils.go) with the finish times above: the failed pod whose
+// regular init container finished after the success is still before it, so it does not count.
+#[test]
+fn backoff_record_uses_container_finish_times() {
+    let t = t0();
+    let mut succeeded = Pod::default();
+    succeeded.status.phase = "Succeeded".into();
+    succeeded.status.container_statuses = vec![status("main", Some(Some(t)))];
+    let mut failed = Pod::default();
+    failed.status.phase = "Failed".into();
+    failed.spec_mut().init_containers = vec![init_container("setup", None)];
+    failed.status.container_statuses = vec![status("main", Some(Some(t - secs(10))))];
+    failed.status.init_container_statuses = vec![status("setup", Some(Some(t + secs(10))))];
+    let store = BackoffStore::new();
+    let r = store.new_backoff_record("ns/job", &[&succeeded], &[&failed]);
+    assert_eq!(r.failures_after_last_success, 0);
+    assert_eq!(r.last_failure_time, None);
+}
