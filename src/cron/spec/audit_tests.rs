@@ -100,7 +100,10 @@ fn range_errors() {
         "beginning of range (5) beyond end of range (3): 5-3/0"
     );
     assert_eq!(e("0 0 * * 7"), "end of range (7) above maximum (6): 7");
-    assert_eq!(e("0 0 0 * *"), "beginning of range (0) below minimum (1): 0");
+    assert_eq!(
+        e("0 0 0 * *"),
+        "beginning of range (0) below minimum (1): 0"
+    );
     assert_eq!(
         e("1-5/2-3 * * * *"),
         "failed to parse int from 2-3: strconv.Atoi: parsing \"2-3\": invalid syntax"
