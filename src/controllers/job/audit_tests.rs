@@ -130,3 +130,74 @@ fn backoff_record_uses_container_finish_times() {
     assert_eq!(r.failures_after_last_success, 0);
     assert_eq!(r.last_failure_time, None);
 }
+
+fn pod_with_counts(failures: &str, ignored: Option<&str>) -> Pod {
+    use crate::api::batch::{
+        JOB_INDEX_FAILURE_COUNT_ANNOTATION, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
+    };
+    let mut p = Pod::default();
+    p.status.phase = "Failed".into();
+    p.metadata
+        .annotations
+        .insert(JOB_INDEX_FAILURE_COUNT_ANNOTATION.into(), failures.into());
+    if let Some(i) = ignored {
+        p.metadata
+            .annotations
+            .insert(JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION.into(), i.into());
+    }
+    p
+}
+
+// upstream: getIndexAbsoluteFailureCount / getNewIndexFailureCounts (indexed_job_utils.go) add
+// int32 values: the annotations are user-writable, and at MaxInt32 the counts wrap (no panic).
+#[test]
+fn index_failure_counts_wrap_as_int32() {
+    use super::indexed_job_utils::{
+        get_index_absolute_failure_count, get_new_index_failure_counts,
+    };
+    let job = crate::api::batch::Job::default();
+    let g = super::JobGates::default();
+    let p = pod_with_counts("2147483647", Some("1"));
+    assert_eq!(get_index_absolute_failure_count(&p), i32::MIN);
+    let p = pod_with_counts("2147483647", None);
+    assert_eq!(
+        get_new_index_failure_counts(&job, Some(&p), &g),
+        (i32::MIN, 0)
+    );
+    // Out-of-range or negative annotations read as 0.
+    let p = pod_with_counts("2147483648", Some("-3"));
+    assert_eq!(get_index_absolute_failure_count(&p), 0);
+}
+
+// upstream: getRemainingTimePerIndex (backoff_utils.go): failureCount = absolute count + 1 in
+// int32; a wrapped, negative count skips the doubling loop, leaving the default 10 s.
+#[test]
+fn per_index_backoff_with_wrapped_count() {
+    use super::backoff_utils::{
+        get_remaining_time_per_index, DEFAULT_JOB_POD_FAILURE_BACKOFF, MAX_JOB_POD_FAILURE_BACKOFF,
+    };
+    let t = t0();
+    let mut p = pod_with_counts("2147483647", Some("1"));
+    p.status.conditions = vec![ready_false(t)];
+    assert_eq!(
+        get_remaining_time_per_index(
+            t + secs(4),
+            DEFAULT_JOB_POD_FAILURE_BACKOFF,
+            MAX_JOB_POD_FAILURE_BACKOFF,
+            Some(&p)
+        ),
+        secs(6)
+    );
+    // Counts 3 + 1 ignored: the 5th attempt waits 10 s * 2^4 = 160 s.
+    let mut p = pod_with_counts("3", Some("1"));
+    p.status.conditions = vec![ready_false(t)];
+    assert_eq!(
+        get_remaining_time_per_index(
+            t + secs(60),
+            DEFAULT_JOB_POD_FAILURE_BACKOFF,
+            MAX_JOB_POD_FAILURE_BACKOFF,
+            Some(&p)
+        ),
+        secs(100)
+    );
+}

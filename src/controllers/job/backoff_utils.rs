@@ -178,7 +178,8 @@ pub fn get_remaining_time_per_index(
     let Some(p) = last_failed else {
         return Duration::ZERO;
     };
-    let count = get_index_absolute_failure_count(p).saturating_add(1);
+    // int32 arithmetic, as upstream: a wrapped (negative) count gives the default back-off.
+    let count = get_index_absolute_failure_count(p).wrapping_add(1);
     get_remaining_time_for_failures_count(now, default, max, count, Some(get_finished_time(p)))
 }
 
