@@ -201,3 +201,83 @@ fn per_index_backoff_with_wrapped_count() {
         secs(100)
     );
 }
+
+// upstream: syncJob / cleanUncountedPodsWithoutFinalizers (job_controller.go) add the counters as
+// int32: a status.failed of MaxInt32 (valid: only non-negativity is checked) wraps instead of
+// panicking; the wrapped, negative counter is then refused by the status validation.
+#[test]
+fn counters_wrap_as_int32() {
+    use crate::api::batch::{Job, JobSpec, JOB_TRACKING_FINALIZER};
+    use crate::api::object::Resource;
+    use crate::api::{LabelSelector, Labels, PodTemplateSpec};
+    use crate::controllers::controller_utils::{get_pod_from_template, new_controller_ref};
+    use crate::controllers::{Controller, Ctx};
+    use crate::features::FeatureGates;
+    use crate::queue::WorkQueue;
+    use crate::store::apiserver::ApiServer;
+    use crate::world::World;
+
+    let now = Time::parse_rfc3339("2025-01-01T00:00:00Z").unwrap();
+    let mut api = ApiServer::new(3, now);
+    let labels: Labels = [("foo".to_string(), "bar".to_string())].into();
+    let mut template = PodTemplateSpec::default();
+    template.metadata.labels = labels.clone().into();
+    template.spec_mut().restart_policy = "Never".into();
+    template.spec_mut().containers = vec![Container {
+        name: "c".into(),
+        image: "foo/bar".into(),
+        ..Default::default()
+    }];
+    let mut job = Job {
+        spec: (JobSpec {
+            parallelism: Some(1),
+            completions: Some(2),
+            backoff_limit: Some(6),
+            completion_mode: Some("NonIndexed".into()),
+            manual_selector: Some(true),
+            selector: Some(LabelSelector::from_labels(&labels)),
+            template: std::sync::Arc::new(template),
+            ..Default::default()
+        })
+        .into(),
+        ..Default::default()
+    };
+    job.metadata.name = "foobar".into();
+    job.metadata.namespace = "default".into();
+    job.metadata.uid = "job-uid".into();
+    job.status.failed = i32::MAX;
+    job.status.start_time = Some(now);
+    let mut p = get_pod_from_template(
+        &job.spec.template,
+        &job.metadata,
+        Some(&new_controller_ref(&job.metadata, "batch/v1", "Job")),
+    );
+    p.metadata.name = "pod-1".into();
+    p.metadata.generate_name.clear();
+    p.metadata.uid = "pod-uid-1".into();
+    p.metadata.finalizers = vec![JOB_TRACKING_FINALIZER.into()].into();
+    p.metadata.creation_timestamp = Some(now - secs(3600));
+    p.status.phase = "Failed".into();
+    api.load(job.into_object()).unwrap();
+    api.load(p.into_object()).unwrap();
+
+    let gates = FeatureGates::default();
+    let mut queue = WorkQueue::new();
+    let mut world = World::default();
+    let mut actions = vec![];
+    let mut ctx = Ctx {
+        api: &mut api,
+        gates: &gates,
+        queue: &mut queue,
+        world: &mut world,
+        actions: &mut actions,
+        component: super::COMPONENT,
+    };
+    let mut jc = super::JobController::new();
+    let err = jc.sync("default/foobar", &mut ctx).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("removing uncounted pods from status"),
+        "{err}"
+    );
+}
