@@ -399,89 +399,127 @@ pub fn go_time_quote(s: &str) -> String {
     out
 }
 
-/// Go's `time.ParseDuration`, in nanoseconds.
+/// Go's `time.ParseDuration`, in nanoseconds (a line-by-line port: `leadingInt` overflow, the
+/// fraction kept to what fits in 63 bits and scaled in `float64`, `-2^63` allowed).
 ///
 /// # Errors
 /// Go's messages: `time: invalid duration "x"`, `time: missing unit in duration "5"`,
 /// `time: unknown unit "q" in duration "5q"` (quoted by [`go_time_quote`]).
 pub fn parse_go_duration(s: &str) -> Result<i128, String> {
+    const LIMIT: u64 = 1 << 63;
     let orig = go_time_quote(s);
     let invalid = || format!("time: invalid duration {orig}");
-    let mut rest = s;
+    let mut rest = s.as_bytes();
     let mut neg = false;
-    if let Some(r) = rest.strip_prefix('-') {
-        neg = true;
-        rest = r;
-    } else if let Some(r) = rest.strip_prefix('+') {
-        rest = r;
+    if let Some((&c, r)) = rest.split_first() {
+        if c == b'-' || c == b'+' {
+            neg = c == b'-';
+            rest = r;
+        }
     }
-    if rest == "0" {
+    if rest == b"0" {
         return Ok(0);
     }
     if rest.is_empty() {
         return Err(invalid());
     }
-    let mut total: i128 = 0;
-    while !rest.is_empty() {
-        let b = rest.as_bytes();
-        if !(b[0] == b'.' || b[0].is_ascii_digit()) {
+    let mut d: u64 = 0;
+    while let Some(&first) = rest.first() {
+        // The next character must be [0-9.].
+        if !(first == b'.' || first.is_ascii_digit()) {
             return Err(invalid());
         }
-        let int_end = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let int_part = &rest[..int_end];
-        rest = &rest[int_end..];
-        let mut frac_part = "";
-        if let Some(r) = rest.strip_prefix('.') {
-            let fe = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
-            frac_part = &r[..fe];
-            rest = &r[fe..];
+        // leadingInt: [0-9]*, overflow is an error.
+        let mut v: u64 = 0;
+        let mut i = 0;
+        while let Some(&c) = rest.get(i).filter(|c| c.is_ascii_digit()) {
+            if v > LIMIT / 10 {
+                return Err(invalid());
+            }
+            v = v * 10 + u64::from(c - b'0');
+            if v > LIMIT {
+                return Err(invalid());
+            }
+            i += 1;
         }
-        if int_part.is_empty() && frac_part.is_empty() {
+        let pre = i > 0;
+        rest = &rest[i..];
+        // leadingFraction: (\.[0-9]*)?, digits past 63 bits are consumed and dropped.
+        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
+        if let Some(r) = rest.strip_prefix(b".") {
+            rest = r;
+            let mut overflow = false;
+            let mut i = 0;
+            while let Some(&c) = rest.get(i).filter(|c| c.is_ascii_digit()) {
+                i += 1;
+                if overflow {
+                    continue;
+                }
+                if f > (LIMIT - 1) / 10 {
+                    overflow = true;
+                    continue;
+                }
+                let y = f * 10 + u64::from(c - b'0');
+                if y > LIMIT {
+                    overflow = true;
+                    continue;
+                }
+                f = y;
+                scale *= 10.0;
+            }
+            post = i > 0;
+            rest = &rest[i..];
+        }
+        if !pre && !post {
             return Err(invalid());
         }
-        let unit_end = rest
-            .find(|c: char| c == '.' || c.is_ascii_digit())
+        // The unit: everything up to the next '.' or digit.
+        let i = rest
+            .iter()
+            .position(|c| *c == b'.' || c.is_ascii_digit())
             .unwrap_or(rest.len());
-        let unit = &rest[..unit_end];
-        rest = &rest[unit_end..];
-        if unit.is_empty() {
+        if i == 0 {
             return Err(format!("time: missing unit in duration {orig}"));
         }
-        let mult: i128 = match unit {
-            "ns" => 1,
-            "us" | "µs" | "μs" => 1_000,
-            "ms" => 1_000_000,
-            "s" => 1_000_000_000,
-            "m" => 60_000_000_000,
-            "h" => 3_600_000_000_000,
+        let unit_bytes = &rest[..i];
+        rest = &rest[i..];
+        let unit: u64 = match unit_bytes {
+            b"ns" => 1,
+            b"us" | [0xc2, 0xb5, b's'] | [0xce, 0xbc, b's'] => 1_000, // us, µs (U+00B5), μs (U+03BC)
+            b"ms" => 1_000_000,
+            b"s" => 1_000_000_000,
+            b"m" => 60_000_000_000,
+            b"h" => 3_600_000_000_000,
             _ => {
                 return Err(format!(
                     "time: unknown unit {} in duration {orig}",
-                    go_time_quote(unit)
+                    go_time_quote(&String::from_utf8_lossy(unit_bytes))
                 ))
             }
         };
-        let iv: i128 = if int_part.is_empty() {
-            0
-        } else {
-            int_part.parse().map_err(|_| invalid())?
-        };
-        let mut v = iv.checked_mul(mult).ok_or_else(invalid)?;
-        if !frac_part.is_empty() {
-            let digits = frac_part.len().min(30) as u32;
-            let f: i128 = frac_part[..digits as usize]
-                .parse()
-                .map_err(|_| invalid())?;
-            v += f * mult / 10i128.pow(digits);
+        if v > LIMIT / unit {
+            return Err(invalid());
         }
-        total = total.checked_add(v).ok_or_else(invalid)?;
-        if total > i128::from(i64::MAX) {
+        v *= unit;
+        if f > 0 {
+            // float64 is needed to be nanosecond accurate for fractions of hours.
+            v += (f as f64 * (unit as f64 / scale)) as u64;
+            if v > LIMIT {
+                return Err(invalid());
+            }
+        }
+        d += v;
+        if d > LIMIT {
             return Err(invalid());
         }
     }
-    Ok(if neg { -total } else { total })
+    if neg {
+        return Ok(-i128::from(d));
+    }
+    if d > LIMIT - 1 {
+        return Err(invalid());
+    }
+    Ok(i128::from(d))
 }
 
 #[cfg(test)]
@@ -489,3 +527,6 @@ pub(crate) mod tests;
 
 #[cfg(test)]
 mod batch_tests;
+
+#[cfg(test)]
+mod audit_tests;

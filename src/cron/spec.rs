@@ -270,3 +270,6 @@ impl SpecSchedule {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod audit_tests;

@@ -559,3 +559,6 @@ pub fn new_cron_job_controller() -> Box<dyn Controller> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod audit_tests;

@@ -119,13 +119,32 @@ pub fn get_finished_time(p: &Pod) -> Time {
 }
 
 fn get_finish_time_from_containers(p: &Pod) -> Option<Time> {
-    let mut finish: Option<Time> = None;
-    for cs in p
-        .status
-        .container_statuses
+    // Regular containers first; then (SidecarContainers, GA) the sidecars' statuses, starting
+    // over from `None` when a regular container has not finished (upstream's latestFinishTime).
+    let finish = latest_finish_time(None, p.status.container_statuses.iter());
+    let sidecars: Vec<&str> = p
+        .spec
+        .init_containers
         .iter()
-        .chain(p.status.init_container_statuses.iter())
-    {
+        .filter(|c| c.restart_policy.as_deref() == Some("Always"))
+        .map(|c| c.name.as_str())
+        .collect();
+    latest_finish_time(
+        finish,
+        p.status
+            .init_container_statuses
+            .iter()
+            .filter(|s| sidecars.contains(&s.name.as_str())),
+    )
+}
+
+/// `latestFinishTime`: `None` as soon as one status is not terminated with a set time.
+fn latest_finish_time<'a>(
+    prev: Option<Time>,
+    statuses: impl Iterator<Item = &'a crate::api::ContainerStatus>,
+) -> Option<Time> {
+    let mut finish = prev;
+    for cs in statuses {
         let t = cs.state.as_ref()?.terminated.as_ref()?;
         let at = t.finished_at.filter(|t| !t.is_zero())?;
         if finish.is_none_or(|f| f < at) {
@@ -159,7 +178,8 @@ pub fn get_remaining_time_per_index(
     let Some(p) = last_failed else {
         return Duration::ZERO;
     };
-    let count = get_index_absolute_failure_count(p).saturating_add(1);
+    // int32 arithmetic, as upstream: a wrapped (negative) count gives the default back-off.
+    let count = get_index_absolute_failure_count(p).wrapping_add(1);
     get_remaining_time_for_failures_count(now, default, max, count, Some(get_finished_time(p)))
 }
 
@@ -385,10 +405,18 @@ mod tests {
         p.status.container_statuses = vec![term(None)];
         p.metadata.creation_timestamp = Some(t);
         assert_eq!(get_finished_time(&p), t);
-        // Init containers count too (sidecars finish after the regular containers).
+        // Sidecar (restartable init) containers count too: they finish after the regular
+        // containers (see also audit_tests.rs for non-sidecar init containers).
         let mut p = Pod::default();
+        p.spec_mut().init_containers = vec![crate::api::Container {
+            name: "sidecar".into(),
+            restart_policy: Some("Always".into()),
+            ..Default::default()
+        }];
         p.status.container_statuses = vec![term(Some(t - s(1)))];
-        p.status.init_container_statuses = vec![term(Some(t))];
+        let mut sidecar = term(Some(t));
+        sidecar.name = "sidecar".into();
+        p.status.init_container_statuses = vec![sidecar];
         assert_eq!(get_finished_time(&p), t);
     }
 

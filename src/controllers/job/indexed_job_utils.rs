@@ -373,9 +373,9 @@ pub fn get_index_failure_count(pod: &Pod) -> i32 {
     )
 }
 
-/// `getIndexAbsoluteFailureCount`: counted plus ignored failures.
+/// `getIndexAbsoluteFailureCount`: counted plus ignored failures (an `int32` sum: wraps).
 pub fn get_index_absolute_failure_count(pod: &Pod) -> i32 {
-    get_index_failure_count(pod).saturating_add(parse_int32(
+    get_index_failure_count(pod).wrapping_add(parse_int32(
         pod.metadata
             .annotations
             .get(JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION),
@@ -401,12 +401,12 @@ pub fn get_new_index_failure_counts(job: &Job, replaced: Option<&Pod>, g: &JobGa
         )
         .count_failed
         {
-            failures += 1;
+            failures = failures.wrapping_add(1);
         } else {
-            ignored += 1;
+            ignored = ignored.wrapping_add(1);
         }
     } else {
-        failures += 1;
+        failures = failures.wrapping_add(1);
     }
     (failures, ignored)
 }

@@ -222,7 +222,7 @@ pub fn past_backoff_limit_on_failure(job: &Job, pods: &[&Pod]) -> bool {
                 .iter()
                 .chain(p.status.container_statuses.iter())
             {
-                result = result.saturating_add(s.restart_count);
+                result = result.wrapping_add(s.restart_count);
             }
         }
     }
@@ -718,13 +718,20 @@ impl JobController {
         }
         let mut active = jc.active_pods.len() as i32;
         let (new_succeeded, new_failed) = get_new_finished_pods(&jc, &g);
-        jc.succeeded = jc.job.status.succeeded
-            + new_succeeded.len() as i32
-            + jc.uncounted_succeeded.len() as i32;
+        // int32 sums, as upstream (the status counters are only validated as non-negative).
+        jc.succeeded = jc
+            .job
+            .status
+            .succeeded
+            .wrapping_add(new_succeeded.len() as i32)
+            .wrapping_add(jc.uncounted_succeeded.len() as i32);
         let new_failed_pods: Vec<&Pod> = new_failed.iter().map(|i| &*jc.pods[*i]).collect();
-        jc.failed = jc.job.status.failed
-            + non_ignored_failed_pods_count(&jc.job, &new_failed_pods, &g) as i32
-            + jc.uncounted_failed.len() as i32;
+        jc.failed = jc
+            .job
+            .status
+            .failed
+            .wrapping_add(non_ignored_failed_pods_count(&jc.job, &new_failed_pods, &g) as i32)
+            .wrapping_add(jc.uncounted_failed.len() as i32);
 
         if jc.job.status.start_time.is_none() && !jc.job.is_suspended() {
             jc.job.status.start_time = Some(now);
@@ -962,7 +969,7 @@ impl JobController {
                     parallelism
                 }
             }
-            Some(c) => (c - jc.succeeded).min(parallelism).max(0),
+            Some(c) => c.wrapping_sub(jc.succeeded).min(parallelism).max(0),
         };
         let rm_at_least = (active - want_active).max(0) as usize;
         let mut to_delete = active_pods_for_removal(job, &active_refs, rm_at_least);
@@ -1503,7 +1510,9 @@ fn clean_uncounted_pods_without_finalizers(
         .collect();
     if keep.len() != u.succeeded.len() {
         updated = true;
-        status.succeeded += (u.succeeded.len() - keep.len()) as i32;
+        status.succeeded = status
+            .succeeded
+            .wrapping_add((u.succeeded.len() - keep.len()) as i32);
         u.succeeded = keep;
     }
     let keep: Vec<String> = u
@@ -1514,7 +1523,9 @@ fn clean_uncounted_pods_without_finalizers(
         .collect();
     if keep.len() != u.failed.len() {
         updated = true;
-        status.failed += (u.failed.len() - keep.len()) as i32;
+        status.failed = status
+            .failed
+            .wrapping_add((u.failed.len() - keep.len()) as i32);
         u.failed = keep;
     }
     updated
@@ -1804,3 +1815,6 @@ mod tests;
 
 #[cfg(test)]
 mod upstream_tests2;
+
+#[cfg(test)]
+mod audit_tests;
