@@ -18,7 +18,9 @@
 //! end of a grace period, the next 5 s monitor pass after a Ready transition) rather than by a
 //! 5 s ticker, and the grace period counts from the moment the kubelet went down (upstream:
 //! from the last lease renewal seen, which is up to 10 s earlier, detected at the next 5 s
-//! pass).
+//! pass) or, when later, from this controller's first look at the node (a restarted
+//! controller has no health data); a node that never posted a Ready condition gets the startup
+//! grace period (60 s) from its creation.
 
 use crate::api::{ApiError, Duration, Node, NodeCondition, Object, Pod, Resource, Taint, Time};
 use crate::controllers::{Controller, Ctx};
@@ -29,6 +31,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const COMPONENT: &str = "node-controller";
 /// `--node-monitor-grace-period` (50 s since Kubernetes 1.32, kubernetes#126287).
 pub const NODE_MONITOR_GRACE_PERIOD: Duration = Duration::from_secs(50);
+/// `--node-startup-grace-period`: the grace period of a node that never posted a Ready
+/// condition.
+pub const NODE_STARTUP_GRACE_PERIOD: Duration = Duration::from_secs(60);
 /// `--node-monitor-period`.
 pub const NODE_MONITOR_PERIOD: Duration = Duration::from_secs(5);
 /// `--node-eviction-rate` (nodes per second tainted per zone when healthy).
@@ -240,6 +245,10 @@ pub struct NodeLifecycleController {
     tainters: BTreeMap<String, Tainter>,
     /// Probe timestamps reset when the cluster leaves full disruption.
     probe_reset: BTreeMap<String, Time>,
+    /// When this controller (process) first looked at each node: `tryUpdateNodeHealth` starts a
+    /// node it has no health data for at `nc.now()` ("Missing timestamp for Node. Assuming now
+    /// as a timestamp"), so a restarted controller gives a silent node a full grace period.
+    first_seen: BTreeMap<String, Time>,
 }
 
 /// A boxed node lifecycle controller.
@@ -271,13 +280,22 @@ impl NodeLifecycleController {
             .retain(|t| !remove.iter().any(|(k, e)| t.key == *k && t.effect == *e));
         let now = ctx.now().trunc_secs();
         for (k, e) in add {
-            if !n.spec.taints.iter().any(|t| t.key == *k && t.effect == *e) {
-                n.spec.taints.push(Taint {
-                    key: k.to_string(),
-                    value: String::new(),
-                    effect: e.to_string(),
-                    time_added: Some(now),
-                });
+            let taint = Taint {
+                key: k.to_string(),
+                value: String::new(),
+                effect: e.to_string(),
+                time_added: Some(now),
+            };
+            // taintutils.AddOrUpdateTaint: a taint with the same key and effect is replaced in
+            // place (it is never deep-equal to a template stamped with `metav1.Now()`).
+            match n
+                .spec
+                .taints
+                .iter_mut()
+                .find(|t| t.key == *k && t.effect == *e)
+            {
+                Some(t) => *t = taint,
+                None => n.spec.taints.push(taint),
             }
         }
         if n.spec.taints == before {
@@ -388,11 +406,24 @@ impl NodeLifecycleController {
         let Some(&down) = ctx.world.nodes_down.get(name) else {
             return Ok(None);
         };
-        let probe = match self.probe_reset.get(name) {
-            Some(&r) if r > down => r,
-            _ => down,
+        // tryUpdateNodeHealth: a node without a Ready condition is probed from its creation
+        // and gets the startup grace period; others from the last sign of life seen (here: the
+        // kubelet going down, or this controller's first look at the node).
+        let (probe, grace) = match node.condition("Ready") {
+            None => (
+                node.metadata.creation_timestamp.unwrap_or(down),
+                NODE_STARTUP_GRACE_PERIOD,
+            ),
+            Some(_) => {
+                let seen = self.first_seen.get(name).copied().unwrap_or(down);
+                (down.max(seen), NODE_MONITOR_GRACE_PERIOD)
+            }
         };
-        let deadline = probe + NODE_MONITOR_GRACE_PERIOD;
+        let probe = match self.probe_reset.get(name) {
+            Some(&r) if r > probe => r,
+            _ => probe,
+        };
+        let deadline = probe + grace;
         let now = ctx.now();
         if now < deadline {
             return Ok(Some(deadline));
@@ -419,7 +450,10 @@ impl NodeLifecycleController {
                 }),
             }
         }
-        if n.status != node.status {
+        // Written only when the Ready condition changed (`!apiequality.Semantic.DeepEqual(
+        // currentReadyCondition, &observedReadyCondition)`): with Ready already Unknown, other
+        // conditions the kubelet left are not touched.
+        if n.condition("Ready") != node.condition("Ready") {
             ctx.update_status(n.into_object())?;
         }
         Ok(None)
@@ -445,6 +479,7 @@ impl NodeLifecycleController {
             ctx.queue.add(DISRUPTION_KEY);
             return Ok(());
         };
+        self.first_seen.entry(name.to_string()).or_insert(now);
         if self.known.insert(name.to_string()) {
             ctx.event(
                 &node.clone().into_object(),

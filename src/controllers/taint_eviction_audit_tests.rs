@@ -99,7 +99,10 @@ fn toleration_seconds_wrapping_go_duration() {
         s.run_for(Duration::from_secs(3600)).unwrap();
         assert!(!deleted(&s, "pod1"), "{secs:?} an hour later");
         assert!(
-            s.api.events.iter().all(|e| !e.message.starts_with("Marking")),
+            s.api
+                .events
+                .iter()
+                .all(|e| !e.message.starts_with("Marking")),
             "{secs:?}"
         );
     }
