@@ -152,6 +152,54 @@ pub fn is_node_excluded_from_disruption_checks(n: &Node) -> bool {
     n.metadata.labels.contains_key(LABEL_EXCLUDE_DISRUPTION)
 }
 
+/// `Taint.MatchTaint`: same key and effect.
+fn match_taint(a: &Taint, b: &Taint) -> bool {
+    a.key == b.key && a.effect == b.effect
+}
+
+/// `taintutils.AddOrUpdateTaint` on a node's taints: `None` when a taint deep-equal to `taint`
+/// is there already; otherwise the taints with every same key/effect taint replaced by it in
+/// place, or with it appended.
+pub fn add_or_update_taint(taints: &[Taint], taint: &Taint) -> Option<Vec<Taint>> {
+    let mut out = Vec::with_capacity(taints.len() + 1);
+    let mut updated = false;
+    for t in taints {
+        if match_taint(taint, t) {
+            if taint == t {
+                return None;
+            }
+            out.push(taint.clone());
+            updated = true;
+        } else {
+            out.push(t.clone());
+        }
+    }
+    if !updated {
+        out.push(taint.clone());
+    }
+    Some(out)
+}
+
+/// `taintutils.DeleteTaint`: the taints without those matching `taint` (key and effect), and
+/// whether one was there.
+pub fn delete_taint(taints: &[Taint], taint: &Taint) -> (Vec<Taint>, bool) {
+    let out: Vec<Taint> = taints
+        .iter()
+        .filter(|t| !match_taint(taint, t))
+        .cloned()
+        .collect();
+    let deleted = out.len() != taints.len();
+    (out, deleted)
+}
+
+/// `taintutils.RemoveTaint` on a node's taints: `None` when no taint matches.
+pub fn remove_taint(taints: &[Taint], taint: &Taint) -> Option<Vec<Taint>> {
+    match delete_taint(taints, taint) {
+        (out, true) => Some(out),
+        (_, false) => None,
+    }
+}
+
 fn has_taint(n: &Node, key: &str, effect: &str) -> bool {
     n.spec
         .taints
@@ -275,10 +323,10 @@ impl NodeLifecycleController {
             return Ok(false);
         };
         let before = n.spec.taints.clone();
-        n.spec
-            .taints
-            .retain(|t| !remove.iter().any(|(k, e)| t.key == *k && t.effect == *e));
         let now = ctx.now().trunc_secs();
+        // AddOrUpdateTaintOnNode (a same key/effect taint is replaced in place: upstream's
+        // template, stamped with `metav1.Now()`, is never deep-equal to a stored one), then
+        // RemoveTaintOffNode; one write here where upstream makes two.
         for (k, e) in add {
             let taint = Taint {
                 key: k.to_string(),
@@ -286,16 +334,18 @@ impl NodeLifecycleController {
                 effect: e.to_string(),
                 time_added: Some(now),
             };
-            // taintutils.AddOrUpdateTaint: a taint with the same key and effect is replaced in
-            // place (it is never deep-equal to a template stamped with `metav1.Now()`).
-            match n
-                .spec
-                .taints
-                .iter_mut()
-                .find(|t| t.key == *k && t.effect == *e)
-            {
-                Some(t) => *t = taint,
-                None => n.spec.taints.push(taint),
+            if let Some(t) = add_or_update_taint(&n.spec.taints, &taint) {
+                n.spec.taints = t;
+            }
+        }
+        for (k, e) in remove {
+            let taint = Taint {
+                key: k.to_string(),
+                effect: e.to_string(),
+                ..Default::default()
+            };
+            if let Some(t) = remove_taint(&n.spec.taints, &taint) {
+                n.spec.taints = t;
             }
         }
         if n.spec.taints == before {

@@ -170,3 +170,253 @@ fn tainting_pass_replaces_a_same_key_taint_with_another_value() {
     );
     assert!(t[0].time_added.is_some());
 }
+
+fn tt(key: &str, value: &str, effect: &str) -> Taint {
+    Taint {
+        key: key.into(),
+        value: value.into(),
+        effect: effect.into(),
+        time_added: None,
+    }
+}
+
+// upstream: TestAddOrUpdateTaint (pkg/util/taints/taints_test.go). Rows: (name, node taints,
+// taint, expected update, expected taints).
+#[test]
+fn add_or_update_taint_rows() {
+    let taint = tt("foo", "bar", "NoSchedule");
+    let taint_new = tt("foo_1", "bar_1", "NoSchedule");
+    let taint_update_value = tt("foo", "bar_1", "NoSchedule");
+    let rows = [
+        ("add a new taint", vec![], &taint, true, vec![taint.clone()]),
+        (
+            "add a unique taint",
+            vec![taint.clone()],
+            &taint_new,
+            true,
+            vec![taint.clone(), taint_new.clone()],
+        ),
+        (
+            "add duplicate taint",
+            vec![taint.clone()],
+            &taint,
+            false,
+            vec![taint.clone()],
+        ),
+        (
+            "update taint value",
+            vec![taint.clone()],
+            &taint_update_value,
+            true,
+            vec![taint_update_value.clone()],
+        ),
+    ];
+    for (name, node, t, update, want) in rows {
+        let got = add_or_update_taint(&node, t);
+        assert_eq!(got.is_some(), update, "{name}");
+        assert_eq!(got.unwrap_or(node), want, "{name}");
+    }
+}
+
+// upstream: TestRemoveTaint (pkg/util/taints/taints_test.go).
+#[test]
+fn remove_taint_rows() {
+    let foo = tt("foo", "", "NoSchedule");
+    let rows = [
+        (
+            "remove taint unsuccessfully",
+            vec![foo.clone()],
+            tt("foo_1", "", "NoSchedule"),
+            vec![foo.clone()],
+            false,
+        ),
+        (
+            "remove taint successfully",
+            vec![foo.clone()],
+            foo.clone(),
+            vec![],
+            true,
+        ),
+        (
+            "remove taint from node with no taint",
+            vec![],
+            foo.clone(),
+            vec![],
+            false,
+        ),
+    ];
+    for (name, node, t, want, removed) in rows {
+        let got = remove_taint(&node, &t);
+        assert_eq!(got.is_some(), removed, "{name}");
+        assert_eq!(got.unwrap_or(node), want, "{name}");
+    }
+}
+
+// upstream: TestDeleteTaint (pkg/util/taints/taints_test.go).
+#[test]
+fn delete_taint_rows() {
+    let foo = tt("foo", "", "NoSchedule");
+    let rows = [
+        (
+            "delete taint with different name",
+            vec![foo.clone()],
+            tt("foo_1", "", "NoSchedule"),
+            vec![foo.clone()],
+            false,
+        ),
+        (
+            "delete taint with different effect",
+            vec![foo.clone()],
+            tt("foo", "", "NoExecute"),
+            vec![foo.clone()],
+            false,
+        ),
+        (
+            "delete taint successfully",
+            vec![foo.clone()],
+            foo.clone(),
+            vec![],
+            true,
+        ),
+        (
+            "delete taint from empty taint array",
+            vec![],
+            foo.clone(),
+            vec![],
+            false,
+        ),
+    ];
+    for (name, taints, t, want, deleted) in rows {
+        assert_eq!(delete_taint(&taints, &t), (want, deleted), "{name}");
+    }
+}
+
+// upstream: TestAddOrUpdateTaintOnNode and TestRemoveTaintOffNode
+// (pkg/controller/controller_utils_test.go): the taints after adding (each taint in turn, by
+// AddOrUpdateTaint) or removing (by RemoveTaint), and whether a write follows (upstream's
+// request counts: 3 or 4 with a patch, 1 or 2 without). The "changed node" (conflict retry)
+// and "non-exist node" rows need the fake client's injected calls and are not ported.
+#[test]
+fn add_or_update_taint_on_node_and_remove_taint_off_node_rows() {
+    let k = |i: u8, e: &str| tt(&format!("key{i}"), &format!("value{i}"), e);
+    let apply = |taints: Vec<Taint>, ops: &[Taint], add: bool| -> (Vec<Taint>, bool) {
+        let mut cur = taints.clone();
+        for t in ops {
+            let next = if add {
+                add_or_update_taint(&cur, t)
+            } else {
+                remove_taint(&cur, t)
+            };
+            if let Some(n) = next {
+                cur = n;
+            }
+        }
+        let written = cur != taints;
+        (cur, written)
+    };
+    type Row = (&'static str, Vec<Taint>, Vec<Taint>, Vec<Taint>, bool);
+    let add_rows: Vec<Row> = vec![
+        (
+            "add one taint on node",
+            vec![k(1, "NoSchedule")],
+            vec![k(2, "NoExecute")],
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            true,
+        ),
+        (
+            "add multiple taints to node",
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            vec![k(3, "NoSchedule"), k(4, "NoExecute")],
+            vec![
+                k(1, "NoSchedule"),
+                k(2, "NoExecute"),
+                k(3, "NoSchedule"),
+                k(4, "NoExecute"),
+            ],
+            true,
+        ),
+        (
+            "add exist taints to node",
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            vec![k(2, "NoExecute")],
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            false,
+        ),
+        (
+            "add taint to node without taints",
+            vec![],
+            vec![k(3, "NoSchedule")],
+            vec![k(3, "NoSchedule")],
+            true,
+        ),
+        (
+            "add empty taint list to node without taints",
+            vec![],
+            vec![],
+            vec![],
+            false,
+        ),
+        (
+            "add empty taint list to node",
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            vec![],
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            false,
+        ),
+    ];
+    for (name, node, ops, want, write) in add_rows {
+        assert_eq!(apply(node, &ops, true), (want, write), "{name}");
+    }
+    let remove_rows: Vec<Row> = vec![
+        (
+            "remove one taint from node",
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            vec![k(2, "NoExecute")],
+            vec![k(1, "NoSchedule")],
+            true,
+        ),
+        (
+            "remove multiple taints from node",
+            vec![
+                k(1, "NoSchedule"),
+                k(2, "NoExecute"),
+                k(3, "NoSchedule"),
+                k(4, "NoExecute"),
+            ],
+            vec![k(2, "NoExecute"), k(3, "NoSchedule")],
+            vec![k(1, "NoSchedule"), k(4, "NoExecute")],
+            true,
+        ),
+        (
+            "remove no-exist taints from node",
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            vec![k(3, "NoSchedule")],
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            false,
+        ),
+        (
+            "remove taint from node without taints",
+            vec![],
+            vec![k(3, "NoSchedule")],
+            vec![],
+            false,
+        ),
+        (
+            "remove empty taint list from node without taints",
+            vec![],
+            vec![],
+            vec![],
+            false,
+        ),
+        (
+            "remove empty taint list from node",
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            vec![],
+            vec![k(1, "NoSchedule"), k(2, "NoExecute")],
+            false,
+        ),
+    ];
+    for (name, node, ops, want, write) in remove_rows {
+        assert_eq!(apply(node, &ops, false), (want, write), "{name}");
+    }
+}
