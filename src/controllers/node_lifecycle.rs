@@ -18,7 +18,9 @@
 //! end of a grace period, the next 5 s monitor pass after a Ready transition) rather than by a
 //! 5 s ticker, and the grace period counts from the moment the kubelet went down (upstream:
 //! from the last lease renewal seen, which is up to 10 s earlier, detected at the next 5 s
-//! pass).
+//! pass) or, when later, from this controller's first look at the node (a restarted
+//! controller has no health data); a node that never posted a Ready condition gets the startup
+//! grace period (60 s) from its creation.
 
 use crate::api::{ApiError, Duration, Node, NodeCondition, Object, Pod, Resource, Taint, Time};
 use crate::controllers::{Controller, Ctx};
@@ -29,6 +31,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const COMPONENT: &str = "node-controller";
 /// `--node-monitor-grace-period` (50 s since Kubernetes 1.32, kubernetes#126287).
 pub const NODE_MONITOR_GRACE_PERIOD: Duration = Duration::from_secs(50);
+/// `--node-startup-grace-period`: the grace period of a node that never posted a Ready
+/// condition.
+pub const NODE_STARTUP_GRACE_PERIOD: Duration = Duration::from_secs(60);
 /// `--node-monitor-period`.
 pub const NODE_MONITOR_PERIOD: Duration = Duration::from_secs(5);
 /// `--node-eviction-rate` (nodes per second tainted per zone when healthy).
@@ -147,6 +152,54 @@ pub fn is_node_excluded_from_disruption_checks(n: &Node) -> bool {
     n.metadata.labels.contains_key(LABEL_EXCLUDE_DISRUPTION)
 }
 
+/// `Taint.MatchTaint`: same key and effect.
+fn match_taint(a: &Taint, b: &Taint) -> bool {
+    a.key == b.key && a.effect == b.effect
+}
+
+/// `taintutils.AddOrUpdateTaint` on a node's taints: `None` when a taint deep-equal to `taint`
+/// is there already; otherwise the taints with every same key/effect taint replaced by it in
+/// place, or with it appended.
+pub fn add_or_update_taint(taints: &[Taint], taint: &Taint) -> Option<Vec<Taint>> {
+    let mut out = Vec::with_capacity(taints.len() + 1);
+    let mut updated = false;
+    for t in taints {
+        if match_taint(taint, t) {
+            if taint == t {
+                return None;
+            }
+            out.push(taint.clone());
+            updated = true;
+        } else {
+            out.push(t.clone());
+        }
+    }
+    if !updated {
+        out.push(taint.clone());
+    }
+    Some(out)
+}
+
+/// `taintutils.DeleteTaint`: the taints without those matching `taint` (key and effect), and
+/// whether one was there.
+pub fn delete_taint(taints: &[Taint], taint: &Taint) -> (Vec<Taint>, bool) {
+    let out: Vec<Taint> = taints
+        .iter()
+        .filter(|t| !match_taint(taint, t))
+        .cloned()
+        .collect();
+    let deleted = out.len() != taints.len();
+    (out, deleted)
+}
+
+/// `taintutils.RemoveTaint` on a node's taints: `None` when no taint matches.
+pub fn remove_taint(taints: &[Taint], taint: &Taint) -> Option<Vec<Taint>> {
+    match delete_taint(taints, taint) {
+        (out, true) => Some(out),
+        (_, false) => None,
+    }
+}
+
 fn has_taint(n: &Node, key: &str, effect: &str) -> bool {
     n.spec
         .taints
@@ -240,6 +293,10 @@ pub struct NodeLifecycleController {
     tainters: BTreeMap<String, Tainter>,
     /// Probe timestamps reset when the cluster leaves full disruption.
     probe_reset: BTreeMap<String, Time>,
+    /// When this controller (process) first looked at each node: `tryUpdateNodeHealth` starts a
+    /// node it has no health data for at `nc.now()` ("Missing timestamp for Node. Assuming now
+    /// as a timestamp"), so a restarted controller gives a silent node a full grace period.
+    first_seen: BTreeMap<String, Time>,
 }
 
 /// A boxed node lifecycle controller.
@@ -266,18 +323,29 @@ impl NodeLifecycleController {
             return Ok(false);
         };
         let before = n.spec.taints.clone();
-        n.spec
-            .taints
-            .retain(|t| !remove.iter().any(|(k, e)| t.key == *k && t.effect == *e));
         let now = ctx.now().trunc_secs();
+        // AddOrUpdateTaintOnNode (a same key/effect taint is replaced in place: upstream's
+        // template, stamped with `metav1.Now()`, is never deep-equal to a stored one), then
+        // RemoveTaintOffNode; one write here where upstream makes two.
         for (k, e) in add {
-            if !n.spec.taints.iter().any(|t| t.key == *k && t.effect == *e) {
-                n.spec.taints.push(Taint {
-                    key: k.to_string(),
-                    value: String::new(),
-                    effect: e.to_string(),
-                    time_added: Some(now),
-                });
+            let taint = Taint {
+                key: k.to_string(),
+                value: String::new(),
+                effect: e.to_string(),
+                time_added: Some(now),
+            };
+            if let Some(t) = add_or_update_taint(&n.spec.taints, &taint) {
+                n.spec.taints = t;
+            }
+        }
+        for (k, e) in remove {
+            let taint = Taint {
+                key: k.to_string(),
+                effect: e.to_string(),
+                ..Default::default()
+            };
+            if let Some(t) = remove_taint(&n.spec.taints, &taint) {
+                n.spec.taints = t;
             }
         }
         if n.spec.taints == before {
@@ -388,11 +456,24 @@ impl NodeLifecycleController {
         let Some(&down) = ctx.world.nodes_down.get(name) else {
             return Ok(None);
         };
-        let probe = match self.probe_reset.get(name) {
-            Some(&r) if r > down => r,
-            _ => down,
+        // tryUpdateNodeHealth: a node without a Ready condition is probed from its creation
+        // and gets the startup grace period; others from the last sign of life seen (here: the
+        // kubelet going down, or this controller's first look at the node).
+        let (probe, grace) = match node.condition("Ready") {
+            None => (
+                node.metadata.creation_timestamp.unwrap_or(down),
+                NODE_STARTUP_GRACE_PERIOD,
+            ),
+            Some(_) => {
+                let seen = self.first_seen.get(name).copied().unwrap_or(down);
+                (down.max(seen), NODE_MONITOR_GRACE_PERIOD)
+            }
         };
-        let deadline = probe + NODE_MONITOR_GRACE_PERIOD;
+        let probe = match self.probe_reset.get(name) {
+            Some(&r) if r > probe => r,
+            _ => probe,
+        };
+        let deadline = probe + grace;
         let now = ctx.now();
         if now < deadline {
             return Ok(Some(deadline));
@@ -419,7 +500,10 @@ impl NodeLifecycleController {
                 }),
             }
         }
-        if n.status != node.status {
+        // Written only when the Ready condition changed (`!apiequality.Semantic.DeepEqual(
+        // currentReadyCondition, &observedReadyCondition)`): with Ready already Unknown, other
+        // conditions the kubelet left are not touched.
+        if n.condition("Ready") != node.condition("Ready") {
             ctx.update_status(n.into_object())?;
         }
         Ok(None)
@@ -445,6 +529,7 @@ impl NodeLifecycleController {
             ctx.queue.add(DISRUPTION_KEY);
             return Ok(());
         };
+        self.first_seen.entry(name.to_string()).or_insert(now);
         if self.known.insert(name.to_string()) {
             ctx.event(
                 &node.clone().into_object(),

@@ -352,10 +352,12 @@ fn monitor_node_health_update_status() {
     h.load(new_pod("pod0", "node0"));
     h.fail("node0");
     h.run_until_secs(3600);
+    // Its probe is its creation (tryUpdateNodeHealth's fake Ready condition), long past: the
+    // conditions are posted at fakeNow, as upstream expects.
     let (created, noticed) = (ts(created_long_ago), h.at(50));
     let want: Vec<NodeCondition> = ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"]
         .iter()
-        .map(|t| never_updated(t, created, noticed))
+        .map(|t| never_updated(t, created, h.at(0)))
         .collect();
     assert_eq!(h.node("node0").status.conditions, want, "row 1");
     assert_eq!(h.status_updates("Node"), 1, "row 1");
@@ -825,13 +827,14 @@ fn never_posted_node_is_tainted_in_the_pass_that_marks_it_unknown() {
     let old = "2012-01-01T00:00:00Z";
     let mut h = Harness::new(fake_now);
     h.load_all(vec![
-        node("node0", old, json!({}), vec![]),
+        node("node0", fake_now, json!({}), vec![]),
         node("node1", old, json!({}), vec![ready("True", fake_now)]),
     ]);
     h.fail("node0");
-    h.run_until_secs(49);
+    // The startup grace period (60 s from its creation).
+    h.run_until_secs(59);
     assert!(h.taints("node0").is_empty());
-    h.run_until_secs(50);
+    h.run_until_secs(65);
     assert_eq!(
         h.node("node0").condition("Ready").unwrap().status,
         "Unknown"
@@ -897,8 +900,7 @@ fn monitor_node_health_mark_pods_not_ready_retry() {
 // fakeNow. Rows: (description, created recently, posted conditions (Ready, DiskPressure), down,
 // seconds run, expect Unknown status posted, expect pod status update). Upstream's rows without
 // timeToPass look at fakeNow only; "created long time ago ... lease is missing" expects the
-// update at fakeNow (its startup grace long over), here at the end of our 50 s grace period,
-// so that row runs 60 s.
+// update at fakeNow (its startup grace, counted from its creation, long over), as here.
 #[test]
 fn monitor_node_health_update_node_and_pod_status_with_lease() {
     let fake_now = "2015-01-01T12:00:00Z";
@@ -996,7 +998,9 @@ fn monitor_node_health_update_node_and_pod_status_with_lease() {
         h.run_until_secs(secs);
         let after = h.node("node0").status;
         if want_unknown {
-            let noticed = h.at(50);
+            // A node that never posted Ready is probed from its creation (long ago).
+            let never_posted = before.conditions.iter().all(|c| c.type_ != "Ready");
+            let noticed = if never_posted { h.at(0) } else { h.at(50) };
             let want: Vec<NodeCondition> =
                 ["Ready", "MemoryPressure", "DiskPressure", "PIDPressure"]
                     .iter()
@@ -1282,3 +1286,7 @@ fn monitor_node_health_evict_pods_with_disruption() {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "node_lifecycle_audit_tests.rs"]
+mod audit_tests;

@@ -50,11 +50,9 @@ pub fn new_pod_gc_controller() -> Box<dyn Controller> {
     Box::new(PodGcController::default())
 }
 
+/// `isPodTerminated`: any phase but Pending, Running and Unknown (an empty phase included).
 fn is_terminated(p: &Pod) -> bool {
-    !matches!(
-        p.status.phase.as_str(),
-        "Pending" | "Running" | "Unknown" | ""
-    )
+    !matches!(p.status.phase.as_str(), "Pending" | "Running" | "Unknown")
 }
 
 /// `eviction.PodIsEvicted`: phase Failed with reason Evicted.
@@ -269,3 +267,7 @@ impl Controller for PodGcController {
 #[cfg(test)]
 #[path = "podgc_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "podgc_audit_tests.rs"]
+mod audit_tests;

@@ -108,25 +108,23 @@ impl TaintEvictionController {
             self.cancel(ctx, key);
             return self.add_work(ctx, key, now, now);
         }
-        let Some(min) = min_toleration_seconds(&used) else {
+        // `time.Duration(minTolerationTime) * time.Second` wraps in Go's int64 nanoseconds; a
+        // negative result is upstream's "tolerate forever" too.
+        let min = min_toleration_seconds(&used).map(crate::api::Duration::from_secs);
+        let Some(min) = min.filter(|d| d.0 >= 0) else {
             self.cancel(ctx, key);
             return Ok(());
         };
         let mut start = now;
-        let trigger = now + crate::api::Duration::from_secs(min);
+        let trigger = now + min;
         if let Some(w) = self.work.get(key) {
             start = w.created;
-            if start + crate::api::Duration::from_secs(min) < trigger {
+            if start + min < trigger {
                 return Ok(());
             }
             self.cancel(ctx, key);
         }
-        self.add_work(
-            ctx,
-            key,
-            start,
-            start + crate::api::Duration::from_secs(min),
-        )
+        self.add_work(ctx, key, start, start + min)
     }
 
     fn add_work(
@@ -308,6 +306,10 @@ impl Controller for TaintEvictionController {
 #[cfg(test)]
 #[path = "taint_eviction_timed_workers_tests.rs"]
 mod timed_workers_tests;
+
+#[cfg(test)]
+#[path = "taint_eviction_audit_tests.rs"]
+mod audit_tests;
 
 #[cfg(test)]
 mod tests {
