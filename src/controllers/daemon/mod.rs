@@ -18,6 +18,8 @@ pub use daemon_controller::{
 #[cfg(test)]
 mod apps_ports;
 #[cfg(test)]
+mod audit_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod upstream_tests2;

@@ -18,6 +18,8 @@ pub use stateful_set::{StatefulSetController, NAME};
 #[cfg(test)]
 mod apps_ports;
 #[cfg(test)]
+mod audit_tests;
+#[cfg(test)]
 mod compatibility_upstream_tests;
 #[cfg(test)]
 mod orphaned_pods_upstream_tests;
