@@ -140,7 +140,8 @@ pub fn sort_controller_revisions(revisions: &mut [ControllerRevision]) {
 }
 
 /// `EqualRevision`: equal data (hash labels that parse as integers and differ short-circuit to
-/// false, as upstream; safe-encoded hashes never parse, so in practice the data decides).
+/// false, as upstream's `strconv.ParseInt(hash, 10, 32)`; a safe-encoded hash parses only when all
+/// its characters happen to be digits, so usually the data decides).
 pub fn equal_revision(lhs: &ControllerRevision, rhs: &ControllerRevision) -> bool {
     let hash = |r: &ControllerRevision| {
         r.metadata
