@@ -223,6 +223,8 @@ mod core_ports_tests2;
 #[cfg(test)]
 mod core_upstream_gap_tests;
 #[cfg(test)]
+mod core_validation_gap_tests;
+#[cfg(test)]
 mod shared_spec_memo_tests;
 #[cfg(test)]
 mod tests;
