@@ -1,9 +1,10 @@
 //! Ports of `pkg/apis/core/validation/validation_test.go` tables (repo kubernetes/kubernetes)
 //! not ported before: `TestValidateOS`, `TestValidateWindowsSecurityContext`,
 //! `TestValidateLinuxSecurityContext`,
-//! `TestValidateWindowsPodSecurityContextSupplementalGroupsPolicy` and
-//! `TestValidatePodCreateWithSchedulingGates`, `TestPVCVolumeMode` and `TestVolumeAttributesClass`. Rows keep upstream's names; the checks compare
-//! error type, field and (where upstream does) detail.
+//! `TestValidateWindowsPodSecurityContextSupplementalGroupsPolicy`,
+//! `TestValidatePodCreateWithSchedulingGates`, `TestPVCVolumeMode` and
+//! `TestVolumeAttributesClass`. Rows keep upstream's names; the checks compare error type, field
+//! and (where upstream does) detail.
 
 use super::pod::validate_pod_create;
 use super::pod_spec_more::validate_os;
