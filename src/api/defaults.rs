@@ -704,7 +704,8 @@ pub fn default_pod_spec(s: &mut PodSpec) {
     default_volumes(&mut s.extra);
 }
 
-/// `SetDefaults_Pod` (pods only, not templates): requests default to limits, service links on,
+/// `SetDefaults_Pod` (pods only, not templates): requests default to limits, pod-level requests
+/// and hugepage limits default from the containers', service links on,
 /// host-network ports default their hostPort.
 pub fn default_pod_only(s: &mut PodSpec) {
     for c in s.containers.iter_mut().chain(s.init_containers.iter_mut()) {
@@ -714,6 +715,7 @@ pub fn default_pod_only(s: &mut PodSpec) {
             }
         }
     }
+    super::validation::pod_resources::default_pod_level_resources(s);
     s.extra
         .entry("enableServiceLinks")
         .or_insert(Value::Bool(true));

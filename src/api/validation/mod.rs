@@ -15,6 +15,9 @@ pub mod names;
 pub mod names_more;
 pub mod node;
 pub mod pod;
+pub mod pod_resources;
+#[cfg(test)]
+mod pod_resources_tests;
 pub mod pod_spec_more;
 pub mod pod_status;
 pub mod pod_volumes_env;
@@ -219,6 +222,8 @@ mod core_ports_tests;
 mod core_ports_tests2;
 #[cfg(test)]
 mod core_upstream_gap_tests;
+#[cfg(test)]
+mod core_validation_gap_tests;
 #[cfg(test)]
 mod shared_spec_memo_tests;
 #[cfg(test)]

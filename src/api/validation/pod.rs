@@ -1120,14 +1120,15 @@ pub fn validate_pod_spec_with_name(
         &child(path, "initContainers"),
     ));
     validate_ephemeral_containers(spec, &ctx, &child(path, "ephemeralContainers"), &mut errs);
-    // Pod-level `resources` (PodLevelResources): the supported resource names, the quantities,
-    // requests ≤ limits and the hugepages rules (validatePodResourceRequirements). Upstream's
-    // container totals within the pod's resources (validatePodResourceConsistency) are not
-    // modelled yet: they rely on the pod-level request defaulting kubeplay does not do.
+    // Pod-level `resources` (PodLevelResources), validatePodResources: the supported resource
+    // names, the quantities, requests ≤ limits and the hugepages rules
+    // (validatePodResourceRequirements), then the containers' totals within the pod's
+    // (validatePodResourceConsistency).
     if let Some(r) = &spec.resources {
-        errs.extend(validate_pod_resource_requirements(
-            r,
-            &child(path, "resources"),
+        let rp = child(path, "resources");
+        errs.extend(validate_pod_resource_requirements(r, &rp));
+        errs.extend(super::pod_resources::validate_pod_resource_consistency(
+            spec, &rp,
         ));
     }
     // validatePodHostNetworkDeps

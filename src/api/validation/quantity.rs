@@ -353,6 +353,31 @@ impl ParsedQuantity {
         }
     }
 
+    /// `Quantity.Add`: the exact sum, printed canonically (the verbatim string is dropped); the
+    /// format is the receiver's unless the receiver is zero.
+    pub fn add(&self, other: &ParsedQuantity) -> ParsedQuantity {
+        ParsedQuantity {
+            nanos: self.nanos + other.nanos,
+            format: if self.nanos == 0 {
+                other.format
+            } else {
+                self.format
+            },
+            kept: None,
+            fast_scale: None,
+        }
+    }
+
+    /// The zero `Quantity` (prints `0`).
+    pub fn zero() -> ParsedQuantity {
+        ParsedQuantity {
+            nanos: 0,
+            format: QuantityFormat::DecimalSI,
+            kept: None,
+            fast_scale: None,
+        }
+    }
+
     /// `MilliValue()`: rounded up to the next milli-unit.
     pub fn milli_value(&self) -> i128 {
         let unit = 1_000_000i128;
