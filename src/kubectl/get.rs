@@ -24,6 +24,7 @@ const FLAGS: &[Flag] = &[
     Flag::bool("watch").short('w'),
     Flag::bool("watch-only"),
     Flag::strings("filename").short('f'),
+    Flag::bool("recursive").short('R'),
     Flag::str("sort-by"),
     Flag::str("subresource"),
 ];
@@ -82,7 +83,7 @@ pub(crate) fn run(
         let (infos, errs) = resource::visit(sim, &req, namespace, &p.string("field-selector"));
         (infos, errs, req.single_item())
     } else {
-        from_files(sim, &p.args, &files, input, &ns)?
+        from_files(sim, &p.args, &files, p.bool("recursive"), input, &ns)?
     };
     let sort_by = p.string("sort-by");
     if !sort_by.is_empty() {
@@ -167,14 +168,15 @@ fn from_files(
     sim: &Simulation,
     args: &[String],
     files: &[String],
+    recursive: bool,
     input: super::Input,
     ns: &Namespace,
 ) -> Result<(Vec<Info>, Vec<String>, bool), String> {
     if !args.is_empty() {
         return Err("error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well".into());
     }
-    let (docs, mut errs) = super::apply::read_objects(files, input, ns)?;
-    let single_file = files.len() == 1 && files[0] != "-";
+    let (docs, mut errs, single_file) =
+        super::apply::read_objects_implied(files, recursive, input, ns)?;
     let mut infos = vec![];
     for doc in docs {
         let kind = Kind::Obj(doc.obj.kind());
