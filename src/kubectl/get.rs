@@ -415,10 +415,7 @@ fn go_sprint(v: &serde_json::Value) -> String {
                     .collect()
             )
         ),
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() => f.to_string(),
-            _ => n.to_string(),
-        },
+        Value::Number(n) => jsonpath::go_number(n),
         Value::Bool(b) => b.to_string(),
     }
 }

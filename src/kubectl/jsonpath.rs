@@ -438,10 +438,12 @@ pub fn eval_checked<'a>(path: &Path, root: &'a Value) -> Result<Vec<&'a Value>, 
     Ok(cur)
 }
 
-/// The text jsonpath prints for one value: strings raw, other values as JSON.
+/// The text jsonpath prints for one value (`PrintResults`): maps and lists as JSON, scalars
+/// with `fmt.Fprint` (`evalToText`): strings raw, numbers as Go's `%v` of int64/float64.
 pub fn text_of(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
+        Value::Number(n) => go_number(n),
         other => super::output::go_json_escape(&serde_json::to_string(other).unwrap_or_default()),
     }
 }
@@ -503,7 +505,7 @@ pub fn go_sharp_v(v: &Value) -> String {
     match v {
         Value::Null => "interface {}(nil)".into(),
         Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
+        Value::Number(n) => go_number(n),
         Value::String(s) => crate::api::errors::go_quote(s),
         Value::Array(a) => format!(
             "[]interface {{}}{{{}}}",
@@ -518,6 +520,62 @@ pub fn go_sharp_v(v: &Value) -> String {
             )
         ),
     }
+}
+
+/// A JSON number as Go prints it from unstructured content (`%v` and `%#v` alike): an int64
+/// as an integer, anything else as a float64 with `strconv.FormatFloat(f, 'g', -1, 64)`.
+pub fn go_number(n: &serde_json::Number) -> String {
+    match n.as_i64() {
+        Some(i) if !n.is_f64() => i.to_string(),
+        _ => go_float_g(n.as_f64().unwrap_or(0.0)),
+    }
+}
+
+/// `strconv.FormatFloat(f, 'g', -1, 64)`: the shortest digits that round-trip, in `%e` form
+/// (`1e+06`, `1.5e-07`, at least two exponent digits) when the exponent is below -4 or at
+/// least 6 (the shortest format's `eprec`), else in `%f` form.
+pub fn go_float_g(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
+    }
+    // Rust's `{:e}` is the shortest round-trip representation: `-1.5e-7`, `1e6`.
+    let e = format!("{f:e}");
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (neg, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, mantissa),
+    };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let sign = if neg { "-" } else { "" };
+    if f == 0.0 {
+        return format!("{sign}0");
+    }
+    if !(-4..6).contains(&exp) {
+        let (first, rest) = digits.split_at(1.min(digits.len()));
+        let frac = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        let esign = if exp < 0 { '-' } else { '+' };
+        return format!("{sign}{first}{frac}e{esign}{:02}", exp.unsigned_abs());
+    }
+    // %f with exactly the significant digits.
+    let dp = exp + 1; // digits before the decimal point
+    let nd = digits.len() as i32;
+    let body = if dp <= 0 {
+        format!("0.{}{}", "0".repeat(dp.unsigned_abs() as usize), digits)
+    } else if dp >= nd {
+        format!("{digits}{}", "0".repeat((dp - nd) as usize))
+    } else {
+        let (a, b) = digits.split_at(dp as usize);
+        format!("{a}.{b}")
+    };
+    format!("{sign}{body}")
 }
 
 /// `RelaxedJSONPathExpression`: `.a.b`, `a.b` and `{.a.b}` all name the same path.

@@ -372,6 +372,8 @@ mod get_filename_tests;
 #[cfg(test)]
 mod get_upstream_gap_tests;
 #[cfg(test)]
+mod go_float_upstream_tests;
+#[cfg(test)]
 mod jsonpath_upstream_gap_tests;
 #[cfg(test)]
 mod label_annotate_upstream_gap_tests;
