@@ -27,6 +27,7 @@ const FLAGS: &[Flag] = &[
     Flag::bool("recursive").short('R'),
     Flag::str("sort-by"),
     Flag::str("subresource"),
+    Flag::str("allow-missing-template-keys").no_opt("true"),
 ];
 
 pub(crate) fn run(
@@ -111,7 +112,11 @@ pub(crate) fn run(
                 output::list_value(items.iter().map(Item::to_value).collect())
             };
             // The JSONPath printer writes no newline of its own.
-            out.text.push_str(&jsonpath::print(&template, &v)?);
+            out.text.push_str(&jsonpath::print_opts(
+                &template,
+                &v,
+                allow_missing_keys(&p),
+            )?);
         } else {
             let (table, err) = custom_columns(&template, &items, p.bool("no-headers"))?;
             out.print(&table);
@@ -306,7 +311,8 @@ fn get_scale(
                 output::list_value(scales.iter().map(|(_, v)| v.clone()).collect())
             };
             if format == "jsonpath" {
-                out.text.push_str(&jsonpath::print(template, &v)?);
+                out.text
+                    .push_str(&jsonpath::print_opts(template, &v, allow_missing_keys(p))?);
             } else {
                 out.print(&output::print_value(format, &v));
             }
@@ -356,6 +362,13 @@ fn finish(_out: &mut Out, errs: Vec<String>) -> Result<(), String> {
     } else {
         Err(errs.join("\n"))
     }
+}
+
+/// `--allow-missing-template-keys` (default true).
+fn allow_missing_keys(p: &args::Parsed) -> bool {
+    p.str("allow-missing-template-keys")
+        .map(|v| !matches!(v.to_ascii_lowercase().as_str(), "false" | "f" | "0"))
+        .unwrap_or(true)
 }
 
 /// `--sort-by`: orders each result's items by the field (kubectl's `RuntimeSorter`).

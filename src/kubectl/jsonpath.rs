@@ -376,9 +376,27 @@ fn slice_bounds(
 /// # Errors
 /// `array index out of bounds: index 5, length 4` and the like, as `JSONPath.FindResults`.
 pub fn eval_checked<'a>(path: &Path, root: &'a Value) -> Result<Vec<&'a Value>, String> {
+    eval_opts(path, root, true)
+}
+
+/// [`eval_checked`] with client-go's `AllowMissingKeys`: when false, a field that none of the
+/// current values has is the error `NAME is not found` (`evalField`).
+///
+/// # Errors
+/// As [`eval_checked`], and missing keys when they are not allowed.
+pub fn eval_opts<'a>(
+    path: &Path,
+    root: &'a Value,
+    allow_missing_keys: bool,
+) -> Result<Vec<&'a Value>, String> {
     let mut cur: Vec<&Value> = vec![root];
     for seg in &path.segs {
         let mut next = vec![];
+        if let Seg::Field(f) = seg {
+            if !allow_missing_keys && !cur.is_empty() && !cur.iter().any(|v| v.get(f).is_some()) {
+                return Err(format!("{f} is not found"));
+            }
+        }
         for v in cur {
             match seg {
                 Seg::Field(f) => {
@@ -411,7 +429,7 @@ pub fn eval_checked<'a>(path: &Path, root: &'a Value) -> Result<Vec<&'a Value>, 
                 }
                 Seg::Union(paths) => {
                     for p in paths {
-                        next.extend(eval_checked(p, v)?);
+                        next.extend(eval_opts(p, v, allow_missing_keys)?);
                     }
                 }
                 Seg::Filter(p, op, val) => {
@@ -448,18 +466,18 @@ pub fn text_of(v: &Value) -> String {
     }
 }
 
-fn exec(nodes: &[Node], cur: &Value, out: &mut String) -> Result<(), String> {
+fn exec(nodes: &[Node], cur: &Value, allow: bool, out: &mut String) -> Result<(), String> {
     for n in nodes {
         match n {
             Node::Text(t) => out.push_str(t),
             Node::Path(p) => {
-                let vals = eval_checked(p, cur)?;
+                let vals = eval_opts(p, cur, allow)?;
                 let texts: Vec<String> = vals.iter().map(|v| text_of(v)).collect();
                 out.push_str(&texts.join(" "));
             }
             Node::Range(p, body) => {
-                for v in eval_checked(p, cur)? {
-                    exec(body, v, out)?;
+                for v in eval_opts(p, cur, allow)? {
+                    exec(body, v, allow, out)?;
                 }
             }
         }
@@ -473,8 +491,16 @@ impl Template {
     /// # Errors
     /// An execution error of [`eval_checked`] (an index out of bounds…).
     pub fn execute(&self, v: &Value) -> Result<String, String> {
+        self.execute_opts(v, true)
+    }
+
+    /// [`Self::execute`] with `--allow-missing-template-keys`.
+    ///
+    /// # Errors
+    /// As [`Self::execute`], and `NAME is not found` when missing keys are not allowed.
+    pub fn execute_opts(&self, v: &Value, allow_missing_keys: bool) -> Result<String, String> {
         let mut out = String::new();
-        exec(&self.nodes, v, &mut out)?;
+        exec(&self.nodes, v, allow_missing_keys, &mut out)?;
         Ok(out)
     }
 }
@@ -487,9 +513,17 @@ impl Template {
 /// # Errors
 /// The template does not parse, or its execution fails.
 pub fn print(template: &str, v: &Value) -> Result<String, String> {
+    print_opts(template, v, true)
+}
+
+/// [`print`] with `--allow-missing-template-keys` (`JSONPathPrinter.AllowMissingKeys`).
+///
+/// # Errors
+/// As [`print`]; with missing keys not allowed, `NAME is not found` in the execution error.
+pub fn print_opts(template: &str, v: &Value, allow_missing_keys: bool) -> Result<String, String> {
     let t =
         parse(template).map_err(|e| format!("error: error parsing jsonpath {template}, {e}"))?;
-    t.execute(v).map_err(|e| {
+    t.execute_opts(v, allow_missing_keys).map_err(|e| {
         format!(
             "error: error executing jsonpath {}: Error executing template: {e}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{template}\n\tobject given to jsonpath engine was:\n\t\t{}\n\n",
             crate::api::errors::go_quote(template),

@@ -374,6 +374,8 @@ mod get_upstream_gap_tests;
 #[cfg(test)]
 mod go_float_upstream_tests;
 #[cfg(test)]
+mod jsonpath_missing_keys_tests;
+#[cfg(test)]
 mod jsonpath_upstream_gap_tests;
 #[cfg(test)]
 mod label_annotate_upstream_gap_tests;
