@@ -386,6 +386,18 @@ fn sort_infos(infos: &mut [Info], field: &str) -> Result<(), String> {
             format!("{{.{inner}}}")
         }
     };
+    // SortObjects looks for the field in the objects in order until one has it; a jsonpath
+    // execution error on the way (an index out of bounds) is the command's error.
+    let count: usize = infos.iter().map(|i| i.items.len()).sum();
+    'found: for info in infos.iter().filter(|_| count > 1) {
+        for it in &info.items {
+            let v = it.to_value();
+            let found = jsonpath::eval_checked(&path, &v).map_err(|e| format!("error: {e}"))?;
+            if !found.is_empty() {
+                break 'found;
+            }
+        }
+    }
     let mut any = false;
     let mut total = 0;
     for info in infos.iter_mut() {

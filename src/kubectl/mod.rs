@@ -394,6 +394,8 @@ mod set_image_upstream_gap_tests;
 #[cfg(test)]
 mod set_upstream_more_tests;
 #[cfg(test)]
+mod sort_by_index_tests;
+#[cfg(test)]
 mod sorter_upstream_gap_tests;
 #[cfg(test)]
 mod tableprinter_upstream_gap_tests;
