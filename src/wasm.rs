@@ -829,6 +829,7 @@ impl WasmSimulation {
         let input = crate::kubectl::Input {
             stdin: stdin.as_deref(),
             files: None,
+            fs: None,
         };
         crate::kubectl::execute_with(&mut self.sim, cmd, input).map_err(into_error)
     }
@@ -1080,6 +1081,7 @@ impl WasmSimulation {
             let input = crate::kubectl::Input {
                 stdin: stdin.as_deref(),
                 files: None,
+                fs: None,
             };
             let _ = crate::kubectl::execute_with(&mut self.sim, &cmd, input);
             self.applied += 1;

@@ -131,6 +131,74 @@ fn reads_stdin(words: &[String]) -> bool {
     })
 }
 
+/// The real file system for `-f PATH`, with Go's error texts (`open p: permission denied`).
+#[derive(Debug)]
+struct OsFs;
+
+/// Go's text for an I/O error of `op` on `path` (`*fs.PathError`): the errno text in lower
+/// case, as Go's syscall table spells it.
+fn go_path_error(op: &str, path: &str, e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    let reason = match e.kind() {
+        ErrorKind::NotFound => "no such file or directory".to_string(),
+        ErrorKind::PermissionDenied => "permission denied".to_string(),
+        ErrorKind::InvalidData => "invalid argument".to_string(),
+        _ => {
+            let t = e.to_string();
+            let t = t.split(" (os error").next().unwrap_or(&t).to_string();
+            let mut c = t.chars();
+            c.next()
+                .map(|f| f.to_lowercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        }
+    };
+    format!("{op} {path}: {reason}")
+}
+
+fn os_stat(
+    op: &str,
+    path: &str,
+    m: std::io::Result<std::fs::Metadata>,
+) -> kubeplay::kubectl::files::Stat {
+    use kubeplay::kubectl::files::Stat;
+    match m {
+        Ok(m) if m.is_dir() => Stat::Dir,
+        Ok(_) => Stat::File,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Stat::NotExist,
+        Err(e) => Stat::Error(go_path_error(op, path, &e)),
+    }
+}
+
+impl kubeplay::kubectl::files::FileSystem for OsFs {
+    fn stat(&self, path: &str) -> kubeplay::kubectl::files::Stat {
+        os_stat("stat", path, std::fs::metadata(path))
+    }
+    fn lstat(&self, path: &str) -> kubeplay::kubectl::files::Stat {
+        os_stat("lstat", path, std::fs::symlink_metadata(path))
+    }
+    fn read_dir(&self, path: &str) -> Result<Vec<String>, String> {
+        let rd = std::fs::read_dir(path).map_err(|e| go_path_error("open", path, &e))?;
+        let mut names = vec![];
+        for entry in rd {
+            let entry = entry.map_err(|e| go_path_error("readdirent", path, &e))?;
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        Ok(names)
+    }
+    fn read(&self, path: &str) -> Result<String, String> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            let op = if e.kind() == std::io::ErrorKind::IsADirectory {
+                "read"
+            } else {
+                "open"
+            };
+            go_path_error(op, path, &e)
+        })?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
 fn kubectl_or_err(sim: &mut Simulation, cmd: &str) -> String {
     match kubeplay::kubectl::execute(sim, cmd) {
         Ok(s) => with_final_newline(s),
@@ -214,12 +282,6 @@ fn run(args: &[String]) -> Result<String, String> {
                 })
                 .collect::<Vec<_>>()
                 .join(" ");
-            // `-f PATH` reads the file; `-f -` standard input (as kubectl does).
-            let files: std::collections::BTreeMap<String, String> =
-                kubeplay::kubectl::referenced_files(&line)
-                    .into_iter()
-                    .filter_map(|f| std::fs::read_to_string(&f).ok().map(|t| (f, t)))
-                    .collect();
             let stdin = if reads_stdin(&a.rest) {
                 let mut t = String::new();
                 std::io::Read::read_to_string(&mut std::io::stdin(), &mut t)
@@ -230,7 +292,8 @@ fn run(args: &[String]) -> Result<String, String> {
             };
             let input = kubeplay::kubectl::Input {
                 stdin: stdin.as_deref(),
-                files: Some(&files),
+                files: None,
+                fs: Some(&OsFs),
             };
             let out = kubeplay::kubectl::execute_with(&mut sim, &line, input)?;
             let notice =

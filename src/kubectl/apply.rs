@@ -57,22 +57,43 @@ pub(crate) struct Doc {
 /// A missing file or unparsable YAML, which stop kubectl before anything is sent.
 pub(crate) fn read_objects(
     files: &[String],
+    recursive: bool,
     input: Input,
     ns: &Namespace,
 ) -> Result<(Vec<Doc>, Vec<String>), String> {
+    read_objects_implied(files, recursive, input, ns).map(|(d, e, _)| (d, e))
+}
+
+/// [`read_objects`], and whether the paths imply a single item (`singleItemImplied`: one
+/// file, not standard input nor a directory of several).
+pub(crate) fn read_objects_implied(
+    files: &[String],
+    recursive: bool,
+    input: Input,
+    ns: &Namespace,
+) -> Result<(Vec<Doc>, Vec<String>, bool), String> {
+    let map_fs = super::files::MapFs(input.files);
+    let fs: &dyn super::files::FileSystem = match input.fs {
+        Some(fs) => fs,
+        None => &map_fs,
+    };
+    let expanded = super::files::expand(files, recursive, fs)?;
     let mut docs = vec![];
     let mut errs = vec![];
-    for f in files {
-        let (source, text) = if f == "-" {
-            (
+    for src in &expanded.sources {
+        let (source, text) = match src {
+            super::files::Source::Stdin => (
                 "STDIN".to_string(),
                 input.stdin.unwrap_or_default().to_string(),
-            )
-        } else {
-            match input.files.and_then(|m| m.get(f)) {
-                Some(t) => (f.clone(), t.clone()),
-                None => return Err(format!("error: the path {f:?} does not exist")),
-            }
+            ),
+            super::files::Source::Path(f) => match fs.read(f) {
+                Ok(t) => (f.clone(), t),
+                // FileVisitor.Visit: os.Open's error, for this file only.
+                Err(e) => {
+                    errs.push(format!("error: {e}"));
+                    continue;
+                }
+            },
         };
         let values = crate::scenario::parse_documents(&text)
             .map_err(|e| format!("error: error parsing {source}: {}", e.message))?;
@@ -151,7 +172,7 @@ pub(crate) fn read_objects(
             }
         }
     }
-    Ok((docs, errs))
+    Ok((docs, errs, expanded.single_item_implied))
 }
 
 /// Server-side field validation as `kubectl create/apply --validate=MODE` requests it
@@ -309,7 +330,7 @@ pub(crate) fn run_apply(
     }
     let (dry, format) = common(&p, "apply")?;
     let ns = Namespace::from(&p);
-    let (docs, mut errs) = read_objects(&p.strings("filename"), input, &ns)?;
+    let (docs, mut errs) = read_objects(&p.strings("filename"), p.bool("recursive"), input, &ns)?;
     let docs = field_validation(&p, docs, &mut errs, out)?;
     if docs.is_empty() && errs.is_empty() {
         return Err("error: no objects passed to apply".into());
@@ -429,7 +450,7 @@ pub(crate) fn run_create(
     let p = args::parse("kubectl create", words, CREATE_FLAGS)?;
     let (dry, format) = common(&p, "create")?;
     let ns = Namespace::from(&p);
-    let (docs, mut errs) = read_objects(&p.strings("filename"), input, &ns)?;
+    let (docs, mut errs) = read_objects(&p.strings("filename"), p.bool("recursive"), input, &ns)?;
     let docs = field_validation(&p, docs, &mut errs, out)?;
     let selector =
         crate::api::Selector::parse(&p.string("selector")).map_err(|e| format!("error: {e}"))?;
@@ -596,6 +617,7 @@ spec:
         let input = Input {
             stdin: None,
             files: Some(&files),
+            fs: None,
         };
         assert_eq!(
             execute_with(&mut sim, "create -f rs.yaml", input).unwrap(),

@@ -107,7 +107,7 @@ pub(crate) fn run(
         if !p.args.is_empty() {
             return Err("error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well".into());
         }
-        let (objs, decode_errs) = apply::read_objects(&files, input, &ns)?;
+        let (objs, decode_errs) = apply::read_objects(&files, p.bool("recursive"), input, &ns)?;
         for doc in objs {
             let o = doc.obj;
             let kind = Kind::Obj(o.kind());

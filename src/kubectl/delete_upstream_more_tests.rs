@@ -45,6 +45,7 @@ fn run_files(sim: &mut Simulation, cmd: &str) -> Result<String, String> {
         Input {
             stdin: None,
             files: Some(&f),
+            fs: None,
         },
     )
 }

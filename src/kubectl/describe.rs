@@ -29,6 +29,7 @@ const FLAGS: &[Flag] = &[
     Flag::bool("all-namespaces").short('A'),
     Flag::bool("show-events"),
     Flag::strings("filename").short('f'),
+    Flag::bool("recursive").short('R'),
     Flag::int("chunk-size"),
 ];
 

@@ -24,8 +24,10 @@ const FLAGS: &[Flag] = &[
     Flag::bool("watch").short('w'),
     Flag::bool("watch-only"),
     Flag::strings("filename").short('f'),
+    Flag::bool("recursive").short('R'),
     Flag::str("sort-by"),
     Flag::str("subresource"),
+    Flag::str("allow-missing-template-keys").no_opt("true"),
 ];
 
 pub(crate) fn run(
@@ -82,7 +84,7 @@ pub(crate) fn run(
         let (infos, errs) = resource::visit(sim, &req, namespace, &p.string("field-selector"));
         (infos, errs, req.single_item())
     } else {
-        from_files(sim, &p.args, &files, input, &ns)?
+        from_files(sim, &p.args, &files, p.bool("recursive"), input, &ns)?
     };
     let sort_by = p.string("sort-by");
     if !sort_by.is_empty() {
@@ -110,7 +112,11 @@ pub(crate) fn run(
                 output::list_value(items.iter().map(Item::to_value).collect())
             };
             // The JSONPath printer writes no newline of its own.
-            out.text.push_str(&jsonpath::print(&template, &v)?);
+            out.text.push_str(&jsonpath::print_opts(
+                &template,
+                &v,
+                allow_missing_keys(&p),
+            )?);
         } else {
             let (table, err) = custom_columns(&template, &items, p.bool("no-headers"))?;
             out.print(&table);
@@ -167,14 +173,15 @@ fn from_files(
     sim: &Simulation,
     args: &[String],
     files: &[String],
+    recursive: bool,
     input: super::Input,
     ns: &Namespace,
 ) -> Result<(Vec<Info>, Vec<String>, bool), String> {
     if !args.is_empty() {
         return Err("error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well".into());
     }
-    let (docs, mut errs) = super::apply::read_objects(files, input, ns)?;
-    let single_file = files.len() == 1 && files[0] != "-";
+    let (docs, mut errs, single_file) =
+        super::apply::read_objects_implied(files, recursive, input, ns)?;
     let mut infos = vec![];
     for doc in docs {
         let kind = Kind::Obj(doc.obj.kind());
@@ -304,7 +311,8 @@ fn get_scale(
                 output::list_value(scales.iter().map(|(_, v)| v.clone()).collect())
             };
             if format == "jsonpath" {
-                out.text.push_str(&jsonpath::print(template, &v)?);
+                out.text
+                    .push_str(&jsonpath::print_opts(template, &v, allow_missing_keys(p))?);
             } else {
                 out.print(&output::print_value(format, &v));
             }
@@ -356,6 +364,13 @@ fn finish(_out: &mut Out, errs: Vec<String>) -> Result<(), String> {
     }
 }
 
+/// `--allow-missing-template-keys` (default true).
+fn allow_missing_keys(p: &args::Parsed) -> bool {
+    p.str("allow-missing-template-keys")
+        .map(|v| !matches!(v.to_ascii_lowercase().as_str(), "false" | "f" | "0"))
+        .unwrap_or(true)
+}
+
 /// `--sort-by`: orders each result's items by the field (kubectl's `RuntimeSorter`).
 fn sort_infos(infos: &mut [Info], field: &str) -> Result<(), String> {
     let path = jsonpath::relaxed_path(field).map_err(|e| format!("error: {e}"))?;
@@ -371,6 +386,18 @@ fn sort_infos(infos: &mut [Info], field: &str) -> Result<(), String> {
             format!("{{.{inner}}}")
         }
     };
+    // SortObjects looks for the field in the objects in order until one has it; a jsonpath
+    // execution error on the way (an index out of bounds) is the command's error.
+    let count: usize = infos.iter().map(|i| i.items.len()).sum();
+    'found: for info in infos.iter().filter(|_| count > 1) {
+        for it in &info.items {
+            let v = it.to_value();
+            let found = jsonpath::eval_checked(&path, &v).map_err(|e| format!("error: {e}"))?;
+            if !found.is_empty() {
+                break 'found;
+            }
+        }
+    }
     let mut any = false;
     let mut total = 0;
     for info in infos.iter_mut() {
@@ -413,10 +440,7 @@ fn go_sprint(v: &serde_json::Value) -> String {
                     .collect()
             )
         ),
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() => f.to_string(),
-            _ => n.to_string(),
-        },
+        Value::Number(n) => jsonpath::go_number(n),
         Value::Bool(b) => b.to_string(),
     }
 }

@@ -37,6 +37,7 @@ fn run(sim: &mut Simulation, cmd: &str) -> Result<String, String> {
         Input {
             stdin: None,
             files: Some(&f),
+            fs: None,
         },
     )
 }

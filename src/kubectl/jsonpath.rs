@@ -376,9 +376,27 @@ fn slice_bounds(
 /// # Errors
 /// `array index out of bounds: index 5, length 4` and the like, as `JSONPath.FindResults`.
 pub fn eval_checked<'a>(path: &Path, root: &'a Value) -> Result<Vec<&'a Value>, String> {
+    eval_opts(path, root, true)
+}
+
+/// [`eval_checked`] with client-go's `AllowMissingKeys`: when false, a field that none of the
+/// current values has is the error `NAME is not found` (`evalField`).
+///
+/// # Errors
+/// As [`eval_checked`], and missing keys when they are not allowed.
+pub fn eval_opts<'a>(
+    path: &Path,
+    root: &'a Value,
+    allow_missing_keys: bool,
+) -> Result<Vec<&'a Value>, String> {
     let mut cur: Vec<&Value> = vec![root];
     for seg in &path.segs {
         let mut next = vec![];
+        if let Seg::Field(f) = seg {
+            if !allow_missing_keys && !cur.is_empty() && !cur.iter().any(|v| v.get(f).is_some()) {
+                return Err(format!("{f} is not found"));
+            }
+        }
         for v in cur {
             match seg {
                 Seg::Field(f) => {
@@ -411,7 +429,7 @@ pub fn eval_checked<'a>(path: &Path, root: &'a Value) -> Result<Vec<&'a Value>, 
                 }
                 Seg::Union(paths) => {
                     for p in paths {
-                        next.extend(eval_checked(p, v)?);
+                        next.extend(eval_opts(p, v, allow_missing_keys)?);
                     }
                 }
                 Seg::Filter(p, op, val) => {
@@ -438,26 +456,28 @@ pub fn eval_checked<'a>(path: &Path, root: &'a Value) -> Result<Vec<&'a Value>, 
     Ok(cur)
 }
 
-/// The text jsonpath prints for one value: strings raw, other values as JSON.
+/// The text jsonpath prints for one value (`PrintResults`): maps and lists as JSON, scalars
+/// with `fmt.Fprint` (`evalToText`): strings raw, numbers as Go's `%v` of int64/float64.
 pub fn text_of(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
+        Value::Number(n) => go_number(n),
         other => super::output::go_json_escape(&serde_json::to_string(other).unwrap_or_default()),
     }
 }
 
-fn exec(nodes: &[Node], cur: &Value, out: &mut String) -> Result<(), String> {
+fn exec(nodes: &[Node], cur: &Value, allow: bool, out: &mut String) -> Result<(), String> {
     for n in nodes {
         match n {
             Node::Text(t) => out.push_str(t),
             Node::Path(p) => {
-                let vals = eval_checked(p, cur)?;
+                let vals = eval_opts(p, cur, allow)?;
                 let texts: Vec<String> = vals.iter().map(|v| text_of(v)).collect();
                 out.push_str(&texts.join(" "));
             }
             Node::Range(p, body) => {
-                for v in eval_checked(p, cur)? {
-                    exec(body, v, out)?;
+                for v in eval_opts(p, cur, allow)? {
+                    exec(body, v, allow, out)?;
                 }
             }
         }
@@ -471,8 +491,16 @@ impl Template {
     /// # Errors
     /// An execution error of [`eval_checked`] (an index out of bounds…).
     pub fn execute(&self, v: &Value) -> Result<String, String> {
+        self.execute_opts(v, true)
+    }
+
+    /// [`Self::execute`] with `--allow-missing-template-keys`.
+    ///
+    /// # Errors
+    /// As [`Self::execute`], and `NAME is not found` when missing keys are not allowed.
+    pub fn execute_opts(&self, v: &Value, allow_missing_keys: bool) -> Result<String, String> {
         let mut out = String::new();
-        exec(&self.nodes, v, &mut out)?;
+        exec(&self.nodes, v, allow_missing_keys, &mut out)?;
         Ok(out)
     }
 }
@@ -485,9 +513,17 @@ impl Template {
 /// # Errors
 /// The template does not parse, or its execution fails.
 pub fn print(template: &str, v: &Value) -> Result<String, String> {
+    print_opts(template, v, true)
+}
+
+/// [`print`] with `--allow-missing-template-keys` (`JSONPathPrinter.AllowMissingKeys`).
+///
+/// # Errors
+/// As [`print`]; with missing keys not allowed, `NAME is not found` in the execution error.
+pub fn print_opts(template: &str, v: &Value, allow_missing_keys: bool) -> Result<String, String> {
     let t =
         parse(template).map_err(|e| format!("error: error parsing jsonpath {template}, {e}"))?;
-    t.execute(v).map_err(|e| {
+    t.execute_opts(v, allow_missing_keys).map_err(|e| {
         format!(
             "error: error executing jsonpath {}: Error executing template: {e}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{template}\n\tobject given to jsonpath engine was:\n\t\t{}\n\n",
             crate::api::errors::go_quote(template),
@@ -503,7 +539,7 @@ pub fn go_sharp_v(v: &Value) -> String {
     match v {
         Value::Null => "interface {}(nil)".into(),
         Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
+        Value::Number(n) => go_number(n),
         Value::String(s) => crate::api::errors::go_quote(s),
         Value::Array(a) => format!(
             "[]interface {{}}{{{}}}",
@@ -518,6 +554,62 @@ pub fn go_sharp_v(v: &Value) -> String {
             )
         ),
     }
+}
+
+/// A JSON number as Go prints it from unstructured content (`%v` and `%#v` alike): an int64
+/// as an integer, anything else as a float64 with `strconv.FormatFloat(f, 'g', -1, 64)`.
+pub fn go_number(n: &serde_json::Number) -> String {
+    match n.as_i64() {
+        Some(i) if !n.is_f64() => i.to_string(),
+        _ => go_float_g(n.as_f64().unwrap_or(0.0)),
+    }
+}
+
+/// `strconv.FormatFloat(f, 'g', -1, 64)`: the shortest digits that round-trip, in `%e` form
+/// (`1e+06`, `1.5e-07`, at least two exponent digits) when the exponent is below -4 or at
+/// least 6 (the shortest format's `eprec`), else in `%f` form.
+pub fn go_float_g(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
+    }
+    // Rust's `{:e}` is the shortest round-trip representation: `-1.5e-7`, `1e6`.
+    let e = format!("{f:e}");
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (neg, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, mantissa),
+    };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let sign = if neg { "-" } else { "" };
+    if f == 0.0 {
+        return format!("{sign}0");
+    }
+    if !(-4..6).contains(&exp) {
+        let (first, rest) = digits.split_at(1.min(digits.len()));
+        let frac = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        let esign = if exp < 0 { '-' } else { '+' };
+        return format!("{sign}{first}{frac}e{esign}{:02}", exp.unsigned_abs());
+    }
+    // %f with exactly the significant digits.
+    let dp = exp + 1; // digits before the decimal point
+    let nd = digits.len() as i32;
+    let body = if dp <= 0 {
+        format!("0.{}{}", "0".repeat(dp.unsigned_abs() as usize), digits)
+    } else if dp >= nd {
+        format!("{digits}{}", "0".repeat((dp - nd) as usize))
+    } else {
+        let (a, b) = digits.split_at(dp as usize);
+        format!("{a}.{b}")
+    };
+    format!("{sign}{body}")
 }
 
 /// `RelaxedJSONPathExpression`: `.a.b`, `a.b` and `{.a.b}` all name the same path.

@@ -201,7 +201,7 @@ pub(crate) fn run(
             return Err("error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well".into());
         }
         // `-f`: the objects in the files, as read (`--local`) or as the server has them.
-        let (docs, errs) = super::apply::read_objects(&files, input, &ns)?;
+        let (docs, errs) = super::apply::read_objects(&files, p.bool("recursive"), input, &ns)?;
         for doc in docs {
             let kind = Kind::Obj(doc.obj.kind());
             let obj = if local {

@@ -23,6 +23,7 @@
 
 pub mod args;
 pub mod events;
+pub mod files;
 pub mod jsonpath;
 pub mod output;
 pub mod printers;
@@ -55,6 +56,8 @@ use std::collections::BTreeMap;
 pub struct Input<'a> {
     pub stdin: Option<&'a str>,
     pub files: Option<&'a BTreeMap<String, String>>,
+    /// The file system `-f PATH` reads (the CLI's); without it, `files` stands for one.
+    pub fs: Option<&'a dyn files::FileSystem>,
 }
 
 /// Runs one kubectl command line (without the leading `kubectl`) against the simulation and
@@ -75,7 +78,14 @@ pub fn execute_with_input(
     cmd: &str,
     stdin: Option<&str>,
 ) -> Result<String, String> {
-    execute_with(sim, cmd, Input { stdin, files: None })
+    execute_with(
+        sim,
+        cmd,
+        Input {
+            stdin,
+            ..Input::default()
+        },
+    )
 }
 
 /// Like [`execute`], with standard input and an in-memory map of files for `-f path`.
@@ -356,9 +366,15 @@ mod drain_upstream_gap_tests;
 #[cfg(test)]
 mod e2e_workloads;
 #[cfg(test)]
+mod files_upstream_tests;
+#[cfg(test)]
 mod get_filename_tests;
 #[cfg(test)]
 mod get_upstream_gap_tests;
+#[cfg(test)]
+mod go_float_upstream_tests;
+#[cfg(test)]
+mod jsonpath_missing_keys_tests;
 #[cfg(test)]
 mod jsonpath_upstream_gap_tests;
 #[cfg(test)]
@@ -377,6 +393,8 @@ mod rollout_status_upstream_gap_tests;
 mod set_image_upstream_gap_tests;
 #[cfg(test)]
 mod set_upstream_more_tests;
+#[cfg(test)]
+mod sort_by_index_tests;
 #[cfg(test)]
 mod sorter_upstream_gap_tests;
 #[cfg(test)]

@@ -257,7 +257,7 @@ pub(crate) fn infos(
         if !resources.is_empty() {
             return Err("error: when paths, URLs, or stdin is provided as input, you may not specify resource arguments as well".into());
         }
-        let (objs, e) = apply::read_objects(&files, input, ns)?;
+        let (objs, e) = apply::read_objects(&files, p.bool("recursive"), input, ns)?;
         errs.extend(e);
         for doc in objs {
             let o = doc.obj;

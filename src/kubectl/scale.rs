@@ -87,7 +87,7 @@ pub(crate) fn run(
     let mut errs: Vec<String> = vec![];
     let files = p.strings("filename");
     if !files.is_empty() {
-        let (objs, e) = apply::read_objects(&files, input, &ns)?;
+        let (objs, e) = apply::read_objects(&files, p.bool("recursive"), input, &ns)?;
         errs.extend(e);
         for doc in objs {
             let o = doc.obj;

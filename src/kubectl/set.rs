@@ -320,7 +320,8 @@ fn run_set(
             return Err("error: you must specify resources by --filename when --local is set.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'".into());
         }
         // Local objects from the files, unchanged on the server.
-        let (docs, e) = super::apply::read_objects(&p.strings("filename"), input, &ns)?;
+        let (docs, e) =
+            super::apply::read_objects(&p.strings("filename"), p.bool("recursive"), input, &ns)?;
         let t = docs
             .into_iter()
             .map(|d| Target {

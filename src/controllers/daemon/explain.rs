@@ -296,6 +296,7 @@ mod tests {
             crate::kubectl::Input {
                 stdin: Some(ds),
                 files: None,
+                fs: None,
             },
         )
         .unwrap();
