@@ -416,8 +416,57 @@ pub fn set_condition(
     c.message = message.into();
 }
 
-/// `resource.NewMilliQuantity(v, DecimalSI)` in its canonical string form.
+/// `setStatus`: recreates the status from the current and desired replicas, the metric
+/// statuses, the last scale time (now on a rescale) and the conditions; anything else —
+/// `observedGeneration` — is dropped, as upstream builds a fresh status struct.
+pub fn set_status(
+    hpa: &mut HorizontalPodAutoscaler,
+    current_replicas: i32,
+    desired_replicas: i32,
+    metric_statuses: Vec<MetricStatus>,
+    rescale: bool,
+    now: Time,
+) {
+    let old = std::mem::take(&mut hpa.status);
+    hpa.status = crate::api::autoscaling::HorizontalPodAutoscalerStatus {
+        current_replicas,
+        desired_replicas,
+        last_scale_time: if rescale {
+            Some(now.trunc_secs())
+        } else {
+            old.last_scale_time
+        },
+        current_metrics: metric_statuses,
+        conditions: old.conditions,
+        observed_generation: None,
+    };
+}
+
+/// `setCurrentReplicasAndMetricsInStatus`: `setStatus` keeping the desired replicas, without a
+/// rescale.
+pub fn set_current_replicas_and_metrics_in_status(
+    hpa: &mut HorizontalPodAutoscaler,
+    current_replicas: i32,
+    metric_statuses: Vec<MetricStatus>,
+) {
+    let desired = hpa.status.desired_replicas;
+    set_status(
+        hpa,
+        current_replicas,
+        desired,
+        metric_statuses,
+        false,
+        Time::default(),
+    );
+}
+
+/// `resource.NewMilliQuantity(v, DecimalSI)` in its canonical string form (`Quantity.String()`:
+/// factors of ten stripped to an exponent that is a multiple of three, with its SI suffix, so
+/// 1,000,000m is `1k`).
 pub fn milli_quantity(v: i64) -> Quantity {
+    if let Ok(q) = crate::api::validation::quantity::parse_quantity(&format!("{v}m")) {
+        return Quantity(q.canonical());
+    }
     if v % 1000 == 0 {
         Quantity((v / 1000).to_string())
     } else {
@@ -1132,9 +1181,7 @@ impl HorizontalController {
             let (metric_desired, metric_name, partial) = match res {
                 Ok(x) => x,
                 Err(e) => {
-                    // setCurrentReplicasAndMetricsInStatus
-                    hpa.status.current_replicas = current;
-                    hpa.status.current_metrics = metric_statuses;
+                    set_current_replicas_and_metrics_in_status(&mut hpa, current, metric_statuses);
                     let _ = Self::update_status_if_needed(ctx, &original, &hpa);
                     let o = hpa.clone().into_object();
                     ctx.event(&o, "Warning", "FailedComputeMetricsReplicas", &e);
@@ -1192,9 +1239,7 @@ impl HorizontalController {
                     ),
                     now,
                 );
-                // setCurrentReplicasAndMetricsInStatus
-                hpa.status.current_replicas = current;
-                hpa.status.current_metrics = metric_statuses;
+                set_current_replicas_and_metrics_in_status(&mut hpa, current, metric_statuses);
                 let _ = Self::update_status_if_needed(ctx, &original, &hpa);
                 return Err(format!("failed to rescale {reference}: {}", e.message));
             }
@@ -1217,13 +1262,7 @@ impl HorizontalController {
         } else {
             desired = current;
         }
-        // setStatus
-        hpa.status.current_replicas = current;
-        hpa.status.desired_replicas = desired;
-        hpa.status.current_metrics = metric_statuses;
-        if rescale {
-            hpa.status.last_scale_time = Some(now.trunc_secs());
-        }
+        set_status(&mut hpa, current, desired, metric_statuses, rescale, now);
         Self::update_status_if_needed(ctx, &original, &hpa).map_err(|e| e.message)?;
         ret_err.map_or(Ok(()), Err)
     }

@@ -1447,3 +1447,6 @@ fn no_scale_down_one_metric_invalid() {
 
 #[path = "horizontal_controller_tests2.rs"]
 mod more;
+
+#[path = "horizontal_audit_tests.rs"]
+mod audit;
