@@ -35,6 +35,11 @@ pub mod deployment_validation;
 pub mod sts_ds_defaults;
 pub mod sts_ds_validation;
 pub mod validation;
+pub mod warnings;
+#[cfg(test)]
+mod warnings_strategy_tests;
+#[cfg(test)]
+mod warnings_upstream_tests;
 
 #[cfg(test)]
 mod feature_gate_tests;

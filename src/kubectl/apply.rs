@@ -370,7 +370,9 @@ pub(crate) fn run_apply(
             let result = if dry == DryRun::Client {
                 obj
             } else {
-                match api.create(obj) {
+                let created = api.create(obj);
+                out.server_warnings(&api.last_warnings);
+                match created {
                     Ok(o) => o,
                     Err(e) => {
                         errs.push(with_source(e, "creating", &doc.source));
@@ -407,7 +409,9 @@ pub(crate) fn run_apply(
                 continue;
             }
         };
-        match api.update(obj) {
+        let updated = api.update(obj);
+        out.server_warnings(&api.last_warnings);
+        match updated {
             Ok(result) => print_result(out, &format, kind, &result, "configured", dry),
             Err(e) => {
                 let patch_text = output::to_compact_json(&patch);
@@ -489,7 +493,9 @@ pub(crate) fn run_create(
         let result = if dry == DryRun::Client {
             obj
         } else {
-            match api.create(obj) {
+            let created = api.create(obj);
+            out.server_warnings(&api.last_warnings);
+            match created {
                 Ok(o) => o,
                 Err(e) => {
                     errs.push(with_source(e, "creating", &doc.source));

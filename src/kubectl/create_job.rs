@@ -129,13 +129,10 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         Object::Job(job)
     } else {
         job.metadata.namespace = ns.name.clone();
-        let api = if dry == DryRun::Server {
-            &mut sim.api.clone()
-        } else {
-            &mut sim.api
-        };
-        api.create(Object::Job(job))
-            .map_err(|e| format!("error: failed to create job: {e}"))?
+        super::server_write(sim, dry == DryRun::Server, out, |api| {
+            api.create(Object::Job(job))
+        })
+        .map_err(|e| format!("error: failed to create job: {e}"))?
     };
     let output = p.string("output");
     if output.is_empty() {

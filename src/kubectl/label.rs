@@ -357,13 +357,9 @@ fn apply_one(
     };
     let result = if local || list || dry == DryRun::Client || !changed {
         updated
-    } else if dry == DryRun::Server {
-        sim.api
-            .clone()
-            .update(updated)
-            .map_err(|e| e.kubectl_message())?
     } else {
-        sim.api.update(updated).map_err(|e| e.kubectl_message())?
+        super::server_write(sim, dry == DryRun::Server, out, |api| api.update(updated))
+            .map_err(|e| e.kubectl_message())?
     };
     if list {
         let map = match which {

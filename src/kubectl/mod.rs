@@ -140,6 +140,9 @@ pub fn referenced_files(cmd: &str) -> Vec<String> {
 pub(crate) struct Out {
     text: String,
     failed: bool,
+    /// Server warnings already printed: kubectl's warning handler deduplicates them for the
+    /// whole invocation (`rest.NewWarningWriter(..., WarningWriterOptions{Deduplicate: true})`).
+    printed_warnings: Vec<String>,
 }
 
 impl Out {
@@ -157,11 +160,41 @@ impl Out {
     pub fn warn(&mut self, msg: &str) {
         self.print(&format!("Warning: {msg}"));
     }
+    /// The API server's warnings of the last request (`Warning` headers), as kubectl's
+    /// warning handler prints them: `Warning: <text>`, each text once per command.
+    pub fn server_warnings(&mut self, warnings: &[String]) {
+        for w in warnings {
+            if !self.printed_warnings.contains(w) {
+                self.printed_warnings.push(w.clone());
+                self.warn(w);
+            }
+        }
+    }
     /// Prints an error line and marks the command as failed.
     pub fn fail(&mut self, msg: &str) {
         self.print(msg);
         self.failed = true;
     }
+}
+
+/// A write through the API server — on a copy of it for `--dry-run=server` — after which the
+/// server's warnings are printed, as kubectl's warning handler does for every response.
+pub(crate) fn server_write<T>(
+    sim: &mut Simulation,
+    dry_server: bool,
+    out: &mut Out,
+    write: impl FnOnce(&mut crate::store::apiserver::ApiServer) -> T,
+) -> T {
+    let mut copy;
+    let api = if dry_server {
+        copy = sim.api.clone();
+        &mut copy
+    } else {
+        &mut sim.api
+    };
+    let result = write(api);
+    out.server_warnings(&api.last_warnings);
+    result
 }
 
 /// The namespace a command works in.
@@ -389,6 +422,8 @@ mod qos_upstream_gap_tests;
 mod rollback_upstream_tests;
 #[cfg(test)]
 mod rollout_status_upstream_gap_tests;
+#[cfg(test)]
+mod server_warnings_tests;
 #[cfg(test)]
 mod set_image_upstream_gap_tests;
 #[cfg(test)]

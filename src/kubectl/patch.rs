@@ -474,12 +474,13 @@ pub(crate) fn run(
         let result = match patch_object(obj, pt, &patch) {
             Ok(new) if local || dry == DryRun::Client => Ok(new),
             Ok(new) => {
-                let res = match (dry == DryRun::Server, status) {
-                    (true, false) => sim.api.clone().update(new),
-                    (true, true) => sim.api.clone().update_status(new),
-                    (false, false) => sim.api.update(new),
-                    (false, true) => sim.api.update_status(new),
-                };
+                let res = super::server_write(sim, dry == DryRun::Server, out, |api| {
+                    if status {
+                        api.update_status(new)
+                    } else {
+                        api.update(new)
+                    }
+                });
                 res.map_err(|e| e.kubectl_message())
             }
             Err(e) => Err(e),

@@ -918,11 +918,9 @@ fn run_undo(
                         ),
                     ),
                     Ok((_, Some(patched))) => {
-                        let res = if dry == DryRun::Server {
-                            sim.api.clone().update(patched)
-                        } else {
-                            sim.api.update(patched)
-                        };
+                        let res = super::server_write(sim, dry == DryRun::Server, out, |api| {
+                            api.update(patched)
+                        });
                         match res {
                             Ok(_) => print_obj(
                                 out,
@@ -982,11 +980,8 @@ fn run_undo(
             Ok(UndoResult::RolledBack(patched)) => {
                 // The JSON patch replacing /spec/template and /metadata/annotations.
                 let patched = Object::Deployment(*patched);
-                let res = if dry == DryRun::Server {
-                    sim.api.clone().update(patched)
-                } else {
-                    sim.api.update(patched)
-                };
+                let res =
+                    super::server_write(sim, dry == DryRun::Server, out, |api| api.update(patched));
                 match res {
                     // kubectl prints the object it read before the patch.
                     Ok(_) => print_obj(
@@ -1124,7 +1119,7 @@ fn run_patch(
             }
             continue;
         }
-        match sim.api.update(changed) {
+        match super::server_write(sim, false, out, |api| api.update(changed)) {
             Ok(updated) => {
                 let op = match patcher {
                     Patcher::Pause => "paused",

@@ -151,11 +151,8 @@ pub(crate) fn run(
         let mut result = obj.clone();
         if dry != DryRun::Client {
             let scaled = with_replicas(&obj, replicas)?;
-            let res = if dry == DryRun::Server {
-                sim.api.clone().update(scaled)
-            } else {
-                sim.api.update(scaled)
-            };
+            let res =
+                super::server_write(sim, dry == DryRun::Server, out, |api| api.update(scaled));
             result = res.map_err(|e| e.kubectl_message())?;
         }
         match output.as_str() {

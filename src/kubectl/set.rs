@@ -459,11 +459,7 @@ fn run_set(
             print_result(out, &output, &name, &after, operation, dry);
             continue;
         }
-        let res = if dry == DryRun::Server {
-            sim.api.clone().update(after)
-        } else {
-            sim.api.update(after)
-        };
+        let res = super::server_write(sim, dry == DryRun::Server, out, |api| api.update(after));
         match res {
             Ok(actual) => print_result(out, &output, &name, &actual, operation, dry),
             Err(e) => errs.push(match setter {

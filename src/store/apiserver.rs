@@ -80,6 +80,11 @@ pub struct ApiServer {
     pub gates: FeatureGates,
     /// Failures injected by tests (empty in scenarios).
     pub faults: Vec<InjectedFault>,
+    /// The API warnings of the last create or update (`Warning` response headers: the
+    /// strategy's `WarningsOnCreate` / `WarningsOnUpdate`, [`crate::api::warnings`]), in the
+    /// order the server adds them; emptied at the start of every create and update. kubectl
+    /// prints them ([`crate::kubectl`]); controllers ignore them.
+    pub last_warnings: Vec<String>,
 }
 
 /// The object behind a shared pointer: moved out when the store no longer holds it, else copied.
@@ -137,6 +142,7 @@ impl ApiServer {
             events: vec![],
             gates: FeatureGates::default(),
             faults: vec![],
+            last_warnings: vec![],
         }
     }
 
@@ -228,6 +234,7 @@ impl ApiServer {
     /// # Errors
     /// As [`ApiServer::create`].
     pub fn create_shared(&mut self, mut o: Object) -> Result<Arc<Object>, ApiError> {
+        self.last_warnings.clear();
         o.set_type_meta();
         self.injected_fault("create", o.kind())?;
         if let Some(e) = crate::api::sts_ds_defaults::decode_error(&o) {
@@ -275,6 +282,9 @@ impl ApiServer {
         if !errs.is_empty() {
             return Err(Self::invalid(&o, errs));
         }
+        // `rest.BeforeCreate`: `WarningsOnCreate` once validation passed; they are sent even
+        // when admission or storage fails the request afterwards.
+        self.last_warnings = crate::api::warnings::warnings_on_create(&o, &self.gates);
         let resource = if group.is_empty() {
             plural.to_string()
         } else {
@@ -410,6 +420,7 @@ impl ApiServer {
     }
 
     fn update_inner(&mut self, mut o: Object, status_only: bool) -> Result<Arc<Object>, ApiError> {
+        self.last_warnings.clear();
         o.set_type_meta();
         let verb = if status_only {
             "update-status"
@@ -503,6 +514,8 @@ impl ApiServer {
             {
                 o.meta_mut().generation += 1;
             }
+            // `rest.BeforeUpdate`: `WarningsOnUpdate` on the prepared, validated object.
+            self.last_warnings = crate::api::warnings::warnings_on_update(&o, &old, &self.gates);
             o
         };
         if new == *old {
