@@ -105,10 +105,24 @@ impl IntOrString {
                 })?;
                 let x = v as f64 * f64::from(total) / 100.0;
                 let r = if round_up { x.ceil() } else { x.floor() };
-                Ok(r as i64 as i32)
+                Ok(go_float_to_int(r) as i32)
             }
         }
     }
+}
+
+/// Go's `int(f)` for a float64 on amd64 (`CVTTSD2SQ`): truncation toward zero, and the "integer
+/// indefinite" value `math.MinInt64` for NaN or anything outside the int64 range (Rust's `as`
+/// saturates instead). `GetScaledValueFromIntOrPercent` then goes through `int32(...)`, so a
+/// percentage huge enough to overflow int64 (e.g. maxSurge `"999999999999%"` of 2147483647
+/// replicas) scales to 0 as on a real (amd64) cluster, not to −1.
+fn go_float_to_int(f: f64) -> i64 {
+    // 2^63 is exactly representable; anything at or above it (or below −2^63) is out of range.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if f.is_nan() || !(-LIMIT..LIMIT).contains(&f) {
+        return i64::MIN;
+    }
+    f as i64
 }
 
 /// `strconv.Atoi` (64-bit `int`): optional sign then decimal digits only; the error is Go's

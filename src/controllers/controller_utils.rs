@@ -260,9 +260,17 @@ pub fn get_deletion_cost_from_pod_annotations(
     if !valid_first_digit {
         return Err(format!("invalid value {value:?}"));
     }
-    value
-        .parse::<i32>()
-        .map_err(|_| format!("strconv.ParseInt: parsing {value:?}: invalid syntax"))
+    // strconv.ParseInt(value, 10, 32): digits (after the sign) that do not fit int32 are
+    // `value out of range`, anything else that does not parse is `invalid syntax`.
+    value.parse::<i32>().map_err(|_| {
+        let digits = value.strip_prefix('-').unwrap_or(value);
+        let why = if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) {
+            "value out of range"
+        } else {
+            "invalid syntax"
+        };
+        format!("strconv.ParseInt: parsing {value:?}: {why}")
+    })
 }
 
 /// The deletion cost `ActivePodsWithRanks` uses: an invalid or missing annotation counts as 0.
@@ -1189,6 +1197,9 @@ mod pod_util_upstream_more;
 
 #[cfg(test)]
 mod audit_tests;
+
+#[cfg(test)]
+mod edge_tests;
 
 #[cfg(test)]
 mod tests {

@@ -878,3 +878,6 @@ mod tests;
 
 #[cfg(test)]
 mod audit_tests;
+
+#[cfg(test)]
+mod edge_tests;
