@@ -357,3 +357,142 @@ fn deployments_for_replica_set_selector_edges() {
         )
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Ports of TestGetNewRS and TestGetOldRSs (pkg/controller/deployment/util/deployment_util_test.go,
+// the client-listing versions): `GetNewReplicaSet` / `GetOldReplicaSets` are `ListReplicaSets`
+// (selector match and ControllerRef) followed by `FindNewReplicaSet` / `FindOldReplicaSets`.
+// ---------------------------------------------------------------------------------------------
+
+/// `generateDeployment(image)`: labels `name: <image>`, one container named after the image.
+fn generate_deployment(image: &str) -> Deployment {
+    let mut d = Deployment::default();
+    d.metadata.name = image.into();
+    d.metadata.namespace = "default".into();
+    d.metadata.uid = format!("uid-{image}");
+    d.spec.replicas = Some(1);
+    let labels: crate::api::Labels = [("name".to_string(), image.to_string())]
+        .into_iter()
+        .collect();
+    d.spec.selector = Some(LabelSelector::from_labels(&labels));
+    d.spec.template_mut().metadata.labels = labels.into();
+    d.spec.template_mut().spec_mut().containers = vec![crate::api::Container {
+        name: image.into(),
+        image: image.into(),
+        ..Default::default()
+    }];
+    d
+}
+
+/// `generateRS(deployment)`: the deployment's template and labels, controlled by it.
+fn generate_rs(d: &Deployment, name: &str) -> ReplicaSet {
+    let mut rs = ReplicaSet::default();
+    rs.metadata.name = name.into();
+    rs.metadata.namespace = d.metadata.namespace.clone();
+    rs.metadata.uid = format!("uid-{name}");
+    rs.metadata.labels = d.spec.template.metadata.labels.clone();
+    rs.metadata.owner_references = vec![crate::controllers::deployment::controller_ref(d)].into();
+    rs.spec.replicas = Some(0);
+    rs.spec.selector = d.spec.selector.clone();
+    rs.spec.template = d.spec.template.clone();
+    rs
+}
+
+/// `generateRSWithLabel(labels, image)`: no ControllerRef.
+fn generate_rs_with_label(label: &str, image: &str, name: &str) -> ReplicaSet {
+    let mut d = generate_deployment(image);
+    let labels: crate::api::Labels = [("name".to_string(), label.to_string())]
+        .into_iter()
+        .collect();
+    d.spec.selector = Some(LabelSelector::from_labels(&labels));
+    d.spec.template_mut().metadata.labels = labels.into();
+    let mut rs = generate_rs(&d, name);
+    rs.metadata.owner_references.clear();
+    rs.spec.replicas = Some(1);
+    rs
+}
+
+/// Port of TestGetNewRS.
+#[test]
+fn test_get_new_rs() {
+    let new_deployment = generate_deployment("nginx");
+    let new_rc = generate_rs(&new_deployment, "new");
+    let cases: [(&str, Vec<ReplicaSet>, Option<&str>); 2] = [
+        (
+            "No new ReplicaSet",
+            vec![
+                generate_rs(&generate_deployment("foo"), "foo"),
+                generate_rs(&generate_deployment("bar"), "bar"),
+            ],
+            None,
+        ),
+        (
+            "Has new ReplicaSet",
+            vec![
+                generate_rs(&generate_deployment("foo"), "foo"),
+                generate_rs(&generate_deployment("bar"), "bar"),
+                generate_rs(&generate_deployment("abc"), "abc"),
+                new_rc.clone(),
+                generate_rs(&generate_deployment("xyz"), "xyz"),
+            ],
+            Some("new"),
+        ),
+    ];
+    for (name, all, want) in cases {
+        let mut listed = list_replica_sets(&new_deployment, all.iter());
+        let got = find_new_replica_set(&new_deployment, &mut listed);
+        assert_eq!(
+            got.map(|rs| rs.metadata.name),
+            want.map(String::from),
+            "{name}"
+        );
+    }
+}
+
+/// Port of TestGetOldRSs: a ReplicaSet that existed before the deployment with the same labels
+/// but no ControllerRef is not one of its old ReplicaSets.
+#[test]
+fn test_get_old_rss() {
+    let new_deployment = generate_deployment("nginx");
+    let new_rs = generate_rs(&new_deployment, "new");
+    // Two old deployments' ReplicaSets: the same labels (and owner), different templates.
+    let mut old_deployment = new_deployment.clone();
+    old_deployment.spec.template_mut().spec_mut().containers[0].name = "nginx-old-1".into();
+    let old_rs = generate_rs(&old_deployment, "old-1");
+    let mut old_deployment2 = new_deployment.clone();
+    old_deployment2.spec.template_mut().spec_mut().containers[0].name = "nginx-old-2".into();
+    let old_rs2 = generate_rs(&old_deployment2, "old-2");
+    // A ReplicaSet with the deployment's labels but no ControllerRef.
+    let existed_rs = generate_rs_with_label("nginx", "foo", "existed");
+
+    let cases: [(&str, Vec<ReplicaSet>, Vec<&str>); 2] = [
+        (
+            "No old ReplicaSets",
+            vec![
+                generate_rs(&generate_deployment("foo"), "foo"),
+                new_rs.clone(),
+                generate_rs(&generate_deployment("bar"), "bar"),
+            ],
+            vec![],
+        ),
+        (
+            "Has old ReplicaSet",
+            vec![
+                old_rs2.clone(),
+                old_rs.clone(),
+                existed_rs,
+                new_rs.clone(),
+                generate_rs_with_label("xyz", "xyz", "xyz"),
+                generate_rs_with_label("bar", "bar", "bar"),
+            ],
+            vec!["old-1", "old-2"],
+        ),
+    ];
+    for (name, all, want) in cases {
+        let mut listed = list_replica_sets(&new_deployment, all.iter());
+        let (_, old) = find_old_replica_sets(&new_deployment, &mut listed);
+        let mut got: Vec<String> = old.into_iter().map(|rs| rs.metadata.name).collect();
+        got.sort();
+        assert_eq!(got, want, "{name}");
+    }
+}
