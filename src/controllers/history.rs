@@ -230,7 +230,8 @@ pub fn create_controller_revision(
                 if raw_data(&existing) == raw_data(&clone) {
                     return Ok(existing);
                 }
-                *collision_count += 1;
+                // `*collisionCount++` on an int32: wraps as Go's does (no overflow panic).
+                *collision_count = collision_count.wrapping_add(1);
             }
             Err(e) => return Err(e),
         }
@@ -323,6 +324,9 @@ pub fn release_controller_revision(
         Err(e) => Err(e),
     }
 }
+
+#[cfg(test)]
+mod edge_tests;
 
 #[cfg(test)]
 mod tests {
