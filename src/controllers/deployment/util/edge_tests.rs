@@ -496,3 +496,31 @@ fn test_get_old_rss() {
         assert_eq!(got, want, "{name}");
     }
 }
+
+/// `getRollbackTo` (rollback.go) reads the legacy `deprecated.deployment.rollback.to`
+/// annotation with `strconv.ParseInt(v, 10, 64)`: a sign is accepted, an empty or unparseable
+/// value means "no rollback requested" (ignored, not an error).
+#[test]
+fn rollback_to_annotation_forms() {
+    use crate::controllers::deployment::rollback::get_rollback_to;
+    let with = |v: &str| {
+        let mut d = Deployment::default();
+        d.metadata
+            .annotations
+            .insert(DEPRECATED_ROLLBACK_TO.into(), v.into());
+        d
+    };
+    assert_eq!(get_rollback_to(&Deployment::default()), None);
+    for (v, want) in [
+        ("0", Some(0)),
+        ("3", Some(3)),
+        ("+3", Some(3)),
+        ("-1", Some(-1)),
+        ("", None),
+        (" 3", None),
+        ("3.0", None),
+        ("9223372036854775808", None),
+    ] {
+        assert_eq!(get_rollback_to(&with(v)), want, "{v:?}");
+    }
+}
