@@ -530,3 +530,5 @@ mod batch_tests;
 
 #[cfg(test)]
 mod audit_tests;
+#[cfg(test)]
+mod edge_tests;

@@ -273,3 +273,5 @@ mod tests;
 
 #[cfg(test)]
 mod audit_tests;
+#[cfg(test)]
+mod edge_tests;

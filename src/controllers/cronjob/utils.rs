@@ -136,7 +136,8 @@ pub fn next_schedule_time_duration(cj: &CronJob, now: Time, schedule: &Schedule)
 
 /// `getTimeHashInMinutes`.
 pub fn get_time_hash_in_minutes(t: Time) -> i64 {
-    t.unix_secs().div_euclid(60)
+    // Go's `scheduledTime.Unix() / 60`: int64 division truncates toward zero.
+    t.unix_secs() / 60
 }
 
 /// `getJobName`: `<cronjob>-<minutes since the epoch>`.
@@ -262,3 +263,6 @@ pub fn rfc1123z(t: Time) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod edge_tests;
