@@ -3638,3 +3638,6 @@ mod upstream_nodeaffinity_prefilter_tests;
 
 #[cfg(test)]
 mod upstream_gap_tests;
+
+#[cfg(test)]
+mod upstream_schedule_one_tests;
