@@ -2448,13 +2448,19 @@ impl Controller for Scheduler {
     }
 }
 
-/// `prepareCandidate` for one victim: DisruptionTarget condition, delete, `Preempted` event.
+/// `prepareCandidate` for one victim: DisruptionTarget condition, delete, `Preempted` event;
+/// nothing for a victim already being deleted.
 fn prepare_victim(
     ctx: &mut Ctx,
     victim: &Pod,
     preemptor: &Pod,
     node: &str,
 ) -> Result<(), ApiError> {
+    // Graceful deletion has already started: no condition patch, delete call or event
+    // (kubernetes#134927, 1.35).
+    if victim.metadata.deletion_timestamp.is_some() {
+        return Ok(());
+    }
     let now = ctx.now();
     let mut v = victim.clone();
     let generation = v.metadata.generation;
