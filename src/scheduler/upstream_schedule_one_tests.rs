@@ -34,7 +34,6 @@ fn scheduler_failed_scheduling_reasons() {
         resources: Some(ResourceRequirements {
             requests: res.clone(),
             limits: res,
-            ..Default::default()
         }),
         ..Default::default()
     });
