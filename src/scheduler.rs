@@ -18,13 +18,12 @@
 //! and the node inclusion policies, or the system defaults: hostname maxSkew 3, zone maxSkew 5,
 //! over the pods selected by the pod's Services and controller), InterPodAffinity ×2 (preferred
 //! terms of the pod and of existing pods, existing pods' required affinity at
-//! hardPodAffinityWeight 1, min–max normalised) and NodeResourcesBalancedAllocation ×1 (skipped
-//! for best-effort pods).
+//! hardPodAffinityWeight 1, min–max normalised), NodeResourcesBalancedAllocation ×1 (skipped
+//! for best-effort pods) and ImageLocality ×1 (`node.status.images`, see [`image_locality`]).
 //!
 //! Deviations, documented: upstream picks uniformly at random among the nodes with the highest
 //! score (reservoir sampling in `selectHost`); kubeplay takes the first by node name so runs are
-//! reproducible. ImageLocality and volume plugins are not modelled (they score 0 / never
-//! filter). kube-apiserver merges a spread constraint's `matchLabelKeys` into its stored
+//! reproducible. Volume plugins are not modelled (they score 0 / never filter). kube-apiserver merges a spread constraint's `matchLabelKeys` into its stored
 //! `labelSelector` at creation (`src/api/defaults.rs`); the scheduler merges them again, which
 //! selects the same pods. Namespaces are
 //! implicit: each carries only `kubernetes.io/metadata.name`. Terminal pods (Succeeded/Failed) do
@@ -51,6 +50,7 @@ use pod_topology_spread::{NodeInclusionPolicy, PreFilterState};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod image_locality;
 pub mod interpod_affinity;
 pub mod node_ports;
 pub mod pod_topology_spread;
@@ -1385,6 +1385,19 @@ fn score_nodes_with(
         )
     }
     .unwrap_or_else(|| vec![0; n]);
+    // ImageLocality, weight 1: image spread counted over every node of the snapshot.
+    let il: Vec<i64> = match image_locality::image_states(all.iter().map(|(node, _)| *node)) {
+        None => vec![0; n],
+        Some(states) => feasible
+            .iter()
+            .map(|(node, _)| {
+                all.iter()
+                    .position(|(m, _)| m.metadata.name == node.metadata.name)
+                    .and_then(|k| states.get(k))
+                    .map_or(0, |st| image_locality::score(pod, st, all.len()))
+            })
+            .collect(),
+    };
     for i in 0..n {
         let ni = feasible[i].1;
         total[i] = 3 * tt[i]
@@ -1392,7 +1405,8 @@ fn score_nodes_with(
             + least_allocated_score_req(&reqs.non_zero, ni)
             + 2 * pts[i]
             + balanced_allocation_score_req(&reqs.req, ni).unwrap_or(0)
-            + interpod_affinity::SCORE_WEIGHT * ipa[i];
+            + interpod_affinity::SCORE_WEIGHT * ipa[i]
+            + il[i];
     }
     total
 }
@@ -2434,13 +2448,19 @@ impl Controller for Scheduler {
     }
 }
 
-/// `prepareCandidate` for one victim: DisruptionTarget condition, delete, `Preempted` event.
+/// `prepareCandidate` for one victim: DisruptionTarget condition, delete, `Preempted` event;
+/// nothing for a victim already being deleted.
 fn prepare_victim(
     ctx: &mut Ctx,
     victim: &Pod,
     preemptor: &Pod,
     node: &str,
 ) -> Result<(), ApiError> {
+    // Graceful deletion has already started: no condition patch, delete call or event
+    // (kubernetes#134927, 1.35).
+    if victim.metadata.deletion_timestamp.is_some() {
+        return Ok(());
+    }
     let now = ctx.now();
     let mut v = victim.clone();
     let generation = v.metadata.generation;
@@ -3624,3 +3644,6 @@ mod upstream_nodeaffinity_prefilter_tests;
 
 #[cfg(test)]
 mod upstream_gap_tests;
+
+#[cfg(test)]
+mod upstream_schedule_one_tests;
