@@ -332,3 +332,60 @@ fn start_ordinal_keeps_claim_invariants_over_every_policy() {
         }
     }
 }
+
+// upstream: updateStatefulSet's "Fix pod claims for condemned pods" step
+// (pkg/controller/statefulset/stateful_set_control.go; exercised by TestStatefulSetControl's
+// ScalesDown rows with checkClaimInvariants): it runs after every live replica was processed, so
+// with OrderedReady an unhealthy live replica stops the sync before a condemned pod's claim is
+// handed to the pod (and before the pod is deleted); with Parallel both happen at once.
+#[test]
+fn condemned_claims_wait_for_unhealthy_replicas_only_when_monotonic() {
+    for burst in [false, true] {
+        let mut h = H::new(with(("Delete", "Retain"), burst, None, 3));
+        h.scale_up("up");
+        let mut p0 = h
+            .sim
+            .api
+            .store
+            .get::<Pod>("default", "foo-0")
+            .cloned()
+            .unwrap();
+        let now = h.sim.now();
+        p0.set_condition("Ready", "False", "", "", now);
+        h.sim.api.update_status(Object::Pod(p0)).unwrap();
+        h.settle();
+        h.update_set(|s| s.spec.replicas = Some(2));
+        let pod2 = h
+            .sim
+            .api
+            .store
+            .get::<Pod>("default", "foo-2")
+            .cloned()
+            .unwrap();
+        let claim2 = h.claim("datadir-foo-2").unwrap();
+        let pod_ref = has_owner_ref(&claim2.metadata, &pod2.metadata);
+        assert_eq!(
+            pod_ref, burst,
+            "burst={burst}: claim handed to the condemned pod"
+        );
+        assert_eq!(
+            is_terminating(&pod2),
+            burst,
+            "burst={burst}: condemned pod deleted"
+        );
+        h.ready("foo-0");
+        let pod2 = h
+            .sim
+            .api
+            .store
+            .get::<Pod>("default", "foo-2")
+            .cloned()
+            .unwrap();
+        let claim2 = h.claim("datadir-foo-2").unwrap();
+        assert!(
+            has_owner_ref(&claim2.metadata, &pod2.metadata),
+            "burst={burst}"
+        );
+        assert!(is_terminating(&pod2), "burst={burst}");
+    }
+}
