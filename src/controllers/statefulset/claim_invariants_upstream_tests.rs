@@ -389,3 +389,91 @@ fn condemned_claims_wait_for_unhealthy_replicas_only_when_monotonic() {
         assert!(is_terminating(&pod2), "burst={burst}");
     }
 }
+
+// upstream: TestStatefulSetControl/CreatesPods and ScalesDown (every retention policy,
+// Monotonic and Burst; pkg/controller/statefulset/stateful_set_control_test.go): every pod
+// carries the apps.kubernetes.io/pod-index label matching its name (PodIndexLabel, on by
+// default); scaling to 0 leaves status replicas, readyReplicas and updatedReplicas at 0.
+#[test]
+fn creates_pods_with_index_label_and_scales_down_to_zero() {
+    for policy in policies() {
+        for burst in [false, true] {
+            let step = format!("{policy:?} burst={burst}");
+            let mut h = H::new(with(policy, burst, None, 3));
+            h.scale_up(&step);
+            let s = h.set();
+            assert_eq!(
+                (
+                    s.status.replicas,
+                    s.status.ready_replicas,
+                    s.status.updated_replicas
+                ),
+                (3, 3, 3),
+                "{step}"
+            );
+            for p in h.pods() {
+                assert_eq!(
+                    p.metadata.labels.get(POD_INDEX_LABEL),
+                    Some(&get_ordinal(&p).to_string()),
+                    "{step}: {}",
+                    p.metadata.name
+                );
+            }
+            h.update_set(|s| s.spec.replicas = Some(0));
+            h.scale_down(&step);
+            let s = h.set();
+            assert!(h.pods().is_empty(), "{step}");
+            assert_eq!(
+                (
+                    s.status.replicas,
+                    s.status.ready_replicas,
+                    s.status.updated_replicas
+                ),
+                (0, 0, 0),
+                "{step}"
+            );
+        }
+    }
+}
+
+// upstream: TestStatefulSetControl/NewRevisionDeletePodFailure (the "delete works" half;
+// pkg/controller/statefulset/stateful_set_control_test.go) and computeReplicaStatus: after a
+// template change the highest pod is deleted for the update and stops counting as current
+// (a terminating pod counts in replicas and readyReplicas, but neither current nor updated);
+// the revisions differ until the rollout is done.
+#[test]
+fn new_revision_deletion_drops_current_replicas() {
+    for policy in policies() {
+        for burst in [false, true] {
+            let step = format!("{policy:?} burst={burst}");
+            let mut h = H::new(with(policy, burst, None, 3));
+            h.scale_up(&step);
+            h.update_set(|s| {
+                s.spec.template_mut().spec_mut().containers[0].image = "nginx-new".into()
+            });
+            let s = h.set();
+            let p2 = h
+                .sim
+                .api
+                .store
+                .get::<Pod>("default", "foo-2")
+                .cloned()
+                .unwrap();
+            assert!(is_terminating(&p2), "{step}");
+            assert_ne!(
+                s.status.current_revision, s.status.update_revision,
+                "{step}"
+            );
+            assert_eq!(
+                (
+                    s.status.replicas,
+                    s.status.ready_replicas,
+                    s.status.current_replicas,
+                    s.status.updated_replicas
+                ),
+                (3, 3, 2, 0),
+                "{step}"
+            );
+        }
+    }
+}
