@@ -24,6 +24,8 @@ mod claim_invariants_upstream_tests;
 #[cfg(test)]
 mod compatibility_upstream_tests;
 #[cfg(test)]
+mod max_unavailable_invariant_upstream_tests;
+#[cfg(test)]
 mod orphaned_pods_upstream_tests;
 #[cfg(test)]
 mod pod_control_tests;
