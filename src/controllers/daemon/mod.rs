@@ -22,4 +22,6 @@ mod audit_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod unavailable_numbers_upstream_tests;
+#[cfg(test)]
 mod upstream_tests2;

@@ -20,7 +20,11 @@ mod apps_ports;
 #[cfg(test)]
 mod audit_tests;
 #[cfg(test)]
+mod claim_invariants_upstream_tests;
+#[cfg(test)]
 mod compatibility_upstream_tests;
+#[cfg(test)]
+mod max_unavailable_invariant_upstream_tests;
 #[cfg(test)]
 mod orphaned_pods_upstream_tests;
 #[cfg(test)]

@@ -533,7 +533,7 @@ pub fn update_stateful_set_pods(
 
 /// `updateStatefulSetAfterInvariantEstablished` (MaxUnavailableStatefulSet): delete up to
 /// `maxUnavailable − unavailable` outdated pods, highest ordinal first, down to the partition.
-fn update_stateful_set_after_invariant_established(
+pub(super) fn update_stateful_set_after_invariant_established(
     ctx: &mut Ctx,
     set: &StatefulSet,
     replicas: &[Pod],

@@ -3385,9 +3385,8 @@ fn stale_owner_ref_on_scale_up() {
 //   Recreates*PodWithDeleteFailure, TestStatefulSetControlScaleDownDeleteError,
 //   TestStatefulSetStatusUpdate: they inject API errors into the fake object manager; the
 //   simulation's API server has no fault injection.
-// - TestStatefulSetControlRollingUpdateWithMaxUnavailableInOrderedModeVerifyInvariant: calls
-//   updateStatefulSetAfterInvariantEstablished directly with terminating pods in OrderedReady
-//   mode, a state the full sync never reaches (it waits for the terminating pod first).
+// - TestStatefulSetControlRollingUpdateWithMaxUnavailableInOrderedModeVerifyInvariant: ported
+//   in max_unavailable_invariant_upstream_tests.rs (calls the function directly).
 // - TestStatefulSetMetrics: metrics are not modelled.
 // - TestStatefulSetControllerDeletionTimestampRace, TestStatefulSetControllerDeletePodTombstone:
 //   informer/API disagreement and tombstones do not exist in the simulation.
