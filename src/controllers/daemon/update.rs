@@ -458,7 +458,9 @@ impl DaemonSetsController {
                         ds.metadata.name
                     )));
                 }
-                curr.status.collision_count = Some(curr.status.collision_count.unwrap_or(0) + 1);
+                // Go's `*currDS.Status.CollisionCount++` on an int32 wraps at MaxInt32.
+                curr.status.collision_count =
+                    Some(curr.status.collision_count.unwrap_or(0).wrapping_add(1));
                 curr.metadata.resource_version.clear();
                 ctx.update_status(Object::DaemonSet(curr))?;
                 Err(outer)
