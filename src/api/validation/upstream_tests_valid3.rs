@@ -1,6 +1,7 @@
 //! Ports of `pkg/apis/core/validation/validation_test.go` tables (repo kubernetes/kubernetes)
 //! not ported before: `TestIsValidSysctlName`, `TestHugePagesIsolation`,
-//! `TestRelaxedValidateEnv` and `TestValidateOrSetClientIPAffinityConfig`. Row names and
+//! `TestRelaxedValidateEnv`, `TestValidateOrSetClientIPAffinityConfig` and
+//! `TestValidateAppArmorProfileFormat`. Row names and
 //! expectations are upstream's.
 
 use super::pod::validate_pod_create;
@@ -357,5 +358,39 @@ fn validate_or_set_client_ip_affinity_config_table() {
     ];
     for (name, c, want) in rows {
         assert_eq!(errs(c), [want], "{name}");
+    }
+}
+
+// upstream: TestValidateAppArmorProfileFormat (pkg/apis/core/validation/validation_test.go):
+// ValidateAppArmorProfileFormat, reached through the deprecated per-container AppArmor
+// annotation of a pod (validatePodSpecificAnnotations).
+#[test]
+fn validate_app_armor_profile_format_table() {
+    const KEY: &str = "container.apparmor.security.beta.kubernetes.io/ctr";
+    for (profile, expect_valid) in [
+        ("", true),
+        ("runtime/default", true),
+        ("unconfined", true),
+        ("baz", false), // Missing local prefix.
+        ("localhost//usr/sbin/ntpd", true),
+        ("localhost/foo-bar", true),
+    ] {
+        let mut pod = hugepages_pod("pod", &[], &[]);
+        pod.metadata
+            .annotations
+            .insert(KEY.to_string(), profile.to_string());
+        let errs: Vec<String> = validate_pod_create(&pod)
+            .iter()
+            .map(FieldError::to_string)
+            .collect();
+        if expect_valid {
+            assert!(errs.is_empty(), "{profile:?}: {errs:?}");
+        } else {
+            assert_eq!(
+                errs,
+                [format!("metadata.annotations[{KEY}]: Invalid value: \"{profile}\": invalid AppArmor profile name: \"{profile}\"")],
+                "{profile:?}"
+            );
+        }
     }
 }
