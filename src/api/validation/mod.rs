@@ -232,3 +232,5 @@ mod tests;
 mod upstream_tests_valid1;
 #[cfg(test)]
 mod upstream_tests_valid2;
+#[cfg(test)]
+mod upstream_tests_valid3;
