@@ -576,6 +576,30 @@ pub fn validate_persistent_volume_claim_spec(
     spec: &super::core_more::PersistentVolumeClaimSpec,
     path: &str,
 ) -> Vec<FieldError> {
+    validate_persistent_volume_claim_spec_opts(spec, path, false)
+}
+
+/// `allowInvalidAPIGroupInDataSourceOrRef` (`ValidationOptionsForPersistentVolumeClaim`): the
+/// old claim's dataSource or dataSourceRef already had an apiGroup that is not a DNS subdomain,
+/// so an update may keep it.
+pub fn allow_invalid_api_group_in_data_source_or_ref(
+    spec: &super::core_more::PersistentVolumeClaimSpec,
+) -> bool {
+    ["dataSource", "dataSourceRef"].iter().any(|k| {
+        spec.extra
+            .get(*k)
+            .and_then(|v| v.get("apiGroup"))
+            .and_then(Value::as_str)
+            .is_some_and(|g| !is_dns1123_subdomain(g).is_empty())
+    })
+}
+
+/// `ValidatePersistentVolumeClaimSpec` with `AllowInvalidAPIGroupInDataSourceOrRef`.
+pub fn validate_persistent_volume_claim_spec_opts(
+    spec: &super::core_more::PersistentVolumeClaimSpec,
+    path: &str,
+    allow_invalid_api_group: bool,
+) -> Vec<FieldError> {
     let mut errs = vec![];
     if spec.access_modes.is_empty() {
         errs.push(FieldError::required(
@@ -647,6 +671,56 @@ pub fn validate_persistent_volume_claim_spec(
             &["Block", "Filesystem"],
         ));
     }
+    let data_source = spec.extra.get("dataSource").filter(|v| !v.is_null());
+    let data_source_ref = spec.extra.get("dataSourceRef").filter(|v| !v.is_null());
+    if let Some(ds) = data_source {
+        errs.extend(validate_data_source(
+            ds,
+            &format!("{path}.dataSource"),
+            false,
+            allow_invalid_api_group,
+        ));
+    }
+    if let Some(dsr) = data_source_ref {
+        errs.extend(validate_data_source(
+            dsr,
+            &format!("{path}.dataSourceRef"),
+            true,
+            allow_invalid_api_group,
+        ));
+    }
+    let ref_namespace = data_source_ref
+        .and_then(|r| r.get("namespace"))
+        .and_then(Value::as_str)
+        .filter(|n| !n.is_empty());
+    // Upstream passes the `*field.Path` itself as the bad value, which `field.Error` prints
+    // with `%#v` (including a pointer address that varies per process; a fixed one is shown).
+    let path_value = || {
+        format!("field.Path{{name:\"dataSource\", index:\"\", parent:(*field.Path)(0xc000000000)}}")
+    };
+    if ref_namespace.is_some() {
+        if data_source.is_some() {
+            errs.push(
+                FieldError::invalid(
+                    path,
+                    Value::Null,
+                    "may not be specified when dataSourceRef.namespace is specified",
+                )
+                .with_value_text(path_value()),
+            );
+        }
+    } else if let (Some(ds), Some(dsr)) = (data_source, data_source_ref) {
+        // `isDataSourceEqualDataSourceRef`: apiGroup (nil and "" differ), kind and name.
+        let same = ds.get("apiGroup") == dsr.get("apiGroup")
+            && ds.get("kind") == dsr.get("kind")
+            && ds.get("name") == dsr.get("name");
+        if !same {
+            errs.push(
+                FieldError::invalid(path, Value::Null, "must match dataSourceRef")
+                    .with_value_text(path_value()),
+            );
+        }
+    }
     // VolumeAttributesClass is GA (on) in 1.35: a non-empty class name is a DNS subdomain.
     if let Some(vac) = spec
         .extra
@@ -660,6 +734,52 @@ pub fn validate_persistent_volume_claim_spec(
                 vac,
                 m,
             ));
+        }
+    }
+    errs
+}
+
+/// `validateDataSource` / `validateDataSourceRef` (`is_ref`) of a claim spec: name and kind
+/// required, the core group only for `PersistentVolumeClaim`, a DNS-subdomain apiGroup (unless
+/// `allowInvalidAPIGroupInDataSourceOrRef`), and for a ref a DNS-label namespace.
+pub fn validate_data_source(
+    source: &Value,
+    path: &str,
+    is_ref: bool,
+    allow_invalid_api_group: bool,
+) -> Vec<FieldError> {
+    let mut errs = vec![];
+    let text = |key: &str| source.get(key).and_then(Value::as_str).unwrap_or("");
+    if text("name").is_empty() {
+        errs.push(FieldError::required(format!("{path}.name"), ""));
+    }
+    let kind = text("kind");
+    if kind.is_empty() {
+        errs.push(FieldError::required(format!("{path}.kind"), ""));
+    }
+    let api_group = text("apiGroup");
+    if api_group.is_empty() && kind != "PersistentVolumeClaim" {
+        errs.push(FieldError::invalid(
+            path,
+            kind,
+            "must be 'PersistentVolumeClaim' when referencing the default apiGroup",
+        ));
+    }
+    if !api_group.is_empty() && !allow_invalid_api_group {
+        for m in is_dns1123_subdomain(api_group) {
+            errs.push(FieldError::invalid(
+                format!("{path}.apiGroup"),
+                api_group,
+                m,
+            ));
+        }
+    }
+    if is_ref {
+        let ns = text("namespace");
+        if !ns.is_empty() {
+            for m in name_is_dns_label(ns, false) {
+                errs.push(FieldError::invalid(format!("{path}.namespace"), ns, m));
+            }
         }
     }
     errs
@@ -738,7 +858,18 @@ pub fn validate_persistent_volume_claim_update(
     old: &PersistentVolumeClaim,
 ) -> Vec<FieldError> {
     let mut errs = validate_object_meta_update(&new.metadata, &old.metadata, "metadata");
-    errs.extend(validate_persistent_volume_claim(new));
+    // `ValidatePersistentVolumeClaim(newPvc, opts)` with the options of the old claim.
+    errs.extend(validate_object_meta(
+        &new.metadata,
+        true,
+        name_is_dns_subdomain,
+        "metadata",
+    ));
+    errs.extend(validate_persistent_volume_claim_spec_opts(
+        &new.spec,
+        "spec",
+        allow_invalid_api_group_in_data_source_or_ref(&old.spec),
+    ));
     let mut new_clone = new.spec.clone();
     let mut old_clone = old.spec.clone();
     // The binder fills in volumeName once.
@@ -1585,6 +1716,8 @@ pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> 
     errs
 }
 
+#[cfg(test)]
+mod data_source_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

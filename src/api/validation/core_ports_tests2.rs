@@ -712,8 +712,8 @@ fn validate_persistent_volume_claim_update_table() {
         );
     }
 
-    // Rows whose claims carry fields kubeplay keeps verbatim (dataSource, dataSourceRef,
-    // volumeAttributesClassName).
+    // Rows whose claims carry dataSource, dataSourceRef (validated, with the old claim's
+    // `AllowInvalidAPIGroupInDataSourceOrRef`) or volumeAttributesClassName.
     let ds = data_source("dataSource");
     let dsr = data_source("dataSourceRef");
     let (vac_nil, vac_empty, vac1, vac2) = (
