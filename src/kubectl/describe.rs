@@ -1292,9 +1292,14 @@ fn describe_replication_controller(
 
 /// Sum of container quantities for a resource (requests or limits), as `PodRequestsAndLimits`
 /// adds them: the first quantity's format, `0` when none.
+/// One resource of `resourcehelper.PodRequests` / `PodLimits` (k8s.io/component-helpers, with
+/// `SkipPodLevelResources: false`): regular containers and sidecars summed, each regular init
+/// container counted with the sidecars started before it, the maximum of both; pod-level
+/// `spec.resources` (cpu, memory, hugepages-*) replacing that aggregate; `spec.overhead`
+/// added (to limits only where a limit exists). The flag is the quantity's format (binary).
 fn pod_resource(p: &Pod, resource: &str, limits: bool) -> (i128, Option<bool>) {
-    let pick = |c: &Container| -> Option<Quantity> {
-        let r = c.resources.as_ref()?;
+    let pick = |r: Option<&crate::api::ResourceRequirements>| -> Option<Quantity> {
+        let r = r?;
         if limits {
             r.limits.get(resource).cloned()
         } else {
@@ -1304,27 +1309,74 @@ fn pod_resource(p: &Pod, resource: &str, limits: bool) -> (i128, Option<bool>) {
                 .cloned()
         }
     };
-    let mut sum = 0i128;
+    let mut sum: Option<i128> = None;
     let mut binary = None;
+    let mut add = |acc: &mut Option<i128>, q: &Quantity| {
+        binary.get_or_insert(is_binary(q));
+        *acc = Some(acc.unwrap_or(0) + parse_quantity_milli(&q.0).unwrap_or(0));
+    };
     for c in &p.spec.containers {
-        if let Some(q) = pick(c) {
-            binary.get_or_insert(is_binary(&q));
-            sum += parse_quantity_milli(&q.0).unwrap_or(0);
+        if let Some(q) = pick(c.resources.as_ref()) {
+            add(&mut sum, &q);
         }
     }
-    let mut init_max = 0i128;
+    let mut sidecars: Option<i128> = None;
+    let mut init_max: Option<i128> = None;
     for c in &p.spec.init_containers {
-        if let Some(q) = pick(c) {
-            let v = parse_quantity_milli(&q.0).unwrap_or(0);
-            if c.restart_policy.as_deref() == Some("Always") {
-                sum += v;
-            } else {
-                init_max = init_max.max(v);
+        let q = pick(c.resources.as_ref());
+        let v = if c.restart_policy.as_deref() == Some("Always") {
+            if let Some(q) = &q {
+                add(&mut sum, q);
+                add(&mut sidecars, q);
             }
-            binary.get_or_insert(is_binary(&q));
+            sidecars
+        } else {
+            match &q {
+                Some(q) => {
+                    let mut tmp = None;
+                    add(&mut tmp, q);
+                    tmp.map(|t| t + sidecars.unwrap_or(0))
+                }
+                None => sidecars,
+            }
+        };
+        if let Some(v) = v {
+            init_max = Some(init_max.map_or(v, |m| m.max(v)));
         }
     }
-    (sum.max(init_max), binary)
+    if let Some(m) = init_max {
+        sum = Some(sum.map_or(m, |s| s.max(m)));
+    }
+    // IsPodLevelRequestsSet / IsPodLevelResourcesSet, for the supported resources.
+    let supported = |k: &str| k == "cpu" || k == "memory" || k.starts_with("hugepages-");
+    if let Some(r) = p.spec.resources.as_ref() {
+        let set = r.requests.keys().any(|k| supported(k))
+            || (limits && r.limits.keys().any(|k| supported(k)));
+        let own = if limits {
+            r.limits.get(resource)
+        } else {
+            r.requests.get(resource)
+        };
+        if let Some(q) = own.filter(|_| set && supported(resource)) {
+            binary = Some(is_binary(q));
+            sum = Some(parse_quantity_milli(&q.0).unwrap_or(0));
+        }
+    }
+    if let Some(o) = p
+        .spec
+        .extra
+        .get("overhead")
+        .and_then(Value::as_object)
+        .and_then(|o| o.get(resource))
+        .and_then(Value::as_str)
+    {
+        let q = Quantity(o.to_string());
+        if !limits || sum.is_some() {
+            binary.get_or_insert(is_binary(&q));
+            sum = Some(sum.unwrap_or(0) + parse_quantity_milli(&q.0).unwrap_or(0));
+        }
+    }
+    (sum.unwrap_or(0), binary)
 }
 
 fn percent(v: i128, total: i128) -> i64 {

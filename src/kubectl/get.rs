@@ -49,6 +49,18 @@ pub(crate) fn run(
             "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples".into(),
         );
     }
+    // `GetOptions.Validate` names the whole --output value (`custom-columns=...`).
+    let output_option = p.string("output");
+    if p.bool("show-labels") && !output_option.is_empty() && output_option != "wide" {
+        return Err(format!(
+            "error: --show-labels option cannot be used with {output_option} printer"
+        ));
+    }
+    if !p.strings("label-columns").is_empty() && output_option.starts_with("custom-columns") {
+        return Err(format!(
+            "error: --label-columns option cannot be used with {output_option} printer"
+        ));
+    }
     let format = p.string("output");
     let (format, template) = match format.split_once('=') {
         Some((f, t)) if f == "jsonpath" || f == "custom-columns" => (f.to_string(), t.to_string()),
@@ -63,11 +75,6 @@ pub(crate) fn run(
         } else {
             "error: custom-columns format specified but no custom columns given".to_string()
         });
-    }
-    if p.bool("show-labels") && !format.is_empty() && format != "wide" {
-        return Err(format!(
-            "error: --show-labels option cannot be used with {format} printer"
-        ));
     }
     // `supportedSubresources`: `status` reads the object itself; `scale` reads the
     // autoscaling/v1 Scale of a Deployment, ReplicaSet, ReplicationController or StatefulSet.

@@ -399,6 +399,8 @@ mod drain_upstream_gap_tests;
 #[cfg(test)]
 mod e2e_workloads;
 #[cfg(test)]
+mod fidelity_sweep_tests;
+#[cfg(test)]
 mod files_upstream_tests;
 #[cfg(test)]
 mod get_filename_tests;
