@@ -696,7 +696,8 @@ pub fn validate_persistent_volume_claim_spec_opts(
     // Upstream passes the `*field.Path` itself as the bad value, which `field.Error` prints
     // with `%#v` (including a pointer address that varies per process; a fixed one is shown).
     let path_value = || {
-        format!("field.Path{{name:\"dataSource\", index:\"\", parent:(*field.Path)(0xc000000000)}}")
+        "field.Path{name:\"dataSource\", index:\"\", parent:(*field.Path)(0xc000000000)}"
+            .to_string()
     };
     if ref_namespace.is_some() {
         if data_source.is_some() {
