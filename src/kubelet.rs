@@ -333,6 +333,8 @@ enum St {
 struct Ctr {
     name: String,
     image: String,
+    /// `normalize_image(image)`, computed once: the status reports it on every sync.
+    image_ref: String,
     pull_policy: String,
     init: bool,
     sidecar: bool,
@@ -413,7 +415,7 @@ fn start_container(
     now: Time,
     ev: &mut Vec<Ev>,
 ) {
-    let present = images.contains(&normalize_image(&c.image));
+    let present = images.contains(&c.image_ref);
     let pull = match c.pull_policy.as_str() {
         "Never" => false,
         "Always" => true,
@@ -482,7 +484,7 @@ fn step_container(
                     retry_at: until + b.0,
                 };
             } else {
-                images.insert(normalize_image(&c.image));
+                images.insert(c.image_ref.clone());
                 let took = until - started;
                 ev.push((
                     "Normal",
@@ -825,7 +827,7 @@ fn container_status(c: &Ctr, pod_initializing: bool, now: Time) -> ContainerStat
         restart_count: c.restart_count,
         state: Some(state),
         last_state,
-        image: normalize_image(&c.image),
+        image: c.image_ref.clone(),
         image_id: c.image_id.clone(),
         started: Some(c.running()),
         extra,
@@ -994,6 +996,7 @@ fn new_ctr(c: &crate::api::Container, init: bool) -> Ctr {
     Ctr {
         name: c.name.clone(),
         image: c.image.clone(),
+        image_ref: normalize_image(&c.image),
         pull_policy: c
             .extra
             .get("imagePullPolicy")

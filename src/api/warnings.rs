@@ -106,6 +106,33 @@ fn child(root: Option<&str>, rest: &str) -> String {
     }
 }
 
+/// [`child`] printed only when a warning needs it (the path is not built on the common path
+/// where nothing warns).
+struct Child<'a>(Option<&'a str>, &'static str);
+
+impl std::fmt::Display for Child<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(r) if !r.is_empty() => write!(f, "{r}.{}", self.1),
+            _ => f.write_str(self.1),
+        }
+    }
+}
+
+/// A container's field path (`<spec>.initContainers[i]` / `<spec>.containers[i]`), printed only
+/// when a warning needs it.
+struct ContainerPath<'a> {
+    spec_path: &'a str,
+    list: &'static str,
+    index: usize,
+}
+
+impl std::fmt::Display for ContainerPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}[{}]", self.spec_path, self.list, self.index)
+    }
+}
+
 /// A JSON member that is present and not `null` (a set pointer in Go).
 fn set<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     m.get(key).filter(|v| !v.is_null())
@@ -197,13 +224,23 @@ pub fn get_warnings_for_pod_template(
 }
 
 /// A container as `pods.VisitContainersWithPath` hands it over (init containers first).
-fn visit_containers<'a>(spec: &'a PodSpec, spec_path: &str) -> Vec<(String, &'a Container)> {
+fn visit_containers<'a>(
+    spec: &'a PodSpec,
+    spec_path: &'a str,
+) -> Vec<(ContainerPath<'a>, &'a Container)> {
     let mut v = Vec::with_capacity(spec.init_containers.len() + spec.containers.len());
-    for (i, c) in spec.init_containers.iter().enumerate() {
-        v.push((format!("{spec_path}.initContainers[{i}]"), c));
-    }
-    for (i, c) in spec.containers.iter().enumerate() {
-        v.push((format!("{spec_path}.containers[{i}]"), c));
+    for (list, containers) in [
+        ("initContainers", &spec.init_containers),
+        ("containers", &spec.containers),
+    ] {
+        for (index, c) in containers.iter().enumerate() {
+            let path = ContainerPath {
+                spec_path,
+                list,
+                index,
+            };
+            v.push((path, c));
+        }
     }
     // Ephemeral containers have no ports and cannot be set on create or by an update of the
     // pod (only through the ephemeralcontainers subresource, which kubeplay does not serve).
@@ -238,7 +275,7 @@ fn warnings_for_pod_spec_and_meta(
 ) -> Vec<String> {
     let mut warnings = vec![];
     let spec_path = child(field_path, "spec");
-    let annotations_path = child(field_path, "metadata.annotations");
+    let annotations_path = Child(field_path, "metadata.annotations");
     let annotations = &meta.annotations;
 
     // use of deprecated node labels in selectors/affinity/topology
@@ -492,7 +529,7 @@ fn warnings_for_pod_spec_and_meta(
         let sc = c.extra.get("securityContext");
         let c_has = |field: &str| sc.and_then(|s| s.get(field)).is_some_and(|v| !v.is_null());
         // use of container seccomp annotation without accompanying field
-        if !c_has("seccompProfile") {
+        if !annotations.is_empty() && !c_has("seccompProfile") {
             let key = format!("{SECCOMP_CONTAINER_ANNOTATION_KEY_PREFIX}{}", c.name);
             if annotations.contains_key(&key) {
                 push_fmt(
@@ -504,7 +541,10 @@ fn warnings_for_pod_spec_and_meta(
         // use of container AppArmor annotation without accompanying field (AppArmorFields is
         // GA); pod warnings come from `applyAppArmorVersionSkew` instead.
         let is_pod_template = field_path.is_some();
-        if is_pod_template && !(has_pod_apparmor_profile || c_has("appArmorProfile")) {
+        if is_pod_template
+            && !annotations.is_empty()
+            && !(has_pod_apparmor_profile || c_has("appArmorProfile"))
+        {
             let key = format!("{DEPRECATED_APPARMOR_ANNOTATION_KEY_PREFIX}{}", c.name);
             if annotations.contains_key(&key) {
                 push_fmt(
