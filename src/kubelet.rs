@@ -1289,8 +1289,9 @@ fn record(ctx: &mut Ctx, pod: &Pod, events: &[Ev]) {
     if events.is_empty() {
         return;
     }
+    // The kubelet's recorder: `EventSource{Component: "kubelet", Host: nodeName}`.
     for (t, r, m) in events {
-        ctx.event(pod, t, r, m);
+        ctx.event_from_host(pod, t, r, m, &pod.spec.node_name);
     }
 }
 

@@ -510,6 +510,10 @@ pub struct EventRecord {
     pub message: String,
     /// The reporting component (`replicaset-controller`, `default-scheduler`, `kubelet`, ...).
     pub source: String,
+    /// `source.host`: the node of a kubelet's recorder (`EventSource{Component: "kubelet",
+    /// Host: nodeName}`); empty for the control plane's recorders.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub host: String,
     #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub count: i32,
 }

@@ -882,6 +882,7 @@ impl GarbageCollector {
                 n.identity.namespace
             ),
             source: NAME.into(),
+            host: String::new(),
             count: 1,
         });
     }

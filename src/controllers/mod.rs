@@ -225,6 +225,27 @@ impl Ctx<'_> {
         );
     }
 
+    /// [`Ctx::event`] from a recorder with a host (`EventSource.Host`: the kubelet's node).
+    pub fn event_from_host(
+        &mut self,
+        involved: &impl Involved,
+        type_: &str,
+        reason: &str,
+        message: &str,
+        host: &str,
+    ) {
+        let c = self.component;
+        self.api.record_event_from_host(
+            involved.involved_kind(),
+            involved.involved_meta(),
+            type_,
+            reason,
+            message,
+            c,
+            host,
+        );
+    }
+
     /// [`Ctx::event`] on a typed object.
     pub fn event_on<T: Resource>(
         &mut self,

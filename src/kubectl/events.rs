@@ -21,6 +21,8 @@ pub struct Event {
     pub reason: String,
     pub message: String,
     pub source: String,
+    /// `source.host` (also `reportingInstance`, as client-go's recorder sets it).
+    pub host: String,
     pub first: Time,
     pub last: Time,
     pub count: i32,
@@ -56,6 +58,10 @@ impl Event {
         if !self.involved_uid.is_empty() {
             involved["uid"] = json!(self.involved_uid);
         }
+        let mut source = json!({"component": self.source});
+        if !self.host.is_empty() {
+            source["host"] = json!(self.host);
+        }
         json!({
             "apiVersion": "v1",
             "kind": "Event",
@@ -72,8 +78,8 @@ impl Event {
             },
             "reason": self.reason,
             "reportingComponent": self.source,
-            "reportingInstance": "",
-            "source": {"component": self.source},
+            "reportingInstance": self.host,
+            "source": source,
             "type": self.type_,
         })
     }
@@ -198,6 +204,7 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
                         reason: r.reason.clone(),
                         message: message.clone(),
                         source: r.source.clone(),
+                        host: r.host.clone(),
                         first: r.time,
                         last: r.time,
                         count: n.max(1),
@@ -264,6 +271,7 @@ mod tests {
             reason: reason.into(),
             message: msg.into(),
             source: "replicaset-controller".into(),
+            host: String::new(),
             count: 1,
         }
     }
@@ -303,6 +311,7 @@ mod tests {
             reason: reason.into(),
             message: msg.into(),
             source: "kubelet".into(),
+            host: "node-1".into(),
             count: 1,
         }
     }

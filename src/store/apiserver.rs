@@ -793,6 +793,22 @@ impl ApiServer {
         message: &str,
         source: &str,
     ) {
+        self.record_event_from_host(kind, m, type_, reason, message, source, "");
+    }
+
+    /// [`ApiServer::record_event_on`] from a recorder whose `EventSource` has a `Host` (the
+    /// kubelet's: its node name).
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_event_from_host(
+        &mut self,
+        kind: &str,
+        m: &crate::api::ObjectMeta,
+        type_: &str,
+        reason: &str,
+        message: &str,
+        source: &str,
+        host: &str,
+    ) {
         self.events.push(EventRecord {
             time: self.now,
             kind: kind.to_string(),
@@ -803,6 +819,7 @@ impl ApiServer {
             reason: reason.into(),
             message: message.into(),
             source: source.into(),
+            host: host.into(),
             count: 1,
         });
     }

@@ -23,6 +23,16 @@ pub const COLUMNS: &[Column] = &[
     },
 ];
 
+/// `formatEventSource` / `formatEventSourceComponentInstance` (printers.go): the component,
+/// then `, host` when the source has one (`kubelet, node-1`).
+pub fn format_event_source(component: &str, host: &str) -> String {
+    if host.is_empty() {
+        component.to_string()
+    } else {
+        format!("{component}, {host}")
+    }
+}
+
 /// One row (cells in column order; the table drops wide-only cells).
 pub fn row(e: &Event, opts: &PrintOptions) -> Row {
     Row {
@@ -32,7 +42,7 @@ pub fn row(e: &Event, opts: &PrintOptions) -> Row {
             e.reason.clone(),
             e.object(),
             String::new(),
-            e.source.clone(),
+            format_event_source(&e.source, &e.host),
             e.message.trim().to_string(),
             human_duration(opts.now - e.first),
             e.count.to_string(),
@@ -62,6 +72,7 @@ mod tests {
             reason: "Event Reason".into(),
             message: "Message Data".into(),
             source: "kubelet".into(),
+            host: String::new(),
             first: now() - Duration::from_secs(3 * 86400),
             last: now() - Duration::from_secs(2 * 86400),
             count: 6,
@@ -98,6 +109,14 @@ mod tests {
                 "6",
                 "event1"
             ]
+        );
+        // With a host (`formatEventSource`), SOURCE is "component, host".
+        let mut e = ev();
+        e.host = "Node1".into();
+        let r = row(&e, &opts);
+        assert_eq!(
+            crate::kubectl::table::row_cells(COLUMNS, &r, &wide)[5],
+            "kubelet, Node1"
         );
     }
 }
