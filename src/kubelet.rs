@@ -350,6 +350,16 @@ struct Ctr {
 }
 
 impl Ctr {
+    /// `GenerateContainerRef`'s field path (`fieldPath` of the container's events):
+    /// `spec.initContainers{name}` or `spec.containers{name}`.
+    fn field_path(&self) -> String {
+        if self.init {
+            format!("spec.initContainers{{{}}}", self.name)
+        } else {
+            format!("spec.containers{{{}}}", self.name)
+        }
+    }
+
     fn done_ok(&self) -> bool {
         self.state == St::Done && self.last_term.as_ref().is_some_and(|t| t.exit_code == 0)
     }
@@ -390,7 +400,8 @@ struct NodeRt {
 }
 
 /// An event to record: (type, reason, message).
-type Ev = (&'static str, &'static str, String);
+/// (type, reason, message, `involvedObject.fieldPath` of the container).
+type Ev = (&'static str, &'static str, String, String);
 
 struct Env<'a> {
     cfg: &'a KubeletConfig,
@@ -429,13 +440,24 @@ fn start_container(
                 "Container image {:?} is not present with pull policy of Never",
                 c.image
             ),
+            c.field_path(),
         ));
-        ev.push(("Warning", "Failed", "Error: ErrImageNeverPull".into()));
+        ev.push((
+            "Warning",
+            "Failed",
+            "Error: ErrImageNeverPull".into(),
+            c.field_path(),
+        ));
         c.state = St::NeverPull;
         return;
     }
     if pull {
-        ev.push(("Normal", "Pulling", format!("Pulling image {:?}", c.image)));
+        ev.push((
+            "Normal",
+            "Pulling",
+            format!("Pulling image {:?}", c.image),
+            c.field_path(),
+        ));
         c.state = St::Pulling {
             until: now + env.cfg.image_pull,
             started: now,
@@ -445,6 +467,7 @@ fn start_container(
             "Normal",
             "Pulled",
             format!("Container image {:?} already present on machine", c.image),
+            c.field_path(),
         ));
         c.image_id = image_id(&c.image);
         c.state = St::Creating {
@@ -473,8 +496,14 @@ fn step_container(
                     "Warning",
                     "Failed",
                     format!("Failed to pull image {:?}: {err}", c.image),
+                    c.field_path(),
                 ));
-                ev.push(("Warning", "Failed", "Error: ErrImagePull".into()));
+                ev.push((
+                    "Warning",
+                    "Failed",
+                    "Error: ErrImagePull".into(),
+                    c.field_path(),
+                ));
                 let b = backoff_next(c.pull_backoff, until, until);
                 c.pull_backoff = Some(b);
                 c.state = St::PullFailed {
@@ -493,8 +522,7 @@ fn step_container(
                         "Successfully pulled image {:?} in {took} ({took} including waiting). Image size: {} bytes.",
                         c.image,
                         image_size(&c.image)
-                    ),
-                ));
+                    ), c.field_path()));
                 c.image_id = image_id(&c.image);
                 c.pull_backoff = None;
                 c.state = St::Creating {
@@ -510,7 +538,12 @@ fn step_container(
             retry_at,
         } => {
             if retry_at <= now {
-                ev.push(("Normal", "Pulling", format!("Pulling image {:?}", c.image)));
+                ev.push((
+                    "Normal",
+                    "Pulling",
+                    format!("Pulling image {:?}", c.image),
+                    c.field_path(),
+                ));
                 c.state = St::Pulling {
                     until: retry_at + env.cfg.image_pull,
                     started: retry_at,
@@ -521,8 +554,14 @@ fn step_container(
                     "Normal",
                     "BackOff",
                     format!("Back-off pulling image {:?}", c.image),
+                    c.field_path(),
                 ));
-                ev.push(("Warning", "Failed", "Error: ImagePullBackOff".into()));
+                ev.push((
+                    "Warning",
+                    "Failed",
+                    "Error: ImagePullBackOff".into(),
+                    c.field_path(),
+                ));
                 c.state = St::PullFailed {
                     err,
                     show_at,
@@ -546,8 +585,14 @@ fn step_container(
                 "Normal",
                 "Created",
                 format!("Created container: {}", c.name),
+                c.field_path(),
             ));
-            ev.push(("Normal", "Started", format!("Started container {}", c.name)));
+            ev.push((
+                "Normal",
+                "Started",
+                format!("Started container {}", c.name),
+                c.field_path(),
+            ));
             let (exit, ready_at) = if c.init && !c.sidecar {
                 (Some((until + env.cfg.init_container_run, 0)), None)
             } else if c.sidecar {
@@ -616,6 +661,7 @@ fn step_container(
                             c.name,
                             format_pod(env.pod)
                         ),
+                        c.field_path(),
                     ));
                     c.state = St::BackOff {
                         until: at + d,
@@ -725,6 +771,7 @@ impl PodRt {
                                 "Normal",
                                 "Killing",
                                 format!("Stopping container {}", c.name),
+                                c.field_path(),
                             ));
                             let grace = Duration::from_secs(
                                 env.pod.spec.termination_grace_period_seconds.unwrap_or(30),
@@ -1206,6 +1253,7 @@ impl Kubelet {
                         "Normal",
                         "Killing",
                         format!("Stopping container {}", c.name),
+                        c.field_path(),
                     ));
                 }
                 let ignores = env.rule.is_some_and(|r| r.ignore_sigterm);
@@ -1290,8 +1338,8 @@ fn record(ctx: &mut Ctx, pod: &Pod, events: &[Ev]) {
         return;
     }
     // The kubelet's recorder: `EventSource{Component: "kubelet", Host: nodeName}`.
-    for (t, r, m) in events {
-        ctx.event_from_host(pod, t, r, m, &pod.spec.node_name);
+    for (t, r, m, field_path) in events {
+        ctx.event_from_host(pod, t, r, m, &pod.spec.node_name, field_path);
     }
 }
 

@@ -514,6 +514,10 @@ pub struct EventRecord {
     /// Host: nodeName}`); empty for the control plane's recorders.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub host: String,
+    /// `involvedObject.fieldPath`: the container a kubelet event is about
+    /// (`spec.containers{nginx}`); empty for events about a whole object.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub field_path: String,
     #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub count: i32,
 }

@@ -883,6 +883,7 @@ impl GarbageCollector {
             ),
             source: NAME.into(),
             host: String::new(),
+            field_path: String::new(),
             count: 1,
         });
     }

@@ -225,7 +225,8 @@ impl Ctx<'_> {
         );
     }
 
-    /// [`Ctx::event`] from a recorder with a host (`EventSource.Host`: the kubelet's node).
+    /// [`Ctx::event`] from a recorder with a host (`EventSource.Host`: the kubelet's node) about
+    /// a part of the object (`involvedObject.fieldPath`, empty for the whole object).
     pub fn event_from_host(
         &mut self,
         involved: &impl Involved,
@@ -233,6 +234,7 @@ impl Ctx<'_> {
         reason: &str,
         message: &str,
         host: &str,
+        field_path: &str,
     ) {
         let c = self.component;
         self.api.record_event_from_host(
@@ -243,6 +245,7 @@ impl Ctx<'_> {
             message,
             c,
             host,
+            field_path,
         );
     }
 

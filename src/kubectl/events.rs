@@ -23,6 +23,8 @@ pub struct Event {
     pub source: String,
     /// `source.host` (also `reportingInstance`, as client-go's recorder sets it).
     pub host: String,
+    /// `involvedObject.fieldPath` (the SUBOBJECT column).
+    pub field_path: String,
     pub first: Time,
     pub last: Time,
     pub count: i32,
@@ -57,6 +59,9 @@ impl Event {
         }
         if !self.involved_uid.is_empty() {
             involved["uid"] = json!(self.involved_uid);
+        }
+        if !self.field_path.is_empty() {
+            involved["fieldPath"] = json!(self.field_path);
         }
         let mut source = json!({"component": self.source});
         if !self.host.is_empty() {
@@ -142,14 +147,20 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
     type AggKey<'a> = (SpamKey<'a>, &'a str, &'a str);
     let mut buckets: BTreeMap<SpamKey, Bucket> = BTreeMap::new();
     let mut similar: BTreeMap<AggKey, (BTreeSet<&str>, i64)> = BTreeMap::new();
-    // The logger's key: the aggregate key and the exact message, or None for the combined one.
-    let mut events: BTreeMap<(AggKey, Option<&str>), (usize, Event)> = BTreeMap::new();
+    // The logger's key: the aggregate key with the exact field path and message (getEventKey),
+    // or None for the combined one (the aggregate key).
+    type LogKey<'a> = (AggKey<'a>, Option<(&'a str, &'a str)>);
+    let mut events: BTreeMap<LogKey, (usize, Event)> = BTreeMap::new();
     for (idx, r) in records.iter().enumerate() {
         let spam: SpamKey = (&r.source, &r.kind, &r.namespace, &r.name, &r.uid);
         let agg: AggKey = (spam, &r.type_, &r.reason);
         let now = r.time.0;
         let (key, message, n) = if r.count > 1 {
-            ((agg, Some(r.message.as_str())), r.message.clone(), r.count)
+            (
+                (agg, Some((r.field_path.as_str(), r.message.as_str()))),
+                r.message.clone(),
+                r.count,
+            )
         } else {
             let bucket = buckets.entry(spam).or_insert(Bucket {
                 tokens: correlator::SPAM_BURST,
@@ -167,7 +178,11 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
             rec.0.insert(&r.message);
             rec.1 = now;
             if rec.0.len() < correlator::AGGREGATE_MAX_EVENTS {
-                ((agg, Some(r.message.as_str())), r.message.clone(), 1)
+                (
+                    (agg, Some((r.field_path.as_str(), r.message.as_str()))),
+                    r.message.clone(),
+                    1,
+                )
             } else {
                 rec.0.pop_first();
                 (
@@ -205,6 +220,7 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
                         message: message.clone(),
                         source: r.source.clone(),
                         host: r.host.clone(),
+                        field_path: r.field_path.clone(),
                         first: r.time,
                         last: r.time,
                         count: n.max(1),
@@ -272,6 +288,7 @@ mod tests {
             message: msg.into(),
             source: "replicaset-controller".into(),
             host: String::new(),
+            field_path: String::new(),
             count: 1,
         }
     }
@@ -312,6 +329,7 @@ mod tests {
             message: msg.into(),
             source: "kubelet".into(),
             host: "node-1".into(),
+            field_path: String::new(),
             count: 1,
         }
     }
@@ -407,5 +425,57 @@ mod tests {
             evs.iter().find(|e| e.reason == "original").unwrap().count,
             25
         );
+    }
+}
+
+#[cfg(test)]
+mod field_path_tests {
+    use super::*;
+
+    fn pulling(t_ms: i64, field_path: &str) -> EventRecord {
+        EventRecord {
+            time: Time(t_ms),
+            kind: "Pod".into(),
+            namespace: "default".into(),
+            name: "two".into(),
+            uid: "u".into(),
+            type_: "Normal".into(),
+            reason: "Pulling".into(),
+            message: "Pulling image \"nginx\"".into(),
+            source: "kubelet".into(),
+            host: "node-1".into(),
+            field_path: field_path.into(),
+            count: 1,
+        }
+    }
+
+    /// `getEventKey` includes `involvedObject.fieldPath`: the same message about two containers
+    /// is two Events (each with its SUBOBJECT), the same container twice is one with count 2.
+    #[test]
+    fn identical_messages_about_two_containers_are_two_events() {
+        let recs = [
+            pulling(0, "spec.containers{a}"),
+            pulling(0, "spec.containers{b}"),
+            pulling(1_000, "spec.containers{a}"),
+        ];
+        let evs = aggregate(&recs);
+        let mut got: Vec<(String, i32)> = evs
+            .iter()
+            .map(|e| (e.field_path.clone(), e.count))
+            .collect();
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                ("spec.containers{a}".to_string(), 2),
+                ("spec.containers{b}".to_string(), 1)
+            ]
+        );
+        let v = evs[0].to_value();
+        assert!(v["involvedObject"]["fieldPath"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("spec.containers{")));
+        assert_eq!(v["source"]["host"], "node-1");
+        assert_eq!(v["reportingInstance"], "node-1");
     }
 }

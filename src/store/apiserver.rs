@@ -793,11 +793,11 @@ impl ApiServer {
         message: &str,
         source: &str,
     ) {
-        self.record_event_from_host(kind, m, type_, reason, message, source, "");
+        self.record_event_from_host(kind, m, type_, reason, message, source, "", "");
     }
 
     /// [`ApiServer::record_event_on`] from a recorder whose `EventSource` has a `Host` (the
-    /// kubelet's: its node name).
+    /// kubelet's: its node name), about a part of the object (`involvedObject.fieldPath`).
     #[allow(clippy::too_many_arguments)]
     pub fn record_event_from_host(
         &mut self,
@@ -808,6 +808,7 @@ impl ApiServer {
         message: &str,
         source: &str,
         host: &str,
+        field_path: &str,
     ) {
         self.events.push(EventRecord {
             time: self.now,
@@ -820,6 +821,7 @@ impl ApiServer {
             message: message.into(),
             source: source.into(),
             host: host.into(),
+            field_path: field_path.into(),
             count: 1,
         });
     }
