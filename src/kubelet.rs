@@ -399,8 +399,7 @@ struct NodeRt {
     images: BTreeSet<String>,
 }
 
-/// An event to record: (type, reason, message).
-/// (type, reason, message, `involvedObject.fieldPath` of the container).
+/// An event to record: (type, reason, message, `involvedObject.fieldPath` of the container).
 type Ev = (&'static str, &'static str, String, String);
 
 struct Env<'a> {

@@ -1388,15 +1388,21 @@ fn score_nodes_with(
     // ImageLocality, weight 1: image spread counted over every node of the snapshot.
     let il: Vec<i64> = match image_locality::image_states(all.iter().map(|(node, _)| *node)) {
         None => vec![0; n],
-        Some(states) => feasible
-            .iter()
-            .map(|(node, _)| {
-                all.iter()
-                    .position(|(m, _)| m.metadata.name == node.metadata.name)
-                    .and_then(|k| states.get(k))
-                    .map_or(0, |st| image_locality::score(pod, st, all.len()))
-            })
-            .collect(),
+        Some(states) => {
+            let by_name: BTreeMap<&str, &image_locality::ImageStates> = all
+                .iter()
+                .map(|(m, _)| m.metadata.name.as_str())
+                .zip(&states)
+                .collect();
+            feasible
+                .iter()
+                .map(|(node, _)| {
+                    by_name
+                        .get(node.metadata.name.as_str())
+                        .map_or(0, |st| image_locality::score(pod, st, all.len()))
+                })
+                .collect()
+        }
     };
     for i in 0..n {
         let ni = feasible[i].1;

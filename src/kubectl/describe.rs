@@ -1290,8 +1290,6 @@ fn describe_replication_controller(
     w.finish()
 }
 
-/// Sum of container quantities for a resource (requests or limits), as `PodRequestsAndLimits`
-/// adds them: the first quantity's format, `0` when none.
 /// One resource of `resourcehelper.PodRequests` / `PodLimits` (k8s.io/component-helpers, with
 /// `SkipPodLevelResources: false`): regular containers and sidecars summed, each regular init
 /// container counted with the sidecars started before it, the maximum of both; pod-level
