@@ -257,14 +257,17 @@ fn describe_events(w: &mut Writer, evs: &[Event], now: Time) {
         } else {
             first
         };
+        // kubernetes/kubernetes#133627 (1.35): a container's event names its fieldPath.
+        let message = if e.field_path.is_empty() {
+            e.message.trim().to_string()
+        } else {
+            format!("{}: {}", e.field_path, e.message.trim())
+        };
         w.w(
             1,
             &format!(
-                "{}\t{}\t{interval}\t{}\t{}\n",
-                e.type_,
-                e.reason,
-                e.source,
-                e.message.trim()
+                "{}\t{}\t{interval}\t{}\t{message}\n",
+                e.type_, e.reason, e.source,
             ),
         );
     }

@@ -413,6 +413,8 @@ mod jsonpath_missing_keys_tests;
 #[cfg(test)]
 mod jsonpath_upstream_gap_tests;
 #[cfg(test)]
+mod kubectl_audit_tests;
+#[cfg(test)]
 mod label_annotate_upstream_gap_tests;
 #[cfg(test)]
 mod label_upstream_more_tests;

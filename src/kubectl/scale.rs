@@ -120,13 +120,12 @@ pub(crate) fn run(
         return Err("error: cannot use --resource-version with multiple resources".into());
     }
     if items.is_empty() {
-        return Err(match errs.first() {
-            Some(e) => format!(
-                "error: no objects passed to scale {}",
-                e.trim_start_matches("Error from server (NotFound): ")
-            ),
-            None => "error: no objects passed to scale".into(),
-        });
+        // kubernetes/kubernetes bb21080 (1.35, "standardize not found error message of kubectl
+        // scale"): the visit error is returned as is, no longer wrapped in "no objects passed".
+        if errs.is_empty() {
+            return Err("error: no objects passed to scale".into());
+        }
+        return Err(errs.join("\n"));
     }
     for (kind, obj) in items {
         let name = obj.meta().name.clone();
@@ -269,7 +268,7 @@ mod tests {
         );
         assert_eq!(
             execute(&mut sim, "scale rs nope --replicas=1").unwrap_err(),
-            "error: no objects passed to scale replicasets.apps \"nope\" not found"
+            "Error from server (NotFound): replicasets.apps \"nope\" not found"
         );
         assert_eq!(
             execute(&mut sim, "scale rs --replicas=1").unwrap_err(),

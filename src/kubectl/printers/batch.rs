@@ -53,6 +53,9 @@ pub fn job_status(j: &Job) -> &'static str {
         "Suspended"
     } else if has_job_condition(c, "FailureTarget") {
         "FailureTarget"
+    } else if has_job_condition(c, "SuccessCriteriaMet") {
+        // kubernetes/kubernetes#132832 (1.34): the interim success condition has its own STATUS.
+        "SuccessCriteriaMet"
     } else {
         "Running"
     }

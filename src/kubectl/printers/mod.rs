@@ -4,6 +4,8 @@
 //! to [`printer_for`]. Kinds without a printer get the server's default NAME / AGE table.
 
 pub mod apps_more;
+#[cfg(test)]
+mod audit_tests;
 pub mod autoscaling;
 pub mod batch;
 pub mod core_more;
