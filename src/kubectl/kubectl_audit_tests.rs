@@ -2,7 +2,7 @@
 //! (staging/src/k8s.io/kubectl): changes merged for 1.35 that the earlier ports predate.
 
 use super::execute;
-use super::testutil::sim;
+use super::testutil::{labels, load_pod, running_pod, sim};
 use crate::api::Object;
 use serde_json::json;
 
@@ -69,4 +69,35 @@ fn scale_missing_object_is_a_plain_not_found() {
         execute(&mut sim, "scale statefulset nope --replicas=1").unwrap_err(),
         "Error from server (NotFound): statefulsets.apps \"nope\" not found"
     );
+}
+
+// upstream: TestLabelMsg (staging/src/k8s.io/kubectl/pkg/cmd/label/label_test.go), 1.35
+// (kubernetes#134849): the message counts the keys actually added and removed, so adding and
+// removing is `modified`, removing a missing key beside an addition is only `labeled`, and
+// re-setting a label to its value is `not labeled`.
+#[test]
+fn label_msg_counts_actual_changes() {
+    let put = |sim: &mut crate::sim::Simulation, l: &[(&str, &str)]| {
+        let mut p = running_pod("p", "default", "node-1");
+        p.metadata.labels = labels(l).into();
+        load_pod(sim, p);
+    };
+    let cases = [
+        (&[("a", "b"), ("c", "d")][..], "e=f a-", "pod/p modified"),
+        (
+            &[("a", "b")],
+            "e=f zz- --dry-run=client",
+            "pod/p labeled (dry run)",
+        ),
+        (&[("a", "b")], "a=b --overwrite", "pod/p not labeled"),
+    ];
+    for (labels, args, want) in cases {
+        let mut s = sim();
+        put(&mut s, labels);
+        assert_eq!(
+            execute(&mut s, &format!("label pod p {args}")).unwrap(),
+            want,
+            "{args}"
+        );
+    }
 }

@@ -142,12 +142,6 @@ fn parse_annotations(spec: &[String]) -> Result<(BTreeMap<String, String>, Vec<S
     Ok((pairs, remove))
 }
 
-fn json_len(o: &Object) -> usize {
-    serde_json::to_string(&super::output::object_value(o))
-        .map(|s| s.len())
-        .unwrap_or(0)
-}
-
 pub(crate) fn run(
     sim: &mut Simulation,
     words: &[String],
@@ -332,6 +326,9 @@ fn apply_one(
         }
     }
     let mut updated = obj.clone();
+    // `labelFunc` (1.35, kubernetes#134849): the keys actually added (new or changed value)
+    // and actually removed decide the message, and a label change with neither is not sent.
+    let (mut added, mut removed) = (0, 0);
     {
         let m = updated.meta_mut();
         let map = match which {
@@ -339,20 +336,29 @@ fn apply_one(
             Which::Annotate => &mut m.annotations,
         };
         for (k, v) in new {
-            map.insert(k.clone(), v.clone());
+            if map.get(k) != Some(v) {
+                map.insert(k.clone(), v.clone());
+                added += 1;
+            }
         }
         for r in remove {
-            map.remove(r);
+            if map.remove(r).is_some() {
+                removed += 1;
+            }
         }
         if !resource_version.is_empty() {
             m.resource_version = resource_version.to_string();
         }
     }
-    let changed = updated != obj;
+    let changed = match which {
+        Which::Label => added + removed > 0,
+        Which::Annotate => updated != obj,
+    };
     let msg = match which {
-        Which::Label if !changed => "not labeled",
-        Which::Label if !overwrite && json_len(&updated) < json_len(&obj) => "unlabeled",
-        Which::Label => "labeled",
+        Which::Label if added > 0 && removed > 0 => "modified",
+        Which::Label if added > 0 => "labeled",
+        Which::Label if removed > 0 => "unlabeled",
+        Which::Label => "not labeled",
         Which::Annotate => "annotated",
     };
     let result = if local || list || dry == DryRun::Client || !changed {

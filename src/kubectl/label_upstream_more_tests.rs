@@ -54,9 +54,10 @@ fn run_label_msg() {
     }
 }
 
-// Upstream: TestLabelMsg (pkg/cmd/label/label_test.go): `updateDataChangeMsg` over the
-// object before and after `labelFunc` — "not labeled" when unchanged, "unlabeled" when the
-// object shrank without --overwrite, else "labeled"; the last row's overwrite error.
+// Upstream: TestLabelMsg (pkg/cmd/label/label_test.go, as of 1.35 / kubernetes#134849):
+// `updateDataChangeMsg` over the keys `labelFunc` actually added and removed — "not labeled"
+// for neither, "labeled" / "unlabeled" for one kind, "modified" for both; the last row's
+// overwrite error.
 #[test]
 fn label_msg() {
     type Row<'a> = (&'a [(&'a str, &'a str)], &'a str, Result<&'a str, &'a str>);
@@ -66,7 +67,7 @@ fn label_msg() {
         (&[("a", "b")], "a=c --overwrite", Ok("labeled")),
         (&[("a", "b")], "c=d", Ok("labeled")),
         (&[("a", "b")], "a-", Ok("unlabeled")),
-        (&[("a", "b"), ("c", "d")], "e=f a-", Ok("labeled")),
+        (&[("a", "b"), ("c", "d")], "e=f a-", Ok("modified")),
         (
             &[("status", "unhealthy")],
             "status=healthy --overwrite",
