@@ -15,6 +15,9 @@ pub mod names;
 pub mod names_more;
 pub mod node;
 pub mod pod;
+pub mod pod_resize;
+#[cfg(test)]
+mod pod_resize_tests;
 pub mod pod_resources;
 #[cfg(test)]
 mod pod_resources_tests;
