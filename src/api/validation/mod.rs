@@ -23,6 +23,8 @@ pub mod pod_resources;
 mod pod_resources_tests;
 pub mod pod_spec_more;
 pub mod pod_status;
+#[cfg(test)]
+mod pod_template_audit_tests;
 pub mod pod_volumes_env;
 #[cfg(test)]
 mod pod_volumes_env_tests;
