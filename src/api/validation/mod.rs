@@ -25,6 +25,8 @@ pub mod pod_spec_more;
 pub mod pod_status;
 #[cfg(test)]
 mod pod_template_audit_tests;
+#[cfg(test)]
+mod pod_template_seccomp_tests;
 pub mod pod_volumes_env;
 #[cfg(test)]
 mod pod_volumes_env_tests;
