@@ -334,3 +334,94 @@ fn regular_containers_with_empty_names_are_also_duplicates() {
         ]
     );
 }
+
+// Hand-derived from ValidatePodSpec / validatePodHostNetworkDeps / validateHandler
+// (validation.go).
+
+fn spec_patch(patch: Value) -> PodSpec {
+    let mut s = json!({
+        "containers": [ctr("abc")],
+        "restartPolicy": "Always",
+        "dnsPolicy": "ClusterFirst",
+        "terminationGracePeriodSeconds": 30,
+    });
+    if let (Some(o), Some(p)) = (s.as_object_mut(), patch.as_object()) {
+        for (k, v) in p {
+            o.insert(k.clone(), v.clone());
+        }
+    }
+    serde_json::from_value(s).expect("spec")
+}
+
+#[test]
+fn host_network_ports_template_vs_pod() {
+    let hp = |host: i64| {
+        spec_patch(
+            json!({"hostNetwork": true, "containers": [with(ctr("abc"), "ports",
+            json!([{"containerPort": 8080, "hostPort": host, "protocol": "TCP"}]))]}),
+        )
+    };
+    let pod = PodValidationOptions {
+        resource_is_pod: true,
+        ..Default::default()
+    };
+    // A template may leave hostPort unset (defaulting fills it in on the pod)...
+    assert!(validate(&hp(0)).is_empty());
+    // ...but not set it to another port; a pod must match exactly.
+    let bad = "spec.containers[0].ports[0].hostPort: Invalid value: 9090: must match `containerPort` when `hostNetwork` is true";
+    assert_eq!(validate(&hp(9090)), vec![bad]);
+    let on_pod = |s: &PodSpec| -> Vec<String> {
+        validate_pod_spec(s, "spec", pod)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    assert_eq!(on_pod(&hp(9090)), vec![bad]);
+    assert_eq!(
+        on_pod(&hp(0)),
+        vec!["spec.containers[0].ports[0].hostPort: Invalid value: 0: must match `containerPort` when `hostNetwork` is true"]
+    );
+    assert!(on_pod(&hp(8080)).is_empty());
+}
+
+#[test]
+fn active_deadline_and_grace_period_boundaries() {
+    let range = "must be between 1 and 2147483647, inclusive";
+    assert!(validate(&spec_patch(json!({"activeDeadlineSeconds": 1}))).is_empty());
+    assert!(validate(&spec_patch(json!({"activeDeadlineSeconds": 2147483647i64}))).is_empty());
+    assert_eq!(
+        validate(&spec_patch(json!({"activeDeadlineSeconds": 0}))),
+        vec![format!(
+            "spec.activeDeadlineSeconds: Invalid value: 0: {range}"
+        )]
+    );
+    assert_eq!(
+        validate(&spec_patch(json!({"activeDeadlineSeconds": 2147483648i64}))),
+        vec![format!(
+            "spec.activeDeadlineSeconds: Invalid value: 2147483648: {range}"
+        )]
+    );
+    // terminationGracePeriodSeconds is required (defaulting sets 30).
+    let mut s = json!({"containers": [ctr("abc")], "restartPolicy": "Always",
+                       "dnsPolicy": "ClusterFirst"});
+    s["containers"][0]["name"] = json!("abc");
+    let s: PodSpec = serde_json::from_value(s).expect("spec");
+    assert_eq!(
+        validate(&s),
+        vec!["spec.terminationGracePeriodSeconds: Required value"]
+    );
+}
+
+#[test]
+fn probe_with_two_handlers_is_forbidden() {
+    let s = spec_patch(
+        json!({"containers": [with(ctr("abc"), "livenessProbe", json!({
+        "exec": {"command": ["true"]},
+        "httpGet": {"path": "/", "port": 80, "scheme": "HTTP"},
+        "successThreshold": 1}))]}),
+    );
+    assert_eq!(
+        validate(&s),
+        vec!["spec.containers[0].livenessProbe.httpGet: Forbidden: may not specify more than 1 handler type"]
+    );
+}
