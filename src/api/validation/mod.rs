@@ -15,11 +15,18 @@ pub mod names;
 pub mod names_more;
 pub mod node;
 pub mod pod;
+pub mod pod_resize;
+#[cfg(test)]
+mod pod_resize_tests;
 pub mod pod_resources;
 #[cfg(test)]
 mod pod_resources_tests;
 pub mod pod_spec_more;
 pub mod pod_status;
+#[cfg(test)]
+mod pod_template_audit_tests;
+#[cfg(test)]
+mod pod_template_seccomp_tests;
 pub mod pod_volumes_env;
 #[cfg(test)]
 mod pod_volumes_env_tests;

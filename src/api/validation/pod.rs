@@ -1575,8 +1575,8 @@ pub fn validate_pod_create_gated(pod: &Pod, gates: &FeatureGates) -> Vec<FieldEr
 }
 
 /// `ValidatePodTemplateSpec`: template labels and annotations (reported on `<path>.labels` and
-/// `<path>.annotations`, as upstream), pod-specific annotations, the pod spec, no ephemeral
-/// containers.
+/// `<path>.annotations`, as upstream), pod-specific annotations, the pod spec, deprecated
+/// seccomp / AppArmor annotations that agree with the profile fields, no ephemeral containers.
 pub fn validate_pod_template_spec(
     t: &PodTemplateSpec,
     path: &str,
@@ -1599,6 +1599,13 @@ pub fn validate_pod_template_spec(
         &child(path, "spec"),
         opts,
     ));
+    // validateSeccompAnnotationsAndFields and validateAppArmorAnnotationsAndFieldsMatchOnCreate.
+    super::pod_spec_more::validate_security_annotations_match_at(
+        &mut errs,
+        &t.metadata.annotations,
+        &t.spec,
+        &child(path, "spec"),
+    );
     if t.spec
         .extra
         .get("ephemeralContainers")

@@ -838,7 +838,7 @@ type ContainerSc = (String, String, Option<Map<String, Value>>);
 
 /// Each container's security context with its path, in `VisitContainersWithPath` order, also
 /// for containers without one (`None`).
-fn containers_with_names(spec: &PodSpec) -> Vec<ContainerSc> {
+fn containers_with_names(spec: &PodSpec, spec_path: &str) -> Vec<ContainerSc> {
     let mut out = vec![];
     for (list, name) in [
         (&spec.init_containers, "initContainers"),
@@ -846,7 +846,7 @@ fn containers_with_names(spec: &PodSpec) -> Vec<ContainerSc> {
     ] {
         for (i, c) in list.iter().enumerate() {
             out.push((
-                idx(&child("spec", name), i),
+                idx(&child(spec_path, name), i),
                 c.name.clone(),
                 present(&c.extra, "securityContext")
                     .and_then(Value::as_object)
@@ -857,7 +857,7 @@ fn containers_with_names(spec: &PodSpec) -> Vec<ContainerSc> {
     if let Some(ecs) = present(&spec.extra, "ephemeralContainers").and_then(Value::as_array) {
         for (i, c) in ecs.iter().enumerate() {
             out.push((
-                idx("spec.ephemeralContainers", i),
+                idx(&child(spec_path, "ephemeralContainers"), i),
                 as_str(c.get("name")),
                 c.get("securityContext")
                     .filter(|v| !v.is_null())
@@ -907,6 +907,17 @@ pub fn validate_security_annotations_match_on_create(
     annotations: &std::collections::BTreeMap<String, String>,
     spec: &PodSpec,
 ) {
+    validate_security_annotations_match_at(errs, annotations, spec, "spec");
+}
+
+/// [`validate_security_annotations_match_on_create`] for a spec at `spec_path`
+/// (`ValidatePodTemplateSpec` runs both checks on `<template>.spec` as well).
+pub fn validate_security_annotations_match_at(
+    errs: &mut Vec<FieldError>,
+    annotations: &std::collections::BTreeMap<String, String>,
+    spec: &PodSpec,
+    spec_path: &str,
+) {
     let pod_sc = present(&spec.extra, "securityContext").and_then(Value::as_object);
     // Seccomp.
     if let (Some(field), Some(annotation)) = (
@@ -916,10 +927,10 @@ pub fn validate_security_annotations_match_on_create(
         errs.extend(seccomp_annotation_matches(
             annotation,
             field,
-            "spec.securityContext.seccompProfile",
+            &child(&child(spec_path, "securityContext"), "seccompProfile"),
         ));
     }
-    let containers = containers_with_names(spec);
+    let containers = containers_with_names(spec, spec_path);
     for (path, name, sc) in &containers {
         let Some(field) = sc.as_ref().and_then(|sc| present(sc, "seccompProfile")) else {
             continue;
