@@ -99,3 +99,56 @@ fn job_strategy_warnings_on_create() {
         [HIGH]
     );
 }
+
+/// `validCronjobSpec` (schedule "5 5 * * ?", concurrencyPolicy Allow, an Indexed job template
+/// of 10 completions and parallelism 10, restartPolicy OnFailure) with `schedule` and
+/// `template_spec` overriding the schedule and the pod spec.
+fn cron_job(generation: i64, schedule: &str, template_spec: Value) -> Object {
+    let mut o = Object::from_value(json!({
+        "apiVersion": "batch/v1", "kind": "CronJob",
+        "metadata": {"name": "mycronjob", "namespace": "default", "resourceVersion": "0"},
+        "spec": {"schedule": schedule, "concurrencyPolicy": "Allow",
+            "jobTemplate": {"spec": {"completionMode": "Indexed", "completions": 10,
+                "parallelism": 10, "template": {"spec": template_spec}}}},
+    }))
+    .expect("test CronJob decodes");
+    o.meta_mut().generation = generation;
+    o
+}
+
+fn valid_pod_spec() -> Value {
+    json!({"restartPolicy": "OnFailure", "containers": [{"name": "abc", "image": "image",
+        "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}]})
+}
+
+// upstream: TestCronJobStrategy_WarningsOnUpdate (pkg/registry/batch/cronjob/strategy_test.go)
+#[test]
+fn cron_job_strategy_warnings_on_update() {
+    let g = FeatureGates::default();
+    let valid = |generation| cron_job(generation, "5 5 * * ?", valid_pod_spec());
+    // "generation 0 for both".
+    assert!(warnings_on_update(&valid(0), &valid(0), &g).is_empty());
+    // "generation 1 for new; force WarningsOnUpdate to check PodTemplate for updates" (the old
+    // CronJob is at generation 1, the new one at 0: they differ, the template is checked).
+    assert!(warnings_on_update(&valid(0), &valid(1), &g).is_empty());
+    // "force validation failure in pod template".
+    let bad = cron_job(
+        0,
+        "5 5 * * ?",
+        json!({"imagePullSecrets": [{"name": ""}], "containers": [{"name": "abc", "image": "image"}]}),
+    );
+    assert_eq!(
+        warnings_on_update(&bad, &valid(1), &g),
+        ["spec.jobTemplate.spec.template.spec.imagePullSecrets[0].name: invalid empty name \"\""]
+    );
+    // "timezone invalid failure": `cronjobSpecWithTZinSchedule` (its unknown timeZone is a
+    // validation matter; the one warning is the TZ in the schedule).
+    let mut tz = cron_job(0, "CRON_TZ=UTC 5 5 * * ?", valid_pod_spec());
+    if let Object::CronJob(c) = &mut tz {
+        c.spec.time_zone = Some("Asia/DoesNotExist".into());
+    }
+    assert_eq!(
+        warnings_on_update(&tz, &valid(1), &g),
+        ["cannot use TZ or CRON_TZ in spec.spec.schedule, use timeZone instead, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details"]
+    );
+}
