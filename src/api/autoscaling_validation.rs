@@ -821,3 +821,7 @@ mod tests {
 #[cfg(test)]
 #[path = "autoscaling_validation_tests.rs"]
 mod upstream_tests;
+
+#[cfg(test)]
+#[path = "autoscaling_audit_tests.rs"]
+mod audit_tests;

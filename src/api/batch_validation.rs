@@ -1587,3 +1587,6 @@ mod upstream_tests5;
 
 #[cfg(test)]
 mod hugepages_tests;
+
+#[cfg(test)]
+mod audit_tests;

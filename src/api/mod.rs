@@ -37,6 +37,8 @@ pub mod sts_ds_validation;
 pub mod validation;
 pub mod warnings;
 #[cfg(test)]
+mod warnings_job_strategy_tests;
+#[cfg(test)]
 mod warnings_strategy_tests;
 #[cfg(test)]
 mod warnings_upstream_tests;

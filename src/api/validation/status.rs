@@ -242,6 +242,13 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
                 }
             }
         }
+        // `ValidateHorizontalPodAutoscalerStatusUpdate` (pkg/apis/autoscaling/validation), which
+        // the HPA status strategy runs on every status write.
+        Object::HorizontalPodAutoscaler(h) => {
+            let s = &h.status;
+            nonneg(&mut e, s.current_replicas.into(), "status.currentReplicas");
+            nonneg(&mut e, s.desired_replicas.into(), "status.desiredReplicas");
+        }
         _ => {}
     }
     e
