@@ -144,3 +144,22 @@ fn daemon_set_rolling_update_errors_through_apply() {
         &["spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero"],
     );
 }
+
+// An int32 field beyond its range never reaches validation: the v1 decoder refuses the body
+// (BadRequest, `json: cannot unmarshal number ... of type int32`), on create as upstream.
+#[test]
+fn int32_overflow_is_a_decode_error() {
+    let d = deployment("    type: Recreate\n", "").replace("replicas: 2", "replicas: 2147483648");
+    let (_, err, ok) = kubectl_f("i32", "apply", &d);
+    assert!(!ok);
+    assert!(
+        err.contains("Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32"),
+        "{err}"
+    );
+    let d = deployment("    type: Recreate\n", "").replace("replicas: 2", "replicas: -2147483648");
+    assert_invalid(
+        kubectl_f("i32min", "create", &d),
+        "Deployment",
+        &["spec.replicas: Invalid value: -2147483648: must be greater than or equal to 0"],
+    );
+}

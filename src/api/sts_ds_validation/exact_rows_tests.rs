@@ -720,3 +720,35 @@ fn empty_match_expressions_are_no_selector_change() {
         .match_expressions = Some(vec![]);
     assert!(validate_stateful_set_update(&new, &old).is_empty());
 }
+
+// daemonSetStrategy.ValidateUpdate runs ValidateDaemonSet and ValidateDaemonSetUpdate, so a bad
+// spec field is found twice; errors.NewInvalid's message (ErrorList.ToAggregate) and kubectl
+// (statusCausesToAggrError) print it once.
+#[test]
+fn daemon_set_update_reports_a_spec_error_once() {
+    use crate::api::{Object, Time};
+    let mut api = crate::store::apiserver::ApiServer::new(1, Time(0));
+    let mut v = serde_json::to_value(daemon_set(json!({}))).expect("JSON");
+    v["apiVersion"] = json!("apps/v1");
+    v["kind"] = json!("DaemonSet");
+    api.create(Object::from_value(v).expect("object"))
+        .expect("valid DaemonSet");
+    let mut d = api
+        .store
+        .get::<DaemonSet>("default", "abc")
+        .cloned()
+        .expect("stored");
+    d.spec.min_ready_seconds = -1;
+    let e = api
+        .update(Object::DaemonSet(d))
+        .expect_err("invalid update");
+    let line = "spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0";
+    assert_eq!(
+        e.message,
+        format!("DaemonSet.apps \"abc\" is invalid: {line}")
+    );
+    assert_eq!(
+        e.kubectl_message(),
+        format!("The DaemonSet \"abc\" is invalid: {line}")
+    );
+}
