@@ -752,3 +752,107 @@ fn daemon_set_update_reports_a_spec_error_once() {
         format!("The DaemonSet \"abc\" is invalid: {line}")
     );
 }
+
+// upstream: TestValidateDaemonSetUpdate (pkg/apis/apps/validation/validation_test.go): the error
+// rows with their exact texts (apps/v1 keeps spec.templateGeneration in the
+// deprecated.daemonset.template.generation annotation).
+#[test]
+fn validate_daemon_set_update_error_rows_exact() {
+    let mk = |name: &str, rv: &str, generation: i64, patch: Value| {
+        let mut d = daemon_set(patch);
+        d.metadata.name = name.into();
+        d.metadata.resource_version = rv.into();
+        d.metadata.annotations.insert(
+            "deprecated.daemonset.template.generation".into(),
+            generation.to_string(),
+        );
+        d
+    };
+    let abc2 = json!({"spec": {"selector": {"matchLabels": {"a": null, "c": "d"}},
+        "template": {"metadata": {"labels": {"a": null, "c": "d"}}}}});
+    let rows: Vec<(&str, DaemonSet, DaemonSet, Vec<String>)> = vec![
+        (
+            "change daemon name",
+            mk("", "1", 1, json!({})),
+            mk("abc", "2", 1, json!({})),
+            vec!["metadata.name: Invalid value: \"abc\": field is immutable".into()],
+        ),
+        (
+            "invalid selector",
+            mk("abc", "1", 1, json!({})),
+            mk(
+                "abc",
+                "2",
+                1,
+                json!({"spec": {"selector": {"matchLabels": {"a": null, BAD_KEY: "b"}}}}),
+            ),
+            vec![format!(
+                "spec.selector.matchLabels: Invalid value: {BAD_KEY:?}: {NAME_PART}"
+            )],
+        ),
+        (
+            "invalid pod",
+            mk("abc", "1", 1, json!({})),
+            mk("abc", "2", 2, json!({"spec": {"template": {"spec": {"containers": []}}}})),
+            vec!["spec.template.spec.containers: Required value".into()],
+        ),
+        (
+            "negative templateGeneration",
+            mk("abc", "1", -1, json!({})),
+            mk("abc", "2", -1, json!({})),
+            vec!["spec.templateGeneration: Invalid value: -1: must be greater than or equal to 0"
+                .into()],
+        ),
+        (
+            "decreased templateGeneration",
+            mk("abc", "1", 2, json!({})),
+            mk("abc", "2", 1, json!({})),
+            vec!["spec.templateGeneration: Invalid value: 1: must not be decremented".into()],
+        ),
+        (
+            "unchanged templateGeneration upon template update",
+            mk("abc", "1", 2, json!({})),
+            mk("abc", "2", 2, abc2.clone()),
+            vec![
+                "spec.templateGeneration: Invalid value: 2: must be incremented upon template update"
+                    .into(),
+            ],
+        ),
+        (
+            // Hand-derived: a bump without a template change.
+            "incremented templateGeneration without template update",
+            mk("abc", "1", 2, json!({})),
+            mk("abc", "2", 3, json!({})),
+            vec![
+                "spec.templateGeneration: Invalid value: 3: must not be incremented without template update"
+                    .into(),
+            ],
+        ),
+    ];
+    for (name, old, update, want) in rows {
+        assert_eq!(
+            lines(&validate_daemon_set_update(&update, &old)),
+            want,
+            "{name}"
+        );
+    }
+    // "invalid update strategy": one NotSupported error at spec.updateStrategy.
+    let errs = validate_daemon_set_update(
+        &mk(
+            "abc",
+            "2",
+            1,
+            json!({"spec": {"updateStrategy": {"type": "Random"}}}),
+        ),
+        &mk("abc", "1", 1, json!({})),
+    );
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].field, "spec.updateStrategy");
+    assert!(
+        errs[0]
+            .to_string()
+            .ends_with(": supported values: \"RollingUpdate\", \"OnDelete\""),
+        "{}",
+        errs[0]
+    );
+}
