@@ -51,20 +51,24 @@ pub fn validate_positive_int_or_percent(v: &IntOrString, path: &str) -> Vec<Fiel
 fn get_percent_value(v: &IntOrString) -> Option<i64> {
     match v {
         IntOrString::String(s) if is_valid_percent(s) => {
-            // Atoi of a long digit string overflows to an error (value 0) upstream.
-            Some(s[..s.len() - 1].parse::<i64>().unwrap_or(0))
+            // `value, _ := strconv.Atoi(...)`: a digit string beyond int64 gives ErrRange with
+            // the clamped math.MaxInt64, not 0.
+            Some(super::intstr::go_atoi_value(
+                s.strip_suffix('%').unwrap_or(s),
+            ))
         }
         _ => None,
     }
 }
 
-/// `getIntOrPercentValue`: the percentage, or `IntValue()` (0 for a non-numeric string).
-fn get_int_or_percent_value(v: &IntOrString) -> i64 {
+/// `getIntOrPercentValue`: the percentage, or `IntValue()` (`strconv.Atoi` of a string, its
+/// error ignored: 0 for a non-numeric string, clamped beyond int64).
+pub fn get_int_or_percent_value(v: &IntOrString) -> i64 {
     match get_percent_value(v) {
         Some(p) => p,
         None => match v {
             IntOrString::Int(i) => i64::from(*i),
-            IntOrString::String(s) => s.parse::<i64>().unwrap_or(0),
+            IntOrString::String(s) => super::intstr::go_atoi_value(s),
         },
     }
 }
@@ -241,12 +245,16 @@ fn validate_deployment_strategy_update_before_ratchet(
     old: &Deployment,
 ) -> Vec<FieldError> {
     let mut errs = validate_deployment_update(new, old);
-    if new.spec.selector != old.spec.selector {
-        errs.push(FieldError::invalid(
-            "spec.selector",
-            to_value(&new.spec.selector),
-            "field is immutable",
-        ));
+    use crate::api::validation::workloads::normalized;
+    if normalized(&new.spec.selector) != normalized(&old.spec.selector) {
+        errs.push(match &new.spec.selector {
+            Some(sel) => crate::api::validation::meta::invalid_selector(
+                "spec.selector",
+                sel,
+                "field is immutable",
+            ),
+            None => FieldError::invalid("spec.selector", Value::Null, "field is immutable"),
+        });
     }
     errs
 }
@@ -261,6 +269,9 @@ pub fn validate_deployment_object(d: &Deployment, old: Option<&Object>) -> Vec<F
 
 #[cfg(test)]
 mod upstream_tests2;
+
+#[cfg(test)]
+mod exact_rows_tests;
 
 #[cfg(test)]
 mod tests {

@@ -135,6 +135,18 @@ fn go_atoi(s: &str) -> Result<i64, &'static str> {
     s.parse::<i64>().map_err(|_| "value out of range")
 }
 
+/// The value of Go's `v, _ := strconv.Atoi(s)` (64-bit `int`): 0 on a syntax error, and on a
+/// range error the clamped `math.MaxInt64` / `math.MinInt64` that `ParseInt` returns with it
+/// (apps validation's `getPercentValue` and `IntOrString.IntValue` ignore the error).
+pub fn go_atoi_value(s: &str) -> i64 {
+    match go_atoi(s) {
+        Ok(v) => v,
+        Err("value out of range") if s.starts_with('-') => i64::MIN,
+        Err("value out of range") => i64::MAX,
+        Err(_) => 0,
+    }
+}
+
 /// `intstr.GetScaledValueFromIntOrPercent` on an optional value (`nil` is an error upstream).
 ///
 /// # Errors

@@ -10,7 +10,7 @@ use super::apps_more::{
 };
 use super::core_more::{PersistentVolumeClaim, Service};
 use super::deployment_validation::{
-    is_not_more_than_100_percent, validate_positive_int_or_percent,
+    get_int_or_percent_value, is_not_more_than_100_percent, validate_positive_int_or_percent,
 };
 use super::errors::{go_json, FieldError};
 use super::intstr::IntOrString;
@@ -44,17 +44,6 @@ pub fn name_is_dns1035_label(name: &str, prefix: bool) -> Vec<String> {
 
 fn to_value<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
-}
-
-/// `getPercentValue` / `getIntOrPercentValue` of apps validation.
-fn get_int_or_percent_value(v: &IntOrString) -> i64 {
-    match v {
-        IntOrString::String(s) if super::deployment_validation::is_valid_percent(s) => {
-            s[..s.len() - 1].parse::<i64>().unwrap_or(0)
-        }
-        IntOrString::Int(i) => i64::from(*i),
-        IntOrString::String(s) => s.parse::<i64>().unwrap_or(0),
-    }
 }
 
 /// The template labels as Go prints the map: `null` when absent, else sorted JSON.
@@ -288,7 +277,11 @@ fn validate_stateful_set_update_before_ratchet(
     clone.ordinals = old.spec.ordinals.clone();
     clone.persistent_volume_claim_retention_policy =
         old.spec.persistent_volume_claim_retention_policy.clone();
-    if clone != old.spec {
+    // Semantic.DeepEqual: an empty and an absent matchLabels/matchExpressions are equal.
+    clone.selector = super::validation::workloads::normalized(&clone.selector);
+    let mut old_spec = old.spec.clone();
+    old_spec.selector = super::validation::workloads::normalized(&old_spec.selector);
+    if clone != old_spec {
         errs.push(FieldError::forbidden("spec", STATEFULSET_FORBIDDEN_UPDATE));
     }
     errs
@@ -499,7 +492,8 @@ fn validate_daemon_set_strategy_update_before_ratchet(
 ) -> Vec<FieldError> {
     let mut errs = validate_daemon_set(new);
     errs.extend(validate_daemon_set_update(new, old));
-    if new.spec.selector != old.spec.selector {
+    use super::validation::workloads::normalized;
+    if normalized(&new.spec.selector) != normalized(&old.spec.selector) {
         errs.push(match &new.spec.selector {
             Some(sel) => invalid_selector("spec.selector", sel, FIELD_IMMUTABLE),
             None => FieldError::invalid("spec.selector", Value::Null, FIELD_IMMUTABLE),
@@ -1719,6 +1713,8 @@ pub fn validate_service_update(new: &Service, old: &Service) -> Vec<FieldError> 
 
 #[cfg(test)]
 mod data_source_tests;
+#[cfg(test)]
+mod exact_rows_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -328,6 +328,9 @@ pub fn validate_status_update_gated(
 mod upstream_status_update_tests;
 
 #[cfg(test)]
+mod exact_rows_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::api::{Deployment, DeploymentStatus, ReplicaSet, ReplicaSetStatus};

@@ -124,7 +124,10 @@ pub fn validate_replica_set_update(new: &ReplicaSet, old: &ReplicaSet) -> Vec<Fi
 }
 
 /// Semantic equality of selectors (nil and empty maps/lists are equal).
-fn normalized(sel: &Option<LabelSelector>) -> Option<LabelSelector> {
+/// A selector with empty `matchLabels` / `matchExpressions` dropped: `apiequality.Semantic.DeepEqual`
+/// (behind `ValidateImmutableField` and the declarative `+k8s:immutable`) holds an empty and a
+/// nil map or slice equal.
+pub(crate) fn normalized(sel: &Option<LabelSelector>) -> Option<LabelSelector> {
     sel.as_ref().map(|s| LabelSelector {
         match_labels: s.match_labels.clone().filter(|m| !m.is_empty()),
         match_expressions: s.match_expressions.clone().filter(|m| !m.is_empty()),
