@@ -406,3 +406,62 @@ fn suspended_job_with_completions_reached_completes() {
     assert!(!job_events(&f).iter().any(|e| e.1 == "Suspended"));
     assert!(job_events(&f).contains(&ev("Normal", "Completed", "Job completed")));
 }
+
+// upstream: completions 0 (an elastic Indexed Job scaled to 0, or a NonIndexed one): manageJob
+// wants no pod and `succeeded >= completions && active == 0` holds at once. Without delayed
+// terminal conditions Complete is written directly; with them (JobPodReplacementPolicy on) the
+// interim SuccessCriteriaMet is appended and, nothing terminating, Complete follows in the same
+// sync (trackJobStatusAndRemoveFinalizers then enactJobFinished), both CompletionsReached.
+#[test]
+fn zero_completions_complete_at_once() {
+    for (indexed, prp, want) in [
+        (
+            false,
+            false,
+            vec![c4("Complete", "True", "CompletionsReached", REACHED)],
+        ),
+        (
+            true,
+            true,
+            vec![
+                c4("SuccessCriteriaMet", "True", "CompletionsReached", REACHED),
+                c4("Complete", "True", "CompletionsReached", REACHED),
+            ],
+        ),
+    ] {
+        let s = Sync {
+            parallelism: 0,
+            completions: 0,
+            indexed,
+            prp,
+            ..Default::default()
+        };
+        let (f, st) = s.run("zero completions");
+        assert_eq!(f.count("create", "Pod"), 0);
+        assert_eq!(st.active, 0);
+        assert_eq!(conds(&st), want, "indexed={indexed}");
+        assert!(st.completion_time.is_some());
+    }
+}
+
+// upstream: manageJob for a Job without completions (work queue): once a pod succeeded,
+// wantActive is the current active count, so nothing is created for the finished pod; the Job is
+// complete only when no pod is active any more.
+#[test]
+fn work_queue_job_with_a_success_and_an_active_pod() {
+    let s = Sync {
+        parallelism: 2,
+        completions: -1,
+        pods: vec![
+            json!({"status": {"phase": "Succeeded"}}),
+            json!({"status": {"phase": "Running"}}),
+        ],
+        ..Default::default()
+    };
+    let (f, st) = s.run("work queue");
+    assert_eq!(f.count("create", "Pod"), 0);
+    assert_eq!(f.count("delete", "Pod"), 0);
+    assert_eq!(st.active, 1);
+    assert_eq!(st.succeeded, 1);
+    assert!(st.conditions.is_empty(), "{:?}", conds(&st));
+}
