@@ -632,6 +632,26 @@ fn success_policy() {
             vec!["Complete"],
         ),
         (
+            // The upstream row checks the jobs_finished_total metric's reason label
+            // (CompletionsReached); kubeplay has no metrics, so the conditions' reason is checked
+            // below instead.
+            "job without successPolicy; incremented the jobs_finished_total metric with CompletionsReached reason",
+            true,
+            json!({"parallelism": 1, "completions": 1, "completionMode": "Indexed"}),
+            vec![Term {
+                index: 0,
+                phase: "Succeeded",
+                active: 0,
+                failed: 0,
+                succeeded: 1,
+                active_indexes: &[],
+                completed: "0",
+                failed_indexes: None,
+                terminating: 0,
+            }],
+            vec!["SuccessCriteriaMet", "Complete"],
+        ),
+        (
             "succeededIndexes; SuccessCriteriaMet and Complete with an index pending",
             true,
             json!({"parallelism": 2, "completions": 2, "completionMode": "Indexed",
@@ -757,6 +777,23 @@ fn success_policy() {
             want.contains(&"Complete"),
             "{name}: completionTime"
         );
+        if name.starts_with("job without successPolicy") {
+            // newSuccessCondition: CompletionsReached while JobSuccessPolicy is on.
+            let reasons: Vec<(&str, &str)> = j
+                .status
+                .conditions
+                .iter()
+                .map(|c| (c.type_.as_str(), c.reason.as_str()))
+                .collect();
+            assert_eq!(
+                reasons,
+                vec![
+                    ("SuccessCriteriaMet", "CompletionsReached"),
+                    ("Complete", "CompletionsReached")
+                ],
+                "{name}"
+            );
+        }
         validate_finished_pods_no_finalizer(&sim, &job);
     }
 }

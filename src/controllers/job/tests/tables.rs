@@ -3,6 +3,7 @@
 
 use super::*;
 
+mod edge_rows;
 mod fault_rows;
 
 /// (type, status, reason, message) of each condition, in order.
