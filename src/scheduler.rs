@@ -1206,7 +1206,16 @@ fn topology_spread_scores_with<'a>(
             ((sz + 2) as f64).ln()
         })
         .collect();
-    let zonal = hostname.iter().any(|h| !h);
+    // A zonal constraint's per-value counts are read only for feasible, not ignored nodes that
+    // carry its topology key; when none does (e.g. nodes without zone labels under the system
+    // default constraints), adding them up would change no score, so the visit is skipped.
+    let zonal = (0..k).any(|i| {
+        !hostname[i]
+            && filtered_values
+                .chunks(k)
+                .zip(&ignored)
+                .any(|(vs, ig)| !*ig && vs[i].is_some())
+    });
     let honor_affinity = constraints
         .iter()
         .any(|c| c.node_affinity_policy == NodeInclusionPolicy::Honor);
@@ -1216,7 +1225,8 @@ fn topology_spread_scores_with<'a>(
     // Only nodes with matching pods add to a topology value: when the caller knows them, visit
     // just those (`all` is in node-name order) instead of every node.
     let visit: Vec<&(&Node, &NodeInfo)> = match counted_nodes {
-        Some(names) if zonal => {
+        _ if !zonal => vec![],
+        Some(names) => {
             debug_assert!(all
                 .windows(2)
                 .all(|w| w[0].0.metadata.name < w[1].0.metadata.name));
@@ -1233,9 +1243,6 @@ fn topology_spread_scores_with<'a>(
     };
     let mut vs: Vec<Option<&str>> = Vec::with_capacity(k);
     for node in visit {
-        if !zonal {
-            break; // only hostname constraints: nothing to add up per topology value
-        }
         let (n, ni) = *node;
         vs.clear();
         values_of(node, &mut vs);
@@ -1336,21 +1343,27 @@ fn score_nodes_with(
     let pts = if counts_from_index {
         let ns = pod.metadata.namespace.as_str();
         let mut per_node: Vec<BTreeMap<&str, i64>> = Vec::with_capacity(constraints.len());
+        // Constraint `i` counts with `per_node[slot[i]]`.
+        let mut slot: Vec<usize> = Vec::with_capacity(constraints.len());
         for (i, c) in constraints.iter().enumerate() {
             // The system defaults share one selector: count once.
             if i > 0 && constraints[i - 1].selector == c.selector {
-                let prev = per_node[i - 1].clone();
-                per_node.push(prev);
+                slot.push(per_node.len() - 1);
                 continue;
             }
+            slot.push(per_node.len());
             per_node.push(pod_topology_spread::count_pods_match_selector_by_node(
                 store,
                 &c.selector,
                 ns,
             ));
         }
-        let count =
-            |i: usize, ni: &NodeInfo| per_node[i].get(ni.name.as_str()).copied().unwrap_or(0);
+        let count = |i: usize, ni: &NodeInfo| {
+            per_node[slot[i]]
+                .get(ni.name.as_str())
+                .copied()
+                .unwrap_or(0)
+        };
         let counted: BTreeSet<&str> = per_node.iter().flat_map(|m| m.keys().copied()).collect();
         topology_spread_scores_with(
             pod,
