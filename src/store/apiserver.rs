@@ -100,7 +100,10 @@ fn prepare_pod_status_update(new: &mut Object, old: &Object) {
         // Only a status with an unset observedGeneration changes (a shared status is not
         // copied for nothing).
         if n.status.observed_generation == 0
-            || n.status.conditions.iter().any(|c| c.observed_generation == 0)
+            || n.status
+                .conditions
+                .iter()
+                .any(|c| c.observed_generation == 0)
         {
             preserve_old_observed_generation(&mut n.status, &o.status);
         }
