@@ -390,6 +390,22 @@ struct PodRt {
     init: Vec<Ctr>,
     ctrs: Vec<Ctr>,
     stop: Option<Stop>,
+    /// The inputs of the last status build that equalled the stored status (see
+    /// [`StatusMemo`]); cleared whenever a container changes.
+    memo: Option<StatusMemo>,
+}
+
+/// What `pod_status` read when its result equalled the stored status: the stored status and
+/// spec (held, so their addresses cannot be reused for other values), the generation and which
+/// containers were ready then (the one input that changes with time alone). While all of these
+/// and the containers are unchanged, a rebuild would give the stored status again, so the
+/// kubelet skips it.
+#[derive(Clone, Debug)]
+struct StatusMemo {
+    status: crate::api::meta::Shared<PodStatus>,
+    spec: std::sync::Arc<crate::api::PodSpec>,
+    generation: i64,
+    ready: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -734,13 +750,21 @@ impl PodRt {
                 .any(|c| c.state == St::Done && !c.done_ok())
     }
 
-    /// Runs every transition due at or before `now`, in order.
-    fn advance(&mut self, images: &mut BTreeSet<String>, env: &Env, now: Time, ev: &mut Vec<Ev>) {
+    /// Runs every transition due at or before `now`, in order. Returns whether any container
+    /// changed.
+    fn advance(
+        &mut self,
+        images: &mut BTreeSet<String>,
+        env: &Env,
+        now: Time,
+        ev: &mut Vec<Ev>,
+    ) -> bool {
+        let mut any = false;
         for _ in 0..10_000 {
             let mut changed = false;
             if !self.initialized() {
                 if self.init_failed(env) {
-                    return;
+                    return any;
                 }
                 // The first init container not done (sidecars count once running).
                 if let Some(c) = self
@@ -795,9 +819,36 @@ impl PodRt {
                 }
             }
             if !changed {
-                return;
+                return any;
+            }
+            any = true;
+        }
+        any
+    }
+
+    /// Which containers (init, then regular) are ready at `now`, as bits; `None` past 64.
+    fn ready_bits(&self, now: Time) -> Option<u64> {
+        let mut bits = 0u64;
+        for (i, c) in self.init.iter().chain(self.ctrs.iter()).enumerate() {
+            if i >= 64 {
+                return None;
+            }
+            if c.ready(now) {
+                bits |= 1 << i;
             }
         }
+        Some(bits)
+    }
+
+    /// Whether `pod_status(pod, self, now, false)` is known to equal `pod.status` (see
+    /// [`StatusMemo`]).
+    fn status_unchanged(&self, pod: &Pod, now: Time) -> bool {
+        self.memo.as_ref().is_some_and(|m| {
+            crate::api::Shared::ptr_eq(&m.status, &pod.status)
+                && std::sync::Arc::ptr_eq(&m.spec, &pod.spec)
+                && m.generation == pod.metadata.generation
+                && self.ready_bits(now) == Some(m.ready)
+        })
     }
 
     fn next_wake(&self, now: Time) -> Option<Time> {
@@ -884,7 +935,7 @@ fn container_status(c: &Ctr, pod_initializing: bool, now: Time) -> ContainerStat
 /// does not own (PodScheduled, DisruptionTarget, ...) and transition times that did not change.
 /// The status-update request: the pod's metadata and spec with a new status (the old status is
 /// not copied).
-fn with_status(pod: &Pod, status: PodStatus) -> Object {
+fn with_status(pod: &Pod, status: impl Into<crate::api::Shared<PodStatus>>) -> Object {
     Pod {
         api_version: pod.api_version.clone(),
         kind: pod.kind.clone(),
@@ -1204,6 +1255,7 @@ impl Kubelet {
                     .map(|c| new_ctr(c, false))
                     .collect(),
                 stop: None,
+                memo: None,
             };
             for c in rt.init.iter_mut() {
                 if let Some(cs) = pod
@@ -1237,6 +1289,7 @@ impl Kubelet {
             .images;
 
         if pod.metadata.deletion_timestamp.is_some() {
+            rt.memo = None;
             // Graceful termination.
             if rt.stop.is_none() {
                 let grace =
@@ -1271,7 +1324,7 @@ impl Kubelet {
             let stop = rt.stop.clone().expect("set");
             record(ctx, pod, &events);
             if stop.done > now {
-                ctx.requeue_after(&format!("pod:{key}"), stop.done - now);
+                ctx.requeue_after(&["pod:", key].concat(), stop.done - now);
                 return Ok(());
             }
             if !frozen {
@@ -1318,15 +1371,41 @@ impl Kubelet {
         if frozen || terminal {
             return Ok(());
         }
-        rt.advance(images, &env, now, &mut events);
-        let status = pod_status(pod, rt, now, false);
+        if rt.advance(images, &env, now, &mut events) {
+            rt.memo = None;
+        }
         let wake = rt.next_wake(now);
-        if status != *pod.status {
-            ctx.update_status(with_status(pod, status))?;
+        if !rt.status_unchanged(pod, now) {
+            let status = pod_status(pod, rt, now, false);
+            if status != *pod.status {
+                rt.memo = None;
+                // The status written is what a rebuild from it would give again (the kept
+                // conditions and times come back unchanged): remember it, if the API server
+                // stored it as sent.
+                let sent = crate::api::Shared::from(status);
+                let stored = ctx.update_status(with_status(pod, sent.clone()))?;
+                if Pod::from_object(&stored)
+                    .is_some_and(|p| crate::api::Shared::ptr_eq(&p.status, &sent))
+                {
+                    rt.memo = rt.ready_bits(now).map(|ready| StatusMemo {
+                        status: sent,
+                        spec: pod.spec.clone(),
+                        generation: pod.metadata.generation,
+                        ready,
+                    });
+                }
+            } else {
+                rt.memo = rt.ready_bits(now).map(|ready| StatusMemo {
+                    status: pod.status.clone(),
+                    spec: pod.spec.clone(),
+                    generation: pod.metadata.generation,
+                    ready,
+                });
+            }
         }
         record(ctx, pod, &events);
         if let Some(t) = wake {
-            ctx.requeue_after(&format!("pod:{key}"), t - now);
+            ctx.requeue_after(&["pod:", key].concat(), t - now);
         }
         Ok(())
     }

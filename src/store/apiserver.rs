@@ -97,7 +97,16 @@ fn prepare_pod_status_update(new: &mut Object, old: &Object) {
         if n.status.qos_class.is_empty() && !o.status.qos_class.is_empty() {
             n.status.qos_class.clone_from(&o.status.qos_class);
         }
-        preserve_old_observed_generation(&mut n.status, &o.status);
+        // Only a status with an unset observedGeneration changes (a shared status is not
+        // copied for nothing).
+        if n.status.observed_generation == 0
+            || n.status
+                .conditions
+                .iter()
+                .any(|c| c.observed_generation == 0)
+        {
+            preserve_old_observed_generation(&mut n.status, &o.status);
+        }
     }
 }
 
@@ -435,27 +444,30 @@ impl ApiServer {
         if namespaced && o.meta().namespace.is_empty() {
             o.meta_mut().namespace = "default".into();
         }
-        let resource = if group.is_empty() {
-            plural.to_string()
-        } else {
-            format!("{plural}.{group}")
+        // Printed only for an error.
+        let resource = || {
+            if group.is_empty() {
+                plural.to_string()
+            } else {
+                format!("{plural}.{group}")
+            }
         };
         let r = ObjectRef::of(&o);
         let Some(old) = self.store.get_arc(&r) else {
-            return Err(ApiError::not_found(&resource, &r.name));
+            return Err(ApiError::not_found(&resource(), &r.name));
         };
         let om = old.meta();
         let rv = &o.meta().resource_version;
         if !rv.is_empty() && *rv != om.resource_version {
             return Err(ApiError::conflict(
-                &resource,
+                &resource(),
                 &r.name,
                 "the object has been modified; please apply your changes to the latest version and try again",
             ));
         }
         if !o.meta().uid.is_empty() && o.meta().uid != om.uid {
             return Err(ApiError::conflict(
-                &resource,
+                &resource(),
                 &r.name,
                 "Precondition failed: UID in precondition",
             ));

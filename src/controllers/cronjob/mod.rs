@@ -29,7 +29,7 @@ use std::borrow::Borrow;
 use utils::{
     by_job_start_time_less, delete_from_active_list, get_finished_status, get_job_from_template2,
     get_job_name, get_ref, in_active_list, in_active_list_by_name, is_job_succeeded,
-    next_schedule_time, next_schedule_time_duration, rfc1123z,
+    next_schedule_time, next_schedule_time_duration, rfc1123z, RememberingSchedule,
 };
 
 /// The component name events are reported from.
@@ -360,6 +360,7 @@ pub fn sync_cron_job<J: Borrow<Job>>(
             return (None, update, None);
         }
     };
+    let sched = RememberingSchedule::new(&sched);
     let (scheduled, too_many, err) = next_schedule_time(cj, now, &sched);
     if too_many {
         ctx.event_on(

@@ -8,6 +8,51 @@ use crate::api::batch::{
 use crate::api::{Duration, Time};
 use crate::cron::{load_location, Schedule};
 
+/// `Schedule.Next` as the time arithmetic below asks it.
+pub trait NextTime {
+    fn next_time(&self, t: Time) -> Time;
+}
+
+impl NextTime for Schedule {
+    fn next_time(&self, t: Time) -> Time {
+        self.next(t)
+    }
+}
+
+/// A schedule that remembers its last four answers: one sync asks for the same activation up
+/// to five times (`nextScheduleTime`, then `nextScheduleTimeDuration`, each starting from the
+/// last schedule time). `Next` is a pure function of its argument, so the answers are the same.
+pub struct RememberingSchedule<'a> {
+    schedule: &'a Schedule,
+    seen: std::cell::Cell<[Option<(Time, Time)>; 4]>,
+    slot: std::cell::Cell<usize>,
+}
+
+impl<'a> RememberingSchedule<'a> {
+    pub fn new(schedule: &'a Schedule) -> Self {
+        RememberingSchedule {
+            schedule,
+            seen: std::cell::Cell::new([None; 4]),
+            slot: std::cell::Cell::new(0),
+        }
+    }
+}
+
+impl NextTime for RememberingSchedule<'_> {
+    fn next_time(&self, t: Time) -> Time {
+        let mut seen = self.seen.get();
+        if let Some((_, n)) = seen.iter().flatten().find(|(from, _)| *from == t) {
+            return *n;
+        }
+        let n = self.schedule.next_time(t);
+        let slot = self.slot.get();
+        seen[slot] = Some((t, n));
+        self.seen.set(seen);
+        self.slot.set((slot + 1) % seen.len());
+        n
+    }
+}
+
 /// `nextScheduleDelta`: requeues land 100 ms after the schedule time (clock skew padding).
 pub const NEXT_SCHEDULE_DELTA: Duration = Duration::from_millis(100);
 
@@ -40,7 +85,7 @@ pub struct MostRecent {
 pub fn most_recent_schedule_time(
     cj: &CronJob,
     now: Time,
-    schedule: &Schedule,
+    schedule: &impl NextTime,
     include_starting_deadline_seconds: bool,
 ) -> Result<MostRecent, (MostRecent, String)> {
     let mut earliest = cj.metadata.creation_timestamp.unwrap_or(Time::ZERO);
@@ -60,8 +105,8 @@ pub fn most_recent_schedule_time(
         most_recent,
         missed: MissedSchedules::None,
     };
-    let t1 = schedule.next(earliest);
-    let t2 = schedule.next(t1);
+    let t1 = schedule.next_time(earliest);
+    let t2 = schedule.next_time(t1);
     if now < t1 {
         return Ok(none(None));
     }
@@ -80,10 +125,10 @@ pub fn most_recent_schedule_time(
     let missed_count = elapsed / between + 1;
     let potential = t1 + Duration::from_secs((missed_count - 1 - 1) * between);
     let mut most_recent = None;
-    let mut t = schedule.next(potential);
+    let mut t = schedule.next_time(potential);
     while !t.is_zero() && t <= now {
         most_recent = Some(t);
-        t = schedule.next(t);
+        t = schedule.next_time(t);
     }
     let missed = if missed_count > 100 {
         MissedSchedules::Many
@@ -107,7 +152,7 @@ pub fn most_recent_schedule_time(
 pub fn next_schedule_time(
     cj: &CronJob,
     now: Time,
-    schedule: &Schedule,
+    schedule: &impl NextTime,
 ) -> (Option<Time>, bool, Option<String>) {
     let (r, err) = match most_recent_schedule_time(cj, now, schedule, true) {
         Ok(r) => (r, None),
@@ -121,7 +166,7 @@ pub fn next_schedule_time(
 
 /// `nextScheduleTimeDuration`: how long until the next schedule time (plus 100 ms), counted from
 /// the most recent schedule time (or the earliest time when none was missed, or now).
-pub fn next_schedule_time_duration(cj: &CronJob, now: Time, schedule: &Schedule) -> Duration {
+pub fn next_schedule_time_duration(cj: &CronJob, now: Time, schedule: &impl NextTime) -> Duration {
     let base = match most_recent_schedule_time(cj, now, schedule, false) {
         Err(_) => now,
         Ok(r) => match r.most_recent {
@@ -130,7 +175,7 @@ pub fn next_schedule_time_duration(cj: &CronJob, now: Time, schedule: &Schedule)
             None => now,
         },
     };
-    let next = schedule.next(base);
+    let next = schedule.next_time(base);
     (next + NEXT_SCHEDULE_DELTA) - now
 }
 
