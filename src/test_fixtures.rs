@@ -48,3 +48,20 @@ pub fn snapshot<'a>(nodes: &[Node], pods: &'a [Pod]) -> Vec<NodeInfo<'a>> {
         })
         .collect()
 }
+
+/// RFC 7386 JSON merge patch of `patch` into `base` (a `null` deletes the key): the tweak
+/// helpers of the validation table ports build their rows with it.
+pub fn merge_patch(base: &mut serde_json::Value, patch: serde_json::Value) {
+    match (base, patch) {
+        (serde_json::Value::Object(b), serde_json::Value::Object(p)) => {
+            for (k, v) in p {
+                if v.is_null() {
+                    b.remove(&k);
+                } else {
+                    merge_patch(b.entry(k).or_insert(serde_json::Value::Null), v);
+                }
+            }
+        }
+        (b, p) => *b = p,
+    }
+}

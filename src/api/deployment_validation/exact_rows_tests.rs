@@ -6,6 +6,7 @@
 //! full lists here are derived from pkg/apis/apps/validation/validation.go.
 
 use super::*;
+use crate::test_fixtures::merge_patch as merge;
 use serde_json::json;
 
 /// `validDeployment()` (validation_test.go) without `rollbackTo` (apps/v1 has none).
@@ -31,22 +32,6 @@ fn valid_deployment() -> Value {
             }
         }
     })
-}
-
-/// JSON merge patch (null deletes).
-fn merge(base: &mut Value, patch: Value) {
-    match (base, patch) {
-        (Value::Object(b), Value::Object(p)) => {
-            for (k, v) in p {
-                if v.is_null() {
-                    b.remove(&k);
-                } else {
-                    merge(b.entry(k).or_insert(Value::Null), v);
-                }
-            }
-        }
-        (b, p) => *b = p,
-    }
 }
 
 fn patched(patch: Value) -> Deployment {

@@ -6,23 +6,8 @@ use crate::api::defaults::drop_stateful_set_disabled_fields;
 use crate::api::{ApiError, Deployment, IntOrString, Object, ReplicaSet, StatefulSet, Time};
 use crate::features::FeatureGates;
 use crate::store::apiserver::ApiServer;
+use crate::test_fixtures::merge_patch as merge;
 use serde_json::{json, Value};
-
-/// JSON merge patch (null deletes).
-fn merge(base: &mut Value, patch: Value) {
-    match (base, patch) {
-        (Value::Object(b), Value::Object(p)) => {
-            for (k, v) in p {
-                if v.is_null() {
-                    b.remove(&k);
-                } else {
-                    merge(b.entry(k).or_insert(Value::Null), v);
-                }
-            }
-        }
-        (b, p) => *b = p,
-    }
-}
 
 fn obj(v: Value) -> Object {
     Object::from_value(v).expect("valid object JSON")

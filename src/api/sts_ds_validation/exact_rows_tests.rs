@@ -4,48 +4,10 @@
 //! asserted here are derived from pkg/apis/apps/validation/validation.go and the apimachinery
 //! helpers it calls. Composite bad values (structs, maps) print as JSON (docs/fidelity.md).
 
+use super::upstream_tests2::mk_stateful_set;
 use super::*;
+use crate::test_fixtures::merge_patch as merge;
 use serde_json::json;
-
-/// `mkStatefulSet(&validPodTemplate, tweaks...)` (validation_test.go) with the tweaks given as a
-/// JSON merge patch.
-fn mk_stateful_set(patch: Value) -> StatefulSet {
-    let mut base = json!({
-        "metadata": {"name": "abc", "namespace": "default"},
-        "spec": {
-            "podManagementPolicy": "OrderedReady",
-            "replicas": 0,
-            "selector": {"matchLabels": {"a": "b"}},
-            "template": {
-                "metadata": {"labels": {"a": "b"}},
-                "spec": {
-                    "restartPolicy": "Always",
-                    "dnsPolicy": "ClusterFirst",
-                    "containers": [{"name": "abc", "image": "image", "imagePullPolicy": "IfNotPresent"}]
-                }
-            },
-            "updateStrategy": {"type": "RollingUpdate"}
-        }
-    });
-    merge(&mut base, patch);
-    serde_json::from_value(base).expect("valid StatefulSet JSON")
-}
-
-/// JSON merge patch (null deletes).
-fn merge(base: &mut Value, patch: Value) {
-    match (base, patch) {
-        (Value::Object(b), Value::Object(p)) => {
-            for (k, v) in p {
-                if v.is_null() {
-                    b.remove(&k);
-                } else {
-                    merge(b.entry(k).or_insert(Value::Null), v);
-                }
-            }
-        }
-        (b, p) => *b = p,
-    }
-}
 
 fn lines(errs: &[FieldError]) -> Vec<String> {
     errs.iter().map(ToString::to_string).collect()

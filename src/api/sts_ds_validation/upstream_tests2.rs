@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::api::errors::FieldErrorType;
+use crate::test_fixtures::merge_patch as merge;
 use serde_json::json;
 
 /// `generateStatefulSetSpec` (validation_test.go): a valid spec with the given minReadySeconds.
@@ -59,7 +60,7 @@ fn validate_stateful_set_min_ready_seconds() {
 
 /// `mkStatefulSet(&validPodTemplate, tweaks...)` (validation_test.go), the tweaks given as a JSON
 /// merge patch over the internal-type StatefulSet (replicas 0, no serviceName).
-fn mk_stateful_set(patch: serde_json::Value) -> StatefulSet {
+pub(super) fn mk_stateful_set(patch: serde_json::Value) -> StatefulSet {
     let mut base = json!({
         "metadata": {"name": "abc", "namespace": "default"},
         "spec": {
@@ -79,22 +80,6 @@ fn mk_stateful_set(patch: serde_json::Value) -> StatefulSet {
     });
     merge(&mut base, patch);
     serde_json::from_value(base).expect("valid StatefulSet JSON")
-}
-
-/// JSON merge patch (null deletes).
-fn merge(base: &mut serde_json::Value, patch: serde_json::Value) {
-    match (base, patch) {
-        (serde_json::Value::Object(b), serde_json::Value::Object(p)) => {
-            for (k, v) in p {
-                if v.is_null() {
-                    b.remove(&k);
-                } else {
-                    merge(b.entry(k).or_insert(serde_json::Value::Null), v);
-                }
-            }
-        }
-        (b, p) => *b = p,
-    }
 }
 
 /// The (type, field) of each error, sorted: upstream compares with BadValue and Detail ignored

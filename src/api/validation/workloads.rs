@@ -123,10 +123,9 @@ pub fn validate_replica_set_update(new: &ReplicaSet, old: &ReplicaSet) -> Vec<Fi
     errs
 }
 
-/// Semantic equality of selectors (nil and empty maps/lists are equal).
-/// A selector with empty `matchLabels` / `matchExpressions` dropped: `apiequality.Semantic.DeepEqual`
-/// (behind `ValidateImmutableField` and the declarative `+k8s:immutable`) holds an empty and a
-/// nil map or slice equal.
+/// A selector with empty `matchLabels` / `matchExpressions` dropped, for semantic equality:
+/// `apiequality.Semantic.DeepEqual` (behind `ValidateImmutableField` and the declarative
+/// `+k8s:immutable`) holds an empty and a nil map or slice equal.
 pub(crate) fn normalized(sel: &Option<LabelSelector>) -> Option<LabelSelector> {
     sel.as_ref().map(|s| LabelSelector {
         match_labels: s.match_labels.clone().filter(|m| !m.is_empty()),
