@@ -1450,3 +1450,6 @@ mod more;
 
 #[path = "horizontal_audit_tests.rs"]
 mod audit;
+
+#[path = "horizontal_replica_calc_gap_tests.rs"]
+mod replica_calc_gap;
