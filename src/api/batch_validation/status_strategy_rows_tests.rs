@@ -186,3 +186,43 @@ fn status_strategy_interim_condition_rules_run_when_their_fields_change() {
     ];
     check(rows);
 }
+
+// Through the API server's `PUT .../status` (jobStatusStrategy.ValidateUpdate): an external
+// controller (spec.managedBy) that writes Failed=True without FailureTarget=True is refused with
+// upstream's message (`field.Invalid(status.conditions, field.OmitValueType{}, ...)` prints no
+// value), and the stored Job keeps running; with FailureTarget first the write is taken.
+#[test]
+fn status_write_without_failure_target_is_refused_by_the_api_server() {
+    use crate::store::apiserver::ApiServer;
+    let mut api = ApiServer::new(1, now());
+    let mut j: Job = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": "myjob", "namespace": "default"},
+        "spec": {
+            "managedBy": "example.com/custom-controller",
+            "template": {"spec": {"restartPolicy": "Never",
+                "containers": [{"name": "c", "image": "image"}]}}
+        }
+    }))
+    .unwrap();
+    j.status.start_time = Some(now());
+    api.load(Object::Job(j)).expect("job loads");
+    let mut failed = api_job(&api);
+    failed.status.conditions = conds(&["Failed"]);
+    let err = api
+        .update_status(Object::Job(failed))
+        .expect_err("Failed=True without FailureTarget=True is refused");
+    assert_eq!(
+        err.message,
+        "Job.batch \"myjob\" is invalid: status.conditions: Invalid value: cannot set Failed=True condition without the FailureTarget=true condition"
+    );
+    assert!(!api_job(&api).condition_true("Failed"));
+    let mut ok = api_job(&api);
+    ok.status.conditions = conds(&["FailureTarget", "Failed"]);
+    api.update_status(Object::Job(ok))
+        .expect("FailureTarget then Failed is taken");
+    assert!(api_job(&api).condition_true("Failed"));
+}
+
+fn api_job(api: &crate::store::apiserver::ApiServer) -> Job {
+    api.store.get::<Job>("default", "myjob").unwrap().clone()
+}
