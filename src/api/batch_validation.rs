@@ -1156,19 +1156,18 @@ fn job_condition_true(j: &Job, t: &str) -> bool {
         .any(|c| c.type_ == t && c.status == "True")
 }
 
-/// `getStatusValidationOptions` (pkg/registry/batch/job/strategy.go): with JobManagedBy the
-/// transition rules run when the fields they check changed; otherwise only the
-/// SuccessCriteriaMet scope is decided.
+/// `getStatusValidationOptions` (pkg/registry/batch/job/strategy.go): with JobManagedBy (GA and
+/// locked on in 1.35, kubernetes/kubernetes PR #135080) the transition rules run when the fields
+/// they check changed; otherwise only the SuccessCriteriaMet scope is decided.
 ///
-/// This follows the strategy source available to the port, plus RejectMoreReadyThanActivePods
-/// and RejectFinishedJobWithTerminatingPods, which kubernetes/kubernetes#139428 and PR #139457
-/// report enforced in default configurations since 1.31 (their change conditions, "ready or
-/// active changed" and "finished or terminating changed", follow the pattern of the other
-/// options; the 1.35 strategy source was not readable). RejectFailedJobWithoutFailureTarget
-/// and RejectCompleteJobWithoutSuccessCriteriaMet are implemented in
-/// [`validate_job_status_rules`] but left off here until their exact change conditions can be
-/// read (with JobManagedBy and JobPodReplacementPolicy off, kubeplay's Job controller writes
-/// Failed / Complete directly, as upstream's does).
+/// The change conditions follow the strategy source of the JobManagedBy-beta era (the stored
+/// kubernetes fork dejanzele/kubernetes, the author of the GA promotion), which already has
+/// RejectMoreReadyThanActivePods ("ready or active changed") and
+/// RejectFinishedJobWithTerminatingPods ("finished or terminating changed"), and
+/// RejectFailedJobWithoutFailureTarget ("Failed or failedIndexes changed") and
+/// RejectCompleteJobWithoutSuccessCriteriaMet ("Complete or SuccessCriteriaMet changed"), the
+/// rules kubernetes/kubernetes#125510 added in 1.31 when the Job controller started writing the
+/// FailureTarget / SuccessCriteriaMet interim conditions before the terminal ones.
 pub fn job_status_validation_options(
     new: &Job,
     old: &Job,
@@ -1186,6 +1185,8 @@ pub fn job_status_validation_options(
             job_condition_true(old, JOB_FAILED) != job_condition_true(new, JOB_FAILED);
         let failure_target_changed = job_condition_true(old, JOB_FAILURE_TARGET)
             != job_condition_true(new, JOB_FAILURE_TARGET);
+        let success_criteria_met_changed = job_condition_true(old, JOB_SUCCESS_CRITERIA_MET)
+            != job_condition_true(new, JOB_SUCCESS_CRITERIA_MET);
         let completed_indexes_changed = o.completed_indexes != n.completed_indexes;
         let failed_indexes_changed = o.failed_indexes != n.failed_indexes;
         let active_changed = o.active != n.active;
@@ -1208,6 +1209,9 @@ pub fn job_status_validation_options(
             reject_failed_indexes_for_no_backoff_limit_per_index: failed_indexes_changed,
             reject_failed_indexes_overlapping_completed: failed_indexes_changed
                 || completed_indexes_changed,
+            reject_failed_job_without_failure_target: failed_changed || failed_indexes_changed,
+            reject_complete_job_without_success_criteria_met: complete_changed
+                || success_criteria_met_changed,
             reject_finished_job_with_active_pods: finished_changed || active_changed,
             reject_finished_job_without_start_time: (finished_changed || start_time_changed)
                 && !suspended_zero,
@@ -1231,7 +1235,6 @@ pub fn job_status_validation_options(
             reject_more_ready_than_active_pods: o.ready != n.ready || active_changed,
             reject_finished_job_with_terminating_pods: finished_changed
                 || o.terminating != n.terminating,
-            ..Default::default()
         };
     }
     JobStatusValidationOptions {
@@ -1590,3 +1593,6 @@ mod hugepages_tests;
 
 #[cfg(test)]
 mod audit_tests;
+
+#[cfg(test)]
+mod status_strategy_rows_tests;

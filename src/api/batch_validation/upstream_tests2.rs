@@ -168,7 +168,13 @@ fn status_strategy_validate_update_managed_by() {
             "invalid addition of both Failed=True and Complete=True",
             e(),
             job(d(), complete_and(&["Failed"])),
-            vec![(Invalid, "status.conditions")],
+            // Complete with Failed, Failed without FailureTarget, Complete without
+            // SuccessCriteriaMet.
+            vec![
+                (Invalid, "status.conditions"),
+                (Invalid, "status.conditions"),
+                (Invalid, "status.conditions"),
+            ],
         ),
         mb(
             "completionTime can be removed to fix still running job",
@@ -184,32 +190,39 @@ fn status_strategy_validate_update_managed_by() {
         ),
         mb(
             "invalid attempt to transition to Failed=True without startTime",
-            e(),
-            job(d(), st(|s| s.conditions = conds(&["Failed"]))),
+            job(d(), st(|s| s.conditions = conds(&["FailureTarget"]))),
+            job(d(), st(|s| s.conditions = conds(&["FailureTarget", "Failed"]))),
             vec![(Required, "status.startTime")],
         ),
         mb(
             "invalid attempt to transition to Complete=True without startTime",
-            e(),
+            job(d(), st(|s| s.conditions = conds(&["SuccessCriteriaMet"]))),
             job(
                 d(),
                 st(|s| {
                     s.completion_time = Some(now());
-                    s.conditions = conds(&["Complete"]);
+                    s.conditions = conds(&["SuccessCriteriaMet", "Complete"]);
                 }),
             ),
             vec![(Required, "status.startTime")],
         ),
         mb(
             "invalid attempt to transition to Complete=True with active > 0",
-            e(),
+            job(
+                d(),
+                st(|s| {
+                    s.start_time = Some(now());
+                    s.active = 1;
+                    s.conditions = conds(&["SuccessCriteriaMet"]);
+                }),
+            ),
             job(
                 d(),
                 st(|s| {
                     s.start_time = Some(now());
                     s.completion_time = Some(now());
                     s.active = 1;
-                    s.conditions = conds(&["Complete"]);
+                    s.conditions = conds(&["SuccessCriteriaMet", "Complete"]);
                 }),
             ),
             vec![(Invalid, "status.active")],
@@ -229,18 +242,32 @@ fn status_strategy_validate_update_managed_by() {
             // The stored table (JobSuccessPolicy era) expects no error; since then
             // RejectFinishedJobWithTerminatingPods and RejectMoreReadyThanActivePods are set
             // in default configurations (kubernetes/kubernetes#139428, PR #139457), so a
-            // current API server refuses both counters of this write.
-            vec![(Invalid, "status.terminating"), (Invalid, "status.ready")],
+            // current API server refuses both counters of this write, and (since 1.31,
+            // kubernetes/kubernetes#125510) a Failed=True condition without FailureTarget=True.
+            // Newer upstream tables replace the row with "invalid attempt to transition to
+            // Failed=True with terminating > 0" (upstream_tests5.rs).
+            vec![
+                (Invalid, "status.conditions"),
+                (Invalid, "status.terminating"),
+                (Invalid, "status.ready"),
+            ],
         ),
         mb(
             "invalid attempt to transition to Failed=True with uncountedTerminatedPods.Failed>0",
-            e(),
             job(
                 d(),
                 st(|s| {
                     s.start_time = Some(now());
                     s.uncounted_terminated_pods = uncounted(&["a"], &[]);
-                    s.conditions = conds(&["Failed"]);
+                    s.conditions = conds(&["FailureTarget"]);
+                }),
+            ),
+            job(
+                d(),
+                st(|s| {
+                    s.start_time = Some(now());
+                    s.uncounted_terminated_pods = uncounted(&["a"], &[]);
+                    s.conditions = conds(&["FailureTarget", "Failed"]);
                 }),
             ),
             vec![(Invalid, "status.uncountedTerminatedPods")],
@@ -291,26 +318,39 @@ fn status_strategy_validate_update_managed_by() {
         ),
         mb(
             "invalid attempt to transition to Complete=True with uncountedTerminatedPods.Succeeded>0",
-            e(),
+            job(
+                d(),
+                st(|s| {
+                    s.start_time = Some(now());
+                    s.uncounted_terminated_pods = uncounted(&[], &["a"]);
+                    s.conditions = conds(&["SuccessCriteriaMet"]);
+                }),
+            ),
             job(
                 d(),
                 st(|s| {
                     s.start_time = Some(now());
                     s.completion_time = Some(now());
                     s.uncounted_terminated_pods = uncounted(&[], &["a"]);
-                    s.conditions = conds(&["Complete"]);
+                    s.conditions = conds(&["SuccessCriteriaMet", "Complete"]);
                 }),
             ),
             vec![(Invalid, "status.uncountedTerminatedPods")],
         ),
         mb(
             "invalid addition Complete=True without setting CompletionTime",
-            e(),
             job(
                 d(),
                 st(|s| {
                     s.start_time = Some(now());
-                    s.conditions = conds(&["Complete"]);
+                    s.conditions = conds(&["SuccessCriteriaMet"]);
+                }),
+            ),
+            job(
+                d(),
+                st(|s| {
+                    s.start_time = Some(now());
+                    s.conditions = conds(&["SuccessCriteriaMet", "Complete"]);
                 }),
             ),
             vec![(Required, "status.completionTime")],
@@ -365,13 +405,19 @@ fn status_strategy_validate_update_managed_by() {
         ),
         mb(
             "invalid attempt to set completionTime before startTime",
-            job(d(), st(|s| s.start_time = Some(now_plus_minute()))),
+            job(
+                d(),
+                st(|s| {
+                    s.start_time = Some(now_plus_minute());
+                    s.conditions = conds(&["SuccessCriteriaMet"]);
+                }),
+            ),
             job(
                 d(),
                 st(|s| {
                     s.start_time = Some(now_plus_minute());
                     s.completion_time = Some(now());
-                    s.conditions = conds(&["Complete"]);
+                    s.conditions = conds(&["SuccessCriteriaMet", "Complete"]);
                 }),
             ),
             vec![(Invalid, "status.completionTime")],
@@ -595,7 +641,8 @@ fn status_strategy_validate_update_managed_by() {
             "invalid addition of both FailureTarget=True and Complete=True",
             e(),
             job(d(), complete_and(&["FailureTarget"])),
-            vec![(Invalid, "status.conditions")],
+            // Complete with FailureTarget, and Complete without SuccessCriteriaMet.
+            vec![(Invalid, "status.conditions"), (Invalid, "status.conditions")],
         ),
         mb(
             "invalid failedIndexes, which overlap with completedIndexes",

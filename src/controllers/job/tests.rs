@@ -30,8 +30,14 @@ impl Fixture {
         gates.set("JobPodReplacementPolicy", pod_replacement_policy);
         gates.set("JobSuccessPolicy", success_policy);
         gates.set("JobManagedBy", managed_by);
+        // Upstream's fake client validates nothing; the simulated API server keeps the 1.35
+        // defaults but follows the row's JobManagedBy, so that a row emulating a release where
+        // the controller writes Failed / Complete directly (no FailureTarget /
+        // SuccessCriteriaMet first) is not refused by the JobManagedBy status rules.
+        let mut api_gates = FeatureGates::default();
+        api_gates.set("JobManagedBy", managed_by);
         Fixture {
-            api: ApiServer::new(3, ts("2025-01-01T00:00:00Z")),
+            api: ApiServer::with_gates(3, ts("2025-01-01T00:00:00Z"), api_gates),
             gates,
             queue: WorkQueue::new(),
             world: World::default(),
