@@ -194,25 +194,6 @@ pub fn validate_pod_specific_annotations(
     errs
 }
 
-/// Internal `core.Toleration` as Go's `json.Marshal` prints it (no JSON tags: Go field names).
-fn toleration_go_json(t: &Toleration) -> String {
-    let mut s = String::from("{\"Key\":");
-    write_go_json_string(&t.key, &mut s);
-    s.push_str(",\"Operator\":");
-    write_go_json_string(&t.operator, &mut s);
-    s.push_str(",\"Value\":");
-    write_go_json_string(&t.value, &mut s);
-    s.push_str(",\"Effect\":");
-    write_go_json_string(&t.effect, &mut s);
-    s.push_str(",\"TolerationSeconds\":");
-    match t.toleration_seconds {
-        Some(v) => s.push_str(&v.to_string()),
-        None => s.push_str("null"),
-    }
-    s.push('}');
-    s
-}
-
 /// `validateTaintEffect`.
 pub fn validate_taint_effect(effect: &str, allow_empty: bool, path: &str) -> Vec<FieldError> {
     if !allow_empty && effect.is_empty() {
@@ -262,16 +243,15 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
                     ));
                 }
             }
+            // The bad value is the toleration's value since kubernetes#128119 (1.32); it was the
+            // whole toleration before.
             "Exists" => {
                 if !t.value.is_empty() {
-                    errs.push(
-                        FieldError::invalid(
-                            child(&p(), "operator"),
-                            serde_json::to_value(t).unwrap_or_default(),
-                            "value must be empty when `operator` is 'Exists'",
-                        )
-                        .with_value_text(toleration_go_json(t)),
-                    );
+                    errs.push(FieldError::invalid(
+                        child(&p(), "operator"),
+                        t.value.as_str(),
+                        "value must be empty when `operator` is 'Exists'",
+                    ));
                 }
             }
             op => errs.push(FieldError::not_supported(
