@@ -736,3 +736,101 @@ fn volume_rows_exact() {
         assert_eq!(volume_errs(vol), want, "{name}");
     }
 }
+
+fn resources(req: &[(&str, &str)], lim: &[(&str, &str)]) -> Vec<String> {
+    use crate::api::core::{Quantity, ResourceRequirements};
+    let m = |p: &[(&str, &str)]| {
+        p.iter()
+            .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
+            .collect()
+    };
+    let r = ResourceRequirements {
+        requests: m(req),
+        limits: m(lim),
+    };
+    strs(&super::pod::validate_resource_requirements(&r, "resources"))
+}
+
+/// TestValidateResourceRequirements' rows and `validateResourceRequirements`' other rules, with
+/// the exact list: per resource the name, the quantity (`ValidateResourceQuantityValue`: not
+/// negative, whole for `IsIntegerResourceName`), the request against the limit, the hugepages
+/// value; hugepages without cpu or memory last.
+#[test]
+fn resource_requirement_rows_exact() {
+    // Success rows.
+    for (req, lim) in [
+        (
+            &[("cpu", "10"), ("hugepages-2Mi", "2Mi")][..],
+            &[("cpu", "10"), ("hugepages-2Mi", "2Mi")][..],
+        ),
+        (&[("memory", "2Mi")][..], &[("memory", "2Mi")][..]),
+        (&[("cpu", "10")][..], &[("cpu", "10")][..]),
+        (&[][..], &[("cpu", "10"), ("memory", "1Gi")][..]),
+        (&[][..], &[("ephemeral-storage", "40m")][..]),
+        // A kubernetes.io-prefixed name is native: no name rule, overcommit allowed.
+        (&[("kubernetes.io/foo", "500m")][..], &[][..]),
+    ] {
+        assert_eq!(resources(req, lim), Vec::<String>::new(), "{req:?} {lim:?}");
+    }
+    // "hugepage resource without cpu or memory".
+    assert_eq!(
+        resources(&[("hugepages-2Mi", "2Mi")], &[("hugepages-2Mi", "2Mi")]),
+        ["resources: Forbidden: HugePages require cpu or memory"]
+    );
+    // Every hugepages rule, in upstream's order.
+    assert_eq!(
+        resources(&[("hugepages-2Mi", "1Mi")], &[("hugepages-2Mi", "3Mi")]),
+        [
+            "resources.limits[hugepages-2Mi]: Invalid value: \"3Mi\": 3Mi is not positive integer multiple of hugepages-2Mi",
+            "resources.requests: Invalid value: \"1Mi\": must be equal to hugepages-2Mi limit of 3Mi",
+            "resources.requests[hugepages-2Mi]: Invalid value: \"1Mi\": 1Mi is not positive integer multiple of hugepages-2Mi",
+            "resources: Forbidden: HugePages require cpu or memory",
+        ]
+    );
+    // Object-count resources are integer resources (helper.IsIntegerResourceName).
+    assert_eq!(
+        resources(&[], &[("pods", "500m")]),
+        [
+            "resources.limits[pods]: Invalid value: \"pods\": must be a standard resource for containers",
+            "resources.limits[pods]: Invalid value: \"500m\": must be an integer",
+        ]
+    );
+    assert_eq!(
+        resources(&[("cpu", "-1")], &[("cpu", "-2")]),
+        [
+            "resources.limits[cpu]: Invalid value: \"-2\": must be greater than or equal to 0",
+            "resources.requests[cpu]: Invalid value: \"-1\": must be greater than or equal to 0",
+            "resources.requests: Invalid value: \"-1\": must be less than or equal to cpu limit of -2",
+        ]
+    );
+    assert_eq!(
+        resources(&[("example.com/foo", "1")], &[("example.com/bar", "1.5")]),
+        [
+            "resources.limits[example.com/bar]: Invalid value: \"1500m\": must be an integer",
+            "resources.limits: Required value: Limit must be set for non overcommitable resources",
+        ]
+    );
+    assert_eq!(
+        resources(&[], &[("requests.foo/bar", "1")]),
+        ["resources.limits[requests.foo/bar]: Invalid value: \"requests.foo/bar\": doesn't follow extended resource name standard"]
+    );
+}
+
+/// `ValidateNodeResources` uses the same `ValidateResourceQuantityValue`: a fractional pod
+/// count is refused.
+#[test]
+fn node_capacity_integer_resources() {
+    use crate::api::core::Quantity;
+    let mut node = crate::api::Node::default();
+    node.metadata.name = "n1".into();
+    node.status
+        .capacity
+        .insert("pods".into(), Quantity("1500m".into()));
+    node.status
+        .allocatable
+        .insert("example.com/gpu".into(), Quantity("2".into()));
+    assert_eq!(
+        strs(&super::node::validate_node(&node)),
+        ["status.capacity.pods: Invalid value: \"1500m\": must be an integer"]
+    );
+}
