@@ -834,3 +834,110 @@ fn node_capacity_integer_resources() {
         ["status.capacity.pods: Invalid value: \"1500m\": must be an integer"]
     );
 }
+
+/// `validateProjectionSources`, `validateDownwardAPIVolumeFile` and `validateObjectFieldSelector`
+/// rows (TestValidateVolumes' projected and downwardAPI sources), with the exact list and
+/// upstream's paths: duplicate paths and the token path are reported on the projected
+/// source's path.
+#[test]
+fn projected_and_downward_api_rows_exact() {
+    const MODE: &str = "must be a number between 0 and 0777 (octal), both inclusive";
+    let fr = |p: &str| json!({"apiVersion": "v1", "fieldPath": p});
+    let rows: Vec<(&str, Value, Vec<String>)> = vec![
+        (
+            "secret and configMap items with one path",
+            json!({"name": "p", "projected": {"sources": [
+                {"secret": {"name": "s", "items": [{"key": "a", "path": "x"}]}},
+                {"configMap": {"name": "c", "items": [{"key": "b", "path": "x"}]}}
+            ]}}),
+            vec!["spec.volumes[0].projected: Invalid value: \"c\": conflicting duplicate paths".into()],
+        ),
+        (
+            "downwardAPI items with one path",
+            json!({"name": "p", "projected": {"sources": [
+                {"downwardAPI": {"items": [
+                    {"path": "x", "fieldRef": fr("metadata.name")},
+                    {"path": "x", "fieldRef": fr("metadata.labels")}
+                ]}}
+            ]}}),
+            vec!["spec.volumes[0].projected: Invalid value: \"x\": conflicting duplicate paths".into()],
+        ),
+        (
+            "serviceAccountToken too short, no path",
+            json!({"name": "p", "projected": {"sources": [
+                {"serviceAccountToken": {"expirationSeconds": 100, "path": ""}}
+            ]}}),
+            vec![
+                "spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds: Invalid value: 100: may not specify a duration less than 10 minutes".into(),
+                "spec.volumes[0].projected.path: Required value".into(),
+            ],
+        ),
+        (
+            "serviceAccountToken too long, absolute path",
+            json!({"name": "p", "projected": {"sources": [
+                {"serviceAccountToken": {"expirationSeconds": 4294967297u64, "path": "/abs"}}
+            ]}}),
+            vec![
+                "spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds: Invalid value: 4294967297: may not specify a duration larger than 2^32 seconds".into(),
+                "spec.volumes[0].projected.path: Invalid value: \"/abs\": must be a relative path".into(),
+            ],
+        ),
+        (
+            "projected defaultMode",
+            json!({"name": "p", "projected": {"defaultMode": 0o1000, "sources": []}}),
+            vec![format!("spec.volumes[0].projected.defaultMode: Invalid value: 512: {MODE}")],
+        ),
+        (
+            "projected downwardAPI item without a reference",
+            json!({"name": "p", "projected": {"sources": [{"downwardAPI": {"items": [{"path": "p"}]}}]}}),
+            vec!["spec.volumes[0].projected.sources[0].downwardAPI: Required value: one of fieldRef and resourceFieldRef is required".into()],
+        ),
+        (
+            "downwardAPI resourceFieldRef without containerName",
+            json!({"name": "d", "downwardAPI": {"items": [{"path": "p", "resourceFieldRef": {"resource": "limits.cpu"}}]}}),
+            vec!["spec.volumes[0].downwardAPI.resourceFieldRef.containerName: Required value".into()],
+        ),
+        (
+            "downwardAPI unsupported resource",
+            json!({"name": "d", "downwardAPI": {"items": [{"path": "p", "resourceFieldRef": {"containerName": "c", "resource": "limits.gpu"}}]}}),
+            vec!["spec.volumes[0].downwardAPI.resourceFieldRef.resource: Unsupported value: \"limits.gpu\": supported values: \"limits.cpu\", \"limits.ephemeral-storage\", \"limits.memory\", \"requests.cpu\", \"requests.ephemeral-storage\", \"requests.memory\"".into()],
+        ),
+        (
+            "downwardAPI field a volume cannot project",
+            json!({"name": "d", "downwardAPI": {"items": [{"path": "p", "fieldRef": fr("status.podIP")}]}}),
+            vec!["spec.volumes[0].downwardAPI.fieldRef.fieldPath: Unsupported value: \"status.podIP\": supported values: \"metadata.annotations\", \"metadata.labels\", \"metadata.name\", \"metadata.namespace\", \"metadata.uid\"".into()],
+        ),
+        (
+            "downwardAPI label subscript not a qualified name",
+            json!({"name": "d", "downwardAPI": {"items": [{"path": "p", "fieldRef": fr("metadata.labels['Bad Key']")}]}}),
+            vec!["spec.volumes[0].downwardAPI.fieldRef: Invalid value: \"Bad Key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')".into()],
+        ),
+        (
+            "downwardAPI subscript on a field without one",
+            json!({"name": "d", "downwardAPI": {"items": [{"path": "p", "fieldRef": fr("metadata.name['x']")}]}}),
+            vec!["spec.volumes[0].downwardAPI.fieldRef.fieldPath: Invalid value: \"metadata.name['x']\": error converting fieldPath: field label does not support subscript: metadata.name['x']".into()],
+        ),
+        (
+            "downwardAPI unknown field",
+            json!({"name": "d", "downwardAPI": {"items": [{"path": "p", "fieldRef": fr("status.bogus")}]}}),
+            vec!["spec.volumes[0].downwardAPI.fieldRef.fieldPath: Invalid value: \"status.bogus\": error converting fieldPath: field label not supported: status.bogus".into()],
+        ),
+        (
+            "downwardAPI unsupported apiVersion",
+            json!({"name": "d", "downwardAPI": {"items": [{"path": "p", "fieldRef": {"apiVersion": "v2", "fieldPath": "metadata.name"}}]}}),
+            vec!["spec.volumes[0].downwardAPI.fieldRef.fieldPath: Invalid value: \"metadata.name\": error converting fieldPath: unsupported pod version: v2".into()],
+        ),
+        (
+            "downwardAPI empty path and no reference",
+            json!({"name": "d", "downwardAPI": {"defaultMode": -1, "items": [{"path": ""}]}}),
+            vec![
+                format!("spec.volumes[0].downwardAPI.defaultMode: Invalid value: -1: {MODE}"),
+                "spec.volumes[0].downwardAPI.path: Required value".into(),
+                "spec.volumes[0].downwardAPI: Required value: one of fieldRef and resourceFieldRef is required".into(),
+            ],
+        ),
+    ];
+    for (name, vol, want) in rows {
+        assert_eq!(volume_errs(vol), want, "{name}");
+    }
+}
