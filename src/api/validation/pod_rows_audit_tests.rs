@@ -941,3 +941,58 @@ fn projected_and_downward_api_rows_exact() {
         assert_eq!(volume_errs(vol), want, "{name}");
     }
 }
+
+/// `ValidateVolumes` / `validateVolumeSource` rows with the exact list: the source's errors come
+/// before the name's; a second source is Forbidden on upstream's path for it (including the
+/// `downwarAPI` spelling); a volume with errors is not counted for duplicates.
+#[test]
+fn volume_list_rows_exact() {
+    let run = |vols: Value| strs(&validate_volumes(Some(&vols), None, "spec.volumes", false).1);
+    assert_eq!(
+        run(json!([{"name": ""}])),
+        [
+            "spec.volumes[0]: Required value: must specify a volume type",
+            "spec.volumes[0].name: Required value",
+        ]
+    );
+    assert_eq!(
+        run(json!([{"name": "Bad_Name", "hostPath": {"path": ""}}])),
+        [
+            "spec.volumes[0].hostPath.path: Required value",
+            "spec.volumes[0].name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        ]
+    );
+    // The second source of each pair is refused, on upstream's path for it.
+    assert_eq!(
+        run(json!([{"name": "a", "configMap": {"name": "c"}, "secret": {"secretName": ""}}])),
+        [
+            "spec.volumes[0].secret.secretName: Required value",
+            "spec.volumes[0].configMap: Forbidden: may not specify more than 1 volume type",
+        ]
+    );
+    assert_eq!(
+        run(json!([{"name": "a", "emptyDir": {}, "downwardAPI": {}}])),
+        ["spec.volumes[0].downwarAPI: Forbidden: may not specify more than 1 volume type"]
+    );
+    assert_eq!(
+        run(json!([{"name": "a", "persistentVolumeClaim": {"claimName": "c"}, "projected": {"sources": []}, "emptyDir": {"sizeLimit": "-1"}}])),
+        [
+            "spec.volumes[0].emptyDir.sizeLimit: Forbidden: SizeLimit field must be a valid resource quantity",
+            "spec.volumes[0].persistentVolumeClaim: Forbidden: may not specify more than 1 volume type",
+            "spec.volumes[0].projected: Forbidden: may not specify more than 1 volume type",
+        ]
+    );
+    // Duplicates: only volumes without errors are remembered.
+    assert_eq!(
+        run(json!([
+            {"name": "a", "emptyDir": {}},
+            {"name": "a", "emptyDir": {}},
+            {"name": "b", "hostPath": {"path": "/x/.."}},
+            {"name": "b", "emptyDir": {}}
+        ])),
+        [
+            "spec.volumes[1].name: Duplicate value: \"a\"",
+            "spec.volumes[2].hostPath.path: Invalid value: \"/x/..\": must not contain '..'",
+        ]
+    );
+}
