@@ -180,6 +180,18 @@ fn handler_actions_and_one_handler_rule() {
             json!({"httpGet": {"path": "/", "port": 80, "scheme": "HTTP"}, "sleep": {"seconds": 1}}),
             vec!["field.sleep: Forbidden: may not specify more than 1 handler type".into()],
         ),
+        // A lifecycle handler has no grpc action and a probe no sleep action: such members are
+        // dropped while decoding, leaving no handler.
+        (
+            HandlerKind::Lifecycle,
+            json!({"grpc": {"port": 80}}),
+            vec!["field: Required value: must specify a handler type".into()],
+        ),
+        (
+            HandlerKind::Probe,
+            json!({"sleep": {"seconds": 1}}),
+            vec!["field: Required value: must specify a handler type".into()],
+        ),
         // A null action is an unset pointer.
         (
             HandlerKind::Probe,
