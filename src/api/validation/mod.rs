@@ -21,6 +21,8 @@ mod pod_resize_tests;
 pub mod pod_resources;
 #[cfg(test)]
 mod pod_resources_tests;
+#[cfg(test)]
+mod pod_rows_audit_tests;
 pub mod pod_spec_more;
 pub mod pod_status;
 #[cfg(test)]

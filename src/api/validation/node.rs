@@ -77,10 +77,7 @@ fn validate_resource_list(list: &BTreeMap<String, Quantity>, path: &str) -> Vec<
                 if v.nanos < 0 {
                     errs.push(FieldError::invalid(p.as_str(), v.canonical(), IS_NEGATIVE));
                 }
-                let extended = name.contains('/')
-                    && !name.contains("kubernetes.io/")
-                    && !name.starts_with("requests.");
-                if extended && v.milli_value() % 1000 != 0 {
+                if super::pod::is_integer_resource_name(name) && v.milli_value() % 1000 != 0 {
                     errs.push(FieldError::invalid(
                         p.as_str(),
                         v.canonical(),

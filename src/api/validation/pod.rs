@@ -194,25 +194,6 @@ pub fn validate_pod_specific_annotations(
     errs
 }
 
-/// Internal `core.Toleration` as Go's `json.Marshal` prints it (no JSON tags: Go field names).
-fn toleration_go_json(t: &Toleration) -> String {
-    let mut s = String::from("{\"Key\":");
-    write_go_json_string(&t.key, &mut s);
-    s.push_str(",\"Operator\":");
-    write_go_json_string(&t.operator, &mut s);
-    s.push_str(",\"Value\":");
-    write_go_json_string(&t.value, &mut s);
-    s.push_str(",\"Effect\":");
-    write_go_json_string(&t.effect, &mut s);
-    s.push_str(",\"TolerationSeconds\":");
-    match t.toleration_seconds {
-        Some(v) => s.push_str(&v.to_string()),
-        None => s.push_str("null"),
-    }
-    s.push('}');
-    s
-}
-
 /// `validateTaintEffect`.
 pub fn validate_taint_effect(effect: &str, allow_empty: bool, path: &str) -> Vec<FieldError> {
     if !allow_empty && effect.is_empty() {
@@ -262,16 +243,15 @@ pub fn validate_tolerations(tolerations: &[Toleration], path: &str) -> Vec<Field
                     ));
                 }
             }
+            // The bad value is the toleration's value since kubernetes#128119 (1.32); it was the
+            // whole toleration before.
             "Exists" => {
                 if !t.value.is_empty() {
-                    errs.push(
-                        FieldError::invalid(
-                            child(&p(), "operator"),
-                            serde_json::to_value(t).unwrap_or_default(),
-                            "value must be empty when `operator` is 'Exists'",
-                        )
-                        .with_value_text(toleration_go_json(t)),
-                    );
+                    errs.push(FieldError::invalid(
+                        child(&p(), "operator"),
+                        t.value.as_str(),
+                        "value must be empty when `operator` is 'Exists'",
+                    ));
                 }
             }
             op => errs.push(FieldError::not_supported(
@@ -621,49 +601,41 @@ pub(crate) fn is_huge_page_resource_value_divisible(
     value % page == 0
 }
 
-/// The hugepages rules of `ValidateContainerResourceRequirements`:
-/// `validateResourceQuantityHugePageValue` on every hugepages limit and request (a value that
-/// is not a positive integer multiple of its page size is Invalid), and "HugePages require cpu
-/// or memory" (Forbidden on the resources path) when hugepages are limited or requested without
-/// any cpu or memory. The ratchet (`AllowIndivisibleHugePagesValues`, set when the old pod spec
-/// already uses such a value) is [`ratchet_indivisible_huge_pages`].
-fn validate_huge_pages(r: &ResourceRequirements, path: &str) -> Vec<FieldError> {
-    let mut errs = vec![];
-    let mut huge_pages = false;
-    for (list, list_path) in [
-        (&r.limits, child(path, "limits")),
-        (&r.requests, child(path, "requests")),
-    ] {
-        for (name, q) in list {
-            if !is_hugepage_resource(name) {
-                continue;
-            }
-            huge_pages = true;
-            let Ok(v) = parse_quantity(q.0.trim()) else {
-                continue;
-            };
-            if !is_huge_page_resource_value_divisible(name, &v) {
-                let text = v.canonical();
-                errs.push(FieldError::invalid(
-                    key(&list_path, name),
-                    text.clone(),
-                    format!("{text}{HUGE_PAGES_NOT_MULTIPLE}{name}"),
-                ));
-            }
-        }
-    }
-    let cpu_or_memory = r
-        .limits
-        .keys()
-        .chain(r.requests.keys())
-        .any(|n| n == "cpu" || n == "memory");
-    if huge_pages && !cpu_or_memory {
-        errs.push(FieldError::forbidden(
+/// `validateResourceQuantityHugePageValue`: a hugepages limit or request that is not a positive
+/// integer multiple of its page size is Invalid. The ratchet (`AllowIndivisibleHugePagesValues`,
+/// set when the old pod spec already uses such a value) is [`ratchet_indivisible_huge_pages`].
+fn validate_huge_page_value(
+    name: &str,
+    q: &super::quantity::ParsedQuantity,
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    if !is_huge_page_resource_value_divisible(name, q) {
+        let text = q.canonical();
+        errs.push(FieldError::invalid(
             path,
-            "HugePages require cpu or memory",
+            text.clone(),
+            format!("{text}{HUGE_PAGES_NOT_MULTIPLE}{name}"),
         ));
     }
-    errs
+}
+
+/// `integerResources` (pkg/apis/core/helper): resources counted in whole units.
+const INTEGER_RESOURCES: [&str; 9] = [
+    "pods",
+    "resourcequotas",
+    "services",
+    "replicationcontrollers",
+    "secrets",
+    "configmaps",
+    "persistentvolumeclaims",
+    "services.nodeports",
+    "services.loadbalancers",
+];
+
+/// `helper.IsIntegerResourceName`: the object-count resources and extended resources.
+pub(crate) fn is_integer_resource_name(name: &str) -> bool {
+    INTEGER_RESOURCES.contains(&name) || is_extended_resource_name(name)
 }
 
 /// `usesIndivisibleHugePagesValues` (pkg/api/pod/util.go): a container or init container has a
@@ -708,10 +680,11 @@ pub(crate) fn ratchet_indivisible_huge_pages(errs: &mut Vec<FieldError>, old: &P
     }
 }
 
-/// `ValidateResourceRequirements` for a container: names, non-negative (and, for extended
-/// resources, whole) quantities, requests at most limits (equal for resources that cannot be
-/// overcommitted). A quantity that does not parse is reported with the parser's message (the
-/// real API server rejects it while decoding, before validation).
+/// `ValidateContainerResourceRequirements` (`validateResourceRequirements` with
+/// `validateContainerResourceName`): names, non-negative (and, for integer resources, whole)
+/// quantities, hugepages values, requests at most limits (equal for resources that cannot be
+/// overcommitted), hugepages only with cpu or memory. A quantity that does not parse is reported
+/// with the parser's message (the real API server rejects it while decoding, before validation).
 pub fn validate_resource_requirements(r: &ResourceRequirements, path: &str) -> Vec<FieldError> {
     validate_resource_requirements_with(r, validate_container_resource_name, path)
 }
@@ -740,9 +713,7 @@ pub(crate) fn validate_pod_resource_requirements(
     r: &ResourceRequirements,
     path: &str,
 ) -> Vec<FieldError> {
-    let mut errs = validate_resource_requirements_with(r, validate_pod_resource_name, path);
-    errs.extend(validate_huge_pages(r, path));
-    errs
+    validate_resource_requirements_with(r, validate_pod_resource_name, path)
 }
 
 fn validate_resource_requirements_with(
@@ -764,7 +735,7 @@ fn validate_resource_requirements_with(
                     super::meta::IS_NEGATIVE,
                 ));
             }
-            if is_extended_resource_name(name) && q.milli_value() % 1000 != 0 {
+            if is_integer_resource_name(name) && q.milli_value() % 1000 != 0 {
                 errs.push(FieldError::invalid(p, q.canonical(), "must be an integer"));
             }
             Some(q)
@@ -774,17 +745,29 @@ fn validate_resource_requirements_with(
             None
         }
     };
+    // Upstream checks each hugepages value right after the resource's other checks, and refuses
+    // hugepages without cpu or memory at the end.
+    let mut huge_pages = false;
     let mut limits = BTreeMap::new();
     for (name, q) in &r.limits {
         let p = key(&lim_path, name);
         errs.extend(name_fn(name, &p));
-        if let Some(v) = parse(name, &q.0, &p, &mut errs) {
+        let v = parse(name, &q.0, &p, &mut errs);
+        if is_hugepage_resource(name) {
+            huge_pages = true;
+            if let Some(v) = &v {
+                validate_huge_page_value(name, v, &p, &mut errs);
+            }
+        }
+        if let Some(v) = v {
             limits.insert(name.clone(), v);
         }
     }
     for (name, q) in &r.requests {
         let p = key(&req_path, name);
         errs.extend(name_fn(name, &p));
+        let huge = is_hugepage_resource(name);
+        huge_pages |= huge;
         let Some(req) = parse(name, &q.0, &p, &mut errs) else {
             continue;
         };
@@ -816,6 +799,20 @@ fn validate_resource_requirements_with(
             }
             None => {}
         }
+        if huge {
+            validate_huge_page_value(name, &req, &p, &mut errs);
+        }
+    }
+    let cpu_or_memory = r
+        .limits
+        .keys()
+        .chain(r.requests.keys())
+        .any(|n| n == "cpu" || n == "memory");
+    if huge_pages && !cpu_or_memory {
+        errs.push(FieldError::forbidden(
+            path,
+            "HugePages require cpu or memory",
+        ));
     }
     errs
 }
@@ -929,15 +926,12 @@ fn validate_container_common(
     errs
 }
 
-/// `ValidateContainerResourceRequirements`: [`validate_resource_requirements`] and the hugepages
-/// rules.
+/// `ValidateContainerResourceRequirements`: [`validate_resource_requirements`].
 pub(crate) fn validate_container_resource_requirements(
     r: &ResourceRequirements,
     path: &str,
 ) -> Vec<FieldError> {
-    let mut errs = validate_resource_requirements(r, path);
-    errs.extend(validate_huge_pages(r, path));
-    errs
+    validate_resource_requirements(r, path)
 }
 
 /// `AccumulateUniqueHostPorts`.
