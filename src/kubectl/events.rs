@@ -298,7 +298,7 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
 }
 
 /// Events about one object, as `describe` searches them (kind, namespace, name and uid when
-/// both are known), sorted by last timestamp as `describe` sorts them.
+/// both are known), sorted as `DescribeEvents` sorts them.
 pub fn for_object(
     records: &[EventRecord],
     kind: &str,
@@ -315,8 +315,22 @@ pub fn for_object(
                 && (uid.is_empty() || e.involved_uid.is_empty() || e.involved_uid == uid)
         })
         .collect();
-    evs.sort_by(|a, b| (a.last, a.first, &a.name).cmp(&(b.last, b.first, &b.name)));
+    // `sort.Sort(event.SortableEvents(...))` on the list in the API's order: by the
+    // whole-second time the API serves, equal times left where Go's sort puts them.
+    crate::kubectl::events_cmd::sort_by_time(&mut evs, sortable_time);
     evs
+}
+
+/// `SortableEvents`' key (kubectl/pkg/util/event): the series' last observation, else
+/// lastTimestamp (whole seconds, as stored), else eventTime.
+pub(crate) fn sortable_time(e: &Event) -> Time {
+    if let Some((_, last)) = e.series {
+        return last;
+    }
+    if !e.last.is_zero() {
+        return e.last.trunc_secs();
+    }
+    e.event_time.unwrap_or(Time::ZERO)
 }
 
 #[cfg(test)]

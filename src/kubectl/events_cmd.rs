@@ -184,7 +184,7 @@ fn event_time(e: &EventView) -> Time {
 }
 
 /// `sort.Sort(SortableEvents(items))`: ascending by the key, with Go's (unstable) algorithm.
-fn sort_by_time<T>(items: &mut [T], key: impl Fn(&T) -> Time) {
+pub(crate) fn sort_by_time<T>(items: &mut [T], key: impl Fn(&T) -> Time) {
     gosort::sort(items, |a, b| key(a) < key(b));
 }
 

@@ -205,3 +205,96 @@ fn event_ages_count_from_whole_seconds() {
     assert_eq!(r.cells[0], "60s");
     assert_eq!(r.cells[7], "60s");
 }
+
+// upstream: TestTableRowDeepCopyShouldNotPanic (printers_test.go): every printer gives a row
+// for an empty object. For an empty Event, printEvent's fallbacks give `<unknown>` ages and
+// a count of 1.
+#[test]
+fn empty_objects_print_a_row() {
+    let e = Event {
+        name: String::new(),
+        namespace: String::new(),
+        involved_kind: String::new(),
+        involved_name: String::new(),
+        involved_namespace: String::new(),
+        involved_uid: String::new(),
+        type_: String::new(),
+        reason: String::new(),
+        message: String::new(),
+        source: String::new(),
+        host: String::new(),
+        field_path: String::new(),
+        first: Time::ZERO,
+        last: Time::ZERO,
+        count: 0,
+        event_time: None,
+        series: None,
+        reporting_controller: String::new(),
+        reporting_instance: String::new(),
+    };
+    assert_eq!(
+        wide(&e),
+        ["<unknown>", "", "", "", "", "", "", "<unknown>", "1", ""]
+    );
+    for kind in [
+        "Pod",
+        "Node",
+        "Deployment",
+        "ReplicaSet",
+        "ReplicationController",
+        "StatefulSet",
+        "DaemonSet",
+        "ControllerRevision",
+        "Job",
+        "CronJob",
+        "HorizontalPodAutoscaler",
+    ] {
+        let (api_version, ..) = crate::api::kind_info(kind).unwrap();
+        let o = crate::api::Object::from_value(serde_json::json!({
+            "apiVersion": api_version, "kind": kind, "metadata": {},
+        }))
+        .unwrap_or_else(|e| panic!("{kind}: {e}"));
+        for w in [false, true] {
+            let rows = super::rows(
+                &[&o],
+                &PrintOptions {
+                    wide: w,
+                    now: now(),
+                },
+            );
+            assert_eq!(rows.len(), 1, "{kind}");
+            assert!(!rows[0].cells.is_empty(), "{kind}");
+        }
+    }
+}
+
+/// `DescribeEvents` sorts with `SortableEvents` (kubectl/pkg/util/event): by the whole-second
+/// lastTimestamp the API serves; events in the same second stay in list (name) order, so an
+/// event first seen earlier in that second comes first even if it was seen again later in it.
+#[test]
+fn describe_orders_events_by_whole_second_last_timestamp() {
+    use crate::api::EventRecord;
+    let rec = |ms: i64, reason: &str| EventRecord {
+        time: Time(ms),
+        kind: "ReplicaSet".into(),
+        namespace: "default".into(),
+        name: "web".into(),
+        uid: String::new(),
+        type_: "Normal".into(),
+        reason: reason.into(),
+        message: reason.into(),
+        source: "replicaset-controller".into(),
+        host: String::new(),
+        field_path: String::new(),
+        count: 1,
+    };
+    let recs = [
+        rec(10_100, "A"),
+        rec(10_500, "B"),
+        rec(10_900, "A"),
+        rec(11_000, "C"),
+    ];
+    let evs = crate::kubectl::events::for_object(&recs, "ReplicaSet", "default", "web", "");
+    let order: Vec<(&str, i32)> = evs.iter().map(|e| (e.reason.as_str(), e.count)).collect();
+    assert_eq!(order, [("A", 2), ("B", 1), ("C", 1)]);
+}
