@@ -182,6 +182,9 @@ impl Time {
 
     /// Whole seconds, as objects carry them.
     pub fn trunc_secs(self) -> Time {
+        if self.is_zero() {
+            return self;
+        }
         Time(self.0.div_euclid(1000) * 1000)
     }
 

@@ -28,7 +28,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{}", e.trim_end());
+            if !e.is_empty() {
+                eprintln!("{}", e.trim_end());
+            }
             ExitCode::from(1)
         }
     }
@@ -295,15 +297,19 @@ fn run(args: &[String]) -> Result<String, String> {
                 files: None,
                 fs: Some(&OsFs),
             };
-            let out = kubeplay::kubectl::execute_with(&mut sim, &line, input)?;
-            let notice =
-                out.starts_with("No resources found") || out.starts_with("No events found");
-            if notice && !out.trim_end().contains('\n') {
-                // kubectl prints this notice on standard error; standard output stays empty.
-                eprintln!("{}", out.trim_end());
-                return Ok(String::new());
+            // kubectl writes results to standard output and warnings, notices ("No resources
+            // found") and errors to standard error, then exits 1 if anything failed.
+            let res = kubeplay::kubectl::execute_streams(&mut sim, &line, input);
+            let trimmed = |s: String| with_final_newline(s.trim_end_matches('\n').to_string());
+            let stdout = trimmed(res.stdout);
+            if !res.stderr.is_empty() {
+                eprint!("{}", trimmed(res.stderr));
             }
-            Ok(with_final_newline(out))
+            if res.failed {
+                print!("{stdout}");
+                return Err(String::new());
+            }
+            Ok(stdout)
         }
         "explain-scale-down" => {
             let a = parse_args(&args[1..], &["at", "replicas", "n", "namespace"])?;

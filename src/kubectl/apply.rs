@@ -388,7 +388,7 @@ pub(crate) fn run_apply(
             continue;
         }
         if !live.meta().annotations.contains_key(LAST_APPLIED) {
-            out.print(&format!("Warning: resource {}/{} is missing the {LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.", kind.plural(), live.meta().name));
+            out.eprint(&format!("Warning: resource {}/{} is missing the {LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.", kind.plural(), live.meta().name));
         }
         let original: Option<Value> = live
             .meta()

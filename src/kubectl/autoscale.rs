@@ -266,7 +266,7 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     let p = args::parse("kubectl autoscale", words, FLAGS)?;
     // pflag prints the notice each time the flag is set.
     for _ in p.ordered().iter().filter(|(n, _)| *n == "cpu-percent") {
-        out.print(CPU_PERCENT_DEPRECATED);
+        out.eprint(CPU_PERCENT_DEPRECATED);
     }
     let ns = Namespace::from(&p);
     let dry = DryRun::from(&p)?;

@@ -29,11 +29,11 @@ const FLAGS: &[Flag] = &[
 pub(crate) fn parse_cascade(v: &str, out: &mut Out) -> Result<Propagation, String> {
     match super::args::parse_bool(v) {
         Some(true) => {
-            out.print(&format!("warning: --cascade={v} is deprecated (boolean value) and can be replaced with --cascade=background."));
+            out.eprint(&format!("warning: --cascade={v} is deprecated (boolean value) and can be replaced with --cascade=background."));
             Ok(Propagation::Background)
         }
         Some(false) => {
-            out.print(&format!("warning: --cascade={v} is deprecated (boolean value) and can be replaced with --cascade=orphan."));
+            out.eprint(&format!("warning: --cascade={v} is deprecated (boolean value) and can be replaced with --cascade=orphan."));
             Ok(Propagation::Orphan)
         }
         None => match v {

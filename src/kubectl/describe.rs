@@ -246,16 +246,24 @@ fn describe_events(w: &mut Writer, evs: &[Event], now: Time) {
     w.flush();
     w.w(0, "Events:\n  Type\tReason\tAge\tFrom\tMessage\n");
     w.w(1, "----\t------\t----\t----\t-------\n");
+    use crate::kubectl::printers::event::{micro_since, since};
     for e in evs {
-        let first = human_duration(now - e.first);
-        let interval = if e.count > 1 {
-            format!(
-                "{} (x{} over {first})",
-                human_duration(now - e.last),
-                e.count
-            )
+        // Timestamps as the API serves them (whole seconds); eventTime first when set.
+        let first = match e.event_time {
+            Some(t) if !t.is_zero() => micro_since(Some(t), now),
+            _ => since(e.first, now),
+        };
+        let interval = if let Some((count, last)) = e.series {
+            format!("{} (x{count} over {first})", micro_since(Some(last), now))
+        } else if e.count > 1 {
+            format!("{} (x{} over {first})", since(e.last, now), e.count)
         } else {
             first
+        };
+        let source = if e.source.is_empty() {
+            &e.reporting_controller
+        } else {
+            &e.source
         };
         // kubernetes/kubernetes#133627 (1.35): a container's event names its fieldPath.
         let message = if e.field_path.is_empty() {
@@ -266,8 +274,8 @@ fn describe_events(w: &mut Writer, evs: &[Event], now: Time) {
         w.w(
             1,
             &format!(
-                "{}\t{}\t{interval}\t{}\t{message}\n",
-                e.type_, e.reason, e.source,
+                "{}\t{}\t{interval}\t{source}\t{message}\n",
+                e.type_, e.reason,
             ),
         );
     }
@@ -1858,9 +1866,9 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     out.print(&text);
     if items.is_empty() && errs.is_empty() {
         if all_ns {
-            out.print("No resources found");
+            out.eprint("No resources found");
         } else {
-            out.print(&format!("No resources found in {} namespace.", ns.name));
+            out.eprint(&format!("No resources found in {} namespace.", ns.name));
         }
     }
     if errs.is_empty() {

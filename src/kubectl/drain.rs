@@ -344,7 +344,7 @@ pub(crate) fn run_drain(
                 .into_iter()
                 .map(|(m, pods)| format!("cannot delete {m}: {}", pods.join(", ")))
                 .collect();
-            out.print(&format!(
+            out.eprint(&format!(
                 "error: unable to drain node {name:?} due to error: {}, continuing command...",
                 aggregate(&errs)
             ));
@@ -407,7 +407,7 @@ pub(crate) fn run_drain(
                             "error when evicting pods/{:?} -n {:?}: {}",
                             pod.metadata.name, pod.metadata.namespace, e.message
                         );
-                        out.print(&format!("error: unable to drain node {name:?} due to error: {msg}, continuing command..."));
+                        out.eprint(&format!("error: unable to drain node {name:?} due to error: {msg}, continuing command..."));
                         fatal.push(msg);
                         remaining.push(name.clone());
                     }
@@ -429,9 +429,9 @@ pub(crate) fn run_drain(
         }
     }
     if !remaining.is_empty() {
-        out.print("There are pending nodes to be drained:");
+        out.eprint("There are pending nodes to be drained:");
         for n in &remaining {
-            out.print(&format!(" {n}"));
+            out.eprint(&format!(" {n}"));
         }
         let lines: Vec<String> = fatal.iter().map(|e| format!("error: {e}")).collect();
         return Err(lines.join("\n"));

@@ -325,6 +325,8 @@ Pod Template:
         events.contains("  Normal  SuccessfulCreate  90s   job-controller  Created pod: pi-"),
         "{events}"
     );
+    // The Job is created just after 00:01:00; the stored firstTimestamp is whole seconds
+    // (00:01:00), so at 00:01:30 the event is 30s old.
     assert_eq!(
         d("describe cronjob hello"),
         "Name:                          hello
@@ -357,7 +359,7 @@ Active Jobs:         hello-28928161
 Events:
   Type    Reason            Age   From                Message
   ----    ------            ----  ----                -------
-  Normal  SuccessfulCreate  29s   cronjob-controller  Created job hello-28928161"
+  Normal  SuccessfulCreate  30s   cronjob-controller  Created job hello-28928161"
     );
     assert_eq!(
         d("describe pvc www-web-0"),

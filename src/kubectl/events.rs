@@ -25,9 +25,20 @@ pub struct Event {
     pub host: String,
     /// `involvedObject.fieldPath` (the SUBOBJECT column).
     pub field_path: String,
+    /// `firstTimestamp` (`Time::ZERO` when unset).
     pub first: Time,
+    /// `lastTimestamp` (`Time::ZERO` when unset).
     pub last: Time,
     pub count: i32,
+    /// `eventTime`: unset (`None`) for the core/v1 `record.EventRecorder`, set by
+    /// events.k8s.io recorders.
+    pub event_time: Option<Time>,
+    /// `series` (count, lastObservedTime): only events.k8s.io recorders write one.
+    pub series: Option<(i32, Time)>,
+    /// `reportingComponent`: client-go's recorder copies `source.component` into it.
+    pub reporting_controller: String,
+    /// `reportingInstance`: client-go's recorder copies `source.host` into it.
+    pub reporting_instance: String,
 }
 
 impl Event {
@@ -63,18 +74,22 @@ impl Event {
         if !self.field_path.is_empty() {
             involved["fieldPath"] = json!(self.field_path);
         }
-        let mut source = json!({"component": self.source});
+        // EventSource's fields are both omitempty.
+        let mut source = json!({});
+        if !self.source.is_empty() {
+            source["component"] = json!(self.source);
+        }
         if !self.host.is_empty() {
             source["host"] = json!(self.host);
         }
-        json!({
+        let mut v = json!({
             "apiVersion": "v1",
             "kind": "Event",
             "count": self.count,
-            "eventTime": null,
-            "firstTimestamp": self.first.trunc_secs().to_rfc3339(),
+            "eventTime": self.event_time.map(micro_time),
+            "firstTimestamp": meta_time(self.first),
             "involvedObject": involved,
-            "lastTimestamp": self.last.trunc_secs().to_rfc3339(),
+            "lastTimestamp": meta_time(self.last),
             "message": self.message,
             "metadata": {
                 "creationTimestamp": self.first.trunc_secs().to_rfc3339(),
@@ -82,12 +97,37 @@ impl Event {
                 "namespace": self.namespace,
             },
             "reason": self.reason,
-            "reportingComponent": self.source,
-            "reportingInstance": self.host,
+            "reportingComponent": self.reporting_controller,
+            "reportingInstance": self.reporting_instance,
             "source": source,
             "type": self.type_,
-        })
+        });
+        if self.count == 0 {
+            // `count` is omitempty.
+            if let Some(m) = v.as_object_mut() {
+                m.remove("count");
+            }
+        }
+        if let Some((count, last)) = self.series {
+            v["series"] = json!({"count": count, "lastObservedTime": micro_time(last)});
+        }
+        v
     }
+}
+
+/// A `metav1.Time` as JSON carries it: whole seconds, `null` for the zero time.
+fn meta_time(t: Time) -> Value {
+    if t.is_zero() {
+        Value::Null
+    } else {
+        json!(t.trunc_secs().to_rfc3339())
+    }
+}
+
+/// A `metav1.MicroTime` as JSON carries it (`RFC3339Micro`, `2006-01-02T15:04:05.000000Z`).
+pub fn micro_time(t: Time) -> String {
+    let ms = t.to_rfc3339_millis();
+    format!("{}000Z", ms.trim_end_matches('Z'))
 }
 
 /// client-go's `EventCorrelator` defaults (tools/record/events_cache.go), which
@@ -224,6 +264,13 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
                         first: r.time,
                         last: r.time,
                         count: n.max(1),
+                        // generateEvent: `event.ReportingInstance = recorder.source.Host;
+                        // event.ReportingController = recorder.source.Component`; eventTime
+                        // and series stay unset (tools/record/event.go).
+                        event_time: None,
+                        series: None,
+                        reporting_controller: r.source.clone(),
+                        reporting_instance: r.host.clone(),
                     },
                 )
             });
@@ -251,7 +298,7 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
 }
 
 /// Events about one object, as `describe` searches them (kind, namespace, name and uid when
-/// both are known), sorted by last timestamp as `describe` sorts them.
+/// both are known), sorted as `DescribeEvents` sorts them.
 pub fn for_object(
     records: &[EventRecord],
     kind: &str,
@@ -268,8 +315,22 @@ pub fn for_object(
                 && (uid.is_empty() || e.involved_uid.is_empty() || e.involved_uid == uid)
         })
         .collect();
-    evs.sort_by(|a, b| (a.last, a.first, &a.name).cmp(&(b.last, b.first, &b.name)));
+    // `sort.Sort(event.SortableEvents(...))` on the list in the API's order: by the
+    // whole-second time the API serves, equal times left where Go's sort puts them.
+    crate::kubectl::events_cmd::sort_by_time(&mut evs, sortable_time);
     evs
+}
+
+/// `SortableEvents`' key (kubectl/pkg/util/event): the series' last observation, else
+/// lastTimestamp (whole seconds, as stored), else eventTime.
+pub(crate) fn sortable_time(e: &Event) -> Time {
+    if let Some((_, last)) = e.series {
+        return last;
+    }
+    if !e.last.is_zero() {
+        return e.last.trunc_secs();
+    }
+    e.event_time.unwrap_or(Time::ZERO)
 }
 
 #[cfg(test)]

@@ -86,7 +86,7 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         .collect();
     if events.is_empty() {
         // Printed on standard error; kubectl exits 0.
-        out.print(&if all_ns {
+        out.eprint(&if all_ns {
             "No events found.".to_string()
         } else {
             format!("No events found in {} namespace.", ns.name)
@@ -184,7 +184,7 @@ fn event_time(e: &EventView) -> Time {
 }
 
 /// `sort.Sort(SortableEvents(items))`: ascending by the key, with Go's (unstable) algorithm.
-fn sort_by_time<T>(items: &mut [T], key: impl Fn(&T) -> Time) {
+pub(crate) fn sort_by_time<T>(items: &mut [T], key: impl Fn(&T) -> Time) {
     gosort::sort(items, |a, b| key(a) < key(b));
 }
 
@@ -233,10 +233,11 @@ impl From<&Event> for EventView {
             kind: e.involved_kind.clone(),
             name: e.involved_name.clone(),
             message: e.message.clone(),
-            event_time: None,
-            series: None,
-            first_timestamp: Some(e.first),
-            last_timestamp: Some(e.last),
+            event_time: e.event_time,
+            series: e.series,
+            // metav1.Time as the API serves it: whole seconds.
+            first_timestamp: (!e.first.is_zero()).then(|| e.first.trunc_secs()),
+            last_timestamp: (!e.last.is_zero()).then(|| e.last.trunc_secs()),
             count: e.count,
         }
     }
@@ -376,12 +377,16 @@ struct ObjectRef {
     uid: String,
     #[serde(rename = "apiVersion")]
     api_version: &'static str,
+    #[serde(rename = "fieldPath", skip_serializing_if = "String::is_empty")]
+    field_path: String,
 }
 
 #[derive(Serialize)]
 struct Source {
     #[serde(skip_serializing_if = "String::is_empty")]
     component: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    host: String,
 }
 
 impl EventList {
@@ -412,19 +417,21 @@ impl From<&Event> for EventOut {
                 name: e.involved_name.clone(),
                 uid: e.involved_uid.clone(),
                 api_version: involved_api_version(e),
+                field_path: e.field_path.clone(),
             },
             reason: e.reason.clone(),
             message: e.message.clone(),
             source: Source {
                 component: e.source.clone(),
+                host: e.host.clone(),
             },
             first_timestamp: first,
             last_timestamp: e.last.trunc_secs().to_rfc3339(),
             count: e.count,
             type_: e.type_.clone(),
-            event_time: None,
-            reporting_component: e.source.clone(),
-            reporting_instance: String::new(),
+            event_time: e.event_time.map(crate::kubectl::events::micro_time),
+            reporting_component: e.reporting_controller.clone(),
+            reporting_instance: e.reporting_instance.clone(),
         }
     }
 }

@@ -164,9 +164,9 @@ pub(crate) fn run(
     if !written && !p.bool("ignore-not-found") && errs.is_empty() {
         let all_namespaced = !all_ns && infos.iter().all(|i| i.kind.namespaced());
         if all_namespaced {
-            out.print(&format!("No resources found in {} namespace.", ns.name));
+            out.eprint(&format!("No resources found in {} namespace.", ns.name));
         } else {
-            out.print("No resources found");
+            out.eprint("No resources found");
         }
     }
     finish(out, errs)

@@ -106,6 +106,32 @@ pub fn execute_with(sim: &mut Simulation, cmd: &str, input: Input) -> Result<Str
     }
 }
 
+/// What a command wrote to each stream, as a shell sees it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Streams {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error: warnings, notices such as `No resources found`, and errors
+    /// (`error: ...`, `Error from server (...)`).
+    pub stderr: String,
+    /// kubectl would exit non-zero.
+    pub failed: bool,
+}
+
+/// Like [`execute_with`], with standard output and standard error apart (the CLI's view:
+/// kubectl prints what succeeded to stdout and every error to stderr, then exits 1).
+pub fn execute_streams(sim: &mut Simulation, cmd: &str, input: Input) -> Streams {
+    let mut out = Out::default();
+    if let Err(e) = run(sim, cmd, input, &mut out) {
+        out.fail(&e);
+    }
+    Streams {
+        stdout: out.stdout,
+        stderr: out.stderr,
+        failed: out.failed,
+    }
+}
+
 /// The paths a command line reads with `-f` / `--filename` (not `-`), so a caller with a file
 /// system (the CLI) can load them into [`Input::files`] before calling [`execute_with`].
 pub fn referenced_files(cmd: &str) -> Vec<String> {
@@ -138,7 +164,12 @@ pub fn referenced_files(cmd: &str) -> Vec<String> {
 /// What a command has printed so far, and whether it failed.
 #[derive(Debug, Default)]
 pub(crate) struct Out {
+    /// Everything printed, in order (the playground shows one stream).
     text: String,
+    /// What kubectl writes to standard output (`o.Out`).
+    stdout: String,
+    /// What kubectl writes to standard error (`o.ErrOut`, warnings, errors).
+    stderr: String,
     failed: bool,
     /// Server warnings already printed: kubectl's warning handler deduplicates them for the
     /// whole invocation (`rest.NewWarningWriter(..., WarningWriterOptions{Deduplicate: true})`).
@@ -148,17 +179,32 @@ pub(crate) struct Out {
 impl Out {
     /// Appends text, making sure it ends a line.
     pub fn print(&mut self, s: &str) {
+        self.write(s, false);
+    }
+    /// Appends text kubectl writes to standard error (`o.ErrOut`): notices such as
+    /// `No resources found`, deprecation warnings, per-object errors.
+    pub fn eprint(&mut self, s: &str) {
+        self.write(s, true);
+    }
+    fn write(&mut self, s: &str, to_stderr: bool) {
         if s.is_empty() {
             return;
         }
-        self.text.push_str(s);
-        if !s.ends_with('\n') {
-            self.text.push('\n');
+        let stream = if to_stderr {
+            &mut self.stderr
+        } else {
+            &mut self.stdout
+        };
+        for t in [&mut self.text, stream] {
+            t.push_str(s);
+            if !s.ends_with('\n') {
+                t.push('\n');
+            }
         }
     }
-    /// kubectl's `WarningPrinter`: `Warning: ...`.
+    /// kubectl's `WarningPrinter`: `Warning: ...` on standard error.
     pub fn warn(&mut self, msg: &str) {
-        self.print(&format!("Warning: {msg}"));
+        self.eprint(&format!("Warning: {msg}"));
     }
     /// The API server's warnings of the last request (`Warning` headers), as kubectl's
     /// warning handler prints them: `Warning: <text>`, each text once per command.
@@ -172,7 +218,7 @@ impl Out {
     }
     /// Prints an error line and marks the command as failed.
     pub fn fail(&mut self, msg: &str) {
-        self.print(msg);
+        self.eprint(msg);
         self.failed = true;
     }
 }
@@ -436,6 +482,8 @@ mod set_upstream_more_tests;
 mod sort_by_index_tests;
 #[cfg(test)]
 mod sorter_upstream_gap_tests;
+#[cfg(test)]
+mod streams_tests;
 #[cfg(test)]
 mod tableprinter_upstream_gap_tests;
 

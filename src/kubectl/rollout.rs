@@ -540,7 +540,7 @@ fn run_status(
         }
     }
     if errs.is_empty() && !found {
-        out.print(&format!("No resources found in {} namespace.", ns.name));
+        out.eprint(&format!("No resources found in {} namespace.", ns.name));
     }
     check_err(errs)
 }
@@ -1096,7 +1096,7 @@ fn run_patch(
     require_resources(&p)?;
     let (items, mut errs) = infos(sim, &p, &p.args, input, &ns, true)?;
     if items.is_empty() && errs.is_empty() {
-        out.print(&format!("No resources found in {} namespace.", ns.name));
+        out.eprint(&format!("No resources found in {} namespace.", ns.name));
         return Ok(());
     }
     let now = sim.now();

@@ -287,7 +287,7 @@ fn run_set(
     }
     let p = args::parse(cmd, words, &flags)?;
     if p.changed("record") {
-        out.print("Flag --record has been deprecated, --record will be removed in the future");
+        out.eprint("Flag --record has been deprecated, --record will be removed in the future");
     }
     let ns = Namespace::from(&p);
     let dry = DryRun::from(&p)?;

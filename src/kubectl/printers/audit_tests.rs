@@ -54,8 +54,8 @@ fn print_job_success_criteria_met_row() {
 
 // upstream: TestPrintEvent (pkg/printers/internalversion/printers_test.go), row 2 ("Basic event;
 // generate options=Wide"): SUBOBJECT is involvedObject.fieldPath, SOURCE `component, host`.
-// Rows 3-8 (eventTime, series, singleton count, reportingController) need events.k8s.io
-// fields kubeplay's core/v1 event log does not carry.
+// Rows 3-8 (eventTime, series, singleton count, reportingController) are in
+// event_rows_tests.rs.
 #[test]
 fn print_event_wide_row_with_field_path() {
     use crate::kubectl::events::Event;
@@ -76,6 +76,10 @@ fn print_event_wide_row_with_field_path() {
         first: now() - Duration::from_secs(3 * 86400),
         last: now() - Duration::from_secs(2 * 86400),
         count: 6,
+        event_time: None,
+        series: None,
+        reporting_controller: String::new(),
+        reporting_instance: String::new(),
     };
     let r = super::event::row(
         &e,

@@ -2,7 +2,7 @@
 //! SOURCE, FIRST SEEN, COUNT and NAME).
 
 use super::PrintOptions;
-use crate::api::human_duration;
+use crate::api::{human_duration, Time};
 use crate::kubectl::events::Event;
 use crate::kubectl::table::{Column, Row};
 
@@ -23,8 +23,8 @@ pub const COLUMNS: &[Column] = &[
     },
 ];
 
-/// `formatEventSource` / `formatEventSourceComponentInstance` (printers.go): the component,
-/// then `, host` when the source has one (`kubelet, node-1`).
+/// `formatEventSourceComponentInstance` (printers.go): the component, then `, instance` when
+/// there is one (`kubelet, node-1`).
 pub fn format_event_source(component: &str, host: &str) -> String {
     if host.is_empty() {
         component.to_string()
@@ -33,19 +33,66 @@ pub fn format_event_source(component: &str, host: &str) -> String {
     }
 }
 
-/// One row (cells in column order; the table drops wide-only cells).
+/// `formatEventSource`: `source.component` (else `reportingComponent`), then `source.host` (else
+/// `reportingInstance`).
+fn event_source(e: &Event) -> String {
+    let first_non_empty = |a: &str, b: &str| if a.is_empty() { b } else { a }.to_string();
+    format_event_source(
+        &first_non_empty(&e.source, &e.reporting_controller),
+        &first_non_empty(&e.host, &e.reporting_instance),
+    )
+}
+
+/// `translateTimestampSince` of a `metav1.Time` as the API serves it (whole seconds).
+pub(crate) fn since(t: Time, now: Time) -> String {
+    if t.is_zero() {
+        "<unknown>".into()
+    } else {
+        human_duration(now - t.trunc_secs())
+    }
+}
+
+/// `translateMicroTimestampSince` (`<unknown>` for an unset `eventTime`).
+pub(crate) fn micro_since(t: Option<Time>, now: Time) -> String {
+    match t {
+        Some(t) if !t.is_zero() => human_duration(now - t),
+        _ => "<unknown>".into(),
+    }
+}
+
+/// One row (cells in column order; the table drops wide-only cells): `printEvent`. FIRST SEEN
+/// falls back to `eventTime`, LAST SEEN to FIRST SEEN; a series gives LAST SEEN and COUNT; a
+/// singleton event without a count counts 1.
 pub fn row(e: &Event, opts: &PrintOptions) -> Row {
+    let first_seen = if e.first.is_zero() {
+        micro_since(e.event_time, opts.now)
+    } else {
+        since(e.first, opts.now)
+    };
+    let mut last_seen = if e.last.is_zero() {
+        first_seen.clone()
+    } else {
+        since(e.last, opts.now)
+    };
+    let count = match e.series {
+        Some((count, last_observed)) => {
+            last_seen = micro_since(Some(last_observed), opts.now);
+            count
+        }
+        None if e.count == 0 => 1,
+        None => e.count,
+    };
     Row {
         cells: vec![
-            human_duration(opts.now - e.last),
+            last_seen,
             e.type_.clone(),
             e.reason.clone(),
             e.object(),
             e.field_path.clone(),
-            format_event_source(&e.source, &e.host),
+            event_source(e),
             e.message.trim().to_string(),
-            human_duration(opts.now - e.first),
-            e.count.to_string(),
+            first_seen,
+            count.to_string(),
             e.name.clone(),
         ],
         namespace: e.namespace.clone(),
@@ -77,6 +124,10 @@ mod tests {
             first: now() - Duration::from_secs(3 * 86400),
             last: now() - Duration::from_secs(2 * 86400),
             count: 6,
+            event_time: None,
+            series: None,
+            reporting_controller: String::new(),
+            reporting_instance: String::new(),
         }
     }
 

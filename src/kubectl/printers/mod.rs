@@ -11,7 +11,11 @@ pub mod batch;
 pub mod core_more;
 pub mod deployment;
 pub mod event;
+#[cfg(test)]
+mod event_rows_tests;
 pub mod node;
+#[cfg(test)]
+mod node_rows_tests;
 pub mod pod;
 #[cfg(test)]
 mod pod_list_tests;
