@@ -378,6 +378,34 @@ impl Simulation {
         }
     }
 
+    /// Advances virtual time by `d` while a client command blocks (`kubectl drain` waiting to
+    /// retry a refused eviction): the loops run, the timeline's actions wait until the command
+    /// returns.
+    ///
+    /// # Errors
+    /// See [`Simulation::step`].
+    pub fn run_for_blocked(&mut self, d: Duration) -> Result<(), String> {
+        let until = self.api.now + d;
+        loop {
+            self.settle()?;
+            // The loops' delayed keys only: the timeline is not looked at.
+            let next = (0..self.loops.len())
+                .filter(|&i| self.running(i))
+                .filter_map(|i| self.loops[i].queue.next_due())
+                .filter(|t| *t > self.api.now)
+                .min();
+            match next {
+                Some(t) if t <= until => self.api.now = t,
+                _ => {
+                    if until > self.api.now {
+                        self.api.now = until;
+                    }
+                    return self.settle();
+                }
+            }
+        }
+    }
+
     /// Advances virtual time by `d`.
     ///
     /// # Errors

@@ -6,6 +6,7 @@ use k8s_openapi::api::apps::v1 as apps;
 use k8s_openapi::api::autoscaling::v2 as autoscaling;
 use k8s_openapi::api::batch::v1 as batch;
 use k8s_openapi::api::core::v1 as core;
+use k8s_openapi::api::policy::v1 as policy;
 use kubeplay::api::{Duration, Object, KINDS};
 use kubeplay::scenario::Scenario;
 use serde::de::DeserializeOwned;
@@ -378,6 +379,15 @@ objects:
     behavior:
       scaleDown:
         stabilizationWindowSeconds: 60
+- apiVersion: policy/v1
+  kind: PodDisruptionBudget
+  metadata:
+    name: frontend
+  spec:
+    maxUnavailable: 34%
+    unhealthyPodEvictionPolicy: AlwaysAllow
+    selector:
+      matchLabels: {tier: frontend}
 load:
 - workload: ReplicaSet/frontend
   cpu: {base: 300m}
@@ -432,6 +442,9 @@ fn round_trip(o: &Object) -> Value {
         Object::CronJob(_) => through_k8s_openapi::<batch::CronJob>(&what, &v),
         Object::HorizontalPodAutoscaler(_) => {
             through_k8s_openapi::<autoscaling::HorizontalPodAutoscaler>(&what, &v)
+        }
+        Object::PodDisruptionBudget(_) => {
+            through_k8s_openapi::<policy::PodDisruptionBudget>(&what, &v)
         }
         // A kind added to `kinds!` without a line here fails loudly instead of going unchecked.
         #[allow(unreachable_patterns)]

@@ -86,6 +86,9 @@ pub fn prepare_for_create_gated(o: &mut Object, gates: &FeatureGates) {
             h.status = Default::default();
             super::autoscaling_validation::drop_disabled_fields(h, None, gates);
         }
+        // `podDisruptionBudgetStrategy.PrepareForCreate`: the status is cleared (generation 1 is
+        // set with the other kinds').
+        Object::PodDisruptionBudget(p) => p.status = Default::default(),
     }
 }
 
@@ -267,6 +270,9 @@ pub fn copy_status(from: &Object, to: &mut Object) {
         }
         (Object::Service(a), Object::Service(b)) => b.status = a.status.clone(),
         (Object::HorizontalPodAutoscaler(a), Object::HorizontalPodAutoscaler(b)) => {
+            b.status = a.status.clone()
+        }
+        (Object::PodDisruptionBudget(a), Object::PodDisruptionBudget(b)) => {
             b.status = a.status.clone()
         }
         _ => {}
@@ -934,6 +940,8 @@ pub fn default_object(o: &mut Object) {
         Object::HorizontalPodAutoscaler(h) => {
             super::autoscaling::set_defaults_horizontal_pod_autoscaler(h)
         }
+        // policy/v1 has no defaulting (`unhealthyPodEvictionPolicy` stays unset).
+        Object::PodDisruptionBudget(_) => {}
     }
 }
 

@@ -336,6 +336,8 @@ pub enum Reason {
     BadRequest,
     Forbidden,
     InternalError,
+    /// 429 (`errors.NewTooManyRequests`), as a refused eviction.
+    TooManyRequests,
 }
 
 /// A `StatusError` from the (simulated) API server.

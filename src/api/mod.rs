@@ -10,6 +10,7 @@ pub mod errors;
 pub mod intstr;
 pub mod meta;
 pub mod object;
+pub mod policy;
 pub mod schema;
 pub mod semantic;
 #[rustfmt::skip]
@@ -26,6 +27,7 @@ pub use errors::*;
 pub use intstr::*;
 pub use meta::*;
 pub use object::*;
+pub use policy::PodDisruptionBudget;
 pub use time::*;
 pub mod batch_defaults;
 pub mod batch_validation;

@@ -7,6 +7,7 @@ use super::batch::{CronJob, Job};
 use super::core::{Node, Pod};
 use super::core_more::{PersistentVolumeClaim, Service};
 use super::meta::ObjectMeta;
+use super::policy::PodDisruptionBudget;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -170,6 +171,7 @@ kinds! {
     PersistentVolumeClaim => PersistentVolumeClaim, "v1", "persistentvolumeclaims", "", true;
     Service => Service, "v1", "services", "", true;
     HorizontalPodAutoscaler => HorizontalPodAutoscaler, "autoscaling/v2", "horizontalpodautoscalers", "autoscaling", true;
+    PodDisruptionBudget => PodDisruptionBudget, "policy/v1", "poddisruptionbudgets", "policy", true;
 }
 
 /// Whether kube-apiserver keeps `metadata.generation` for the kind: the REST strategies that set
@@ -190,7 +192,7 @@ pub fn kind_has_generation(kind: &str) -> bool {
 }
 
 /// Looks a kind up by kind name, plural, singular or kubectl short name (`rs`, `po`, `rc`, `no`,
-/// `sts`, `ds`, `pvc`, `svc`).
+/// `sts`, `ds`, `pvc`, `svc`, `pdb`).
 pub fn resolve_kind(s: &str) -> Option<&'static str> {
     let l = s.to_ascii_lowercase();
     let l = l.split('.').next().unwrap_or_default().to_string();
@@ -204,6 +206,7 @@ pub fn resolve_kind(s: &str) -> Option<&'static str> {
         ("ds", "DaemonSet"),
         ("cj", "CronJob"),
         ("hpa", "HorizontalPodAutoscaler"),
+        ("pdb", "PodDisruptionBudget"),
         ("pvc", "PersistentVolumeClaim"),
         ("svc", "Service"),
         ("ev", "Event"),

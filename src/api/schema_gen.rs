@@ -19,6 +19,7 @@ pub(crate) static ROOTS: &[(&str, &str, usize)] = &[
     ("Service", "v1", 201),
     ("HorizontalPodAutoscaler", "autoscaling/v2", 36),
     ("HorizontalPodAutoscaler", "autoscaling/v1", 26),
+    ("PodDisruptionBudget", "policy/v1", 231),
 ];
 
 pub(crate) static TYPES: &[Ty] = &[
@@ -253,4 +254,7 @@ pub(crate) static TYPES: &[Ty] = &[
     Ty { go: "v1.ManagedFieldsEntry", fields: &[("apiVersion", T::Str), ("fieldsType", T::Str), ("fieldsV1", T::Any), ("manager", T::Str), ("operation", T::Str), ("subresource", T::Str), ("time", T::Time)] },
     Ty { go: "v1.ObjectMeta", fields: &[("annotations", T::Map(&T::Str)), ("creationTimestamp", T::Time), ("deletionGracePeriodSeconds", T::I64), ("deletionTimestamp", T::Time), ("finalizers", T::List(&T::Str)), ("generateName", T::Str), ("generation", T::I64), ("labels", T::Map(&T::Str)), ("managedFields", T::List(&T::Obj(228))), ("name", T::Str), ("namespace", T::Str), ("ownerReferences", T::List(&T::Obj(230))), ("resourceVersion", T::Str), ("selfLink", T::Str), ("uid", T::Str)] },
     Ty { go: "v1.OwnerReference", fields: &[("apiVersion", T::Str), ("blockOwnerDeletion", T::Bool), ("controller", T::Bool), ("kind", T::Str), ("name", T::Str), ("uid", T::Str)] },
+    Ty { go: "v1.PodDisruptionBudget", fields: &[("metadata", T::Obj(229)), ("spec", T::Obj(232)), ("status", T::Obj(233))] },
+    Ty { go: "v1.PodDisruptionBudgetSpec", fields: &[("maxUnavailable", T::IntOrString), ("minAvailable", T::IntOrString), ("selector", T::Obj(226)), ("unhealthyPodEvictionPolicy", T::Str)] },
+    Ty { go: "v1.PodDisruptionBudgetStatus", fields: &[("conditions", T::List(&T::Obj(225))), ("currentHealthy", T::I32), ("desiredHealthy", T::I32), ("disruptedPods", T::Map(&T::Time)), ("disruptionsAllowed", T::I32), ("expectedPods", T::I32), ("observedGeneration", T::I64)] },
 ];

@@ -1803,7 +1803,11 @@ mod tests {
             api_resource("autoscaling/v2", "HorizontalPodAutoscaler").unwrap(),
             ("HorizontalPodAutoscaler", true)
         );
-        assert!(api_resource("policy/v1", "PodDisruptionBudget").is_err());
+        assert_eq!(
+            api_resource("policy/v1", "PodDisruptionBudget").unwrap(),
+            ("PodDisruptionBudget", true)
+        );
+        assert!(api_resource("policy/v1beta1", "PodDisruptionBudget").is_err());
         assert!(api_resource("apps/v1beta2", "ReplicaSet").is_err());
         assert!(api_resource("v1", "ReplicaSet").is_err());
     }

@@ -9,6 +9,7 @@ pub mod controller_utils;
 pub mod cronjob;
 pub mod daemon;
 pub mod deployment;
+pub mod disruption;
 pub mod garbagecollector;
 pub mod history;
 pub mod job;
@@ -344,5 +345,6 @@ pub fn default_loops() -> Vec<Box<dyn Controller>> {
         Box::new(daemon::DaemonSetsController::new()),
         Box::new(pv_binder::VolumeBinder::new()),
         podautoscaler::new_horizontal_controller(),
+        disruption::new_disruption_controller(),
     ]
 }

@@ -5,7 +5,7 @@
 use super::args::{self, Flag};
 use super::resource::{self, Item, Kind};
 use super::{usage_error, DryRun, Out, DRY_RUN_FLAG};
-use crate::api::{Node, Object, Pod, Selector};
+use crate::api::{Duration, Node, Object, Pod, Selector};
 use crate::sim::Simulation;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::ObjectRef;
@@ -26,6 +26,10 @@ const DRAIN_FLAGS: &[Flag] = &[
     Flag::int("chunk-size"),
     DRY_RUN_FLAG,
 ];
+
+/// kubeplay's bound on a drain without `--timeout` (upstream waits forever): it gives up after
+/// this much virtual time, as with `--timeout=1h`.
+const NO_TIMEOUT_CAP_SECS: i64 = 3600;
 
 const DAEMONSET_FATAL: &str = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)";
 const DAEMONSET_WARNING: &str = "ignoring DaemonSet-managed Pods";
@@ -304,6 +308,20 @@ pub(crate) fn run_drain(
     };
     let grace = p.int("grace-period", -1);
     let disable_eviction = p.bool("disable-eviction");
+    // `--timeout` (pflag DurationVar; 0, the default, waits forever).
+    let timeout_nanos = match p.str("timeout") {
+        Some(t) => match crate::cron::parser::parse_go_duration(t) {
+            Ok(n) => n,
+            Err(e) => {
+                return Err(format!(
+                    "error: invalid argument {} for \"--timeout\" flag: {e}\nSee 'kubectl drain --help' for usage.",
+                    crate::api::errors::go_quote(t)
+                ))
+            }
+        },
+        None => 0,
+    };
+    let timeout_secs = i64::try_from(timeout_nanos / 1_000_000_000).unwrap_or(i64::MAX);
 
     cordon_nodes(sim, &nodes, true, dry, out);
     let mut fatal: Vec<String> = vec![];
@@ -383,35 +401,87 @@ pub(crate) fn run_drain(
             };
             let mut api_clone = (dry == DryRun::Server).then(|| sim.api.clone());
             let mut finished = vec![];
-            for pod in &to_delete {
-                if !disable_eviction {
-                    out.print(&format!(
-                        "evicting pod {}{}",
-                        key(pod),
-                        if dry == DryRun::Server {
-                            " (server dry run)"
-                        } else {
-                            ""
+            // evictPods: every pod is evicted (each in its goroutine upstream, in pod order
+            // here); a refusal (429, a PodDisruptionBudget allowing no disruption) is retried
+            // every 5 s of virtual time, the cluster running meanwhile, until `--timeout`.
+            let started = sim.now();
+            let mut pending: Vec<&Pod> = to_delete.iter().collect();
+            while !pending.is_empty() {
+                let mut retry = vec![];
+                for pod in pending {
+                    if !disable_eviction {
+                        out.print(&format!(
+                            "evicting pod {}{}",
+                            key(pod),
+                            if dry == DryRun::Server {
+                                " (server dry run)"
+                            } else {
+                                ""
+                            }
+                        ));
+                    }
+                    let api = match api_clone.as_mut() {
+                        Some(a) => a,
+                        None => &mut sim.api,
+                    };
+                    let (ns, pod_name) = (&pod.metadata.namespace, &pod.metadata.name);
+                    let res = if disable_eviction {
+                        api.delete("Pod", ns, pod_name, &opts).map(|_| ())
+                    } else {
+                        api.evict(ns, pod_name, &opts, false)
+                    };
+                    match res {
+                        Ok(()) => finished.push(pod),
+                        Err(e) if e.is_not_found() => {}
+                        Err(e)
+                            if e.reason == crate::api::Reason::TooManyRequests
+                                && dry != DryRun::Server =>
+                        {
+                            out.print(&format!(
+                                "error when evicting pods/{pod_name:?} -n {ns:?} (will retry after 5s): {}",
+                                e.message
+                            ));
+                            retry.push(pod);
                         }
-                    ));
+                        Err(e) => {
+                            let msg = format!(
+                                "error when evicting pods/{pod_name:?} -n {ns:?}: {}",
+                                e.message
+                            );
+                            out.print(&format!("error: unable to drain node {name:?} due to error: {msg}, continuing command..."));
+                            fatal.push(msg);
+                            remaining.push(name.clone());
+                        }
+                    }
                 }
-                let api = match api_clone.as_mut() {
-                    Some(a) => a,
-                    None => &mut sim.api,
+                if retry.is_empty() {
+                    break;
+                }
+                sim.run_for_blocked(Duration::from_secs(5))?;
+                // The goroutines' `ctx.Done()` check before the next attempt.
+                let waited = (sim.now() - started).as_millis() / 1000;
+                let limit = if timeout_secs > 0 {
+                    timeout_secs
+                } else {
+                    NO_TIMEOUT_CAP_SECS
                 };
-                match api.delete("Pod", &pod.metadata.namespace, &pod.metadata.name, &opts) {
-                    Ok(_) => finished.push(pod),
-                    Err(e) if e.is_not_found() => {}
-                    Err(e) => {
+                if waited >= limit {
+                    for pod in retry {
                         let msg = format!(
-                            "error when evicting pods/{:?} -n {:?}: {}",
-                            pod.metadata.name, pod.metadata.namespace, e.message
+                            "error when evicting pods/{:?} -n {:?}: global timeout reached: {}",
+                            pod.metadata.name,
+                            pod.metadata.namespace,
+                            crate::cron::go_duration_string(limit)
                         );
                         out.eprint(&format!("error: unable to drain node {name:?} due to error: {msg}, continuing command..."));
                         fatal.push(msg);
-                        remaining.push(name.clone());
+                        if !remaining.contains(name) {
+                            remaining.push(name.clone());
+                        }
                     }
+                    break;
                 }
+                pending = retry;
             }
             if dry != DryRun::Server {
                 let verb = if disable_eviction {

@@ -441,6 +441,8 @@ mod describe_tests;
 #[cfg(test)]
 mod describe_upstream_more_tests;
 #[cfg(test)]
+mod drain_pdb_tests;
+#[cfg(test)]
 mod drain_upstream_gap_tests;
 #[cfg(test)]
 mod e2e_workloads;

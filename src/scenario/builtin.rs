@@ -16,6 +16,7 @@ pub const BUILTIN: &[(&str, &str)] = builtin![
     "scale-down-doubled-up",
     "orphan-readopt",
     "node-failure",
+    "pdb-drain",
     "replication-controller",
     "nginx-deployment",
     "deployment-rollback",

@@ -4,6 +4,7 @@
 //! (defaulting, validation, resourceVersion, graceful deletion) live in [`apiserver`].
 
 pub mod apiserver;
+pub mod eviction;
 
 use crate::api::{Object, Resource};
 use std::collections::{BTreeMap, BTreeSet};

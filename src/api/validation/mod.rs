@@ -155,6 +155,7 @@ pub fn validate_object_gated(
             Object::HorizontalPodAutoscaler(x) => {
                 super::autoscaling_validation::validate_horizontal_pod_autoscaler_gated(x, gates)
             }
+            Object::PodDisruptionBudget(x) => super::policy::validate_create(x),
         },
         Some(old) => {
             let mut new = o.clone();
@@ -216,6 +217,9 @@ pub fn validate_prepared_update_gated(
             super::autoscaling_validation::validate_horizontal_pod_autoscaler_update_gated(
                 n, o, gates,
             )
+        }
+        (Object::PodDisruptionBudget(n), Object::PodDisruptionBudget(o)) => {
+            super::policy::validate_update(n, o)
         }
         (n, o) => vec![FieldError::internal(
             "kind",

@@ -249,6 +249,14 @@ pub fn validate_status(o: &Object) -> Vec<FieldError> {
             nonneg(&mut e, s.current_replicas.into(), "status.currentReplicas");
             nonneg(&mut e, s.desired_replicas.into(), "status.desiredReplicas");
         }
+        // `ValidatePodDisruptionBudgetStatusUpdate` (pkg/apis/policy/validation), policy/v1.
+        Object::PodDisruptionBudget(p) => {
+            e.extend(
+                crate::api::policy::validate_pod_disruption_budget_status_update(
+                    &p.status, "status",
+                ),
+            );
+        }
         _ => {}
     }
     e

@@ -16,9 +16,12 @@ mod event_rows_tests;
 pub mod node;
 #[cfg(test)]
 mod node_rows_tests;
+#[cfg(test)]
+mod pdb_tests;
 pub mod pod;
 #[cfg(test)]
 mod pod_list_tests;
+pub mod policy;
 pub mod replicaset;
 #[cfg(test)]
 mod upstream_more_tests;
@@ -105,6 +108,10 @@ pub fn printer_for(kind: &str) -> Printer {
         "HorizontalPodAutoscaler" => Printer {
             columns: autoscaling::HPA_COLUMNS,
             row: autoscaling::hpa_row,
+        },
+        "PodDisruptionBudget" => Printer {
+            columns: policy::PDB_COLUMNS,
+            row: policy::pdb_row,
         },
         _ => Printer {
             columns: DEFAULT_COLUMNS,

@@ -1,0 +1,556 @@
+//! The disruption controller (`disruption-controller`, pkg/controller/disruption/disruption.go):
+//! keeps each PodDisruptionBudget's status — `currentHealthy`, `desiredHealthy`,
+//! `expectedPods`, `disruptionsAllowed`, `disruptedPods`, `observedGeneration` and the
+//! `DisruptionAllowed` condition — up to date from the pods its selector matches.
+//!
+//! As upstream: PDBs are synced on their own changes and on changes of a pod they cover (the
+//! first matching PDB, `getPdbForPod`); the expected pod count comes from the pods' controllers
+//! (`getExpectedScale`: ReplicaSet, Deployment through its ReplicaSet, ReplicationController,
+//! StatefulSet; other kinds go through the scale subresource, which kubeplay's other kinds do not
+//! implement) unless `minAvailable` is an integer (then it is the number of pods). A failed sync
+//! sets `disruptionsAllowed` to 0 with a `SyncFailed` condition (`failSafe`). A pod recorded in
+//! `disruptedPods` by the eviction API counts as unhealthy for `DeletionTimeout` (2 min), after
+//! which the controller drops it with a `NotDeleted` event and rechecks.
+//!
+//! Not modelled: the stale `DisruptionTarget` condition cleanup of non-terminating pods
+//! (`syncStalePodDisruption`), and the `MultiplePodDisruptionBudgets` event (informer handlers
+//! have no recorder here).
+
+use crate::api::policy::{
+    PodDisruptionBudget, DISRUPTION_ALLOWED_CONDITION, INSUFFICIENT_PODS_REASON,
+    SUFFICIENT_PODS_REASON, SYNC_FAILED_REASON,
+};
+use crate::api::validation::conditions::Condition;
+use crate::api::{
+    get_scaled_value_from_int_or_percent, ApiError, Deployment, Duration, IntOrString, Object,
+    OwnerReference, Pod, ReplicaSet, ReplicationController, Resource, StatefulSet, Time,
+};
+use crate::controllers::controller_utils::is_pod_ready;
+use crate::controllers::{Controller, Ctx};
+use crate::queue::WorkQueue;
+use crate::store::{Change, Store};
+use std::collections::BTreeMap;
+
+pub const COMPONENT: &str = "disruption-controller";
+/// `DeletionTimeout`: how long a pod the eviction API approved may stay undeleted before the
+/// controller stops counting it as disrupted.
+pub const DELETION_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What can fail a sync: an API error (a conflict is retried without `failSafe`) or one of the
+/// controller's own errors, whose text becomes the `SyncFailed` condition's message.
+#[derive(Debug)]
+pub enum SyncError {
+    Api(ApiError),
+    Other(String),
+}
+
+impl std::fmt::Display for SyncError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SyncError::Api(e) => f.write_str(&e.message),
+            SyncError::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+/// The disruption controller. Keys: `<namespace>/<name>` of a PodDisruptionBudget.
+#[derive(Default)]
+pub struct DisruptionController;
+
+/// A boxed disruption controller.
+pub fn new_disruption_controller() -> Box<dyn Controller> {
+    Box::new(DisruptionController)
+}
+
+/// `getPodsForPdb`: the pods of the PDB's namespace its selector matches (a nil selector
+/// matches none, `LabelSelectorAsSelector` giving `labels.Nothing()`).
+///
+/// # Errors
+/// The selector conversion's message.
+pub fn get_pods_for_pdb<'a>(
+    store: &'a Store,
+    pdb: &PodDisruptionBudget,
+) -> Result<Vec<&'a Pod>, String> {
+    let Some(sel) = &pdb.spec.selector else {
+        return Ok(vec![]);
+    };
+    let sel = sel.to_selector()?;
+    Ok(store
+        .list::<Pod>(Some(&pdb.metadata.namespace))
+        .filter(|p| sel.matches(&p.metadata.labels))
+        .collect())
+}
+
+/// `GetPodPodDisruptionBudgets` (the PDB lister's expansion): the PDBs of the pod's namespace
+/// whose non-empty selector matches the pod's labels; none for a pod without labels.
+pub fn get_pod_pod_disruption_budgets<'a>(
+    store: &'a Store,
+    pod: &Pod,
+) -> Vec<&'a PodDisruptionBudget> {
+    if pod.metadata.labels.is_empty() {
+        return vec![];
+    }
+    store
+        .list::<PodDisruptionBudget>(Some(&pod.metadata.namespace))
+        .filter(|pdb| {
+            let Some(sel) = pdb
+                .spec
+                .selector
+                .as_ref()
+                .and_then(|s| s.to_selector().ok())
+            else {
+                return false;
+            };
+            !sel.is_empty() && sel.matches(&pod.metadata.labels)
+        })
+        .collect()
+}
+
+/// `verifyGroupKind`: the reference's kind and API group.
+fn verify_group_kind(r: &OwnerReference, kind: &str, groups: &[&str]) -> bool {
+    let group = r.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    r.kind == kind && groups.contains(&group)
+}
+
+/// `controllerAndScale`: a controller's UID and its desired replicas.
+type ControllerAndScale = (String, i32);
+
+/// The finders of `dc.finders()` in order: `getPodReplicaSet` (not one a Deployment controls),
+/// `getPodDeployment`, `getPodReplicationController`, `getPodStatefulSet`, then
+/// `getScaleController` for any other kind.
+fn find_controller(
+    store: &Store,
+    r: &OwnerReference,
+    namespace: &str,
+) -> Result<Option<ControllerAndScale>, String> {
+    if verify_group_kind(r, "ReplicaSet", &["apps", "extensions"]) {
+        let Some(rs) = store.get::<ReplicaSet>(namespace, &r.name) else {
+            return Ok(None);
+        };
+        if rs.metadata.uid != r.uid {
+            return Ok(None);
+        }
+        match rs.metadata.controller_ref() {
+            Some(dr) if dr.kind == "Deployment" => {
+                // getPodDeployment.
+                if !verify_group_kind(dr, "Deployment", &["apps", "extensions"]) {
+                    return Ok(None);
+                }
+                let Some(d) = store.get::<Deployment>(namespace, &dr.name) else {
+                    return Ok(None);
+                };
+                if d.metadata.uid != dr.uid {
+                    return Ok(None);
+                }
+                return Ok(Some((d.metadata.uid.clone(), d.spec.replicas.unwrap_or(1))));
+            }
+            _ => {
+                return Ok(Some((
+                    rs.metadata.uid.clone(),
+                    rs.spec.replicas.unwrap_or(1),
+                )))
+            }
+        }
+    }
+    if verify_group_kind(r, "ReplicationController", &[""]) {
+        return Ok(store
+            .get::<ReplicationController>(namespace, &r.name)
+            .filter(|rc| rc.metadata.uid == r.uid)
+            .map(|rc| (rc.metadata.uid.clone(), rc.spec.replicas.unwrap_or(1))));
+    }
+    if verify_group_kind(r, "StatefulSet", &["apps"]) {
+        return Ok(store
+            .get::<StatefulSet>(namespace, &r.name)
+            .filter(|s| s.metadata.uid == r.uid)
+            .map(|s| (s.metadata.uid.clone(), s.spec.replicas.unwrap_or(1))));
+    }
+    // getScaleController: the REST mapping, then the scale subresource, which none of the other
+    // kinds kubeplay models implements.
+    match crate::controllers::garbagecollector::api_resource(&r.api_version, &r.kind) {
+        Ok((kind, _)) => {
+            let (_, plural, group, _) = crate::api::kind_info(kind).unwrap_or_default();
+            let gr = if group.is_empty() {
+                plural.to_string()
+            } else {
+                format!("{plural}.{group}")
+            };
+            Err(format!("{gr} does not implement the scale subresource"))
+        }
+        Err(_) => {
+            let group = r.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+            let version = r.api_version.rsplit('/').next().unwrap_or_default();
+            Err(format!(
+                "no matches for kind {:?} in version {:?}",
+                r.kind,
+                if group.is_empty() {
+                    version.to_string()
+                } else {
+                    format!("{group}/{version}")
+                }
+            ))
+        }
+    }
+}
+
+/// `getExpectedScale`: the sum of the desired scale of the pods' controllers, and the names of
+/// the pods without a controller.
+///
+/// # Errors
+/// `found no controllers for pod "NAME"`, or a finder's error.
+pub fn get_expected_scale(store: &Store, pods: &[&Pod]) -> Result<(i32, Vec<String>), String> {
+    let mut scale: BTreeMap<String, i32> = BTreeMap::new();
+    let mut unmanaged = vec![];
+    for pod in pods {
+        let Some(r) = pod.metadata.controller_ref() else {
+            unmanaged.push(pod.metadata.name.clone());
+            continue;
+        };
+        if scale.contains_key(&r.uid) {
+            continue;
+        }
+        match find_controller(store, r, &pod.metadata.namespace)? {
+            Some((uid, n)) => {
+                scale.insert(uid, n);
+            }
+            None => {
+                return Err(format!(
+                    "found no controllers for pod {:?}",
+                    pod.metadata.name
+                ))
+            }
+        }
+    }
+    Ok((scale.values().sum(), unmanaged))
+}
+
+/// `getExpectedPodCount`: (expectedCount, desiredHealthy, unmanagedPods).
+///
+/// # Errors
+/// As [`get_expected_scale`] or `GetScaledValueFromIntOrPercent`.
+pub fn get_expected_pod_count(
+    store: &Store,
+    pdb: &PodDisruptionBudget,
+    pods: &[&Pod],
+) -> Result<(i32, i32, Vec<String>), String> {
+    if let Some(mu) = &pdb.spec.max_unavailable {
+        let (expected, unmanaged) = get_expected_scale(store, pods)?;
+        let max_unavailable = get_scaled_value_from_int_or_percent(Some(mu), expected, true)?;
+        return Ok((expected, (expected - max_unavailable).max(0), unmanaged));
+    }
+    match &pdb.spec.min_available {
+        Some(IntOrString::Int(n)) => Ok((pods.len() as i32, *n, vec![])),
+        Some(ma) => {
+            let (expected, unmanaged) = get_expected_scale(store, pods)?;
+            let min_available = get_scaled_value_from_int_or_percent(Some(ma), expected, true)?;
+            Ok((expected, min_available, unmanaged))
+        }
+        None => Ok((0, 0, vec![])),
+    }
+}
+
+/// `countHealthyPods`: ready pods neither being deleted nor recently disrupted.
+pub fn count_healthy_pods(pods: &[&Pod], disrupted: &BTreeMap<String, Time>, now: Time) -> i32 {
+    pods.iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .filter(|p| {
+            disrupted
+                .get(&p.metadata.name)
+                .is_none_or(|t| *t + DELETION_TIMEOUT <= now)
+        })
+        .filter(|p| is_pod_ready(p))
+        .count() as i32
+}
+
+/// `buildDisruptedPodMap`: the `disruptedPods` entries still pending (pod present, not being
+/// deleted, within `DeletionTimeout`), the pods whose deadline passed (for the `NotDeleted`
+/// event), and the earliest deadline to recheck at.
+pub fn build_disrupted_pod_map(
+    pods: &[&Pod],
+    pdb: &PodDisruptionBudget,
+    now: Time,
+) -> (BTreeMap<String, Time>, Vec<String>, Option<Time>) {
+    let mut result = BTreeMap::new();
+    let mut not_deleted = vec![];
+    let mut recheck: Option<Time> = None;
+    for pod in pods {
+        if pod.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
+        let Some(t) = pdb.status.disrupted_pods.get(&pod.metadata.name) else {
+            continue;
+        };
+        let expected_deletion = *t + DELETION_TIMEOUT;
+        if expected_deletion < now {
+            not_deleted.push(pod.metadata.name.clone());
+        } else {
+            if recheck.is_none_or(|r| expected_deletion < r) {
+                recheck = Some(expected_deletion);
+            }
+            result.insert(pod.metadata.name.clone(), *t);
+        }
+    }
+    (result, not_deleted, recheck)
+}
+
+/// `apimeta.SetStatusCondition`.
+pub fn set_status_condition(conditions: &mut Vec<Condition>, mut c: Condition, now: Time) {
+    let Some(existing) = conditions.iter_mut().find(|x| x.type_ == c.type_) else {
+        if c.last_transition_time.is_none() {
+            c.last_transition_time = Some(now);
+        }
+        conditions.push(c);
+        return;
+    };
+    if existing.status != c.status {
+        existing.status = c.status;
+        existing.last_transition_time = Some(c.last_transition_time.unwrap_or(now));
+    }
+    existing.reason = c.reason;
+    existing.message = c.message;
+    existing.observed_generation = c.observed_generation;
+}
+
+/// `UpdateDisruptionAllowedCondition` (k8s.io/component-helpers/apps/poddisruptionbudget).
+pub fn update_disruption_allowed_condition(pdb: &mut PodDisruptionBudget, now: Time) {
+    let (status, reason) = if pdb.status.disruptions_allowed > 0 {
+        ("True", SUFFICIENT_PODS_REASON)
+    } else {
+        ("False", INSUFFICIENT_PODS_REASON)
+    };
+    let c = Condition {
+        type_: DISRUPTION_ALLOWED_CONDITION.into(),
+        status: status.into(),
+        observed_generation: pdb.status.observed_generation,
+        last_transition_time: None,
+        reason: reason.into(),
+        message: String::new(),
+    };
+    set_status_condition(&mut pdb.status.conditions, c, now);
+}
+
+/// `ConditionsAreUpToDate`.
+pub fn conditions_are_up_to_date(pdb: &PodDisruptionBudget) -> bool {
+    let Some(c) = pdb
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == DISRUPTION_ALLOWED_CONDITION)
+    else {
+        return false;
+    };
+    if pdb.status.observed_generation != pdb.metadata.generation {
+        return false;
+    }
+    if pdb.status.disruptions_allowed > 0 {
+        c.status == "True" && c.reason == SUFFICIENT_PODS_REASON
+    } else {
+        c.status == "False" && c.reason == INSUFFICIENT_PODS_REASON
+    }
+}
+
+/// `updatePdbStatus`: the new status, or `None` when the stored one is already current.
+pub fn compute_pdb_status(
+    pdb: &PodDisruptionBudget,
+    current_healthy: i32,
+    desired_healthy: i32,
+    expected_count: i32,
+    disrupted_pods: BTreeMap<String, Time>,
+    now: Time,
+) -> Option<PodDisruptionBudget> {
+    // expectedCount must be > 0 so that PDBs matching no pods yet are safe when their first
+    // pods appear before this controller updates them.
+    let mut disruptions_allowed = current_healthy - desired_healthy;
+    if expected_count <= 0 || disruptions_allowed <= 0 {
+        disruptions_allowed = 0;
+    }
+    let s = &pdb.status;
+    if s.current_healthy == current_healthy
+        && s.desired_healthy == desired_healthy
+        && s.expected_pods == expected_count
+        && s.disruptions_allowed == disruptions_allowed
+        && s.disrupted_pods == disrupted_pods
+        && s.observed_generation == pdb.metadata.generation
+        && conditions_are_up_to_date(pdb)
+    {
+        return None;
+    }
+    let mut new = pdb.clone();
+    new.status.current_healthy = current_healthy;
+    new.status.desired_healthy = desired_healthy;
+    new.status.expected_pods = expected_count;
+    new.status.disruptions_allowed = disruptions_allowed;
+    new.status.disrupted_pods = disrupted_pods;
+    new.status.observed_generation = pdb.metadata.generation;
+    update_disruption_allowed_condition(&mut new, now);
+    Some(new)
+}
+
+impl DisruptionController {
+    /// `trySync`.
+    fn try_sync(&self, pdb: &PodDisruptionBudget, ctx: &mut Ctx) -> Result<(), SyncError> {
+        let pods: Vec<Pod> = match get_pods_for_pdb(ctx.store(), pdb) {
+            Ok(p) => p.into_iter().cloned().collect(),
+            Err(e) => {
+                ctx.event_on(
+                    pdb,
+                    "Warning",
+                    "NoPods",
+                    &format!("Failed to get pods: {e}"),
+                );
+                return Err(SyncError::Other(e));
+            }
+        };
+        if pods.is_empty() {
+            ctx.event_on(pdb, "Normal", "NoPods", "No matching pods found");
+        }
+        let refs: Vec<&Pod> = pods.iter().collect();
+        let (expected, desired, unmanaged) = match get_expected_pod_count(ctx.store(), pdb, &refs) {
+            Ok(x) => x,
+            Err(e) => {
+                ctx.event_on(
+                    pdb,
+                    "Warning",
+                    "CalculateExpectedPodCountFailed",
+                    &format!("Failed to calculate the number of expected pods: {e}"),
+                );
+                return Err(SyncError::Other(e));
+            }
+        };
+        if !unmanaged.is_empty() {
+            let sel = pdb
+                .spec
+                .selector
+                .as_ref()
+                .map_or_else(|| "nil".to_string(), go_label_selector);
+            ctx.event_on(
+                pdb,
+                "Warning",
+                "UnmanagedPods",
+                &format!(
+                    "Pods selected by this PodDisruptionBudget (selector: {sel}) were found to be unmanaged. As a result, the status of the PDB cannot be calculated correctly, which may result in undefined behavior. To account for these pods please set \".spec.minAvailable\" field of the PDB to an integer value."
+                ),
+            );
+        }
+        let now = ctx.now();
+        let (disrupted, not_deleted, recheck) = build_disrupted_pod_map(&refs, pdb, now);
+        for name in not_deleted {
+            if let Some(p) = pods.iter().find(|p| p.metadata.name == name) {
+                // Upstream passes the namespace twice (`pdb.Namespace, pdb.Namespace`).
+                ctx.event_on(
+                    p,
+                    "Warning",
+                    "NotDeleted",
+                    &format!(
+                        "Pod was expected by PDB {}/{} to be deleted but it wasn't",
+                        pdb.metadata.namespace, pdb.metadata.namespace
+                    ),
+                );
+            }
+        }
+        let healthy = count_healthy_pods(&refs, &disrupted, now);
+        if let Some(new) = compute_pdb_status(pdb, healthy, desired, expected, disrupted, now) {
+            ctx.update_status(new.into_object())
+                .map_err(SyncError::Api)?;
+        }
+        if let Some(t) = recheck {
+            ctx.requeue_after(&pdb.metadata.key(), t - now);
+        }
+        Ok(())
+    }
+
+    /// `failSafe`: `disruptionsAllowed` 0 and a False `SyncFailed` condition.
+    fn fail_safe(
+        &self,
+        pdb: &PodDisruptionBudget,
+        err: &SyncError,
+        ctx: &mut Ctx,
+    ) -> Result<(), ApiError> {
+        let mut new = pdb.clone();
+        new.status.disruptions_allowed = 0;
+        let c = Condition {
+            type_: DISRUPTION_ALLOWED_CONDITION.into(),
+            status: "False".into(),
+            observed_generation: new.status.observed_generation,
+            last_transition_time: None,
+            reason: SYNC_FAILED_REASON.into(),
+            message: err.to_string(),
+        };
+        set_status_condition(&mut new.status.conditions, c, ctx.now());
+        ctx.update_status(new.into_object()).map(|_| ())
+    }
+}
+
+/// `%v` of a `*metav1.LabelSelector` in the UnmanagedPods event (its generated `String()`).
+fn go_label_selector(s: &crate::api::LabelSelector) -> String {
+    let labels = s
+        .match_labels
+        .as_ref()
+        .map(|m| {
+            let kv: Vec<String> = m.iter().map(|(k, v)| format!("{k}: {v},")).collect();
+            format!("map[string]string{{{}}}", kv.join(""))
+        })
+        .unwrap_or_else(|| "map[string]string{}".into());
+    let exprs: Vec<String> = s
+        .match_expressions
+        .iter()
+        .flatten()
+        .map(|e| {
+            format!(
+                "LabelSelectorRequirement{{Key:{},Operator:{},Values:[{}],}},",
+                e.key,
+                e.operator,
+                e.values.clone().unwrap_or_default().join(" ")
+            )
+        })
+        .collect();
+    format!(
+        "&LabelSelector{{MatchLabels:{labels},MatchExpressions:[]LabelSelectorRequirement{{{}}},}}",
+        exprs.join("")
+    )
+}
+
+impl Controller for DisruptionController {
+    fn name(&self) -> &'static str {
+        COMPONENT
+    }
+
+    fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, _now: Time) {
+        match (change.old_obj(), change.new_obj()) {
+            // addDb / updateDb (deletes need no sync: the PDB is gone).
+            (_, Some(Object::PodDisruptionBudget(p))) => queue.add(&p.metadata.key()),
+            // addPod / updatePod / deletePod: the pod's (first) PDB.
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None) => {
+                if let Some(pdb) = get_pod_pod_disruption_budgets(store, p).first() {
+                    queue.add(&pdb.metadata.key());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
+        let (ns, name) = key.split_once('/').unwrap_or(("", key));
+        let Some(pdb) = ctx.store().get::<PodDisruptionBudget>(ns, name).cloned() else {
+            return Ok(());
+        };
+        match self.try_sync(&pdb, ctx) {
+            Ok(()) => Ok(()),
+            Err(SyncError::Api(e)) if e.reason == crate::api::Reason::Conflict => Err(e),
+            Err(e) => self.fail_safe(&pdb, &e, ctx),
+        }
+    }
+
+    fn resync_all(&mut self, store: &Store, queue: &mut WorkQueue) {
+        for p in store.list::<PodDisruptionBudget>(None) {
+            queue.add(&p.metadata.key());
+        }
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[cfg(test)]
+#[path = "disruption_tests.rs"]
+mod tests;
