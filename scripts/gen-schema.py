@@ -18,6 +18,7 @@ ROOTS = [
     ("api/core/v1/PersistentVolumeClaim", "v1"), ("api/core/v1/Service", "v1"),
     ("api/autoscaling/v2/HorizontalPodAutoscaler", "autoscaling/v2"),
     ("api/autoscaling/v1/HorizontalPodAutoscaler", "autoscaling/v1"),
+    ("api/policy/v1/PodDisruptionBudget", "policy/v1"),
 ]
 SPECIAL = {
     "apimachinery/pkg/api/resource/Quantity": "q",
