@@ -12,6 +12,7 @@ pub mod meta;
 pub mod object;
 pub mod schema;
 pub mod semantic;
+pub mod shared_str;
 #[rustfmt::skip]
 mod schema_gen;
 pub mod time;
@@ -26,6 +27,7 @@ pub use errors::*;
 pub use intstr::*;
 pub use meta::*;
 pub use object::*;
+pub use shared_str::{SharedStr, StrInterner};
 pub use time::*;
 pub mod batch_defaults;
 pub mod batch_validation;
