@@ -33,8 +33,8 @@ use crate::api::{
 use crate::controllers::{Controller, Ctx};
 use crate::kubelet_status::{
     generate_containers_ready_condition, generate_pod_initialized_condition,
-    generate_pod_ready_condition, generate_pod_ready_to_start_containers_condition, get_phase,
-    is_in_backoff_since,
+    generate_pod_ready_to_start_containers_condition, get_phase, is_in_backoff_since,
+    pod_ready_condition_from,
 };
 use crate::queue::WorkQueue;
 use crate::store::apiserver::DeleteOptions;
@@ -1022,9 +1022,11 @@ fn pod_status(pod: &Pod, rt: &PodRt, now: Time, terminal: bool) -> PodStatus {
         terminal_phase,
     ));
     out.push(generate_pod_initialized_condition(pod, Some(&all), phase));
-    let ready = generate_pod_ready_condition(pod, &out, Some(&all), phase);
+    // GeneratePodReadyCondition starts from GenerateContainersReadyCondition: computed once.
+    let containers_ready = generate_containers_ready_condition(pod, Some(&all), phase);
+    let ready = pod_ready_condition_from(pod, &out, containers_ready.clone());
     out.push(ready);
-    out.push(generate_containers_ready_condition(pod, Some(&all), phase));
+    out.push(containers_ready);
     out.push(PodCondition {
         type_: "PodScheduled".into(),
         observed_generation: generation,

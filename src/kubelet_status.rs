@@ -198,20 +198,19 @@ pub fn generate_containers_ready_condition(
     let Some(statuses) = statuses else {
         return condition(pod, T, "False", "UnknownContainerStatuses", String::new());
     };
-    let (mut unknown, mut unready) = (vec![], vec![]);
-    let sidecars = pod
-        .spec
-        .init_containers
-        .iter()
-        .filter(|c| is_restartable_init_container(c));
-    for c in sidecars.chain(pod.spec.containers.iter()) {
-        match get_container_status(statuses, &c.name) {
-            Some(cs) if !cs.ready => unready.push(c.name.as_str()),
-            Some(_) => {}
-            None => unknown.push(c.name.as_str()),
-        }
-    }
-    if (phase == "Succeeded" && unknown.is_empty()) || phase == "Failed" {
+    // The message is written in one string as the containers are walked (no list of names,
+    // no `format!` per sync; ~1,000 builds a simulated hour): the unknown ones first, then the
+    // unready ones, as upstream's two lists joined with ", ".
+    let sidecars = || {
+        pod.spec
+            .init_containers
+            .iter()
+            .filter(|c| is_restartable_init_container(c))
+    };
+    let all = || sidecars().chain(pod.spec.containers.iter());
+    let known = |c: &&crate::api::Container| get_container_status(statuses, &c.name).is_some();
+    let any_unknown = all().any(|c| !known(&c));
+    if (phase == "Succeeded" && !any_unknown) || phase == "Failed" {
         let reason = if phase == "Failed" {
             "PodFailed"
         } else {
@@ -219,24 +218,35 @@ pub fn generate_containers_ready_condition(
         };
         return condition(pod, T, "False", reason, String::new());
     }
-    let mut msgs = vec![];
-    if !unknown.is_empty() {
-        msgs.push(format!(
-            "containers with unknown status: {}",
-            go_list(&unknown)
-        ));
+    let unready = |c: &&crate::api::Container| {
+        get_container_status(statuses, &c.name).is_some_and(|cs| !cs.ready)
+    };
+    let any_unready = all().any(|c| unready(&c));
+    if !any_unknown && !any_unready {
+        return condition(pod, T, "True", "", String::new());
     }
-    if !unready.is_empty() {
-        msgs.push(format!(
-            "containers with unready status: {}",
-            go_list(&unready)
-        ));
+    let mut msg = String::new();
+    let list = |msg: &mut String, prefix: &str, pick: &dyn Fn(&&crate::api::Container) -> bool| {
+        if !msg.is_empty() {
+            msg.push_str(", ");
+        }
+        msg.push_str(prefix);
+        msg.push('[');
+        for (i, c) in all().filter(|c| pick(c)).enumerate() {
+            if i > 0 {
+                msg.push(' ');
+            }
+            msg.push_str(&c.name);
+        }
+        msg.push(']');
+    };
+    if any_unknown {
+        list(&mut msg, "containers with unknown status: ", &|c| !known(c));
     }
-    if msgs.is_empty() {
-        condition(pod, T, "True", "", String::new())
-    } else {
-        condition(pod, T, "False", "ContainersNotReady", msgs.join(", "))
+    if any_unready {
+        list(&mut msg, "containers with unready status: ", &unready);
     }
+    condition(pod, T, "False", "ContainersNotReady", msg)
 }
 
 /// `GeneratePodReadyCondition`: ContainersReady, then every readiness gate needs a `True`
@@ -248,6 +258,16 @@ pub fn generate_pod_ready_condition(
     phase: &str,
 ) -> PodCondition {
     let cr = generate_containers_ready_condition(pod, statuses, phase);
+    pod_ready_condition_from(pod, conditions, cr)
+}
+
+/// [`generate_pod_ready_condition`] given the `ContainersReady` condition it starts from (the
+/// kubelet computes that one for the status anyway).
+pub fn pod_ready_condition_from(
+    pod: &Pod,
+    conditions: &[PodCondition],
+    cr: PodCondition,
+) -> PodCondition {
     if cr.status != "True" {
         return PodCondition {
             type_: "Ready".into(),

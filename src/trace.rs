@@ -23,11 +23,11 @@ impl TraceEvent {
     pub fn from_record(sim: &Simulation, e: &EventRecord) -> Self {
         TraceEvent {
             time: (e.time - sim.start).as_secs_f64(),
-            kind: e.kind.clone(),
-            namespace: e.namespace.clone(),
-            name: e.name.clone(),
-            type_: e.type_.clone(),
-            reason: e.reason.clone(),
+            kind: e.kind.to_string(),
+            namespace: e.namespace.to_string(),
+            name: e.name.to_string(),
+            type_: e.type_.to_string(),
+            reason: e.reason.to_string(),
             message: e.message.clone(),
         }
     }

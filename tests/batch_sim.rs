@@ -24,7 +24,7 @@ fn events(sim: &Simulation, kind: &str) -> Vec<(f64, String, String)> {
         .map(|e| {
             (
                 (e.time - sim.start).as_secs_f64(),
-                e.reason.clone(),
+                e.reason.to_string(),
                 e.message.clone(),
             )
         })

@@ -137,7 +137,7 @@ fn events(sim: &Simulation, name: &str) -> Vec<(String, String)> {
         .events
         .iter()
         .filter(|e| e.kind == "CronJob" && e.name == name)
-        .map(|e| (e.reason.clone(), e.message.clone()))
+        .map(|e| (e.reason.to_string(), e.message.clone()))
         .collect()
 }
 

@@ -431,7 +431,7 @@ fn job_events(sim: &Simulation, name: &str) -> Vec<(String, String)> {
         .events
         .iter()
         .filter(|e| e.kind == "Job" && e.name == name)
-        .map(|e| (e.reason.clone(), e.message.clone()))
+        .map(|e| (e.reason.to_string(), e.message.clone()))
         .collect()
 }
 

@@ -38,7 +38,7 @@ fn reasons(s: &Simulation, reason: &str) -> Vec<String> {
         .events
         .iter()
         .filter(|e| e.reason == reason)
-        .map(|e| e.name.clone())
+        .map(|e| e.name.to_string())
         .collect()
 }
 

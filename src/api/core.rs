@@ -4,6 +4,7 @@
 //! pasted manifest round-trips unchanged.
 
 use super::meta::{is_zero_i32, is_zero_i64, Labels, ObjectMeta, Shared};
+use super::shared_str::SharedStr;
 use super::time::Time;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -499,25 +500,25 @@ pub struct NodeCondition {
 pub struct EventRecord {
     /// Virtual time of the emission, in milliseconds (trace order).
     pub time: Time,
-    pub kind: String,
-    pub namespace: String,
-    pub name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub uid: String,
+    pub kind: SharedStr,
+    pub namespace: SharedStr,
+    pub name: SharedStr,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub uid: SharedStr,
     #[serde(rename = "type")]
-    pub type_: String,
-    pub reason: String,
+    pub type_: SharedStr,
+    pub reason: SharedStr,
     pub message: String,
     /// The reporting component (`replicaset-controller`, `default-scheduler`, `kubelet`, ...).
-    pub source: String,
+    pub source: SharedStr,
     /// `source.host`: the node of a kubelet's recorder (`EventSource{Component: "kubelet",
     /// Host: nodeName}`); empty for the control plane's recorders.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub host: String,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub host: SharedStr,
     /// `involvedObject.fieldPath`: the container a kubelet event is about
     /// (`spec.containers{nginx}`); empty for events about a whole object.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub field_path: String,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub field_path: SharedStr,
     #[serde(default, skip_serializing_if = "is_zero_i32")]
     pub count: i32,
 }

@@ -13,6 +13,7 @@ pub mod object;
 pub mod policy;
 pub mod schema;
 pub mod semantic;
+pub mod shared_str;
 #[rustfmt::skip]
 mod schema_gen;
 pub mod time;
@@ -28,6 +29,7 @@ pub use intstr::*;
 pub use meta::*;
 pub use object::*;
 pub use policy::PodDisruptionBudget;
+pub use shared_str::{SharedStr, StrInterner};
 pub use time::*;
 pub mod batch_defaults;
 pub mod batch_validation;

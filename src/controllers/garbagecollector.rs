@@ -35,8 +35,8 @@
 //! dangling, and the item is retried with back-off.
 
 use crate::api::{
-    kind_info, ApiError, EventRecord, Object, ObjectMeta, OwnerReference, Reason, Shared, Time,
-    KINDS,
+    kind_info, ApiError, EventRecord, Object, ObjectMeta, OwnerReference, Reason, Shared,
+    SharedStr, Time, KINDS,
 };
 use crate::controllers::{Action, Controller, Ctx};
 use crate::queue::WorkQueue;
@@ -871,10 +871,10 @@ impl GarbageCollector {
         let invalid_identity = ObjectReference::from_owner(r, &n.identity.namespace);
         self.pending_events.push(EventRecord {
             time: Time(0),
-            kind: n.identity.kind.clone(),
-            namespace: n.identity.namespace.clone(),
-            name: n.identity.name.clone(),
-            uid: n.identity.uid.clone(),
+            kind: n.identity.kind.as_str().into(),
+            namespace: n.identity.namespace.as_str().into(),
+            name: n.identity.name.as_str().into(),
+            uid: n.identity.uid.as_str().into(),
             type_: "Warning".into(),
             reason: "OwnerRefInvalidNamespace".into(),
             message: format!(
@@ -882,8 +882,8 @@ impl GarbageCollector {
                 n.identity.namespace
             ),
             source: NAME.into(),
-            host: String::new(),
-            field_path: String::new(),
+            host: SharedStr::default(),
+            field_path: SharedStr::default(),
             count: 1,
         });
     }
@@ -1281,7 +1281,7 @@ impl GarbageCollector {
         self.log_client("patch", kind, &ns, &item.name);
         ctx.actions.push(Action {
             verb: "patch",
-            kind: kind.into(),
+            kind,
             namespace: ns.clone(),
             name: item.name.clone(),
             replicas: None,

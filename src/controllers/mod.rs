@@ -33,7 +33,7 @@ use crate::world::World;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
     pub verb: &'static str,
-    pub kind: String,
+    pub kind: &'static str,
     pub namespace: String,
     pub name: String,
     /// For `update` of a scalable kind: the new `spec.replicas`; otherwise `None`.
@@ -122,7 +122,7 @@ impl Ctx<'_> {
     fn record(&mut self, verb: &'static str, o: &Object, replicas: Option<i32>) {
         self.actions.push(Action {
             verb,
-            kind: o.kind().into(),
+            kind: o.kind(),
             namespace: o.meta().namespace.clone(),
             name: if o.meta().name.is_empty() {
                 o.meta().generate_name.clone()
@@ -164,7 +164,7 @@ impl Ctx<'_> {
     ) -> Result<Object, ApiError> {
         self.actions.push(Action {
             verb: "delete",
-            kind: T::KIND.into(),
+            kind: T::KIND,
             namespace: namespace.into(),
             name: name.into(),
             replicas: None,
@@ -183,7 +183,7 @@ impl Ctx<'_> {
     ) -> Result<Object, ApiError> {
         self.actions.push(Action {
             verb: "delete",
-            kind: kind.into(),
+            kind,
             namespace: namespace.into(),
             name: name.into(),
             replicas: None,
@@ -204,7 +204,7 @@ impl Ctx<'_> {
     ) -> Result<Object, ApiError> {
         self.actions.push(Action {
             verb: "create",
-            kind: "Binding".into(),
+            kind: "Binding",
             namespace: namespace.into(),
             name: name.into(),
             replicas: None,

@@ -578,7 +578,7 @@ mod tests {
                 .filter(|e| e.message.starts_with("Marking for deletion Pod"))
                 .map(|e| {
                     (
-                        e.name.clone(),
+                        e.name.to_string(),
                         (e.time - Time::from_unix_secs(T0)).as_secs_f64(),
                     )
                 })
@@ -1107,10 +1107,10 @@ mod tests {
             .iter()
             .map(|e| {
                 (
-                    e.kind.clone(),
+                    e.kind.to_string(),
                     format!("{}/{}", e.namespace, e.name),
-                    e.type_.clone(),
-                    e.reason.clone(),
+                    e.type_.to_string(),
+                    e.reason.to_string(),
                     e.message.clone(),
                 )
             })

@@ -370,12 +370,12 @@ pub fn compare_run(
         .map(|e| Occurrence {
             second: e.time.0.div_euclid(1000),
             key: EventKey {
-                reason: e.reason.clone(),
-                kind: e.kind.clone(),
+                reason: e.reason.to_string(),
+                kind: e.kind.to_string(),
                 name: normalize_name(&e.name),
             },
             count: 1,
-            namespace: e.namespace.clone(),
+            namespace: e.namespace.to_string(),
         })
         .collect();
     // Only the real events about what the scenario can know: its namespaces and its nodes.

@@ -249,18 +249,18 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
                         namespace: if r.namespace.is_empty() {
                             "default".into()
                         } else {
-                            r.namespace.clone()
+                            r.namespace.to_string()
                         },
-                        involved_kind: r.kind.clone(),
-                        involved_name: r.name.clone(),
-                        involved_namespace: r.namespace.clone(),
-                        involved_uid: r.uid.clone(),
-                        type_: r.type_.clone(),
-                        reason: r.reason.clone(),
+                        involved_kind: r.kind.to_string(),
+                        involved_name: r.name.to_string(),
+                        involved_namespace: r.namespace.to_string(),
+                        involved_uid: r.uid.to_string(),
+                        type_: r.type_.to_string(),
+                        reason: r.reason.to_string(),
                         message: message.clone(),
-                        source: r.source.clone(),
-                        host: r.host.clone(),
-                        field_path: r.field_path.clone(),
+                        source: r.source.to_string(),
+                        host: r.host.to_string(),
+                        field_path: r.field_path.to_string(),
                         first: r.time,
                         last: r.time,
                         count: n.max(1),
@@ -269,8 +269,8 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
                         // and series stay unset (tools/record/event.go).
                         event_time: None,
                         series: None,
-                        reporting_controller: r.source.clone(),
-                        reporting_instance: r.host.clone(),
+                        reporting_controller: r.source.to_string(),
+                        reporting_instance: r.host.to_string(),
                     },
                 )
             });
@@ -348,8 +348,8 @@ mod tests {
             reason: reason.into(),
             message: msg.into(),
             source: "replicaset-controller".into(),
-            host: String::new(),
-            field_path: String::new(),
+            host: Default::default(),
+            field_path: Default::default(),
             count: 1,
         }
     }
@@ -390,7 +390,7 @@ mod tests {
             message: msg.into(),
             source: "kubelet".into(),
             host: "node-1".into(),
-            field_path: String::new(),
+            field_path: Default::default(),
             count: 1,
         }
     }

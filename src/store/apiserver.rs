@@ -5,7 +5,10 @@
 //! collector's `foregroundDeletion` / `orphan`), and records Events.
 
 use super::{ObjectRef, Store};
-use crate::api::{kind_info, ApiError, EventRecord, FieldError, Object, PodStatus, Resource, Time};
+use crate::api::{
+    kind_info, ApiError, EventRecord, FieldError, Object, PodStatus, Resource, SharedStr,
+    StrInterner, Time,
+};
 use crate::features::FeatureGates;
 use crate::rng::Rng;
 use std::sync::Arc;
@@ -85,6 +88,9 @@ pub struct ApiServer {
     /// order the server adds them; emptied at the start of every create and update. kubectl
     /// prints them ([`crate::kubectl`]); controllers ignore them.
     pub last_warnings: Vec<String>,
+    /// One shared copy of each kind, namespace, type, reason, component, host and field path
+    /// the event list holds.
+    event_strings: StrInterner,
 }
 
 /// The object behind a shared pointer: moved out when the store no longer holds it, else copied.
@@ -152,6 +158,7 @@ impl ApiServer {
             gates: FeatureGates::default(),
             faults: vec![],
             last_warnings: vec![],
+            event_strings: StrInterner::default(),
         }
     }
 
@@ -822,19 +829,29 @@ impl ApiServer {
         host: &str,
         field_path: &str,
     ) {
-        self.events.push(EventRecord {
+        // Events about one object come in runs: its name and uid are shared with the
+        // previous event's when they are the same.
+        let (name, uid) = match self.events.last() {
+            Some(prev) if prev.uid == m.uid.as_str() && prev.name == m.name.as_str() => {
+                (prev.name.clone(), prev.uid.clone())
+            }
+            _ => (SharedStr::from(&m.name), SharedStr::from(&m.uid)),
+        };
+        let i = &mut self.event_strings;
+        let e = EventRecord {
             time: self.now,
-            kind: kind.to_string(),
-            namespace: m.namespace.clone(),
-            name: m.name.clone(),
-            uid: m.uid.clone(),
-            type_: type_.into(),
-            reason: reason.into(),
+            kind: i.get(kind),
+            namespace: i.get(&m.namespace),
+            name,
+            uid,
+            type_: i.get(type_),
+            reason: i.get(reason),
             message: message.into(),
-            source: source.into(),
-            host: host.into(),
-            field_path: field_path.into(),
+            source: i.get(source),
+            host: i.get(host),
+            field_path: i.get(field_path),
             count: 1,
-        });
+        };
+        self.events.push(e);
     }
 }

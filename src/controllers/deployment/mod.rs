@@ -251,7 +251,7 @@ pub fn get_replica_sets_for_deployment(
 fn record_patch(ctx: &mut Ctx, rs: &ReplicaSet) {
     ctx.actions.push(Action {
         verb: "patch",
-        kind: ReplicaSet::KIND.into(),
+        kind: ReplicaSet::KIND,
         namespace: rs.metadata.namespace.clone(),
         name: rs.metadata.name.clone(),
         replicas: None,

@@ -557,12 +557,7 @@ fn test_scale() {
             sizes.insert(r.metadata.name.clone(), r.replicas());
         }
         for a in fx.actions.iter() {
-            assert_eq!(
-                (a.verb, a.kind.as_str()),
-                ("update", "ReplicaSet"),
-                "{}",
-                c.name
-            );
+            assert_eq!((a.verb, a.kind), ("update", "ReplicaSet"), "{}", c.name);
             if !c.wasnt_updated.contains(&a.name.as_str()) {
                 sizes.insert(a.name.clone(), a.replicas.unwrap());
             }

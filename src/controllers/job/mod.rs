@@ -1623,7 +1623,10 @@ fn enqueue_with_delay(ctx: &mut Ctx, key: &str, d: Duration) {
 /// error it is left empty, so every caller returns the error at once, as upstream's do.
 fn update_job_status(ctx: &mut Ctx, job: &mut Job) -> Result<(), ApiError> {
     truncate_status_times(&mut job.status);
-    let sent = std::mem::take(job);
+    // `job` is overwritten with the stored Job below; until then it holds a copy of an empty
+    // Job, which allocates nothing (`Job::default()` allocates its shared maps and lists).
+    static EMPTY: std::sync::OnceLock<Job> = std::sync::OnceLock::new();
+    let sent = std::mem::replace(job, EMPTY.get_or_init(Job::default).clone());
     match &*ctx.update_status(sent.into_object())? {
         Object::Job(stored) => {
             *job = stored.clone();

@@ -545,7 +545,7 @@ impl TestCase {
             .api
             .events
             .iter()
-            .map(|e| (e.reason.clone(), e.message.clone()))
+            .map(|e| (e.reason.to_string(), e.message.clone()))
             .collect();
         if self.verify_events {
             let changed = self.spec_replicas != self.expected_desired_replicas;

@@ -54,7 +54,7 @@ impl Env {
         self.api
             .events
             .iter()
-            .map(|e| (e.type_.clone(), e.reason.clone()))
+            .map(|e| (e.type_.to_string(), e.reason.to_string()))
             .collect()
     }
 

@@ -150,13 +150,13 @@ fn recorded_events_copy_the_source_into_the_reporting_fields() {
         kind: "Pod".into(),
         namespace: "default".into(),
         name: "p".into(),
-        uid: String::new(),
+        uid: String::new().into(),
         type_: "Normal".into(),
         reason: "Scheduled".into(),
         message: "m".into(),
         source: source.into(),
         host: host.into(),
-        field_path: String::new(),
+        field_path: String::new().into(),
         count: 1,
     };
     let evs = crate::kubectl::events::aggregate(&[
@@ -279,13 +279,13 @@ fn describe_orders_events_by_whole_second_last_timestamp() {
         kind: "ReplicaSet".into(),
         namespace: "default".into(),
         name: "web".into(),
-        uid: String::new(),
+        uid: String::new().into(),
         type_: "Normal".into(),
         reason: reason.into(),
         message: reason.into(),
         source: "replicaset-controller".into(),
-        host: String::new(),
-        field_path: String::new(),
+        host: String::new().into(),
+        field_path: String::new().into(),
         count: 1,
     };
     let recs = [

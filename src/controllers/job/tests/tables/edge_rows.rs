@@ -10,7 +10,7 @@ fn job_events(f: &Fixture) -> Vec<(String, String, String)> {
         .events
         .iter()
         .filter(|e| e.kind == "Job" && e.name == "foobar")
-        .map(|e| (e.type_.clone(), e.reason.clone(), e.message.clone()))
+        .map(|e| (e.type_.to_string(), e.reason.to_string(), e.message.clone()))
         .collect()
 }
 
