@@ -1125,7 +1125,7 @@ pub fn topology_spread_scores(
     filtered: &[(&Node, &NodeInfo)],
     all: &[(&Node, &NodeInfo)],
 ) -> Option<Vec<i64>> {
-    let count = |i: usize, ni: &NodeInfo| {
+    let count = |i: usize, _: usize, ni: &NodeInfo| {
         count_pods_match_selector(&ni.pods, &constraints[i].selector, &pod.metadata.namespace)
     };
     topology_spread_scores_with(
@@ -1139,46 +1139,80 @@ pub fn topology_spread_scores(
     )
 }
 
+/// The topology values of a node for the system default constraints' keys (hostname and
+/// zone labels), looked up once when the scheduler caches the node.
+#[derive(Clone, Debug, Default)]
+struct NodeTopology {
+    hostname: Option<String>,
+    zone: Option<String>,
+}
+
+impl NodeTopology {
+    fn of(node: &Node) -> Self {
+        NodeTopology {
+            hostname: node.metadata.labels.get(LABEL_HOSTNAME).cloned(),
+            zone: node.metadata.labels.get(LABEL_ZONE).cloned(),
+        }
+    }
+}
+
+/// What the scheduler's cached path knows of the snapshot, by a node's position in `all`.
+struct Indexed<'a> {
+    /// The position in `all` of each feasible node.
+    feasible_pos: &'a [usize],
+    /// Each node's cached topology values.
+    topology: &'a [&'a NodeTopology],
+    /// The positions in `all` of the nodes with pods matching some constraint, ascending.
+    counted: &'a [usize],
+}
+
 /// [`topology_spread_scores`] with the per-node count of pods matching constraint `i` given by
-/// `count(i, node_info)`.
+/// `count(i, position in all, node_info)` (the position is `usize::MAX` without `indexed`).
 fn topology_spread_scores_with<'a>(
     pod: &Pod,
     constraints: &[SpreadConstraint],
     system_defaulted: bool,
     filtered: &[(&'a Node, &NodeInfo)],
     all: &[(&'a Node, &NodeInfo)],
-    count: &dyn Fn(usize, &NodeInfo) -> i64,
-    counted_nodes: Option<&BTreeSet<&str>>,
+    count: &dyn Fn(usize, usize, &NodeInfo) -> i64,
+    indexed: Option<&Indexed<'a>>,
 ) -> Option<Vec<i64>> {
     if constraints.is_empty() {
         return None;
     }
     let require_all = !system_defaulted;
     let k = constraints.len();
-    // Each node's value for each constraint's topology key (`None`: label missing), looked
-    // up once: `k` per node, row-major.
-    let values_of = |n: &(&'a Node, &NodeInfo), out: &mut Vec<Option<&'a str>>| {
-        out.extend(
-            constraints
-                .iter()
-                .map(|c| n.0.metadata.labels.get(&c.topology_key).map(String::as_str)),
-        );
-    };
-    let mut filtered_values: Vec<Option<&str>> = Vec::with_capacity(filtered.len() * k);
-    for n in filtered {
-        values_of(n, &mut filtered_values);
-    }
     let hostname: Vec<bool> = constraints
         .iter()
         .map(|c| c.topology_key == LABEL_HOSTNAME)
         .collect();
+    let zone: Vec<bool> = constraints
+        .iter()
+        .map(|c| c.topology_key == LABEL_ZONE)
+        .collect();
+    // Each node's value for each constraint's topology key (`None`: label missing), looked
+    // up once (`k` per node, row-major); the hostname and zone values from the scheduler's
+    // cache when it has them (`p`: the node's position in `all`).
+    let values_of = |n: &'a Node, p: Option<usize>, out: &mut Vec<Option<&'a str>>| {
+        let topo = indexed.zip(p).map(|(ix, p)| ix.topology[p]);
+        out.extend(constraints.iter().enumerate().map(|(i, c)| match topo {
+            Some(t) if hostname[i] => t.hostname.as_deref(),
+            Some(t) if zone[i] => t.zone.as_deref(),
+            _ => n.metadata.labels.get(&c.topology_key).map(String::as_str),
+        }));
+    };
+    let feasible_pos = |j: usize| indexed.map(|ix| ix.feasible_pos[j]);
+    let mut filtered_values: Vec<Option<&str>> = Vec::with_capacity(filtered.len() * k);
+    for (j, (n, _)) in filtered.iter().enumerate() {
+        values_of(n, feasible_pos(j), &mut filtered_values);
+    }
     // Ignored feasible nodes (a label missing), by position in `filtered`.
     let ignored: Vec<bool> = filtered_values
         .chunks(k)
         .map(|vs| require_all && vs.iter().any(Option::is_none))
         .collect();
     let num_ignored = ignored.iter().filter(|x| **x).count();
-    let mut counts: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); k];
+    let mut counts: Vec<BTreeMap<&str, i64>> = vec![BTreeMap::new(); k];
     for (vs, _) in filtered_values
         .chunks(k)
         .zip(&ignored)
@@ -1188,10 +1222,7 @@ fn topology_spread_scores_with<'a>(
             if hostname[i] {
                 continue;
             }
-            let v = v.unwrap_or("");
-            if !counts[i].contains_key(v) {
-                counts[i].insert(v.to_string(), 0);
-            }
+            counts[i].entry(v.unwrap_or("")).or_insert(0);
         }
     }
     let weights: Vec<f64> = constraints
@@ -1223,29 +1254,17 @@ fn topology_spread_scores_with<'a>(
         .iter()
         .any(|c| c.node_taints_policy == NodeInclusionPolicy::Honor);
     // Only nodes with matching pods add to a topology value: when the caller knows them, visit
-    // just those (`all` is in node-name order) instead of every node.
-    let visit: Vec<&(&Node, &NodeInfo)> = match counted_nodes {
+    // just those (by position in `all`) instead of every node.
+    let visit: Vec<usize> = match indexed {
         _ if !zonal => vec![],
-        Some(names) => {
-            debug_assert!(all
-                .windows(2)
-                .all(|w| w[0].0.metadata.name < w[1].0.metadata.name));
-            names
-                .iter()
-                .filter_map(|name| {
-                    all.binary_search_by(|(n, _)| n.metadata.name.as_str().cmp(name))
-                        .ok()
-                        .map(|i| &all[i])
-                })
-                .collect()
-        }
-        _ => all.iter().collect(),
+        Some(ix) => ix.counted.to_vec(),
+        None => (0..all.len()).collect(),
     };
     let mut vs: Vec<Option<&str>> = Vec::with_capacity(k);
-    for node in visit {
-        let (n, ni) = *node;
+    for p in visit {
+        let (n, ni) = all[p];
         vs.clear();
-        values_of(node, &mut vs);
+        values_of(n, indexed.map(|_| p), &mut vs);
         if require_all && vs.iter().any(Option::is_none) {
             continue;
         }
@@ -1268,12 +1287,17 @@ fn topology_spread_scores_with<'a>(
                 continue;
             }
             if let Some(cnt) = counts[i].get_mut(vs[i].unwrap_or("")) {
-                *cnt += count(i, ni);
+                *cnt += count(i, p, ni);
             }
         }
     }
-    let mut raw: Vec<Option<i64>> = vec![];
-    for (((_, ni), vs), ig) in filtered.iter().zip(filtered_values.chunks(k)).zip(&ignored) {
+    let mut raw: Vec<Option<i64>> = Vec::with_capacity(filtered.len());
+    for (j, (((_, ni), vs), ig)) in filtered
+        .iter()
+        .zip(filtered_values.chunks(k))
+        .zip(&ignored)
+        .enumerate()
+    {
         if *ig {
             raw.push(None);
             continue;
@@ -1282,7 +1306,7 @@ fn topology_spread_scores_with<'a>(
         for (i, c) in constraints.iter().enumerate() {
             if let Some(v) = vs[i] {
                 let cnt = if hostname[i] {
-                    count(i, ni)
+                    count(i, feasible_pos(j).unwrap_or(usize::MAX), ni)
                 } else {
                     counts[i].get(v).copied().unwrap_or(0)
                 };
@@ -1291,9 +1315,8 @@ fn topology_spread_scores_with<'a>(
         }
         raw.push(Some(score.round() as i64));
     }
-    let valid: Vec<i64> = raw.iter().flatten().copied().collect();
-    let min = valid.iter().copied().min().unwrap_or(0);
-    let max = valid.iter().copied().max().unwrap_or(0);
+    let min = raw.iter().flatten().copied().min().unwrap_or(0);
+    let max = raw.iter().flatten().copied().max().unwrap_or(0);
     Some(
         raw.into_iter()
             .map(|s| match s {
@@ -1312,21 +1335,32 @@ pub fn score_nodes(
     feasible: &[(&Node, &NodeInfo)],
     all: &[(&Node, &NodeInfo)],
 ) -> Vec<i64> {
-    score_nodes_with(pod, store, feasible, all, &PodReqs::of(pod), false)
+    score_nodes_with(pod, store, feasible, all, &PodReqs::of(pod), None)
 }
 
-/// [`score_nodes`] with the pod's requests precomputed. With `counts_from_index`, the node
-/// infos carry no pods (the scheduler's cached aggregates) and PodTopologySpread counts the
-/// matching pods per node from the store's label index instead; both count the same pods when
-/// no pod is nominated to a node.
-fn score_nodes_with(
+/// The scheduler's cached snapshot for [`score_nodes_with`], by a node's position in `all`.
+struct CachedSnapshot<'a> {
+    /// The position in `all` of each feasible node.
+    feasible_pos: &'a [usize],
+    /// Each node's cached topology values.
+    topology: &'a [&'a NodeTopology],
+    /// Whether some node lists images (`status.images`); without, ImageLocality scores 0.
+    any_images: bool,
+}
+
+/// [`score_nodes`] with the pod's requests precomputed. With `cached`, the node infos carry no
+/// pods (the scheduler's cached aggregates) and PodTopologySpread counts the matching pods per
+/// node from the store's label index instead; both count the same pods when no pod is
+/// nominated to a node.
+fn score_nodes_with<'a>(
     pod: &Pod,
     store: &Store,
-    feasible: &[(&Node, &NodeInfo)],
-    all: &[(&Node, &NodeInfo)],
+    feasible: &[(&'a Node, &NodeInfo)],
+    all: &[(&'a Node, &NodeInfo)],
     reqs: &PodReqs,
-    counts_from_index: bool,
+    cached: Option<&CachedSnapshot<'a>>,
 ) -> Vec<i64> {
+    let counts_from_index = cached.is_some();
     let n = feasible.len();
     let mut total = vec![0i64; n];
     // TaintToleration, weight 3.
@@ -1340,11 +1374,13 @@ fn score_nodes_with(
         .unwrap_or_else(|| vec![0; n]);
     // PodTopologySpread, weight 2.
     let (constraints, defaulted) = spread_constraints(pod, store);
-    let pts = if counts_from_index {
+    let pts = if let Some(cs) = cached {
         let ns = pod.metadata.namespace.as_str();
-        let mut per_node: Vec<BTreeMap<&str, i64>> = Vec::with_capacity(constraints.len());
+        // Matching pods per node, by the node's position in `all` (in name order).
+        let mut per_node: Vec<Vec<i64>> = Vec::with_capacity(constraints.len());
         // Constraint `i` counts with `per_node[slot[i]]`.
         let mut slot: Vec<usize> = Vec::with_capacity(constraints.len());
+        let mut counted: Vec<usize> = vec![];
         for (i, c) in constraints.iter().enumerate() {
             // The system defaults share one selector: count once.
             if i > 0 && constraints[i - 1].selector == c.selector {
@@ -1352,19 +1388,33 @@ fn score_nodes_with(
                 continue;
             }
             slot.push(per_node.len());
-            per_node.push(pod_topology_spread::count_pods_match_selector_by_node(
+            let mut counts = vec![0i64; all.len()];
+            pod_topology_spread::count_pods_match_selector_by_node_with(
                 store,
                 &c.selector,
                 ns,
-            ));
+                |node_name| {
+                    if let Ok(p) =
+                        all.binary_search_by(|(n, _)| n.metadata.name.as_str().cmp(node_name))
+                    {
+                        if counts[p] == 0 {
+                            counted.push(p);
+                        }
+                        counts[p] += 1;
+                    }
+                },
+            );
+            per_node.push(counts);
         }
-        let count = |i: usize, ni: &NodeInfo| {
-            per_node[slot[i]]
-                .get(ni.name.as_str())
-                .copied()
-                .unwrap_or(0)
+        counted.sort_unstable();
+        counted.dedup();
+        let count =
+            |i: usize, p: usize, _: &NodeInfo| per_node[slot[i]].get(p).copied().unwrap_or(0);
+        let ix = Indexed {
+            feasible_pos: cs.feasible_pos,
+            topology: cs.topology,
+            counted: &counted,
         };
-        let counted: BTreeSet<&str> = per_node.iter().flat_map(|m| m.keys().copied()).collect();
         topology_spread_scores_with(
             pod,
             &constraints,
@@ -1372,7 +1422,7 @@ fn score_nodes_with(
             feasible,
             all,
             &count,
-            Some(&counted),
+            Some(&ix),
         )
     } else {
         topology_spread_scores(pod, &constraints, defaulted, feasible, all)
@@ -1399,8 +1449,22 @@ fn score_nodes_with(
     }
     .unwrap_or_else(|| vec![0; n]);
     // ImageLocality, weight 1: image spread counted over every node of the snapshot.
-    let il: Vec<i64> = match image_locality::image_states(all.iter().map(|(node, _)| *node)) {
+    let images = cached.is_none_or(|cs| cs.any_images);
+    let states = images
+        .then(|| image_locality::image_states(all.iter().map(|(node, _)| *node)))
+        .flatten();
+    let il: Vec<i64> = match states {
         None => vec![0; n],
+        Some(states) if cached.is_some() => {
+            let pos = cached.map_or(&[][..], |cs| cs.feasible_pos);
+            pos.iter()
+                .map(|&p| {
+                    states
+                        .get(p)
+                        .map_or(0, |st| image_locality::score(pod, st, all.len()))
+                })
+                .collect()
+        }
         Some(states) => {
             let by_name: BTreeMap<&str, &image_locality::ImageStates> = all
                 .iter()
@@ -1675,21 +1739,59 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
     )
 }
 
+/// The scheduler cache's entry for a node: the aggregates (a [`NodeInfo`] without pods), the
+/// node's topology values for the default spreading keys, and whether it lists images.
+#[derive(Clone, Debug, Default)]
+struct CachedNode {
+    info: NodeInfo<'static>,
+    topology: NodeTopology,
+    has_images: bool,
+}
+
+impl CachedNode {
+    fn from_store(node: &Node, store: &Store) -> Self {
+        CachedNode {
+            info: NodeInfo::aggregates_from_store(node, store),
+            topology: NodeTopology::of(node),
+            has_images: image_locality::has_images(node),
+        }
+    }
+}
+
 /// [`schedule_pod`] with the per-node aggregates cached across attempts (the scheduler cache's
-/// NodeInfo): `cache` holds [`NodeInfo`]s without pods, keyed by node name; the scheduler drops
-/// a node's entry whenever the node or a pod on it changes. With `exact` (a pod is nominated
-/// to a node, or InterPodAffinity needs the pods), or when no node fits (preemption needs the
-/// pods), this falls back to [`schedule_pod`]; the outcome is the same either way.
+/// NodeInfo): `cache` holds [`CachedNode`]s, keyed by node name; the scheduler drops a node's
+/// entry whenever the node or a pod on it changes. With `exact` (a pod is nominated to a node,
+/// or InterPodAffinity needs the pods), or when no node fits (preemption needs the pods), this
+/// falls back to [`schedule_pod`]; the outcome is the same either way.
+#[cfg(test)]
 fn schedule_pod_cached(
     pod: &Pod,
     store: &Store,
-    cache: &mut BTreeMap<String, NodeInfo<'static>>,
+    cache: &mut BTreeMap<String, CachedNode>,
     exact: bool,
     start: usize,
 ) -> (Outcome, usize) {
+    let (outcome, processed, _) = schedule_pod_cached_counted(pod, store, cache, exact, start);
+    (outcome, processed)
+}
+
+/// The cached scheduling path (`schedule_pod_cached`), also returning the number of nodes of
+/// the snapshot.
+fn schedule_pod_cached_counted(
+    pod: &Pod,
+    store: &Store,
+    cache: &mut BTreeMap<String, CachedNode>,
+    exact: bool,
+    start: usize,
+) -> (Outcome, usize, usize) {
     let nodes = schedulable_nodes(store);
+    let num_nodes = nodes.len();
+    let fallback = |start| {
+        let (outcome, processed) = schedule_pod_from(pod, store, start);
+        (outcome, processed, num_nodes)
+    };
     if exact || nodes.is_empty() || nominated_node(pod).is_some() {
-        return schedule_pod_from(pod, store, start);
+        return fallback(start);
     }
     // Nodes and cache entries are both in name order: walk them in step.
     let missing: Vec<&Node> = {
@@ -1704,53 +1806,61 @@ fn schedule_pod_cached(
         missing
     };
     for n in missing {
-        cache.insert(
-            n.metadata.name.clone(),
-            NodeInfo::aggregates_from_store(n, store),
-        );
+        cache.insert(n.metadata.name.clone(), CachedNode::from_store(n, store));
     }
     let reqs = PodReqs::of(pod);
     let cs = CycleState::new(pod, store, &nodes);
-    let all: Vec<(&Node, &NodeInfo)> = {
+    // The snapshot: each node with its cache entry, in name order; a node's position here is
+    // its index for the per-node data below.
+    let mut all: Vec<(&Node, &NodeInfo)> = Vec::with_capacity(nodes.len());
+    let mut topology: Vec<&NodeTopology> = Vec::with_capacity(nodes.len());
+    let mut any_images = false;
+    {
         let mut cached = cache.iter().peekable();
-        nodes
-            .iter()
-            .filter_map(|n| {
-                while cached.next_if(|(k, _)| **k < n.metadata.name).is_some() {}
-                cached
-                    .next_if(|(k, _)| **k == n.metadata.name)
-                    .map(|(_, ni)| (*n, ni))
-            })
-            .collect()
-    };
+        for n in &nodes {
+            while cached.next_if(|(k, _)| **k < n.metadata.name).is_some() {}
+            if let Some((_, c)) = cached.next_if(|(k, _)| **k == n.metadata.name) {
+                all.push((*n, &c.info));
+                topology.push(&c.topology);
+                any_images |= c.has_images;
+            }
+        }
+    }
     // NodeAffinity's PreFilterResult, as in `schedule_pod_from` (a conflict takes that path).
     let Ok(names) = node_affinity_pre_filter(pod) else {
-        return schedule_pod_from(pod, store, start);
+        return fallback(start);
     };
-    let sub: Vec<usize> = (0..all.len())
-        .filter(|&k| {
-            names
-                .as_ref()
-                .is_none_or(|s| s.contains(&all[k].0.metadata.name))
-        })
-        .collect();
+    let sub: Vec<usize> = match &names {
+        None => (0..all.len()).collect(),
+        Some(s) => (0..all.len())
+            .filter(|&k| s.contains(&all[k].0.metadata.name))
+            .collect(),
+    };
     let to_find = num_feasible_nodes_to_find(0, sub.len() as i32) as usize;
-    let mut feasible: Vec<(&Node, &NodeInfo)> = vec![];
+    let mut feasible: Vec<(&Node, &NodeInfo)> = Vec::with_capacity(to_find.min(sub.len()));
+    let mut feasible_pos: Vec<usize> = Vec::with_capacity(to_find.min(sub.len()));
     let mut processed = 0;
     for i in 0..sub.len() {
         if feasible.len() >= to_find {
             break;
         }
-        let (n, ni) = all[sub[(start + i) % sub.len()]];
+        let p = sub[(start + i) % sub.len()];
+        let (n, ni) = all[p];
         processed += 1;
         if run_filters_req(pod, &reqs.req, &cs, n, ni).is_none() {
             feasible.push((n, ni));
+            feasible_pos.push(p);
         }
     }
     if feasible.is_empty() || all.len() != nodes.len() {
-        return schedule_pod_from(pod, store, start);
+        return fallback(start);
     }
-    let scores = score_nodes_with(pod, store, &feasible, &all, &reqs, true);
+    let snapshot = CachedSnapshot {
+        feasible_pos: &feasible_pos,
+        topology: &topology,
+        any_images,
+    };
+    let scores = score_nodes_with(pod, store, &feasible, &all, &reqs, Some(&snapshot));
     let mut best = 0;
     for i in 1..feasible.len() {
         if scores[i] > scores[best] {
@@ -1760,6 +1870,7 @@ fn schedule_pod_cached(
     (
         Outcome::Bind(feasible[best].0.metadata.name.clone()),
         processed,
+        num_nodes,
     )
 }
 
@@ -1986,7 +2097,7 @@ pub struct Scheduler {
     unschedulable: BTreeMap<String, Attempt>,
     /// Per-node aggregates (requests, pod count, allocatable) by node name; an entry is dropped
     /// when its node or a pod on it changes, and rebuilt from the store when next needed.
-    node_cache: BTreeMap<String, NodeInfo<'static>>,
+    node_cache: BTreeMap<String, CachedNode>,
     /// Keys of the unassigned pods with a `nominatedNodeName` (kept by `watch`).
     nominated: BTreeSet<String>,
     /// Keys of the assigned pods with pod affinity or anti-affinity (kept by `watch`): while
@@ -2310,18 +2421,18 @@ impl Controller for Scheduler {
             return Ok(());
         }
         let start = self.next_start_node_index;
-        let (outcome, processed) = if self.primed {
+        let (outcome, processed, all_nodes) = if self.primed {
             // Nominated pods count on their nodes, and InterPodAffinity looks at the pods: the
             // exact (uncached) path handles them.
             let exact = self.nominated.iter().any(|k| k != key)
                 || !self.affinity_pods.is_empty()
                 || interpod_affinity::has_pod_affinity(&pod);
-            schedule_pod_cached(&pod, ctx.store(), &mut self.node_cache, exact, start)
+            schedule_pod_cached_counted(&pod, ctx.store(), &mut self.node_cache, exact, start)
         } else {
-            schedule_pod_from(&pod, ctx.store(), start)
+            let (outcome, processed) = schedule_pod_from(&pod, ctx.store(), start);
+            (outcome, processed, schedulable_nodes(ctx.store()).len())
         };
         // Updated whatever the outcome, so that every node gets its turn.
-        let all_nodes = schedulable_nodes(ctx.store()).len();
         if all_nodes > 0 {
             self.next_start_node_index = (start + processed) % all_nodes;
         }

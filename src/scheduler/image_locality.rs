@@ -44,6 +44,15 @@ fn node_images(node: &Node) -> Vec<(Vec<&str>, i64)> {
         .collect()
 }
 
+/// Whether the node lists some image (else [`image_states`] has nothing from it).
+pub fn has_images(node: &Node) -> bool {
+    node.status
+        .extra
+        .get("images")
+        .and_then(|v| v.as_array())
+        .is_some_and(|a| !a.is_empty())
+}
+
 /// `ImageStateSummary` of every image name on one node: (size, number of nodes holding it).
 pub type ImageStates = BTreeMap<String, (i64, usize)>;
 

@@ -256,8 +256,21 @@ pub fn count_pods_match_selector_by_node<'s>(
     ns: &str,
 ) -> BTreeMap<&'s str, i64> {
     let mut m: BTreeMap<&str, i64> = BTreeMap::new();
+    count_pods_match_selector_by_node_with(store, selector, ns, |node| {
+        *m.entry(node).or_insert(0) += 1;
+    });
+    m
+}
+
+/// [`count_pods_match_selector_by_node`] calling `add(node_name)` once per counted pod.
+pub fn count_pods_match_selector_by_node_with<'s>(
+    store: &'s Store,
+    selector: &Selector,
+    ns: &str,
+    mut add: impl FnMut(&'s str),
+) {
     if selector.is_empty() {
-        return m;
+        return;
     }
     for p in store.pods_selector_candidates(ns, selector) {
         if !p.spec.node_name.is_empty()
@@ -266,10 +279,9 @@ pub fn count_pods_match_selector_by_node<'s>(
             && p.metadata.deletion_timestamp.is_none()
             && selector.matches(&p.metadata.labels)
         {
-            *m.entry(p.spec.node_name.as_str()).or_insert(0) += 1;
+            add(p.spec.node_name.as_str());
         }
     }
-    m
 }
 
 /// One entry of `criticalPaths`: a topology value and its number of matching pods.
