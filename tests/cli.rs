@@ -191,3 +191,40 @@ fn kubectl_reads_files_and_standard_input() {
     assert!(err.contains("does not exist"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// Which stream each part of a partly failing command goes to, as a shell sees real kubectl
+// (results on stdout, `Error from server (...)` on stderr, exit 1).
+
+#[test]
+fn a_partly_failing_get_splits_results_and_errors() {
+    let (out, err, ok) = kubeplay(&[
+        "kubectl",
+        "cronjob-hello",
+        "--at",
+        "1m",
+        "--",
+        "get",
+        "cronjob",
+        "hello",
+        "nope",
+        "-o",
+        "name",
+    ]);
+    assert!(!ok);
+    assert_eq!(out, "cronjob.batch/hello\n");
+    assert_eq!(
+        err,
+        "Error from server (NotFound): cronjobs.batch \"nope\" not found\n"
+    );
+}
+
+#[test]
+fn an_unknown_kubectl_command_is_a_usage_error_on_stderr() {
+    let (out, err, ok) = kubeplay(&["kubectl", "cronjob-hello", "--", "frobnicate"]);
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with("error: unknown command \"frobnicate\" for \"kubectl\""),
+        "{err}"
+    );
+}
