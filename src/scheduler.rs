@@ -40,7 +40,8 @@
 
 use crate::api::{
     ApiError, Duration, LabelSelector, Labels, Node, NodeSelector, NodeSelectorRequirement,
-    NodeSelectorTerm, Object, Pod, Resource, Selector, Taint, Time, Toleration,
+    NodeSelectorTerm, Object, Pod, PodDisruptionBudget, Resource, Selector, Taint, Time,
+    Toleration,
 };
 use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
@@ -1914,9 +1915,69 @@ fn more_important(a: &Pod, b: &Pod) -> std::cmp::Ordering {
         .then(a.metadata.name.cmp(&b.metadata.name))
 }
 
+/// `getPodDisruptionBudgets` (every PDB in the cluster), each with its selector when it can
+/// cover a pod: `filterPodsWithPDBViolation` skips a nil, empty or invalid selector.
+fn get_pod_disruption_budgets(store: &Store) -> Vec<(&PodDisruptionBudget, Selector)> {
+    store
+        .list::<PodDisruptionBudget>(None)
+        .filter_map(|pdb| {
+            let sel = pdb.spec.selector.as_ref()?.to_selector().ok()?;
+            (!sel.is_empty()).then_some((pdb, sel))
+        })
+        .collect()
+}
+
+/// `filterPodsWithPDBViolation`: splits `pods` (kept in order) into those whose eviction would
+/// violate a PDB and the others. Each PDB of the pod's namespace whose selector matches the
+/// pod's labels has its `disruptionsAllowed` decremented for the pod, unless the pod is already
+/// in its `disruptedPods`; the pod violates when a budget goes below zero.
+fn filter_pods_with_pdb_violation<'p>(
+    pods: &[&'p Pod],
+    pdbs: &[(&PodDisruptionBudget, Selector)],
+) -> (Vec<&'p Pod>, Vec<&'p Pod>) {
+    let mut allowed: Vec<i64> = pdbs
+        .iter()
+        .map(|(pdb, _)| i64::from(pdb.status.disruptions_allowed))
+        .collect();
+    let (mut violating, mut non_violating) = (vec![], vec![]);
+    for &pod in pods {
+        let mut violated = false;
+        // A pod with no labels will not match any PDB.
+        if !pod.metadata.labels.is_empty() {
+            for ((pdb, sel), left) in pdbs.iter().zip(allowed.iter_mut()) {
+                if pdb.metadata.namespace != pod.metadata.namespace
+                    || !sel.matches(&pod.metadata.labels)
+                    // Already processed by the API server: not counted again.
+                    || pdb.status.disrupted_pods.contains_key(&pod.metadata.name)
+                {
+                    continue;
+                }
+                *left -= 1;
+                if *left < 0 {
+                    violated = true;
+                }
+            }
+        }
+        if violated {
+            violating.push(pod);
+        } else {
+            non_violating.push(pod);
+        }
+    }
+    (violating, non_violating)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The last dry run's candidates (node, victims, PDB violations), for the tests.
+    static DRY_RUN_CANDIDATES: std::cell::RefCell<Vec<(String, Vec<Pod>, usize)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// DefaultPreemption PostFilter: eligibility, `nodesWherePreemptionMightHelp`,
 /// `SelectVictimsOnNode` (remove all lower-priority pods, then reprieve the most important
-/// ones that still let the pod fit) and `pickOneNodeForPreemption` (lowest highest-victim
+/// ones that still let the pod fit, the PDB-violating ones first, counting the violating
+/// victims) and `pickOneNodeForPreemption` (fewest PDB violations, lowest highest-victim
 /// priority, lowest priority sum, fewest victims, latest start of the highest-priority victim,
 /// then node name).
 fn preempt<'a>(
@@ -1953,8 +2014,9 @@ fn preempt<'a>(
         }
     }
     let prio = pod_priority(pod);
+    let pdbs = get_pod_disruption_budgets(store);
     let mut node_statuses: Vec<Status> = vec![];
-    let mut candidates: Vec<(String, Vec<Pod>)> = vec![];
+    let mut candidates: Vec<(String, Vec<Pod>, usize)> = vec![];
     for (n, ni) in nodes.iter().zip(infos.iter()) {
         let name = &n.metadata.name;
         let Some(st) = statuses.get(name) else {
@@ -2011,9 +2073,14 @@ fn preempt<'a>(
             continue;
         }
         potential.sort_by(|a, b| more_important(a, b));
+        // Reprieve the PDB-violating victims first, then the others, each group from the most
+        // important pod.
+        let (violating, non_violating) = filter_pods_with_pdb_violation(&potential, &pdbs);
+        let (n_violating, n_non_violating) = (violating.len(), non_violating.len());
+        let mut num_violating_victim = 0;
         let mut kept: Vec<&'a Pod> = vec![];
         let mut victims = vec![];
-        for p in potential {
+        for (i, p) in violating.into_iter().chain(non_violating).enumerate() {
             kept.push(p);
             if let Some(s) = state.spread.as_mut() {
                 s.update_with_pod(p, pod, n, 1);
@@ -2026,18 +2093,25 @@ fn preempt<'a>(
                     s.update_with_pod(p, n, -1);
                 }
                 victims.push(kept.pop().expect("just pushed").clone());
+                if i < n_violating {
+                    num_violating_victim += 1;
+                }
                 if let Some(s) = state.spread.as_mut() {
                     s.update_with_pod(p, pod, n, -1);
                 }
             }
         }
-        candidates.push((name.clone(), victims));
+        // Keep the victims in order of importance, high to low.
+        if n_violating != 0 && n_non_violating != 0 {
+            victims.sort_by(more_important);
+        }
+        candidates.push((name.clone(), victims, num_violating_victim));
     }
     if candidates.is_empty() {
         let st: Vec<&Status> = node_statuses.iter().collect();
         return PreemptResult::NoCandidates(fit_error_message(nodes.len(), &st, ""));
     }
-    let key = |(name, v): &(String, Vec<Pod>)| {
+    let key = |(name, v, num_pdb_violations): &(String, Vec<Pod>, usize)| {
         let highest = v.iter().map(pod_priority).max().unwrap_or(i32::MIN);
         let sum: i64 = v
             .iter()
@@ -2045,6 +2119,7 @@ fn preempt<'a>(
             .sum();
         let earliest_of_highest = earliest_pod_start_time(v);
         (
+            *num_pdb_violations,
             highest,
             sum,
             v.len(),
@@ -2052,8 +2127,10 @@ fn preempt<'a>(
             name.clone(),
         )
     };
+    #[cfg(test)]
+    DRY_RUN_CANDIDATES.with(|c| *c.borrow_mut() = candidates.clone());
     candidates.sort_by_key(key);
-    let (node, victims) = candidates.swap_remove(0);
+    let (node, victims, _) = candidates.swap_remove(0);
     PreemptResult::Candidate(node, victims)
 }
 
@@ -3762,6 +3839,9 @@ mod interpod_affinity_tests;
 
 #[cfg(test)]
 mod preemption_tests;
+
+#[cfg(test)]
+mod preemption_pdb_tests;
 
 #[cfg(test)]
 mod upstream_fit_tests;

@@ -1,8 +1,8 @@
 //! Ports of upstream DefaultPreemption tests, run through [`schedule_pod`] (kubeplay computes
 //! the filter statuses itself, so each row's nodes and pods are set up to give the statuses the
-//! upstream row passes in). PodDisruptionBudgets are not modelled by kubeplay's preemption, so
-//! rows that depend on PDB violations are left out or kept only where the outcome is the same
-//! without them (said per row).
+//! upstream row passes in). The rows that depend on PodDisruptionBudgets are ported in
+//! `preemption_pdb_tests.rs`; here they are left out or kept without their PDBs where the
+//! outcome is the same (said per row).
 
 use super::*;
 use crate::api::{Container, Quantity, ResourceRequirements};
@@ -123,8 +123,8 @@ fn names(v: &[&str]) -> Vec<String> {
 // filteredNodesStatuses" gets its UnschedulableAndUnresolvable status from an untolerated
 // NoSchedule taint instead of a hand-made status; the "no enough CPU" rows use `NODE_RES` (see
 // there). "pod can be made schedulable on
-// minHighestPriority node" is kept without its PDBs: node2 wins on the lowest highest-priority
-// victim (mid < high) either way.
+// minHighestPriority node" is kept without its PDBs (with them in `preemption_pdb_tests.rs`):
+// node2 wins on the lowest highest-priority victim (mid < high) either way.
 #[test]
 fn post_filter_rows() {
     // "pod with higher priority can be made schedulable"
@@ -258,7 +258,7 @@ fn sorted(r: Result<(String, Vec<String>), String>) -> Result<(String, Vec<Strin
 // kubeplay's dry run is internal to `preempt`, so each row checks the candidate it picks (with
 // the victims on that node) rather than the whole candidate list; rows with several equal
 // candidates get the first node by name. Left out: the FalseFilter / TrueFilter / MatchFilter /
-// fake-filter-code rows (test-only filter plugins), the PDB rows (PDBs not modelled), the
+// fake-filter-code rows (test-only filter plugins), the PDB rows (in `preemption_pdb_tests.rs`), the
 // MinCandidateNodesPercentage / Absolute rows (no candidate limit: every node is tried).
 // "pod with anti-affinity is preempted" and "preemption to resolve pod topology spread filter
 // failure" are in `dry_run_preemption_affinity_and_spread`.
