@@ -6,8 +6,8 @@
 //! As upstream: PDBs are synced on their own changes and on changes of a pod they cover (the
 //! first matching PDB, `getPdbForPod`); the expected pod count comes from the pods' controllers
 //! (`getExpectedScale`: ReplicaSet, Deployment through its ReplicaSet, ReplicationController,
-//! StatefulSet; other kinds go through the scale subresource, which kubeplay's other kinds do not
-//! implement) unless `minAvailable` is an integer (then it is the number of pods). A failed sync
+//! StatefulSet; anything else goes through the scale subresource, which only those four kinds
+//! serve) unless `minAvailable` is an integer (then it is the number of pods). A failed sync
 //! sets `disruptionsAllowed` to 0 with a `SyncFailed` condition (`failSafe`). A pod recorded in
 //! `disruptedPods` by the eviction API counts as unhealthy for `DeletionTimeout` (2 min), after
 //! which the controller drops it with a `NotDeleted` event and rechecks (through upstream's
@@ -200,71 +200,79 @@ fn verify_group_kind(r: &OwnerReference, kind: &str, groups: &[&str]) -> bool {
 /// `controllerAndScale`: a controller's UID and its desired replicas.
 type ControllerAndScale = (String, i32);
 
-/// The finders of `dc.finders()` in order: `getPodReplicaSet` (not one a Deployment controls),
-/// `getPodDeployment`, `getPodReplicationController`, `getPodStatefulSet`, then
-/// `getScaleController` for any other kind.
+/// The finders of `dc.finders()`: `getPodReplicationController`, `getPodDeployment` (the
+/// Deployment of the pod's ReplicaSet), `getPodReplicaSet` (a ReplicaSet no Deployment
+/// controls), `getPodStatefulSet`, then `getScaleController` for whatever none of them found.
 fn find_controller(
     store: &Store,
     r: &OwnerReference,
     namespace: &str,
 ) -> Result<Option<ControllerAndScale>, String> {
-    if verify_group_kind(r, "ReplicaSet", &["apps", "extensions"]) {
-        let Some(rs) = store.get::<ReplicaSet>(namespace, &r.name) else {
-            return Ok(None);
-        };
-        if rs.metadata.uid != r.uid {
-            return Ok(None);
-        }
-        match rs.metadata.controller_ref() {
-            Some(dr) if dr.kind == "Deployment" => {
-                // getPodDeployment.
-                if !verify_group_kind(dr, "Deployment", &["apps", "extensions"]) {
-                    return Ok(None);
-                }
-                let Some(d) = store.get::<Deployment>(namespace, &dr.name) else {
-                    return Ok(None);
-                };
-                if d.metadata.uid != dr.uid {
-                    return Ok(None);
-                }
-                return Ok(Some((d.metadata.uid.clone(), d.spec.replicas.unwrap_or(1))));
-            }
-            _ => {
-                return Ok(Some((
-                    rs.metadata.uid.clone(),
-                    rs.spec.replicas.unwrap_or(1),
-                )))
-            }
-        }
-    }
     if verify_group_kind(r, "ReplicationController", &[""]) {
-        return Ok(store
+        if let Some(rc) = store
             .get::<ReplicationController>(namespace, &r.name)
             .filter(|rc| rc.metadata.uid == r.uid)
-            .map(|rc| (rc.metadata.uid.clone(), rc.spec.replicas.unwrap_or(1))));
+        {
+            return Ok(Some((
+                rc.metadata.uid.clone(),
+                rc.spec.replicas.unwrap_or(1),
+            )));
+        }
+    }
+    if verify_group_kind(r, "ReplicaSet", &["apps", "extensions"]) {
+        if let Some(rs) = store
+            .get::<ReplicaSet>(namespace, &r.name)
+            .filter(|rs| rs.metadata.uid == r.uid)
+        {
+            match rs.metadata.controller_ref() {
+                Some(dr) if dr.kind == "Deployment" => {
+                    // getPodDeployment; getPodReplicaSet skips a Deployment's ReplicaSet.
+                    if verify_group_kind(dr, "Deployment", &["apps", "extensions"]) {
+                        if let Some(d) = store
+                            .get::<Deployment>(namespace, &dr.name)
+                            .filter(|d| d.metadata.uid == dr.uid)
+                        {
+                            return Ok(Some((
+                                d.metadata.uid.clone(),
+                                d.spec.replicas.unwrap_or(1),
+                            )));
+                        }
+                    }
+                }
+                _ => {
+                    return Ok(Some((
+                        rs.metadata.uid.clone(),
+                        rs.spec.replicas.unwrap_or(1),
+                    )))
+                }
+            }
+        }
     }
     if verify_group_kind(r, "StatefulSet", &["apps"]) {
-        return Ok(store
+        if let Some(s) = store
             .get::<StatefulSet>(namespace, &r.name)
             .filter(|s| s.metadata.uid == r.uid)
-            .map(|s| (s.metadata.uid.clone(), s.spec.replicas.unwrap_or(1))));
-    }
-    // getScaleController: the REST mapping, then the scale subresource, which none of the other
-    // kinds kubeplay models implements.
-    match crate::controllers::garbagecollector::api_resource(&r.api_version, &r.kind) {
-        Ok((kind, _)) => {
-            let (_, plural, group, _) = crate::api::kind_info(kind).unwrap_or_default();
-            let gr = if group.is_empty() {
-                plural.to_string()
-            } else {
-                format!("{plural}.{group}")
-            };
-            Err(format!("{gr} does not implement the scale subresource"))
+        {
+            return Ok(Some((s.metadata.uid.clone(), s.spec.replicas.unwrap_or(1))));
         }
+    }
+    get_scale_controller(store, r, namespace)
+}
+
+/// `getScaleController`: the REST mapping of the reference, then its scale subresource, which
+/// kubeplay's ReplicaSets, Deployments, ReplicationControllers and StatefulSets serve (a missing
+/// object is no controller; the Scale's uid is the object's) and its other kinds do not.
+fn get_scale_controller(
+    store: &Store,
+    r: &OwnerReference,
+    namespace: &str,
+) -> Result<Option<ControllerAndScale>, String> {
+    let kind = match crate::controllers::garbagecollector::api_resource(&r.api_version, &r.kind) {
+        Ok((kind, _)) => kind,
         Err(_) => {
             let group = r.api_version.rsplit_once('/').map_or("", |(g, _)| g);
             let version = r.api_version.rsplit('/').next().unwrap_or_default();
-            Err(format!(
+            return Err(format!(
                 "no matches for kind {:?} in version {:?}",
                 r.kind,
                 if group.is_empty() {
@@ -272,9 +280,37 @@ fn find_controller(
                 } else {
                     format!("{group}/{version}")
                 }
-            ))
+            ));
         }
+    };
+    fn scale_of<T: Resource>(
+        store: &Store,
+        namespace: &str,
+        name: &str,
+        replicas: impl Fn(&T) -> Option<i32>,
+    ) -> Option<ControllerAndScale> {
+        store
+            .get::<T>(namespace, name)
+            .map(|o| (o.meta().uid.clone(), replicas(o).unwrap_or(1)))
     }
+    let scale = match kind {
+        "ReplicaSet" => scale_of::<ReplicaSet>(store, namespace, &r.name, |o| o.spec.replicas),
+        "Deployment" => scale_of::<Deployment>(store, namespace, &r.name, |o| o.spec.replicas),
+        "ReplicationController" => {
+            scale_of::<ReplicationController>(store, namespace, &r.name, |o| o.spec.replicas)
+        }
+        "StatefulSet" => scale_of::<StatefulSet>(store, namespace, &r.name, |o| o.spec.replicas),
+        _ => {
+            let (_, plural, group, _) = crate::api::kind_info(kind).unwrap_or_default();
+            let gr = if group.is_empty() {
+                plural.to_string()
+            } else {
+                format!("{plural}.{group}")
+            };
+            return Err(format!("{gr} does not implement the scale subresource"));
+        }
+    };
+    Ok(scale.filter(|(uid, _)| *uid == r.uid))
 }
 
 /// `getExpectedScale`: the sum of the desired scale of the pods' controllers, and the names of

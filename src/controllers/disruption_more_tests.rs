@@ -282,13 +282,14 @@ fn deployment_finder_function() {
             "Deployment",
             Err("no matches for kind \"InvalidKind\" in version \"apps/v1\""),
         ),
-        // invalid deployment apiVersion: getPodDeployment and getPodReplicaSet find nothing.
+        // invalid deployment apiVersion: getPodDeployment and getPodReplicaSet find nothing and
+        // getScaleController has no mapping for extensions/v1.
         (
             "extensions/v1",
             "ReplicaSet",
             "deployment/v1",
             "Deployment",
-            Ok(None),
+            Err("no matches for kind \"ReplicaSet\" in version \"extensions/v1\""),
         ),
         // invalid deployment kind: getPodDeployment finds nothing, getPodReplicaSet the RS.
         (
@@ -711,5 +712,49 @@ fn disrupted_pod_not_deleted_is_dropped_after_the_timeout() {
             "p",
             "Pod was expected by PDB default/default to be deleted but it wasn't"
         )
+    );
+}
+
+// getScaleController after the listers: a ReplicaSet whose Deployment is gone (getPodDeployment
+// finds nothing, getPodReplicaSet skips a Deployment's ReplicaSet) is found through the
+// ReplicaSet's scale subresource; a kind without one is an error.
+#[test]
+fn scale_subresource_fallback() {
+    let mut store = Store::new();
+    let mut rs = serde_json::to_value(workload("apps/v1", "ReplicaSet", "rs", 5)).unwrap();
+    rs["metadata"]["ownerReferences"] = json!([{"apiVersion": "apps/v1", "kind": "Deployment",
+        "name": "gone", "uid": "gone-uid", "controller": true}]);
+    store.put(obj(rs));
+    let r = |api: &str, kind: &str, name: &str, uid: &str| OwnerReference {
+        api_version: api.into(),
+        kind: kind.into(),
+        name: name.into(),
+        uid: uid.into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        find_controller(
+            &store,
+            &r("apps/v1", "ReplicaSet", "rs", "rs-uid"),
+            "default"
+        ),
+        Ok(Some(("rs-uid".into(), 5)))
+    );
+    // The Scale's uid must be the reference's.
+    assert_eq!(
+        find_controller(
+            &store,
+            &r("apps/v1", "ReplicaSet", "rs", "other"),
+            "default"
+        ),
+        Ok(None)
+    );
+    assert_eq!(
+        find_controller(
+            &store,
+            &r("apps/v1", "DaemonSet", "ds", "ds-uid"),
+            "default"
+        ),
+        Err("daemonsets.apps does not implement the scale subresource".into())
     );
 }
