@@ -6,15 +6,21 @@
 //! As upstream: PDBs are synced on their own changes and on changes of a pod they cover (the
 //! first matching PDB, `getPdbForPod`); the expected pod count comes from the pods' controllers
 //! (`getExpectedScale`: ReplicaSet, Deployment through its ReplicaSet, ReplicationController,
-//! StatefulSet; other kinds go through the scale subresource, which kubeplay's other kinds do not
-//! implement) unless `minAvailable` is an integer (then it is the number of pods). A failed sync
+//! StatefulSet; anything else goes through the scale subresource, which only those four kinds
+//! serve) unless `minAvailable` is an integer (then it is the number of pods). A failed sync
 //! sets `disruptionsAllowed` to 0 with a `SyncFailed` condition (`failSafe`). A pod recorded in
 //! `disruptedPods` by the eviction API counts as unhealthy for `DeletionTimeout` (2 min), after
-//! which the controller drops it with a `NotDeleted` event and rechecks.
+//! which the controller drops it with a `NotDeleted` event and rechecks (through upstream's
+//! recheck queue: `AddAfter` the deadline, then `AddRateLimited` on the main queue).
 //!
-//! Not modelled: the stale `DisruptionTarget` condition cleanup of non-terminating pods
-//! (`syncStalePodDisruption`), and the `MultiplePodDisruptionBudgets` event (informer handlers
-//! have no recorder here).
+//! A non-terminating pod whose `DisruptionTarget` condition stayed `True` for
+//! `stalePodDisruptionTimeout` (2 min) without the pod being deleted gets the condition reset to
+//! `False` (`syncStalePodDisruption`). A pod matching several budgets gets a
+//! `MultiplePodDisruptionBudgets` warning (`getPdbForPod`). The controller's recorder reports
+//! from `controllermanager` (its `EventSource`), not from the controller's name.
+//!
+//! The three upstream queues share one [`WorkQueue`] here: PDB keys `<namespace>/<name>`,
+//! `recheck:<namespace>/<name>` and `stale:<namespace>/<name>` (a pod).
 
 use crate::api::policy::{
     PodDisruptionBudget, DISRUPTION_ALLOWED_CONDITION, INSUFFICIENT_PODS_REASON,
@@ -22,8 +28,9 @@ use crate::api::policy::{
 };
 use crate::api::validation::conditions::Condition;
 use crate::api::{
-    get_scaled_value_from_int_or_percent, ApiError, Deployment, Duration, IntOrString, Object,
-    OwnerReference, Pod, ReplicaSet, ReplicationController, Resource, StatefulSet, Time,
+    get_scaled_value_from_int_or_percent, ApiError, Deployment, Duration, FieldError, IntOrString,
+    LabelSelector, Object, ObjectMeta, OwnerReference, Pod, PodCondition, ReplicaSet,
+    ReplicationController, Resource, Selector, StatefulSet, Time,
 };
 use crate::controllers::controller_utils::is_pod_ready;
 use crate::controllers::{Controller, Ctx};
@@ -32,6 +39,15 @@ use crate::store::{Change, Store};
 use std::collections::BTreeMap;
 
 pub const COMPONENT: &str = "disruption-controller";
+/// The recorder's `EventSource.Component` (`NewDisruptionControllerInternal`).
+pub const EVENT_SOURCE: &str = "controllermanager";
+/// `stalePodDisruptionTimeout`: how long a pod may carry a `True` `DisruptionTarget` condition
+/// without being deleted before the controller resets it to `False`.
+pub const STALE_POD_DISRUPTION_TIMEOUT: Duration = Duration::from_secs(120);
+/// Queue-key prefix of the recheck queue (`recheckQueue`).
+const RECHECK_PREFIX: &str = "recheck:";
+/// Queue-key prefix of the stale-condition queue (`stalePodDisruptionQueue`).
+const STALE_PREFIX: &str = "stale:";
 /// `DeletionTimeout`: how long a pod the eviction API approved may stay undeleted before the
 /// controller stops counting it as disrupted.
 pub const DELETION_TIMEOUT: Duration = Duration::from_secs(120);
@@ -53,13 +69,82 @@ impl std::fmt::Display for SyncError {
     }
 }
 
-/// The disruption controller. Keys: `<namespace>/<name>` of a PodDisruptionBudget.
+/// The disruption controller. Keys: `<namespace>/<name>` of a PodDisruptionBudget, and the
+/// prefixed keys of the recheck and stale-condition queues.
 #[derive(Default)]
-pub struct DisruptionController;
+pub struct DisruptionController {
+    /// `MultiplePodDisruptionBudgets` events the informer handlers recorded (pod metadata,
+    /// message), written at the next reconcile of the same instant.
+    pending_events: Vec<(ObjectMeta, String)>,
+}
 
 /// A boxed disruption controller.
 pub fn new_disruption_controller() -> Box<dyn Controller> {
-    Box::new(DisruptionController)
+    Box::new(DisruptionController::default())
+}
+
+/// `field.ErrorList.ToAggregate().Error()`: one error as itself, several in brackets.
+fn aggregate(errs: &[FieldError]) -> Option<String> {
+    match errs {
+        [] => None,
+        [e] => Some(e.to_string()),
+        _ => Some(format!(
+            "[{}]",
+            errs.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// `labels.NewRequirement`'s key and value checks (`validateLabelKey`, `validateLabelValue`).
+fn requirement_errors(key: &str, values: &[String]) -> Option<String> {
+    use crate::api::validation::names::{is_qualified_name, is_valid_label_value};
+    let mut errs = vec![];
+    let key_errs = is_qualified_name(key);
+    if !key_errs.is_empty() {
+        errs.push(FieldError::invalid("key", key, key_errs.join("; ")));
+    }
+    for (i, v) in values.iter().enumerate() {
+        let v_errs = is_valid_label_value(v);
+        if !v_errs.is_empty() {
+            errs.push(FieldError::invalid(
+                format!("values[{i}][{key}]"),
+                v.as_str(),
+                v_errs.join("; "),
+            ));
+        }
+    }
+    aggregate(&errs)
+}
+
+/// `metav1.LabelSelectorAsSelector` with its requirement validation: an invalid key, value or
+/// operator is an error (the stored objects passed validation; the controller still guards).
+///
+/// # Errors
+/// The first failing requirement's message.
+pub fn label_selector_as_selector(sel: &LabelSelector) -> Result<Selector, String> {
+    for (k, v) in sel.match_labels.iter().flatten() {
+        if let Some(e) = requirement_errors(k, std::slice::from_ref(v)) {
+            return Err(e);
+        }
+    }
+    for e in sel.match_expressions.iter().flatten() {
+        if !matches!(
+            e.operator.as_str(),
+            "In" | "NotIn" | "Exists" | "DoesNotExist"
+        ) {
+            return Err(format!(
+                "{:?} is not a valid label selector operator",
+                e.operator
+            ));
+        }
+        if let Some(err) = requirement_errors(&e.key, e.values.as_deref().unwrap_or_default()) {
+            return Err(err);
+        }
+    }
+    sel.to_selector()
 }
 
 /// `getPodsForPdb`: the pods of the PDB's namespace its selector matches (a nil selector
@@ -74,7 +159,7 @@ pub fn get_pods_for_pdb<'a>(
     let Some(sel) = &pdb.spec.selector else {
         return Ok(vec![]);
     };
-    let sel = sel.to_selector()?;
+    let sel = label_selector_as_selector(sel)?;
     Ok(store
         .list::<Pod>(Some(&pdb.metadata.namespace))
         .filter(|p| sel.matches(&p.metadata.labels))
@@ -97,7 +182,7 @@ pub fn get_pod_pod_disruption_budgets<'a>(
                 .spec
                 .selector
                 .as_ref()
-                .and_then(|s| s.to_selector().ok())
+                .and_then(|s| label_selector_as_selector(s).ok())
             else {
                 return false;
             };
@@ -115,71 +200,79 @@ fn verify_group_kind(r: &OwnerReference, kind: &str, groups: &[&str]) -> bool {
 /// `controllerAndScale`: a controller's UID and its desired replicas.
 type ControllerAndScale = (String, i32);
 
-/// The finders of `dc.finders()` in order: `getPodReplicaSet` (not one a Deployment controls),
-/// `getPodDeployment`, `getPodReplicationController`, `getPodStatefulSet`, then
-/// `getScaleController` for any other kind.
+/// The finders of `dc.finders()`: `getPodReplicationController`, `getPodDeployment` (the
+/// Deployment of the pod's ReplicaSet), `getPodReplicaSet` (a ReplicaSet no Deployment
+/// controls), `getPodStatefulSet`, then `getScaleController` for whatever none of them found.
 fn find_controller(
     store: &Store,
     r: &OwnerReference,
     namespace: &str,
 ) -> Result<Option<ControllerAndScale>, String> {
-    if verify_group_kind(r, "ReplicaSet", &["apps", "extensions"]) {
-        let Some(rs) = store.get::<ReplicaSet>(namespace, &r.name) else {
-            return Ok(None);
-        };
-        if rs.metadata.uid != r.uid {
-            return Ok(None);
-        }
-        match rs.metadata.controller_ref() {
-            Some(dr) if dr.kind == "Deployment" => {
-                // getPodDeployment.
-                if !verify_group_kind(dr, "Deployment", &["apps", "extensions"]) {
-                    return Ok(None);
-                }
-                let Some(d) = store.get::<Deployment>(namespace, &dr.name) else {
-                    return Ok(None);
-                };
-                if d.metadata.uid != dr.uid {
-                    return Ok(None);
-                }
-                return Ok(Some((d.metadata.uid.clone(), d.spec.replicas.unwrap_or(1))));
-            }
-            _ => {
-                return Ok(Some((
-                    rs.metadata.uid.clone(),
-                    rs.spec.replicas.unwrap_or(1),
-                )))
-            }
-        }
-    }
     if verify_group_kind(r, "ReplicationController", &[""]) {
-        return Ok(store
+        if let Some(rc) = store
             .get::<ReplicationController>(namespace, &r.name)
             .filter(|rc| rc.metadata.uid == r.uid)
-            .map(|rc| (rc.metadata.uid.clone(), rc.spec.replicas.unwrap_or(1))));
+        {
+            return Ok(Some((
+                rc.metadata.uid.clone(),
+                rc.spec.replicas.unwrap_or(1),
+            )));
+        }
+    }
+    if verify_group_kind(r, "ReplicaSet", &["apps", "extensions"]) {
+        if let Some(rs) = store
+            .get::<ReplicaSet>(namespace, &r.name)
+            .filter(|rs| rs.metadata.uid == r.uid)
+        {
+            match rs.metadata.controller_ref() {
+                Some(dr) if dr.kind == "Deployment" => {
+                    // getPodDeployment; getPodReplicaSet skips a Deployment's ReplicaSet.
+                    if verify_group_kind(dr, "Deployment", &["apps", "extensions"]) {
+                        if let Some(d) = store
+                            .get::<Deployment>(namespace, &dr.name)
+                            .filter(|d| d.metadata.uid == dr.uid)
+                        {
+                            return Ok(Some((
+                                d.metadata.uid.clone(),
+                                d.spec.replicas.unwrap_or(1),
+                            )));
+                        }
+                    }
+                }
+                _ => {
+                    return Ok(Some((
+                        rs.metadata.uid.clone(),
+                        rs.spec.replicas.unwrap_or(1),
+                    )))
+                }
+            }
+        }
     }
     if verify_group_kind(r, "StatefulSet", &["apps"]) {
-        return Ok(store
+        if let Some(s) = store
             .get::<StatefulSet>(namespace, &r.name)
             .filter(|s| s.metadata.uid == r.uid)
-            .map(|s| (s.metadata.uid.clone(), s.spec.replicas.unwrap_or(1))));
-    }
-    // getScaleController: the REST mapping, then the scale subresource, which none of the other
-    // kinds kubeplay models implements.
-    match crate::controllers::garbagecollector::api_resource(&r.api_version, &r.kind) {
-        Ok((kind, _)) => {
-            let (_, plural, group, _) = crate::api::kind_info(kind).unwrap_or_default();
-            let gr = if group.is_empty() {
-                plural.to_string()
-            } else {
-                format!("{plural}.{group}")
-            };
-            Err(format!("{gr} does not implement the scale subresource"))
+        {
+            return Ok(Some((s.metadata.uid.clone(), s.spec.replicas.unwrap_or(1))));
         }
+    }
+    get_scale_controller(store, r, namespace)
+}
+
+/// `getScaleController`: the REST mapping of the reference, then its scale subresource, which
+/// kubeplay's ReplicaSets, Deployments, ReplicationControllers and StatefulSets serve (a missing
+/// object is no controller; the Scale's uid is the object's) and its other kinds do not.
+fn get_scale_controller(
+    store: &Store,
+    r: &OwnerReference,
+    namespace: &str,
+) -> Result<Option<ControllerAndScale>, String> {
+    let kind = match crate::controllers::garbagecollector::api_resource(&r.api_version, &r.kind) {
+        Ok((kind, _)) => kind,
         Err(_) => {
             let group = r.api_version.rsplit_once('/').map_or("", |(g, _)| g);
             let version = r.api_version.rsplit('/').next().unwrap_or_default();
-            Err(format!(
+            return Err(format!(
                 "no matches for kind {:?} in version {:?}",
                 r.kind,
                 if group.is_empty() {
@@ -187,9 +280,37 @@ fn find_controller(
                 } else {
                     format!("{group}/{version}")
                 }
-            ))
+            ));
         }
+    };
+    fn scale_of<T: Resource>(
+        store: &Store,
+        namespace: &str,
+        name: &str,
+        replicas: impl Fn(&T) -> Option<i32>,
+    ) -> Option<ControllerAndScale> {
+        store
+            .get::<T>(namespace, name)
+            .map(|o| (o.meta().uid.clone(), replicas(o).unwrap_or(1)))
     }
+    let scale = match kind {
+        "ReplicaSet" => scale_of::<ReplicaSet>(store, namespace, &r.name, |o| o.spec.replicas),
+        "Deployment" => scale_of::<Deployment>(store, namespace, &r.name, |o| o.spec.replicas),
+        "ReplicationController" => {
+            scale_of::<ReplicationController>(store, namespace, &r.name, |o| o.spec.replicas)
+        }
+        "StatefulSet" => scale_of::<StatefulSet>(store, namespace, &r.name, |o| o.spec.replicas),
+        _ => {
+            let (_, plural, group, _) = crate::api::kind_info(kind).unwrap_or_default();
+            let gr = if group.is_empty() {
+                plural.to_string()
+            } else {
+                format!("{plural}.{group}")
+            };
+            return Err(format!("{gr} does not implement the scale subresource"));
+        }
+    };
+    Ok(scale.filter(|(uid, _)| *uid == r.uid))
 }
 
 /// `getExpectedScale`: the sum of the desired scale of the pods' controllers, and the names of
@@ -453,9 +574,87 @@ impl DisruptionController {
                 .map_err(SyncError::Api)?;
         }
         if let Some(t) = recheck {
-            ctx.requeue_after(&pdb.metadata.key(), t - now);
+            // enqueuePdbForRecheck: the recheck queue's AddAfter.
+            ctx.requeue_after(&[RECHECK_PREFIX, &pdb.metadata.key()].concat(), t - now);
         }
         Ok(())
+    }
+
+    /// `getPdbForPod`: the first budget matching the pod; a pod matching several gets a
+    /// `MultiplePodDisruptionBudgets` warning naming the one chosen.
+    fn get_pdb_for_pod(&mut self, store: &Store, pod: &Pod) -> Option<String> {
+        let pdbs = get_pod_pod_disruption_budgets(store, pod);
+        let first = pdbs.first()?;
+        if pdbs.len() > 1 {
+            let msg = format!(
+                "Pod {:?}/{:?} matches multiple PodDisruptionBudgets.  Chose {:?} arbitrarily.",
+                pod.metadata.namespace, pod.metadata.name, first.metadata.name
+            );
+            self.pending_events.push((pod.metadata.clone(), msg));
+        }
+        Some(first.metadata.key())
+    }
+
+    /// `addPod` / `updatePod`: the pod's budget, and the stale-condition cleanup when due.
+    fn add_or_update_pod(&mut self, store: &Store, pod: &Pod, queue: &mut WorkQueue, now: Time) {
+        if let Some(key) = self.get_pdb_for_pod(store, pod) {
+            queue.add_owned(key);
+        }
+        if let Some(clean_after) = non_terminating_pod_has_stale_disruption_condition(pod, now) {
+            queue.add_after(
+                &[STALE_PREFIX, &pod.metadata.key()].concat(),
+                clean_after,
+                now,
+            );
+        }
+    }
+
+    /// Records the events the informer handlers produced.
+    fn flush_events(&mut self, ctx: &mut Ctx) {
+        for (meta, msg) in std::mem::take(&mut self.pending_events) {
+            ctx.event(
+                &("Pod", meta),
+                "Warning",
+                "MultiplePodDisruptionBudgets",
+                &msg,
+            );
+        }
+    }
+
+    /// `syncStalePodDisruption`: resets a stale `DisruptionTarget` condition to `False` (no
+    /// reason or message, as upstream's `UpdatePodCondition` call), or waits until it is stale.
+    fn sync_stale_pod_disruption(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
+        let (ns, name) = key.split_once('/').unwrap_or(("", key));
+        let Some(pod) = ctx.store().get::<Pod>(ns, name) else {
+            return Ok(());
+        };
+        let now = ctx.now();
+        let Some(clean_after) = non_terminating_pod_has_stale_disruption_condition(pod, now) else {
+            return Ok(());
+        };
+        if clean_after.0 > 0 {
+            ctx.requeue_after(&[STALE_PREFIX, key].concat(), clean_after);
+            return Ok(());
+        }
+        let mut new_pod = pod.clone();
+        let c = PodCondition {
+            type_: DISRUPTION_TARGET.into(),
+            // PodObservedGenerationTracking (GA): the pod's generation.
+            observed_generation: new_pod.metadata.generation,
+            status: "False".into(),
+            last_probe_time: None,
+            last_transition_time: None,
+            reason: String::new(),
+            message: String::new(),
+        };
+        if !crate::kubelet_status::update_pod_condition(
+            &mut new_pod.status.conditions,
+            c,
+            now.trunc_secs(),
+        ) {
+            return Ok(());
+        }
+        ctx.update_status(Object::Pod(new_pod)).map(|_| ())
     }
 
     /// `failSafe`: `disruptionsAllowed` 0 and a False `SyncFailed` condition.
@@ -478,6 +677,38 @@ impl DisruptionController {
         set_status_condition(&mut new.status.conditions, c, ctx.now());
         ctx.update_status(new.into_object()).map(|_| ())
     }
+}
+
+/// The `DisruptionTarget` pod condition type.
+pub const DISRUPTION_TARGET: &str = "DisruptionTarget";
+
+/// `nonTerminatingPodHasStaleDisruptionCondition`: for a pod not being deleted, not terminal,
+/// with a `True` `DisruptionTarget` condition not set by the kubelet
+/// (`TerminationByKubelet`), how long until the condition is stale (zero when it already is).
+pub fn non_terminating_pod_has_stale_disruption_condition(
+    pod: &Pod,
+    now: Time,
+) -> Option<Duration> {
+    if pod.metadata.deletion_timestamp.is_some() {
+        return None;
+    }
+    let cond = pod.condition(DISRUPTION_TARGET)?;
+    if cond.status != "True"
+        || cond.reason == "TerminationByKubelet"
+        || matches!(pod.status.phase.as_str(), "Succeeded" | "Failed")
+    {
+        return None;
+    }
+    // A zero lastTransitionTime is year 1: long stale.
+    let since = cond
+        .last_transition_time
+        .map_or(Duration(i64::MAX), |t| now - t);
+    Some(Duration(
+        STALE_POD_DISRUPTION_TIMEOUT
+            .0
+            .saturating_sub(since.0)
+            .max(0),
+    ))
 }
 
 /// `%v` of a `*metav1.LabelSelector` in the UnmanagedPods event (its generated `String()`).
@@ -514,14 +745,16 @@ impl Controller for DisruptionController {
         COMPONENT
     }
 
-    fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, _now: Time) {
+    fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
         match (change.old_obj(), change.new_obj()) {
             // addDb / updateDb (deletes need no sync: the PDB is gone).
             (_, Some(Object::PodDisruptionBudget(p))) => queue.add(&p.metadata.key()),
-            // addPod / updatePod / deletePod: the pod's (first) PDB.
-            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None) => {
-                if let Some(pdb) = get_pod_pod_disruption_budgets(store, p).first() {
-                    queue.add(&pdb.metadata.key());
+            // addPod / updatePod: the pod's (first) PDB and the stale-condition check.
+            (_, Some(Object::Pod(p))) => self.add_or_update_pod(store, p, queue, now),
+            // deletePod: the pod's (first) PDB.
+            (Some(Object::Pod(p)), None) => {
+                if let Some(key) = self.get_pdb_for_pod(store, p) {
+                    queue.add_owned(key);
                 }
             }
             _ => {}
@@ -529,6 +762,17 @@ impl Controller for DisruptionController {
     }
 
     fn sync(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
+        ctx.component = EVENT_SOURCE;
+        self.flush_events(ctx);
+        if let Some(pdb_key) = key.strip_prefix(RECHECK_PREFIX) {
+            // processNextRecheckWorkItem.
+            let now = ctx.now();
+            ctx.queue.add_rate_limited(pdb_key, now);
+            return Ok(());
+        }
+        if let Some(pod_key) = key.strip_prefix(STALE_PREFIX) {
+            return self.sync_stale_pod_disruption(pod_key, ctx);
+        }
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         let Some(pdb) = ctx.store().get::<PodDisruptionBudget>(ns, name).cloned() else {
             return Ok(());
@@ -544,6 +788,19 @@ impl Controller for DisruptionController {
         for p in store.list::<PodDisruptionBudget>(None) {
             queue.add(&p.metadata.key());
         }
+    }
+
+    /// The informers' initial list: `addDB` for every budget, then `addPod` for every pod
+    /// (its budget, a `MultiplePodDisruptionBudgets` warning, the stale-condition check).
+    fn resync_all_at(&mut self, store: &Store, queue: &mut WorkQueue, now: Time) {
+        self.resync_all(store, queue);
+        for p in store.list::<Pod>(None) {
+            self.add_or_update_pod(store, p, queue, now);
+        }
+    }
+
+    fn reset(&mut self) {
+        self.pending_events.clear();
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -384,3 +384,6 @@ fn pdbs_for_pod() {
         .collect();
     assert_eq!(names, ["foobar"]);
 }
+
+#[path = "disruption_more_tests.rs"]
+mod more;

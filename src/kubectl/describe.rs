@@ -21,6 +21,8 @@ use std::collections::BTreeMap;
 
 #[path = "describe_hpa.rs"]
 mod hpa;
+#[path = "describe_pdb.rs"]
+mod pdb;
 #[path = "describe_workloads.rs"]
 mod workloads;
 
@@ -1809,6 +1811,7 @@ fn describe_item(sim: &Simulation, item: &Item, show_events: bool) -> String {
         Item::Obj(Object::PersistentVolumeClaim(p)) => workloads::describe_pvc(sim, p, show_events),
         Item::Obj(Object::Service(s)) => workloads::describe_service(sim, s, show_events),
         Item::Obj(Object::HorizontalPodAutoscaler(h)) => hpa::describe_hpa(sim, h, show_events),
+        Item::Obj(Object::PodDisruptionBudget(p)) => pdb::describe_pdb(sim, p, show_events),
         #[allow(unreachable_patterns)]
         Item::Obj(o) => {
             describe_generic(sim, o.kind(), &super::output::object_value(o), show_events)

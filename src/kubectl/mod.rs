@@ -437,6 +437,8 @@ mod delete_upstream_gap_tests;
 #[cfg(test)]
 mod delete_upstream_more_tests;
 #[cfg(test)]
+mod describe_pdb_tests;
+#[cfg(test)]
 mod describe_tests;
 #[cfg(test)]
 mod describe_upstream_more_tests;

@@ -59,7 +59,7 @@ pub fn get_pod_disruption_budgets(store: &super::Store, pod: &Pod) -> Vec<PodDis
             pdb.spec
                 .selector
                 .as_ref()
-                .and_then(|s| s.to_selector().ok())
+                .and_then(|s| crate::controllers::disruption::label_selector_as_selector(s).ok())
                 .is_some_and(|s| !s.is_empty() && s.matches(&pod.metadata.labels))
         })
         .cloned()
