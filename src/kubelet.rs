@@ -1179,9 +1179,7 @@ impl Kubelet {
     fn sync_pod(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
         let (ns, name) = key.split_once('/').unwrap_or(("", key));
         // The stored object itself (shared), as an informer cache hands it out.
-        let shared = ctx
-            .store()
-            .get_arc(&crate::store::ObjectRef::new("Pod", ns, name));
+        let shared = ctx.store().get_arc_by_parts("Pod", ns, name);
         let Some(pod) = shared.as_deref().and_then(Pod::from_object) else {
             self.pods.remove(key);
             return Ok(());
@@ -1197,9 +1195,7 @@ impl Kubelet {
         if node_name.is_empty() || ctx.world.nodes_down.contains_key(&node_name) {
             return Ok(());
         }
-        let node_shared = ctx
-            .store()
-            .get_arc(&crate::store::ObjectRef::new("Node", "", &node_name));
+        let node_shared = ctx.store().get_arc_by_parts("Node", "", &node_name);
         let Some(node) = node_shared.as_deref().and_then(Node::from_object) else {
             return Ok(());
         };

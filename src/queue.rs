@@ -144,7 +144,7 @@ impl WorkQueue {
             }
             let key = self.delayed.remove(&(t, s)).expect("present");
             self.delayed_keys.remove(&key);
-            self.add(&key);
+            self.add_owned(key);
         }
     }
 

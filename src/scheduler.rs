@@ -2411,7 +2411,6 @@ impl Controller for Scheduler {
         match (change.old_obj(), change.new_obj()) {
             (_, Some(Object::Node(n))) => self.on_node_event(n, store, queue, now),
             (old, Some(Object::Pod(p))) => {
-                let key = p.metadata.key();
                 if responsible(p) {
                     let spec_changed = match old {
                         Some(Object::Pod(o)) => {
@@ -2421,6 +2420,7 @@ impl Controller for Scheduler {
                         _ => true,
                     };
                     if spec_changed {
+                        let key = p.metadata.key();
                         if self.unschedulable.contains_key(&key) {
                             self.requeue(&key, queue, now);
                         } else {
@@ -2459,14 +2459,13 @@ impl Controller for Scheduler {
                 }
             }
             (Some(Object::Pod(p)), None) => {
-                let key = p.metadata.key();
                 if !p.spec.node_name.is_empty() {
                     // Fit's hint: a deleted assigned pod may make room.
                     if let Some(n) = store.get::<Node>("", &p.spec.node_name) {
                         self.on_node_event(n, store, queue, now);
                     }
                 } else {
-                    queue.add(&key);
+                    queue.add(&p.metadata.key());
                 }
             }
             _ => {}

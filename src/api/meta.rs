@@ -210,6 +210,16 @@ impl ObjectMeta {
             [self.namespace.as_str(), "/", self.name.as_str()].concat()
         }
     }
+
+    /// [`ObjectMeta::key`] written into `buf` (cleared first), reusing its allocation.
+    pub fn write_key(&self, buf: &mut String) {
+        buf.clear();
+        if !self.namespace.is_empty() {
+            buf.push_str(&self.namespace);
+            buf.push('/');
+        }
+        buf.push_str(&self.name);
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -44,6 +44,7 @@ use crate::store::apiserver::{DeleteOptions, Propagation, FINALIZER_FOREGROUND, 
 use crate::store::{Change, ObjectRef, Store};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
+use std::sync::Arc;
 
 /// The component name (`garbage-collector-controller`), also the events' source.
 pub const NAME: &str = "garbage-collector-controller";
@@ -151,6 +152,15 @@ pub fn owner_reference_matches_coordinates(a: &OwnerReference, b: &OwnerReferenc
     a.uid == b.uid && a.name == b.name && a.kind == b.kind && a.api_version == b.api_version
 }
 
+/// [`owner_reference_matches_coordinates`] of `ownerReferenceCoordinates(identity)` and `r`,
+/// without building the coordinates.
+fn identity_matches_owner_coordinates(identity: &ObjectReference, r: &OwnerReference) -> bool {
+    r.uid == identity.uid
+        && r.name == identity.name
+        && r.kind == identity.kind
+        && r.api_version == identity.api_version
+}
+
 /// `referenceLessThan`: kind, then apiVersion, then namespace, then name, then uid.
 pub fn reference_less_than(a: &ObjectReference, b: &ObjectReference) -> bool {
     (&a.kind, &a.api_version, &a.namespace, &a.name, &a.uid)
@@ -200,8 +210,9 @@ impl Node {
 pub struct ReferenceCache {
     max: usize,
     tick: u64,
-    by_ref: BTreeMap<ObjectReference, u64>,
-    by_tick: BTreeMap<u64, ObjectReference>,
+    /// The cached references, each shared with its `by_tick` entry (one copy per reference).
+    by_ref: BTreeMap<Arc<ObjectReference>, u64>,
+    by_tick: BTreeMap<u64, Arc<ObjectReference>>,
 }
 
 impl ReferenceCache {
@@ -233,6 +244,7 @@ impl ReferenceCache {
     pub fn add(&mut self, r: ObjectReference) {
         if !self.touch(&r) {
             self.tick += 1;
+            let r = Arc::new(r);
             self.by_ref.insert(r.clone(), self.tick);
             self.by_tick.insert(self.tick, r);
         }
@@ -261,7 +273,7 @@ impl ReferenceCache {
 
     /// The cached references, in order.
     pub fn entries(&self) -> Vec<ObjectReference> {
-        self.by_ref.keys().cloned().collect()
+        self.by_ref.keys().map(|r| (**r).clone()).collect()
     }
 
     pub fn clear(&mut self) {
@@ -373,6 +385,17 @@ fn identity_from_event(e: &GraphEvent) -> ObjectReference {
         name: e.obj.name.clone(),
         uid: e.obj.uid.clone(),
         namespace: e.obj.namespace.clone(),
+    }
+}
+
+/// [`identity_from_event`] that moves the strings out of the event's object (left empty).
+fn take_identity(obj: &mut MetadataOnlyObject) -> ObjectReference {
+    ObjectReference {
+        api_version: std::mem::take(&mut obj.api_version),
+        kind: std::mem::take(&mut obj.kind),
+        name: std::mem::take(&mut obj.name),
+        uid: std::mem::take(&mut obj.uid),
+        namespace: std::mem::take(&mut obj.namespace),
     }
 }
 
@@ -640,12 +663,6 @@ fn delete_key(n: &Node) -> String {
     delete_key_of(&n.identity, n.is_virtual)
 }
 
-/// The identity and virtual flag of an owner node, read while its dependents are updated.
-struct OwnerView {
-    identity: ObjectReference,
-    is_virtual: bool,
-}
-
 /// [`delete_key`] from a node's identity and virtual flag.
 fn delete_key_of(i: &ObjectReference, is_virtual: bool) -> String {
     if is_virtual {
@@ -897,50 +914,48 @@ impl GarbageCollector {
         owners: &[OwnerReference],
         queue: &mut WorkQueue,
     ) {
-        let Some(n) = self.uid_to_node.get(n_uid).cloned() else {
+        // Only the dependent's namespace is read on the common path; the node itself is looked
+        // up again (and copied) only to report or queue it.
+        let Some(n_namespace) = self
+            .uid_to_node
+            .get(n_uid)
+            .map(|n| n.identity.namespace.clone())
+        else {
             return;
         };
         let mut has_potentially_invalid = false;
         for owner in owners {
             let existed = self.uid_to_node.contains_key(&owner.uid);
             if !existed {
-                let mut v = Node::new(ObjectReference::from_owner(
-                    &owner_reference_coordinates(owner),
-                    &n.identity.namespace,
-                ));
+                let mut v = Node::new(ObjectReference::from_owner(owner, &n_namespace));
                 v.is_virtual = true;
                 self.uid_to_node.insert(owner.uid.clone(), v);
             }
             let Some(owner_node) = self.uid_to_node.get_mut(&owner.uid) else {
                 continue;
             };
-            owner_node.dependents.insert(n_uid.to_string());
-            // Only the owner's identity and virtual flag are read below (no copy of its
-            // dependents).
-            let owner_node = OwnerView {
-                identity: owner_node.identity.clone(),
-                is_virtual: owner_node.is_virtual,
-            };
+            if !owner_node.dependents.contains(n_uid) {
+                owner_node.dependents.insert(n_uid.to_string());
+            }
+            // Only the owner's identity and virtual flag are read below (borrowed, no copy).
+            let owner_node: &Node = owner_node;
+            let (identity, is_virtual) = (&owner_node.identity, owner_node.is_virtual);
             if !existed {
                 // The collector will confirm (or not) that this owner exists.
-                queue.add(&delete_key_of(&owner_node.identity, owner_node.is_virtual));
+                queue.add(&delete_key_of(identity, is_virtual));
             } else if !has_potentially_invalid {
-                let owner_is_namespaced = !owner_node.identity.namespace.is_empty();
-                if owner_is_namespaced && owner_node.identity.namespace != n.identity.namespace {
-                    if !owner_node.is_virtual {
+                let owner_is_namespaced = !identity.namespace.is_empty();
+                if owner_is_namespaced && identity.namespace != n_namespace {
+                    if !is_virtual {
                         // Observed in another namespace: definitely wrong.
-                        self.report_invalid_namespace_owner_ref(&n, &owner.uid);
+                        if let Some(n) = self.uid_to_node.get(n_uid).cloned() {
+                            self.report_invalid_namespace_owner_ref(&n, &owner.uid);
+                        }
                     }
                     has_potentially_invalid = true;
-                } else if !owner_reference_matches_coordinates(
-                    owner,
-                    &owner_node.identity.owner_reference(),
-                ) {
+                } else if !identity_matches_owner_coordinates(identity, owner) {
                     has_potentially_invalid = true;
-                } else if !owner_is_namespaced
-                    && owner_node.identity.namespace != n.identity.namespace
-                    && owner_node.is_virtual
-                {
+                } else if !owner_is_namespaced && identity.namespace != n_namespace && is_virtual {
                     // A virtual cluster-scoped owner not matching the child's namespace could be
                     // a missing namespaced owner referenced by a cluster-scoped child (#98040).
                     has_potentially_invalid = true;
@@ -948,7 +963,9 @@ impl GarbageCollector {
             }
         }
         if has_potentially_invalid {
-            Self::enqueue_delete(queue, &n);
+            if let Some(n) = self.uid_to_node.get(n_uid) {
+                Self::enqueue_delete(queue, n);
+            }
         }
     }
 
@@ -1061,7 +1078,12 @@ impl GarbageCollector {
     }
 
     /// `processGraphChanges`: applies one event to the graph and queues the work it implies.
-    pub fn process_graph_changes(&mut self, event: GraphEvent, queue: &mut WorkQueue, now: Time) {
+    pub fn process_graph_changes(
+        &mut self,
+        mut event: GraphEvent,
+        queue: &mut WorkQueue,
+        now: Time,
+    ) {
         let uid = event.obj.uid.clone();
         // An informer event for a virtual node: it is observed now.
         // (Only the identity of the node is needed: never copy its dependents.)
@@ -1096,7 +1118,9 @@ impl GarbageCollector {
         let found = self.uid_to_node.contains_key(&uid);
         match event.event_type {
             EventType::Add | EventType::Update if !found => {
-                let mut n = Node::new(identity_from_event(&event));
+                // The event's strings move into the node: only its owners, deletion state and
+                // finalizers are read below.
+                let mut n = Node::new(take_identity(&mut event.obj));
                 n.owners = event.obj.owner_references.clone();
                 n.being_deleted = event.obj.being_deleted;
                 n.deleting_dependents =
@@ -1188,7 +1212,7 @@ impl GarbageCollector {
                         return;
                     };
                     if !removed.dependents.is_empty() {
-                        self.absent_owner_cache.add(identity_from_event(&event));
+                        self.absent_owner_cache.add(take_identity(&mut event.obj));
                     }
                     for d in &removed.dependents {
                         if let Some(dep) = self.uid_to_node.get(d) {
@@ -1229,23 +1253,25 @@ impl GarbageCollector {
         namespace: &str,
         name: &str,
         ctx: &Ctx,
-    ) -> Option<Object> {
+    ) -> Option<Arc<Object>> {
         self.log_client("get", kind, namespace, name);
-        ctx.store()
-            .get_ref(&ObjectRef::new(kind, namespace, name))
-            .cloned()
+        // The stored object itself (shared): only its metadata is read.
+        ctx.store().get_arc_by_parts(kind, namespace, name)
     }
 
     /// `getObject`: `Ok(None)` when not found.
-    fn get_object(&mut self, item: &ObjectReference, ctx: &Ctx) -> Result<Option<Object>, GcError> {
+    fn get_object(
+        &mut self,
+        item: &ObjectReference,
+        ctx: &Ctx,
+    ) -> Result<Option<Arc<Object>>, GcError> {
         let (kind, namespaced) = api_resource(&item.api_version, &item.kind)?;
         let ns = resource_default_namespace(namespaced, &item.namespace);
         if namespaced && ns.is_empty() {
             // Only a cluster-scoped object referring to a namespaced owner gets here.
             return Err(GcError::NamespacedOwnerOfClusterScopedObject);
         }
-        let ns = ns.to_string();
-        Ok(self.get(kind, &ns, &item.name, ctx))
+        Ok(self.get(kind, ns, &item.name, ctx))
     }
 
     /// `deleteObject` with a uid precondition and the given propagation policy.
@@ -1343,9 +1369,10 @@ impl GarbageCollector {
         reference: &OwnerReference,
         item: &Node,
         ctx: &Ctx,
-    ) -> Result<(bool, Option<Object>), GcError> {
+    ) -> Result<(bool, Option<Arc<Object>>), GcError> {
         // A recorded absent cluster-scoped owner, then a recorded absent namespaced one.
-        let mut key = ObjectReference::from_owner(&owner_reference_coordinates(reference), "");
+        // (`from_owner` reads only the reference's coordinates.)
+        let mut key = ObjectReference::from_owner(reference, "");
         if self.absent_owner_cache.has(&key) {
             return Ok((true, None));
         }
@@ -1360,8 +1387,8 @@ impl GarbageCollector {
         if item.identity.namespace.is_empty() && namespaced {
             return Err(GcError::NamespacedOwnerOfClusterScopedObject);
         }
-        let ns = resource_default_namespace(namespaced, &item.identity.namespace).to_string();
-        match self.get(kind, &ns, &reference.name, ctx) {
+        let ns = resource_default_namespace(namespaced, &item.identity.namespace);
+        match self.get(kind, ns, &reference.name, ctx) {
             None => {
                 self.absent_owner_cache.add(key);
                 Ok((true, None))

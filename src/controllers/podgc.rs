@@ -33,6 +33,8 @@ pub struct PodGcController {
     /// listed them), so `gcTerminated` need not list every pod while under the threshold.
     terminated: std::collections::BTreeSet<String>,
     primed: bool,
+    /// Scratch space for a pod's `namespace/name` while `watch` looks it up in `terminated`.
+    key_buf: String,
 }
 
 impl Default for PodGcController {
@@ -41,6 +43,7 @@ impl Default for PodGcController {
             terminated_pod_threshold: TERMINATED_POD_GC_THRESHOLD,
             terminated: Default::default(),
             primed: false,
+            key_buf: String::new(),
         }
     }
 }
@@ -122,11 +125,18 @@ impl Controller for PodGcController {
 
     fn watch(&mut self, change: &Change, store: &Store, queue: &mut WorkQueue, now: Time) {
         match (change.old_obj(), change.new_obj()) {
+            // The key is built in a reused buffer and copied only when it is new to the set.
             (_, Some(Object::Pod(p))) if is_terminated(p) => {
-                self.terminated.insert(p.metadata.key());
+                p.metadata.write_key(&mut self.key_buf);
+                if !self.terminated.contains(self.key_buf.as_str()) {
+                    self.terminated.insert(self.key_buf.clone());
+                }
             }
-            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None) => {
-                self.terminated.remove(&p.metadata.key());
+            (_, Some(Object::Pod(p))) | (Some(Object::Pod(p)), None)
+                if !self.terminated.is_empty() =>
+            {
+                p.metadata.write_key(&mut self.key_buf);
+                self.terminated.remove(self.key_buf.as_str());
             }
             _ => {}
         }

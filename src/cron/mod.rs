@@ -285,6 +285,9 @@ pub fn go_duration_string(secs: i64) -> String {
 }
 
 #[cfg(test)]
+mod rfc3339_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

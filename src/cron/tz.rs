@@ -414,23 +414,55 @@ impl Location {
     /// RFC 3339 of the Unix instant in this zone (`2025-03-01T09:30:00+01:00`, `...Z` for UTC
     /// offsets of zero), as Go's `Format(time.RFC3339)`.
     pub fn rfc3339(&self, utc: i64) -> String {
+        // Written digit by digit (the formatting machinery cost ≈ 3,000 instructions a call;
+        // every CronJob activation prints one): `{:04}` for the year, `{:02}` for the rest.
+        use std::fmt::Write;
         let off = self.offset_at(utc);
         let c = Civil::of(utc + off);
-        let zone = if off == 0 {
-            "Z".to_string()
+        let mut s = String::with_capacity(25);
+        if (0..=9999).contains(&c.year) {
+            let y = c.year as u32;
+            push_02(&mut s, y / 100);
+            push_02(&mut s, y % 100);
+        } else {
+            let _ = write!(s, "{:04}", c.year);
+        }
+        s.push('-');
+        push_02(&mut s, c.month);
+        s.push('-');
+        push_02(&mut s, c.day);
+        s.push('T');
+        push_02(&mut s, c.hour);
+        s.push(':');
+        push_02(&mut s, c.minute);
+        s.push(':');
+        push_02(&mut s, c.second);
+        if off == 0 {
+            s.push('Z');
         } else {
             let a = off.abs();
-            format!(
-                "{}{:02}:{:02}",
-                if off < 0 { '-' } else { '+' },
-                a / 3600,
-                (a / 60) % 60
-            )
-        };
-        format!(
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}{zone}",
-            c.year, c.month, c.day, c.hour, c.minute, c.second
-        )
+            s.push(if off < 0 { '-' } else { '+' });
+            let (h, m) = (a / 3600, (a / 60) % 60);
+            if h < 100 {
+                push_02(&mut s, h as u32);
+            } else {
+                let _ = write!(s, "{h:02}");
+            }
+            s.push(':');
+            push_02(&mut s, m as u32);
+        }
+        s
+    }
+}
+
+/// `{:02}` of `v` appended to `s`.
+fn push_02(s: &mut String, v: u32) {
+    if v < 100 {
+        s.push(char::from(b'0' + (v / 10) as u8));
+        s.push(char::from(b'0' + (v % 10) as u8));
+    } else {
+        use std::fmt::Write;
+        let _ = write!(s, "{v}");
     }
 }
 

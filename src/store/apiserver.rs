@@ -6,7 +6,7 @@
 
 use super::{ObjectRef, Store};
 use crate::api::{
-    kind_info, ApiError, EventRecord, FieldError, Object, PodStatus, Resource, SharedStr,
+    kind_info, ApiError, EventRecord, FieldError, Object, PodSpec, PodStatus, Resource, SharedStr,
     StrInterner, Time,
 };
 use crate::features::FeatureGates;
@@ -91,6 +91,11 @@ pub struct ApiServer {
     /// One shared copy of each kind, namespace, type, reason, component, host and field path
     /// the event list holds.
     event_strings: StrInterner,
+    /// The last bindings' specs: (spec as stored, node, the same spec bound to the node). Pods
+    /// of one template share their spec until bound; with this, the pods bound to the same node
+    /// share the bound copy too instead of one copy per binding. Both specs are held, so their
+    /// contents cannot change (a writer copies a shared spec) nor their addresses be reused.
+    bound_specs: Vec<(Arc<PodSpec>, String, Arc<PodSpec>)>,
 }
 
 /// The object behind a shared pointer: moved out when the store no longer holds it, else copied.
@@ -159,7 +164,29 @@ impl ApiServer {
             faults: vec![],
             last_warnings: vec![],
             event_strings: StrInterner::default(),
+            bound_specs: vec![],
         }
+    }
+
+    /// `spec` with `nodeName` set to `node`: a remembered bound copy when this spec was bound
+    /// to this node before (see `bound_specs`).
+    fn bound_spec(&mut self, spec: &Arc<PodSpec>, node: &str) -> Arc<PodSpec> {
+        const REMEMBERED: usize = 8;
+        if let Some((_, _, out)) = self
+            .bound_specs
+            .iter()
+            .find(|(input, n, _)| Arc::ptr_eq(input, spec) && n == node)
+        {
+            return out.clone();
+        }
+        let mut out = spec.clone();
+        Arc::make_mut(&mut out).node_name = node.to_string();
+        if self.bound_specs.len() == REMEMBERED {
+            self.bound_specs.remove(0);
+        }
+        self.bound_specs
+            .push((spec.clone(), node.to_string(), out.clone()));
+        out
     }
 
     /// [`ApiServer::new`] with these feature gates.
@@ -459,23 +486,26 @@ impl ApiServer {
                 format!("{plural}.{group}")
             }
         };
-        let r = ObjectRef::of(&o);
-        let Some(old) = self.store.get_arc(&r) else {
-            return Err(ApiError::not_found(&resource(), &r.name));
+        // Looked up by borrowed parts (no key built for the usual write).
+        let Some(old) = self
+            .store
+            .get_arc_by_parts(o.kind(), &o.meta().namespace, &o.meta().name)
+        else {
+            return Err(ApiError::not_found(&resource(), &o.meta().name));
         };
         let om = old.meta();
         let rv = &o.meta().resource_version;
         if !rv.is_empty() && *rv != om.resource_version {
             return Err(ApiError::conflict(
                 &resource(),
-                &r.name,
+                &o.meta().name,
                 "the object has been modified; please apply your changes to the latest version and try again",
             ));
         }
         if !o.meta().uid.is_empty() && o.meta().uid != om.uid {
             return Err(ApiError::conflict(
                 &resource(),
-                &r.name,
+                &o.meta().name,
                 "Precondition failed: UID in precondition",
             ));
         }
@@ -548,7 +578,7 @@ impl ApiServer {
             if !graceful_pod {
                 let new = Arc::new(new);
                 self.store.put_arc(new.clone());
-                self.store.remove(&r);
+                self.store.remove(&ObjectRef::of(&new));
                 return Ok(new);
             }
         }
@@ -773,7 +803,7 @@ impl ApiServer {
                 ),
             ));
         }
-        p.spec_mut().node_name = node.to_string();
+        p.spec = self.bound_spec(&p.spec, node);
         let now = self.now;
         // `setPodNodeAndMetadata` writes the whole condition, without observedGeneration.
         p.set_condition_observed("PodScheduled", "True", "", "", now, 0);

@@ -232,6 +232,13 @@ impl Store {
         self.objects.get(r).cloned()
     }
 
+    /// [`Store::get_arc`] by kind, namespace and name (no key built).
+    pub fn get_arc_by_parts(&self, kind: &str, namespace: &str, name: &str) -> Option<Arc<Object>> {
+        self.objects
+            .get(&(kind, namespace, name) as &dyn RefParts)
+            .cloned()
+    }
+
     /// A typed object by namespace and name.
     pub fn get<T: Resource>(&self, namespace: &str, name: &str) -> Option<&T> {
         let ns = if T::NAMESPACED { namespace } else { "" };
@@ -268,27 +275,53 @@ impl Store {
         kind: &'static str,
         namespace: Option<&str>,
     ) -> Box<dyn Iterator<Item = &'a Object> + 'a> {
+        let mut it = self.range_from(kind, namespace.unwrap_or(""));
         match namespace {
             Some(ns) => {
-                let lo = ObjectRef::new(kind, ns, "");
-                let ns = ns.to_string();
+                // The namespace as the map holds it (borrowed for as long as the iterator):
+                // no owned copy of `ns` or of the lower bound.
+                let Some(ns) = Self::first_namespace(&mut it, kind, ns) else {
+                    return Box::new(std::iter::empty());
+                };
                 Box::new(
-                    self.objects
-                        .range(lo..)
-                        .take_while(move |(r, _)| r.kind == kind && r.namespace == ns)
+                    it.take_while(move |(r, _)| r.kind == kind && r.namespace == ns)
                         .map(|(_, o)| &**o),
                 )
             }
-            None => {
-                let lo = ObjectRef::new(kind, "", "");
-                Box::new(
-                    self.objects
-                        .range(lo..)
-                        .take_while(move |(r, _)| r.kind == kind)
-                        .map(|(_, o)| &**o),
-                )
-            }
+            None => Box::new(
+                it.take_while(move |(r, _)| r.kind == kind)
+                    .map(|(_, o)| &**o),
+            ),
         }
+    }
+
+    /// The objects from `(kind, namespace, "")` on, in key order (the bound is borrowed).
+    fn range_from(
+        &self,
+        kind: &str,
+        namespace: &str,
+    ) -> std::iter::Peekable<std::collections::btree_map::Range<'_, ObjectRef, Arc<Object>>> {
+        let lo = (kind, namespace, "");
+        self.objects
+            .range::<dyn RefParts, _>((
+                std::ops::Bound::Included(&lo as &dyn RefParts),
+                std::ops::Bound::Unbounded,
+            ))
+            .peekable()
+    }
+
+    /// The map's own copy of `ns` when the range starts with an object of `kind` in `ns`.
+    fn first_namespace<'a>(
+        it: &mut std::iter::Peekable<
+            std::collections::btree_map::Range<'a, ObjectRef, Arc<Object>>,
+        >,
+        kind: &str,
+        ns: &str,
+    ) -> Option<&'a str> {
+        it.peek()
+            .map(|&(r, _)| r)
+            .filter(|r| r.kind == kind && r.namespace == ns)
+            .map(|r| r.namespace.as_str())
     }
 
     /// [`Store::list_kind`] handing out the stored objects themselves (shared, not copied), for
@@ -298,13 +331,16 @@ impl Store {
         kind: &'static str,
         namespace: Option<&str>,
     ) -> impl Iterator<Item = Arc<Object>> + 'a {
-        let lo = ObjectRef::new(kind, namespace.unwrap_or(""), "");
-        let ns = namespace.map(str::to_string);
-        self.objects
-            .range(lo..)
-            .take_while(move |(r, _)| {
-                r.kind == kind && ns.as_ref().is_none_or(|ns| r.namespace == *ns)
-            })
+        let mut it = self.range_from(kind, namespace.unwrap_or(""));
+        // `(false, _)`: the namespace has no object of the kind, nothing is listed.
+        let (any, ns): (bool, Option<&'a str>) = match namespace {
+            Some(ns) => match Self::first_namespace(&mut it, kind, ns) {
+                Some(ns) => (true, Some(ns)),
+                None => (false, None),
+            },
+            None => (true, None),
+        };
+        it.take_while(move |(r, _)| any && r.kind == kind && ns.is_none_or(|ns| r.namespace == ns))
             .map(|(_, o)| o.clone())
     }
 
@@ -387,10 +423,8 @@ impl Store {
             }
         }
         let Some(sets) = best else {
-            let lo = ObjectRef::new("Pod", namespace, "");
             return self
-                .objects
-                .range(lo..)
+                .range_from("Pod", namespace)
                 .take_while(|(r, _)| r.kind == "Pod" && r.namespace == namespace)
                 .map(|(_, o)| o)
                 .collect();
@@ -578,10 +612,15 @@ impl Store {
 
     /// [`Store::put`] of an object already shared; returns nothing, the caller keeps its `Arc`.
     pub fn put_arc(&mut self, o: Arc<Object>) {
-        let r = ObjectRef::of(&o);
-        let old = match self.objects.get_mut(&r) {
-            Some(slot) => Some(std::mem::replace(slot, o.clone())),
-            None => None,
+        // The replaced version is found by borrowed parts: the owned key is built only for a
+        // new object or an index change (not for the usual status write).
+        let old = {
+            let m = o.meta();
+            let parts = (o.kind(), m.namespace.as_str(), m.name.as_str());
+            match self.objects.get_mut(&parts as &dyn RefParts) {
+                Some(slot) => Some(std::mem::replace(slot, o.clone())),
+                None => None,
+            }
         };
         match &old {
             Some(old) if Self::same_index_keys(old, &o) => {
@@ -593,25 +632,27 @@ impl Store {
             // the label index at the new version instead of rebuilding every entry.
             Some(old) if Self::same_index_keys_but_node(old, &o) => {
                 if let (Object::Pod(p), Object::Pod(q)) = (&**old, &*o) {
+                    let r = ObjectRef::of(&o);
                     if let Some(set) = self.pods_by_node.get_mut(&p.spec.node_name) {
                         set.remove(&r);
                         if set.is_empty() {
                             self.pods_by_node.remove(&p.spec.node_name);
                         }
                     }
-                    get_or_insert(&mut self.pods_by_node, &q.spec.node_name).insert(r.clone());
+                    get_or_insert(&mut self.pods_by_node, &q.spec.node_name).insert(r);
                 }
                 self.reindex_pod_pointer(&o);
             }
             _ => {
+                let r = ObjectRef::of(&o);
                 if let Some(old) = &old {
                     self.index(&r, old, false);
                 }
                 self.index(&r, &o, true);
+                if old.is_none() {
+                    self.objects.insert(r, o.clone());
+                }
             }
-        }
-        if old.is_none() {
-            self.objects.insert(r, o.clone());
         }
         self.changes.push(Change { old, new: Some(o) });
     }

@@ -159,14 +159,14 @@ fn validate_owner_reference(r: &OwnerReference, path: &str) -> Vec<FieldError> {
 /// `ValidateOwnerReferences`: each reference complete, at most one with `controller: true`.
 pub fn validate_owner_references(refs: &[OwnerReference], path: &str) -> Vec<FieldError> {
     let mut errs = vec![];
-    let mut first_controller = String::new();
+    // The first controller reference, printed (`kind/name`) only for the error.
+    let mut first_controller: Option<&OwnerReference> = None;
     for r in refs {
         errs.extend(validate_owner_reference(r, path));
         if r.controller == Some(true) {
-            let cur = format!("{}/{}", r.kind, r.name);
-            if first_controller.is_empty() {
-                first_controller = cur;
-            } else {
+            if let Some(first) = first_controller {
+                let first_controller = format!("{}/{}", first.kind, first.name);
+                let cur = format!("{}/{}", r.kind, r.name);
                 let text = format!(
                     "[{}]",
                     refs.iter()
@@ -182,6 +182,8 @@ pub fn validate_owner_references(refs: &[OwnerReference], path: &str) -> Vec<Fie
                     )
                     .with_value_text(text),
                 );
+            } else {
+                first_controller = Some(r);
             }
         }
     }
@@ -319,10 +321,13 @@ fn validate_object_meta_common_since(
             "not allowed on this type",
         ));
     }
-    errs.extend(validate_nonnegative_field(
-        meta.generation,
-        &child(path, "generation"),
-    ));
+    if meta.generation < 0 {
+        // (The path is built only for the error.)
+        errs.extend(validate_nonnegative_field(
+            meta.generation,
+            &child(path, "generation"),
+        ));
+    }
     if !unchanged(&|o| Shared::ptr_eq(&o.labels, &meta.labels)) {
         errs.extend(validate_labels(&meta.labels, &child(path, "labels")));
     }

@@ -238,6 +238,8 @@ mod core_upstream_gap_tests;
 #[cfg(test)]
 mod core_validation_gap_tests;
 #[cfg(test)]
+mod pod_status_perf_tests;
+#[cfg(test)]
 mod shared_spec_memo_tests;
 #[cfg(test)]
 mod tests;

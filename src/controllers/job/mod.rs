@@ -351,6 +351,9 @@ pub struct JobController {
     pub expectations: ControllerExpectations,
     pub finalizer_expectations: UidTrackingExpectations,
     pub backoff_store: BackoffStore,
+    /// Scratch space for a Job's `namespace/name` while `watch` queues it (no allocation per
+    /// event once the buffer has grown).
+    key_buf: String,
 }
 
 impl JobController {
@@ -404,9 +407,10 @@ impl JobController {
             let Some(job) = Self::resolve_controller_ref(store, &pod.metadata.namespace, r) else {
                 return;
             };
-            let key = job.metadata.key();
-            self.expectations.creation_observed(&key);
-            Self::enqueue_batched(queue, &key, now);
+            job.metadata.write_key(&mut self.key_buf);
+            let key = self.key_buf.as_str();
+            self.expectations.creation_observed(key);
+            Self::enqueue_batched(queue, key, now);
             return;
         }
         if has_job_tracking_finalizer(pod) {
@@ -441,12 +445,13 @@ impl JobController {
             if let Some(or) = old_ref {
                 if let Some(job) = Self::resolve_controller_ref(store, &old.metadata.namespace, or)
                 {
-                    let key = job.metadata.key();
+                    job.metadata.write_key(&mut self.key_buf);
+                    let key = self.key_buf.as_str();
                     if finalizer_removed {
                         self.finalizer_expectations
-                            .finalizer_removal_observed(&key, &cur.metadata.uid);
+                            .finalizer_removal_observed(key, &cur.metadata.uid);
                     }
-                    Self::enqueue_batched(queue, &key, now);
+                    Self::enqueue_batched(queue, key, now);
                 }
             }
         }
@@ -454,12 +459,13 @@ impl JobController {
             let Some(job) = Self::resolve_controller_ref(store, &cur.metadata.namespace, cr) else {
                 return;
             };
-            let key = job.metadata.key();
+            job.metadata.write_key(&mut self.key_buf);
+            let key = self.key_buf.as_str();
             if finalizer_removed {
                 self.finalizer_expectations
-                    .finalizer_removal_observed(&key, &cur.metadata.uid);
+                    .finalizer_removal_observed(key, &cur.metadata.uid);
             }
-            Self::enqueue_batched(queue, &key, now);
+            Self::enqueue_batched(queue, key, now);
             return;
         }
         if has_job_tracking_finalizer(cur) {
@@ -495,13 +501,14 @@ impl JobController {
             }
             return;
         };
-        let key = job.metadata.key();
-        self.expectations.deletion_observed(&key);
+        job.metadata.write_key(&mut self.key_buf);
+        let key = self.key_buf.as_str();
+        self.expectations.deletion_observed(key);
         if final_ || !has_finalizer {
             self.finalizer_expectations
-                .finalizer_removal_observed(&key, &pod.metadata.uid);
+                .finalizer_removal_observed(key, &pod.metadata.uid);
         }
-        Self::enqueue_batched(queue, &key, now);
+        Self::enqueue_batched(queue, key, now);
     }
 
     /// `updateJob`.
@@ -513,11 +520,12 @@ impl JobController {
         cur: &Job,
         now: Time,
     ) {
-        let key = cur.metadata.key();
+        cur.metadata.write_key(&mut self.key_buf);
+        let key = self.key_buf.as_str();
         if cur.metadata.generation == old.metadata.generation {
-            Self::enqueue_batched(queue, &key, now);
+            Self::enqueue_batched(queue, key, now);
         } else {
-            queue.add(&key);
+            queue.add(key);
         }
         if cur.is_finished() {
             Self::cleanup_pod_finalizers(store, queue, cur);
@@ -526,7 +534,7 @@ impl JobController {
         {
             if old.spec.active_deadline_seconds != Some(ads) {
                 let passed = now - start;
-                queue.add_after(&key, Duration(Duration::from_secs(ads).0 - passed.0), now);
+                queue.add_after(key, Duration(Duration::from_secs(ads).0 - passed.0), now);
             }
         }
     }
