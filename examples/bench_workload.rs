@@ -25,6 +25,8 @@ fn main() -> Result<(), String> {
         let mut sim = Scenario::parse(&text)
             .and_then(|s| s.build())
             .map_err(|e| e.to_string())?;
+        // As the page (`src/wasm.rs`): no client-call log.
+        sim.set_record_actions(false);
         let t = Instant::now();
         sim.run_until(sim.start + Duration::from_secs(secs))?;
         walls.push(t.elapsed().as_secs_f64() * 1e3);

@@ -59,6 +59,8 @@ pub struct Simulation {
     timeline_seq: u64,
     /// Every client call made by any loop, in order (tests assert on slices of it).
     pub actions: Vec<Action>,
+    /// Keep [`Simulation::actions`]? On by default; see [`Simulation::set_record_actions`].
+    record_actions: bool,
     pub log: Vec<LogEntry>,
     /// When the scenario started (t = 0).
     pub start: Time,
@@ -85,6 +87,7 @@ impl Simulation {
             timeline: vec![],
             timeline_seq: 0,
             actions: vec![],
+            record_actions: true,
             log: vec![],
             start,
             syncs_this_instant: 0,
@@ -222,6 +225,9 @@ impl Simulation {
             };
             let res: Result<(), ApiError> = l.ctrl.sync(&key, &mut ctx);
             self.syncs += 1;
+            if !self.record_actions {
+                self.actions.clear();
+            }
             match res {
                 Ok(()) if l.ctrl.forgets_on_success() => l.queue.forget(&key),
                 Ok(()) => {}
@@ -233,6 +239,16 @@ impl Simulation {
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// Whether [`Simulation::actions`] keeps the client calls (on by default, for tests). Off,
+    /// the log is emptied after every reconcile, so a long run (a CronJob's week in the page)
+    /// does not grow it without bound; traces and events do not read it.
+    pub fn set_record_actions(&mut self, on: bool) {
+        self.record_actions = on;
+        if !on {
+            self.actions = Vec::new();
+        }
     }
 
     /// Runs every reconcile due now, until all loops are idle at this instant.

@@ -1092,9 +1092,12 @@ impl WasmSimulation {
 
 /// Parses and builds a scenario.
 fn build(text: &str) -> Result<crate::sim::Simulation, Error> {
-    Scenario::parse(text)
+    let mut sim = Scenario::parse(text)
         .and_then(|s| s.build())
-        .map_err(into_error)
+        .map_err(into_error)?;
+    // The page never reads the client-call log: keep a long run's memory flat.
+    sim.set_record_actions(false);
+    Ok(sim)
 }
 
 /// The one error conversion: any displayable error becomes a JS `Error` with its message.
