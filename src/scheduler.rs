@@ -846,7 +846,7 @@ pub fn reasons_histogram<'a>(reasons: impl IntoIterator<Item = &'a str>) -> Stri
         *counts.entry(r).or_insert(0) += 1;
     }
     let mut v: Vec<String> = counts.iter().map(|(r, n)| format!("{n} {r}")).collect();
-    v.sort();
+    crate::sort::sort(&mut v);
     v.join(", ")
 }
 
@@ -2072,7 +2072,7 @@ fn preempt<'a>(
             node_statuses.push(s);
             continue;
         }
-        potential.sort_by(|a, b| more_important(a, b));
+        crate::sort::sort_by(&mut potential, |a, b| more_important(a, b));
         // Reprieve the PDB-violating victims first, then the others, each group from the most
         // important pod.
         let (violating, non_violating) = filter_pods_with_pdb_violation(&potential, &pdbs);
@@ -2103,7 +2103,7 @@ fn preempt<'a>(
         }
         // Keep the victims in order of importance, high to low.
         if n_violating != 0 && n_non_violating != 0 {
-            victims.sort_by(more_important);
+            crate::sort::sort_by(&mut victims, more_important);
         }
         candidates.push((name.clone(), victims, num_violating_victim));
     }
@@ -2129,7 +2129,7 @@ fn preempt<'a>(
     };
     #[cfg(test)]
     DRY_RUN_CANDIDATES.with(|c| *c.borrow_mut() = candidates.clone());
-    candidates.sort_by_key(key);
+    crate::sort::sort_by_key(&mut candidates, key);
     let (node, victims, _) = candidates.swap_remove(0);
     PreemptResult::Candidate(node, victims)
 }

@@ -457,7 +457,7 @@ impl Store {
             .collect();
         if !extra.is_empty() {
             pods.extend(extra);
-            pods.sort_by(|a, b| a.meta().name.cmp(&b.meta().name));
+            crate::sort::sort_by(&mut pods, |a, b| a.meta().name.cmp(&b.meta().name));
         }
         pods
     }
