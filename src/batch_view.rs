@@ -7,6 +7,7 @@
 use crate::api::{CronJob, Job, Pod, Time};
 use crate::cron;
 use crate::sim::Simulation;
+use crate::sort::CollectBTreeMap as _;
 use serde::Serialize;
 
 /// The annotation the CronJob controller puts on a Job with its scheduled time.
@@ -122,7 +123,7 @@ fn clock(t: Time) -> String {
 ///   was started.
 pub fn classify_ticks(ticks: &[Time], h: &TickHistory, now: Time) -> Vec<PastTick> {
     let by_tick: std::collections::BTreeMap<Time, &(Time, String, Time)> =
-        h.runs.iter().map(|r| (r.0, r)).collect();
+        h.runs.iter().map(|r| (r.0, r)).collect_btree_map();
     // Runs by scheduled time, and for each position the earliest-created run from there on
     // (the first Job the controller started after a tick): O(log n) per tick.
     let mut runs: Vec<&(Time, String, Time)> = h.runs.iter().collect();

@@ -45,6 +45,7 @@ use crate::api::{
 };
 use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
+use crate::sort::CollectBTreeMap as _;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::{Change, Store};
 use pod_topology_spread::{NodeInclusionPolicy, PreFilterState};
@@ -1471,7 +1472,7 @@ fn score_nodes_with<'a>(
                 .iter()
                 .map(|(m, _)| m.metadata.name.as_str())
                 .zip(&states)
-                .collect();
+                .collect_btree_map();
             feasible
                 .iter()
                 .map(|(node, _)| {
@@ -1613,7 +1614,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         let statuses: BTreeMap<String, Status> = nodes
             .iter()
             .map(|n| (n.metadata.name.clone(), st.clone()))
-            .collect();
+            .collect_btree_map();
         let post = match preempt(pod, store, &nodes, &infos, &statuses, &cs, None) {
             PreemptResult::NotEligible(msg) | PreemptResult::NoCandidates(msg) => {
                 format!("{DRA_NO_CLAIMS}, preemption: {msg}")
@@ -2600,7 +2601,7 @@ impl Controller for Scheduler {
             .pods_on_node("")
             .filter(|p| responsible(p) && pod_priority(p) != 0)
             .map(|p| (p.metadata.key(), pod_priority(p)))
-            .collect();
+            .collect_btree_map();
         self.primed = true;
         for p in store.list::<Pod>(None) {
             if responsible(p) {

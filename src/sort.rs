@@ -8,6 +8,7 @@
 //! the order is exactly what `sort_by` gives.
 
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 /// `v.sort_by(cmp)`, with the same (stable) result.
 pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
@@ -31,6 +32,26 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
 pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
+
+/// `items.into_iter().collect::<BTreeMap<_, _>>()` by inserting one pair after the other: the
+/// same map (a later pair's value replaces an earlier one's), without the sort and bulk build
+/// that `FromIterator` instantiates for every key and value type.
+pub fn btree_map<K: Ord, V>(items: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut map = BTreeMap::new();
+    for (k, v) in items {
+        map.insert(k, v);
+    }
+    map
+}
+
+/// `.collect::<BTreeMap<_, _>>()` as a method: [`btree_map`].
+pub trait CollectBTreeMap<K: Ord, V>: Iterator<Item = (K, V)> + Sized {
+    fn collect_btree_map(self) -> BTreeMap<K, V> {
+        btree_map(self)
+    }
+}
+
+impl<K: Ord, V, I: Iterator<Item = (K, V)>> CollectBTreeMap<K, V> for I {}
 
 #[inline(never)]
 fn sort_positions(order: &mut [usize], cmp: &mut dyn FnMut(usize, usize) -> Ordering) {
@@ -84,6 +105,11 @@ mod tests {
             e.sort();
             sort(&mut f);
             assert_eq!(e, f);
+            let pairs: Vec<(u8, usize)> = d.clone();
+            assert_eq!(
+                btree_map(pairs.clone()),
+                pairs.into_iter().collect::<BTreeMap<_, _>>()
+            );
         }
     }
 }

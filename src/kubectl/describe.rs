@@ -16,6 +16,7 @@ use crate::api::{
     ReplicationController, Time, Toleration,
 };
 use crate::sim::Simulation;
+use crate::sort::CollectBTreeMap as _;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -1759,7 +1760,11 @@ fn describe_generic(sim: &Simulation, kind: &str, v: &Value, show_events: bool) 
     let map = |k: &str| -> BTreeMap<String, String> {
         meta.get(k)
             .and_then(Value::as_object)
-            .map(|m| m.iter().map(|(k, v)| (k.clone(), go_value(v))).collect())
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), go_value(v)))
+                    .collect_btree_map()
+            })
             .unwrap_or_default()
     };
     w.w(0, &format!("Name:\t{}\n", s("name")));

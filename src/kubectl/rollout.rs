@@ -24,6 +24,7 @@ use crate::controllers::deployment::util::{
     is_controlled_by, revision, DEPLOYMENT_PROGRESSING, TIMED_OUT_REASON,
 };
 use crate::sim::Simulation;
+use crate::sort::CollectBTreeMap as _;
 use std::collections::BTreeMap;
 
 /// `kubernetes.io/change-cause`.
@@ -663,7 +664,7 @@ pub fn view_set_history(
     pin_revision: i64,
 ) -> Result<String, String> {
     let info: BTreeMap<i64, &crate::api::ControllerRevision> =
-        history.iter().map(|h| (h.revision, h)).collect();
+        history.iter().map(|h| (h.revision, h)).collect_btree_map();
     if info.is_empty() {
         return Ok("No rollout history found.".into());
     }
