@@ -7,6 +7,7 @@
 use crate::api::{CronJob, Job, Pod, Time};
 use crate::cron;
 use crate::sim::Simulation;
+use crate::sort::CollectBTreeMap as _;
 use serde::Serialize;
 
 /// The annotation the CronJob controller puts on a Job with its scheduled time.
@@ -122,11 +123,11 @@ fn clock(t: Time) -> String {
 ///   was started.
 pub fn classify_ticks(ticks: &[Time], h: &TickHistory, now: Time) -> Vec<PastTick> {
     let by_tick: std::collections::BTreeMap<Time, &(Time, String, Time)> =
-        h.runs.iter().map(|r| (r.0, r)).collect();
+        h.runs.iter().map(|r| (r.0, r)).collect_btree_map();
     // Runs by scheduled time, and for each position the earliest-created run from there on
     // (the first Job the controller started after a tick): O(log n) per tick.
     let mut runs: Vec<&(Time, String, Time)> = h.runs.iter().collect();
-    runs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    crate::sort::sort_by(&mut runs, |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut first_after: Vec<Option<&(Time, String, Time)>> = vec![None; runs.len() + 1];
     for i in (0..runs.len()).rev() {
         let r = runs[i];
@@ -136,9 +137,9 @@ pub fn classify_ticks(ticks: &[Time], h: &TickHistory, now: Time) -> Vec<PastTic
         };
     }
     let mut forbid = h.forbid_skips.clone();
-    forbid.sort();
+    crate::sort::sort(&mut forbid);
     let mut too_many = h.too_many_missed.clone();
-    too_many.sort();
+    crate::sort::sort(&mut too_many);
     let down_at = |t: Time| {
         h.downtime
             .iter()
@@ -314,7 +315,7 @@ fn tick_history(sim: &Simulation, cj: &CronJob) -> TickHistory {
         }
     }
     h.runs = runs.into_iter().map(|(n, (s, c))| (s, n, c)).collect();
-    h.runs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    crate::sort::sort_by(&mut h.runs, |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     for l in &sim.log {
         match l.action.as_str() {
             "kube-controller-manager stops" => h.downtime.push((l.time, None)),
@@ -600,7 +601,7 @@ fn job_view(sim: &Simulation, j: &Job, pods: &[&Pod]) -> JobView {
             }
         })
         .collect();
-    pods.sort_by(|a, b| {
+    crate::sort::sort_by(&mut pods, |a, b| {
         a.index
             .cmp(&b.index)
             .then(
@@ -756,7 +757,7 @@ mod tests {
         let idx: Vec<i64> = j.pods.iter().map(|p| p.index).collect();
         assert!(!idx.is_empty() && idx.iter().all(|&i| i >= 0), "{idx:?}");
         let mut sorted = idx.clone();
-        sorted.sort();
+        crate::sort::sort(&mut sorted);
         assert_eq!(idx, sorted, "pods are ordered by index");
     }
 

@@ -26,6 +26,7 @@ pub mod scheduler;
 pub mod share;
 pub mod sim;
 pub mod size_class_alloc;
+pub mod sort;
 pub mod store;
 #[cfg(test)]
 mod test_fixtures;

@@ -45,6 +45,7 @@ use crate::api::{
 };
 use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
+use crate::sort::CollectBTreeMap as _;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::{Change, Store};
 use pod_topology_spread::{NodeInclusionPolicy, PreFilterState};
@@ -846,7 +847,7 @@ pub fn reasons_histogram<'a>(reasons: impl IntoIterator<Item = &'a str>) -> Stri
         *counts.entry(r).or_insert(0) += 1;
     }
     let mut v: Vec<String> = counts.iter().map(|(r, n)| format!("{n} {r}")).collect();
-    v.sort();
+    crate::sort::sort(&mut v);
     v.join(", ")
 }
 
@@ -1471,7 +1472,7 @@ fn score_nodes_with<'a>(
                 .iter()
                 .map(|(m, _)| m.metadata.name.as_str())
                 .zip(&states)
-                .collect();
+                .collect_btree_map();
             feasible
                 .iter()
                 .map(|(node, _)| {
@@ -1613,7 +1614,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         let statuses: BTreeMap<String, Status> = nodes
             .iter()
             .map(|n| (n.metadata.name.clone(), st.clone()))
-            .collect();
+            .collect_btree_map();
         let post = match preempt(pod, store, &nodes, &infos, &statuses, &cs, None) {
             PreemptResult::NotEligible(msg) | PreemptResult::NoCandidates(msg) => {
                 format!("{DRA_NO_CLAIMS}, preemption: {msg}")
@@ -2072,7 +2073,7 @@ fn preempt<'a>(
             node_statuses.push(s);
             continue;
         }
-        potential.sort_by(|a, b| more_important(a, b));
+        crate::sort::sort_by(&mut potential, |a, b| more_important(a, b));
         // Reprieve the PDB-violating victims first, then the others, each group from the most
         // important pod.
         let (violating, non_violating) = filter_pods_with_pdb_violation(&potential, &pdbs);
@@ -2103,7 +2104,7 @@ fn preempt<'a>(
         }
         // Keep the victims in order of importance, high to low.
         if n_violating != 0 && n_non_violating != 0 {
-            victims.sort_by(more_important);
+            crate::sort::sort_by(&mut victims, more_important);
         }
         candidates.push((name.clone(), victims, num_violating_victim));
     }
@@ -2129,7 +2130,7 @@ fn preempt<'a>(
     };
     #[cfg(test)]
     DRY_RUN_CANDIDATES.with(|c| *c.borrow_mut() = candidates.clone());
-    candidates.sort_by_key(key);
+    crate::sort::sort_by_key(&mut candidates, key);
     let (node, victims, _) = candidates.swap_remove(0);
     PreemptResult::Candidate(node, victims)
 }
@@ -2599,7 +2600,7 @@ impl Controller for Scheduler {
             .pods_on_node("")
             .filter(|p| responsible(p) && pod_priority(p) != 0)
             .map(|p| (p.metadata.key(), pod_priority(p)))
-            .collect();
+            .collect_btree_map();
         self.primed = true;
         for p in store.list::<Pod>(None) {
             if responsible(p) {

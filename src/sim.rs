@@ -137,7 +137,7 @@ impl Simulation {
     pub fn schedule(&mut self, at: Time, action: TimelineAction) {
         self.timeline_seq += 1;
         self.timeline.push((at, self.timeline_seq, action));
-        self.timeline.sort_by_key(|(t, s, _)| (*t, *s));
+        crate::sort::sort_by_key(&mut self.timeline, |(t, s, _)| (*t, *s));
     }
 
     fn running(&self, i: usize) -> bool {

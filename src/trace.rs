@@ -293,7 +293,7 @@ pub fn render_trace(sim: &Simulation) -> String {
         }
         lines.push((l.time, 0, i, s));
     }
-    lines.sort_by_key(|a| (a.0, a.1, a.2));
+    crate::sort::sort_by_key(&mut lines, |a| (a.0, a.1, a.2));
     lines.into_iter().map(|l| l.3).collect()
 }
 

@@ -758,7 +758,7 @@ impl WasmSimulation {
         for e in &entries {
             seconds_to_duration(e.at)?;
         }
-        entries.sort_by(|a, b| a.at.total_cmp(&b.at));
+        crate::sort::sort_by(&mut entries, |a, b| a.at.total_cmp(&b.at));
         let now = self.time();
         self.journal = entries;
         self.sim = build(&self.source)?;
@@ -989,7 +989,9 @@ impl WasmSimulation {
                         is_new: rs.metadata.uid == new_uid,
                     })
                     .collect();
-                replica_sets.sort_by(|a, b| a.revision.cmp(&b.revision).then(a.name.cmp(&b.name)));
+                crate::sort::sort_by(&mut replica_sets, |a, b| {
+                    a.revision.cmp(&b.revision).then(a.name.cmp(&b.name))
+                });
                 DeploymentRollout {
                     namespace: d.metadata.namespace.clone(),
                     name: d.metadata.name.clone(),

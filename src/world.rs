@@ -2,6 +2,7 @@
 //! and fault rules from the scenario.
 
 use crate::api::{Duration, Pod, Quantity};
+use crate::sort::CollectBTreeMap as _;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -49,7 +50,7 @@ pub fn default_node_capacity() -> BTreeMap<String, Quantity> {
     [("cpu", "4"), ("memory", "16Gi"), ("pods", "110")]
         .into_iter()
         .map(|(k, v)| (k.to_string(), Quantity(v.to_string())))
-        .collect()
+        .collect_btree_map()
 }
 
 fn default_pull() -> Duration {

@@ -115,7 +115,7 @@ fn write_go_json(v: &Value, out: &mut String) {
         Value::Object(m) => {
             out.push('{');
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            crate::sort::sort(&mut keys);
             for (i, k) in keys.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');

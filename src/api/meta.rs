@@ -458,7 +458,7 @@ impl LabelSelector {
         if parts.is_empty() {
             "<none>".into()
         } else {
-            parts.sort();
+            crate::sort::sort(&mut parts);
             parts.join(",")
         }
     }

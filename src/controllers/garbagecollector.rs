@@ -40,6 +40,7 @@ use crate::api::{
 };
 use crate::controllers::{Action, Controller, Ctx};
 use crate::queue::WorkQueue;
+use crate::sort::CollectBTreeMap as _;
 use crate::store::apiserver::{DeleteOptions, Propagation, FINALIZER_FOREGROUND, FINALIZER_ORPHAN};
 use crate::store::{Change, ObjectRef, Store};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -519,7 +520,7 @@ pub fn references_diffs(
     Vec<(OwnerReference, OwnerReference)>,
 ) {
     let old_by_uid: BTreeMap<&str, &OwnerReference> =
-        old.iter().map(|r| (r.uid.as_str(), r)).collect();
+        old.iter().map(|r| (r.uid.as_str(), r)).collect_btree_map();
     let mut old_uids: BTreeSet<&str> = old_by_uid.keys().copied().collect();
     let (mut added, mut changed) = (vec![], vec![]);
     for value in new {

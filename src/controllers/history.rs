@@ -136,7 +136,7 @@ pub fn cmp_by_revision(a: &ControllerRevision, b: &ControllerRevision) -> Orderi
 
 /// `SortControllerRevisions` (a stable sort by [`cmp_by_revision`]).
 pub fn sort_controller_revisions(revisions: &mut [ControllerRevision]) {
-    revisions.sort_by(cmp_by_revision);
+    crate::sort::sort_by(revisions, cmp_by_revision);
 }
 
 /// `EqualRevision`: equal data (hash labels that parse as integers and differ short-circuit to

@@ -195,7 +195,7 @@ impl Controller for PodGcController {
                     .filter(|p| p.metadata.deletion_timestamp.is_some())
                     .cloned()
                     .collect();
-                pods.sort_by(by_eviction_and_creation);
+                crate::sort::sort_by(&mut pods, by_eviction_and_creation);
                 for p in pods {
                     mark_failed_and_delete(ctx, &p, None)?;
                 }
@@ -234,7 +234,7 @@ impl Controller for PodGcController {
                 .collect();
             if pods.len() > self.terminated_pod_threshold {
                 let n = pods.len() - self.terminated_pod_threshold;
-                pods.sort_by(by_eviction_and_creation);
+                crate::sort::sort_by(&mut pods, by_eviction_and_creation);
                 for p in pods.into_iter().take(n) {
                     mark_failed_and_delete(ctx, &p, None)?;
                 }

@@ -1020,7 +1020,7 @@ mod tests {
                 .into_iter()
                 .map(|(n, t)| (n, t - start))
                 .collect();
-            got.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            crate::sort::sort_by(&mut got, |a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
             let want: Vec<(String, f64)> = want.iter().map(|(n, t)| (n.to_string(), *t)).collect();
             assert_eq!(got, want, "{desc}");
             for (n, _) in &want {

@@ -175,7 +175,7 @@ pub fn parse_real_events(text: &str) -> Result<Vec<Occurrence>, InteropError> {
             },
         ));
     }
-    out.sort_by_key(|(t, i, _)| (*t, *i));
+    crate::sort::sort_by_key(&mut out, |(t, i, _)| (*t, *i));
     Ok(out.into_iter().map(|(_, _, o)| o).collect())
 }
 
@@ -196,7 +196,7 @@ fn first_occurrences(list: &[Occurrence], keep: &BTreeSet<EventKey>) -> Vec<Even
         *e = (*e).min(o.second);
     }
     let mut v: Vec<(i64, &EventKey)> = first.into_iter().map(|(k, t)| (t, k)).collect();
-    v.sort();
+    crate::sort::sort(&mut v);
     v.into_iter().map(|(_, k)| k.clone()).collect()
 }
 

@@ -231,7 +231,7 @@ pub fn export_scenario(s: &Scenario) -> Result<Vec<(String, String)>, InteropErr
             (r, i, v)
         })
         .collect();
-    rest.sort_by_key(|(r, i, _)| (*r, *i));
+    crate::sort::sort_by_key(&mut rest, |(r, i, _)| (*r, *i));
     ordered.extend(rest.into_iter().map(|(_, _, v)| v));
     let mut manifest_names = vec![];
     for (i, v) in ordered.iter().enumerate() {

@@ -211,7 +211,7 @@ pub fn import_cluster(text: &str, opts: &ImportOptions) -> Result<Imported, Inte
             ),
         ));
     }
-    kept.sort_by_key(|(r, i, _, _)| (*r, *i));
+    crate::sort::sort_by_key(&mut kept, |(r, i, _, _)| (*r, *i));
 
     let now = match opts.now {
         Some(t) => t,

@@ -16,6 +16,7 @@ use crate::api::{
     ReplicationController, Time, Toleration,
 };
 use crate::sim::Simulation;
+use crate::sort::CollectBTreeMap as _;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -213,7 +214,7 @@ fn print_tolerations(w: &mut Writer, title: &str, tolerations: &[Toleration]) {
         return;
     }
     let mut ts = tolerations.to_vec();
-    ts.sort_by(|a, b| a.key.cmp(&b.key));
+    crate::sort::sort_by(&mut ts, |a, b| a.key.cmp(&b.key));
     for (i, t) in ts.iter().enumerate() {
         if i != 0 {
             w.w(0, "\t");
@@ -653,7 +654,7 @@ fn describe_containers(
                 if mounts.is_empty() { "\t<none>" } else { "" }
             ),
         );
-        mounts.sort_by_key(|m| extra_v(m, "mountPath"));
+        crate::sort::sort_by_key(&mut mounts, |m| extra_v(m, "mountPath"));
         for m in &mounts {
             let mut flags = vec![
                 if m.get("readOnly").and_then(Value::as_bool).unwrap_or(false) {
@@ -692,7 +693,7 @@ fn describe_containers(
                     if mounts.is_empty() { "\t<none>" } else { "" }
                 ),
             );
-            devices.sort_by_key(|d| extra_v(d, "devicePath"));
+            crate::sort::sort_by_key(&mut devices, |d| extra_v(d, "devicePath"));
             for d in &devices {
                 w.w(
                     3,
@@ -823,7 +824,7 @@ fn describe_topology_spread_constraints(w: &mut Writer, tscs: Option<&Value>, sp
         Some(a) if !a.is_empty() => a.iter().collect(),
         _ => return,
     };
-    tscs.sort_by_key(|t| extra_v(t, "topologyKey"));
+    crate::sort::sort_by_key(&mut tscs, |t| extra_v(t, "topologyKey"));
     w.w(0, &format!("{space}Topology Spread Constraints:\t"));
     for (i, t) in tscs.iter().enumerate() {
         if i != 0 {
@@ -1426,7 +1427,9 @@ fn describe_node(sim: &Simulation, n: &Node, show_events: bool) -> String {
     // printNodeTaintsMultiline: sorted by effect, then key.
     w.w(0, "Taints:\t");
     let mut taints = n.spec.taints.clone();
-    taints.sort_by(|a, b| (&a.effect, &a.key).cmp(&(&b.effect, &b.key)));
+    crate::sort::sort_by(&mut taints, |a, b| {
+        (&a.effect, &a.key).cmp(&(&b.effect, &b.key))
+    });
     if taints.is_empty() {
         w.w(0, "<none>\n");
     }
@@ -1759,7 +1762,11 @@ fn describe_generic(sim: &Simulation, kind: &str, v: &Value, show_events: bool) 
     let map = |k: &str| -> BTreeMap<String, String> {
         meta.get(k)
             .and_then(Value::as_object)
-            .map(|m| m.iter().map(|(k, v)| (k.clone(), go_value(v))).collect())
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), go_value(v)))
+                    .collect_btree_map()
+            })
             .unwrap_or_default()
     };
     w.w(0, &format!("Name:\t{}\n", s("name")));

@@ -380,7 +380,7 @@ fn pods_for_pvc(sim: &Simulation, pvc: &PersistentVolumeClaim) -> Vec<String> {
             }
         }
     }
-    out.sort();
+    crate::sort::sort(&mut out);
     out
 }
 

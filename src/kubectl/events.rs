@@ -286,7 +286,7 @@ pub fn aggregate(records: &[EventRecord]) -> Vec<Event> {
             e
         })
         .collect();
-    out.sort_by(|a, b| {
+    crate::sort::sort_by(&mut out, |a, b| {
         (&a.namespace, &a.name, &a.reason, &a.message).cmp(&(
             &b.namespace,
             &b.name,
@@ -524,7 +524,7 @@ mod field_path_tests {
             .iter()
             .map(|e| (e.field_path.clone(), e.count))
             .collect();
-        got.sort();
+        crate::sort::sort(&mut got);
         assert_eq!(
             got,
             [

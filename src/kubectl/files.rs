@@ -85,7 +85,7 @@ impl FileSystem for MapFs<'_> {
             .filter(|n| !n.is_empty())
             .map(String::from)
             .collect();
-        names.sort();
+        crate::sort::sort(&mut names);
         names.dedup();
         Ok(names)
     }

@@ -92,7 +92,7 @@ pub const GET_FORMATS: &[&str] = &["custom-columns", "json", "jsonpath", "name",
 /// kubectl's error for an unsupported `-o` value.
 pub fn no_printer(format: &str, allowed: &[&str]) -> String {
     let mut a = allowed.to_vec();
-    a.sort();
+    crate::sort::sort(&mut a);
     format!(
         "error: unable to match a printer suitable for the output format {format:?}, allowed formats are: {}",
         a.join(",")

@@ -24,6 +24,7 @@ use crate::controllers::deployment::util::{
     is_controlled_by, revision, DEPLOYMENT_PROGRESSING, TIMED_OUT_REASON,
 };
 use crate::sim::Simulation;
+use crate::sort::CollectBTreeMap as _;
 use std::collections::BTreeMap;
 
 /// `kubernetes.io/change-cause`.
@@ -144,7 +145,7 @@ pub fn get_all_replica_sets(
         .filter(|rs| is_controlled_by(&rs.metadata, &d.metadata.uid))
         .cloned()
         .collect();
-    rss.sort_by(cmp_replica_sets_by_creation_timestamp);
+    crate::sort::sort_by(&mut rss, cmp_replica_sets_by_creation_timestamp);
     let new_rs = rss
         .iter()
         .find(|rs| equal_ignore_hash(&rs.spec.template, &d.spec.template))
@@ -630,7 +631,7 @@ fn set_histories(
         .filter(|cr| cr.metadata.controller_ref().is_some_and(|r| r.uid == m.uid))
         .cloned()
         .collect();
-    out.sort_by(|a, b| {
+    crate::sort::sort_by(&mut out, |a, b| {
         a.revision
             .cmp(&b.revision)
             .then_with(|| a.metadata.name.cmp(&b.metadata.name))
@@ -663,7 +664,7 @@ pub fn view_set_history(
     pin_revision: i64,
 ) -> Result<String, String> {
     let info: BTreeMap<i64, &crate::api::ControllerRevision> =
-        history.iter().map(|h| (h.revision, h)).collect();
+        history.iter().map(|h| (h.revision, h)).collect_btree_map();
     if info.is_empty() {
         return Ok("No rollout history found.".into());
     }
@@ -1834,7 +1835,7 @@ spec:
             .list::<ReplicaSet>(Some("default"))
             .cloned()
             .collect();
-        rss.sort_by_key(|rs| revision(&rs.metadata).unwrap());
+        crate::sort::sort_by_key(&mut rss, |rs| revision(&rs.metadata).unwrap());
         let names: Vec<String> = rss
             .iter()
             .map(|rs| format!("replicaset.apps/{}", rs.metadata.name))

@@ -134,7 +134,7 @@ impl LoadCurve {
                     .map(|r| (r.from.0, r.to.0.max(r.from.0), milli(&r.value))),
             )
             .collect();
-        segs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+        crate::sort::sort_by(&mut segs, |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
         for (from, to, v) in segs {
             if t.0 < from {
                 break;

@@ -29,6 +29,7 @@ use super::{
     do_not_schedule_taint, find_matching_untolerated_taint, pod_matches_node_affinity, Code, Status,
 };
 use crate::api::{LabelSelector, Labels, Node, Pod, Requirement, Selector};
+use crate::sort::CollectBTreeMap as _;
 use crate::store::Store;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -191,7 +192,7 @@ pub fn filter_topology_spread_constraints(
                 let match_labels: Labels = keys
                     .iter()
                     .filter_map(|k| pod.metadata.labels.get(k).map(|v| (k.clone(), v.clone())))
-                    .collect();
+                    .collect_btree_map();
                 if !match_labels.is_empty() {
                     selector = merge_label_set_with_selector(&match_labels, selector);
                 }

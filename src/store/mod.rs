@@ -7,6 +7,7 @@ pub mod apiserver;
 pub mod eviction;
 
 use crate::api::{Object, Resource};
+use crate::sort::CollectBTreeMap as _;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -432,7 +433,8 @@ impl Store {
         if let [one] = sets.as_slice() {
             return one.values().collect();
         }
-        let by_name: BTreeMap<&String, &Arc<Object>> = sets.into_iter().flatten().collect();
+        let by_name: BTreeMap<&String, &Arc<Object>> =
+            sets.into_iter().flatten().collect_btree_map();
         by_name.into_values().collect()
     }
 
@@ -491,7 +493,7 @@ impl Store {
             .collect();
         if !extra.is_empty() {
             pods.extend(extra);
-            pods.sort_by(|a, b| a.meta().name.cmp(&b.meta().name));
+            crate::sort::sort_by(&mut pods, |a, b| a.meta().name.cmp(&b.meta().name));
         }
         pods
     }

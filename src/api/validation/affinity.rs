@@ -24,6 +24,7 @@ use crate::api::errors::FieldError;
 use crate::api::meta::LabelSelector;
 use crate::api::Pod;
 use crate::features::FeatureGates;
+use crate::sort::CollectBTreeMap as _;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -378,7 +379,7 @@ pub fn validate_match_label_keys_and_mismatch_label_keys(
             .iter()
             .enumerate()
             .map(|(i, k)| (k.as_str(), i))
-            .collect();
+            .collect_btree_map();
         let mut seen: BTreeSet<&str> = sel
             .match_labels
             .iter()

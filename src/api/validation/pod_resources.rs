@@ -7,6 +7,7 @@ use super::quantity::{parse_quantity, ParsedQuantity};
 use super::{child, idx, key};
 use crate::api::core::{Container, PodSpec, Quantity};
 use crate::api::errors::FieldError;
+use crate::sort::CollectBTreeMap as _;
 use std::collections::BTreeMap;
 
 fn is_hugepage(name: &str) -> bool {
@@ -21,7 +22,7 @@ fn is_supported_pod_level(name: &str) -> bool {
 fn parsed(list: &BTreeMap<String, Quantity>) -> BTreeMap<String, ParsedQuantity> {
     list.iter()
         .filter_map(|(k, q)| parse_quantity(q.0.trim()).ok().map(|q| (k.clone(), q)))
-        .collect()
+        .collect_btree_map()
 }
 
 fn requests_of(c: &Container) -> BTreeMap<String, ParsedQuantity> {

@@ -12,6 +12,7 @@ use super::names_more::is_dns1123_subdomain_with_underscore;
 use super::{child, idx};
 use crate::api::core::{Container, PodSpec, Quantity, ResourceRequirements};
 use crate::api::errors::FieldError;
+use crate::sort::CollectBTreeMap as _;
 use serde_json::{Map, Value};
 
 /// `MaxDNSNameservers`.
@@ -216,7 +217,7 @@ pub fn validate_overhead(errs: &mut Vec<FieldError>, spec: &PodSpec, path: &str)
                 };
                 (k.clone(), Quantity(q))
             })
-            .collect(),
+            .collect_btree_map(),
         requests: Default::default(),
     };
     errs.extend(super::pod::validate_container_resource_requirements(

@@ -545,7 +545,7 @@ impl DaemonSetsController {
                         _ => running.push(pod),
                     }
                 }
-                running.sort_by(cmp_pod_by_creation_timestamp_and_phase);
+                crate::sort::sort_by(&mut running, cmp_pod_by_creation_timestamp_and_phase);
                 if !allows_surge(ds) {
                     // Without surge, keep only the oldest.
                     to_delete.extend(running.iter().skip(1).map(|p| p.metadata.name.clone()));
@@ -711,7 +711,7 @@ impl DaemonSetsController {
                 }
                 current += 1;
                 let mut pods = pods.cloned().unwrap_or_default();
-                pods.sort_by(cmp_pod_by_creation_timestamp_and_phase);
+                crate::sort::sort_by(&mut pods, cmp_pod_by_creation_timestamp_and_phase);
                 let pod = &pods[0];
                 if is_pod_ready(pod) {
                     ready += 1;

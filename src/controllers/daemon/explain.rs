@@ -144,7 +144,7 @@ pub fn explain_daemon_set(ds: &DaemonSet, nodes: &[&Node], pods: &[&Pod]) -> Dae
                         .unwrap_or_default(),
                 })
                 .collect();
-            on.sort_by(|a, b| a.name.cmp(&b.name));
+            crate::sort::sort_by(&mut on, |a, b| a.name.cmp(&b.name));
             DaemonNodeExplanation {
                 node: node.metadata.name.clone(),
                 should_run,

@@ -512,7 +512,7 @@ pub fn histories_to_clean_up<'a>(
 ) -> Vec<&'a ControllerRevision> {
     let mut to_kill = old.len().saturating_sub(to_keep);
     let mut sorted: Vec<&ControllerRevision> = old.iter().collect();
-    sorted.sort_by(|a, b| {
+    crate::sort::sort_by(&mut sorted, |a, b| {
         a.revision
             .cmp(&b.revision)
             .then_with(|| a.metadata.name.cmp(&b.metadata.name))

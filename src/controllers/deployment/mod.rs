@@ -29,6 +29,7 @@ use crate::api::{
 use crate::controllers::into_owned;
 use crate::controllers::{Action, Controller, Ctx};
 use crate::queue::WorkQueue;
+use crate::sort::CollectBTreeMap as _;
 use crate::store::{Change, Store};
 use std::collections::BTreeMap;
 
@@ -163,7 +164,7 @@ pub fn get_pod_map_for_deployment(
     let mut map: PodMap = rs_list
         .iter()
         .map(|rs| (rs.metadata.uid.clone(), vec![]))
-        .collect();
+        .collect_btree_map();
     for pod in store.pods_selector_candidates(&d.metadata.namespace, &selector) {
         if !selector.matches(&pod.metadata.labels) {
             continue;

@@ -6,6 +6,7 @@ use super::util::*;
 use super::{event, update_deployment};
 use crate::api::{ApiError, Deployment, ReplicaSet};
 use crate::controllers::Ctx;
+use crate::sort::CollectBTreeMap as _;
 
 /// `getRollbackTo`: the revision requested by the legacy annotation (0 = the previous one);
 /// `None` when absent or not an integer.
@@ -226,7 +227,7 @@ pub fn rollout_undo(
         .iter()
         .filter(|(k, _)| skip_copy_annotation(k))
         .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+        .collect_btree_map();
     for (k, v) in &rs.metadata.annotations {
         if !skip_copy_annotation(k) {
             annotations.insert(k.clone(), v.clone());

@@ -137,7 +137,7 @@ pub fn cleanup_unhealthy_replicas(
     d: &Deployment,
     max_cleanup: i32,
 ) -> Result<(Vec<ReplicaSet>, i32), ApiError> {
-    old_rss.sort_by(cmp_replica_sets_by_creation_timestamp);
+    crate::sort::sort_by(&mut old_rss, cmp_replica_sets_by_creation_timestamp);
     // The ReplicaSet controller deletes not-ready, unscheduled and pending pods first, so these
     // scale-downs remove the unhealthy replicas and do not reduce availability.
     let mut total = 0;
@@ -182,7 +182,7 @@ pub fn scale_down_old_replica_sets_for_rolling_update(
     if available <= min_available {
         return Ok(0); // cannot scale down
     }
-    old_rss.sort_by(cmp_replica_sets_by_creation_timestamp);
+    crate::sort::sort_by(&mut old_rss, cmp_replica_sets_by_creation_timestamp);
     let budget = available.wrapping_sub(min_available);
     let mut total = 0;
     for target in &old_rss {

@@ -336,10 +336,10 @@ pub fn scale(
         // Larger replica sets first; for equal sizes, newer first when scaling up and older
         // first when scaling down.
         let op = if to_add > 0 {
-            all.sort_by(cmp_replica_sets_by_size_newer);
+            crate::sort::sort_by(&mut all, cmp_replica_sets_by_size_newer);
             "up"
         } else if to_add < 0 {
-            all.sort_by(cmp_replica_sets_by_size_older);
+            crate::sort::sort_by(&mut all, cmp_replica_sets_by_size_older);
             "down"
         } else {
             ""
@@ -445,7 +445,7 @@ pub fn cleanup_deployment(
     if diff <= 0 {
         return Ok(());
     }
-    cleanable.sort_by(cmp_replica_sets_by_revision);
+    crate::sort::sort_by(&mut cleanable, cmp_replica_sets_by_revision);
     let terminating_gate = ctx.gates.enabled("DeploymentReplicaSetTerminatingReplicas");
     for rs in cleanable.iter().take(diff as usize) {
         // Avoid deleting a replica set with non-zero replica counts.

@@ -592,7 +592,7 @@ pub fn equal_ignore_hash(t1: &PodTemplateSpec, t2: &PodTemplateSpec) -> bool {
 /// `FindNewReplicaSet`: sorts `rs_list` by creation (as upstream, in place) and returns the
 /// oldest replica set whose template equals the deployment's, ignoring the hash label.
 pub fn find_new_replica_set(d: &Deployment, rs_list: &mut [ReplicaSet]) -> Option<ReplicaSet> {
-    rs_list.sort_by(cmp_replica_sets_by_creation_timestamp);
+    crate::sort::sort_by(rs_list, cmp_replica_sets_by_creation_timestamp);
     rs_list
         .iter()
         .find(|rs| equal_ignore_hash(&rs.spec.template, &d.spec.template))
@@ -629,7 +629,7 @@ pub fn find_active_or_latest(
     if new_rs.is_none() && old_rss.is_empty() {
         return None;
     }
-    old_rss.sort_by(|a, b| cmp_replica_sets_by_creation_timestamp(b, a));
+    crate::sort::sort_by(old_rss, |a, b| cmp_replica_sets_by_creation_timestamp(b, a));
     let mut all: Vec<ReplicaSet> = old_rss.to_vec();
     all.extend(new_rs.cloned());
     let active = filter_active_replica_sets(&all);

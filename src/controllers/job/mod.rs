@@ -38,6 +38,7 @@ use crate::controllers::controller_utils::{
 use crate::controllers::{Controller, Ctx};
 use crate::features::FeatureGates;
 use crate::queue::WorkQueue;
+use crate::sort::CollectBTreeMap as _;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::{Change, SharedPod, Store};
 use backoff_utils::{
@@ -842,8 +843,10 @@ impl JobController {
                     jc.failed_indexes.as_ref(),
                     &g,
                 );
-                jc.pods_with_delayed_deletion_per_index =
-                    delayed.into_iter().map(|(k, p)| (k, p.clone())).collect();
+                jc.pods_with_delayed_deletion_per_index = delayed
+                    .into_iter()
+                    .map(|(k, p)| (k, p.clone()))
+                    .collect_btree_map();
             }
             if jc.finished_condition.is_none() {
                 if let Some(msg) = success_policy::match_success_policy(

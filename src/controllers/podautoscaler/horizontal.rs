@@ -13,6 +13,7 @@ use crate::api::{ApiError, Duration, Object, Pod, Quantity, Resource, Selector, 
 use crate::controllers::{Controller, Ctx};
 use crate::features::FeatureGates;
 use crate::queue::WorkQueue;
+use crate::sort::CollectBTreeMap as _;
 use crate::store::{Change, Store};
 use std::collections::BTreeMap;
 
@@ -625,7 +626,7 @@ impl HorizontalController {
         let metrics = all
             .into_iter()
             .filter(|(k, _)| pods.iter().any(|p| &p.metadata.name == k))
-            .collect::<BTreeMap<_, _>>();
+            .collect_btree_map();
         let no_metrics = || {
             format!("unable to get metrics for resource {name}: no metrics returned from resource metrics API")
         };

@@ -5,6 +5,7 @@ use crate::api::validation::quantity::parse_quantity;
 use crate::api::{Duration, Pod, Time};
 use crate::controllers::controller_utils::get_pod_ready_condition;
 use crate::scenario::load::PodMetric;
+use crate::sort::CollectBTreeMap as _;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `--horizontal-pod-autoscaler-tolerance`.
@@ -323,7 +324,9 @@ impl Default for ReplicaCalculator {
 }
 
 fn values(m: &PodMetricsInfo) -> BTreeMap<String, i64> {
-    m.iter().map(|(k, v)| (k.clone(), v.value)).collect()
+    m.iter()
+        .map(|(k, v)| (k.clone(), v.value))
+        .collect_btree_map()
 }
 
 impl ReplicaCalculator {

@@ -165,7 +165,9 @@ pub fn autoscaler_views(sim: &Simulation) -> Vec<AutoscalerView> {
         .list::<HorizontalPodAutoscaler>(None)
         .map(|h| view(sim, h))
         .collect();
-    out.sort_by(|a, b| a.namespace.cmp(&b.namespace).then(a.name.cmp(&b.name)));
+    crate::sort::sort_by(&mut out, |a, b| {
+        a.namespace.cmp(&b.namespace).then(a.name.cmp(&b.name))
+    });
     out
 }
 

@@ -121,7 +121,7 @@ pub fn explain_stateful_set(
         }
     }
     // Descending ordinal, then name (explicit tie-breaker).
-    condemned.sort_by(|a, b| {
+    crate::sort::sort_by(&mut condemned, |a, b| {
         get_ordinal(b)
             .cmp(&get_ordinal(a))
             .then_with(|| a.metadata.name.cmp(&b.metadata.name))

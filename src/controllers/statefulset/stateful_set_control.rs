@@ -434,7 +434,7 @@ pub fn update_stateful_set_pods(
             })
         })
         .collect();
-    condemned.sort_by(cmp_descending_ordinal);
+    crate::sort::sort_by(&mut condemned, cmp_descending_ordinal);
 
     // The first unavailable pod: among the replicas by ascending ordinal, else among the
     // condemned from the lowest ordinal.

@@ -5,6 +5,7 @@
 use super::{translate_timestamp_since, PrintOptions};
 use crate::api::{human_duration, ContainerStatus, Object, Pod, Time};
 use crate::kubectl::table::Column;
+use crate::sort::CollectBTreeMap as _;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -78,7 +79,7 @@ pub fn status_cells(pod: &Pod, now: Time) -> (String, String, String) {
         .init_containers
         .iter()
         .map(|c| (c.name.as_str(), c))
-        .collect();
+        .collect_btree_map();
     total += pod
         .spec
         .init_containers
