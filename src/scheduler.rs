@@ -538,6 +538,28 @@ impl<'a> NodeInfo<'a> {
         self.used_ports.add_pod(p);
     }
 
+    /// Takes back what [`NodeInfo::add_requests`] added for `p` (`NodeInfo.RemovePod`'s
+    /// accounting), when that is exact: a pod with scalar requests or host ports (whose entries
+    /// a rebuild would drop, not keep at zero) is not taken back and false is returned, for the
+    /// caller to rebuild the aggregates instead.
+    fn remove_requests(&mut self, p: &Pod) -> bool {
+        if node_ports::has_host_ports(p) {
+            return false;
+        }
+        let r = pod_requests(p, false);
+        if !r.scalar.is_empty() {
+            return false;
+        }
+        let nz = node_info_non_zero_requests(p);
+        self.num_pods -= 1;
+        self.requested.milli_cpu -= r.milli_cpu;
+        self.requested.memory -= r.memory;
+        self.requested.ephemeral_storage -= r.ephemeral_storage;
+        self.non_zero_requested.milli_cpu -= nz.milli_cpu;
+        self.non_zero_requested.memory -= nz.memory;
+        true
+    }
+
     /// [`NodeInfo::from_store`] without the pods: the aggregates the scheduler caches per node.
     fn aggregates_from_store(node: &Node, store: &Store) -> NodeInfo<'static> {
         let mut ni = NodeInfo::new(node);
@@ -1758,6 +1780,66 @@ impl CachedNode {
             has_images: image_locality::has_images(node),
         }
     }
+
+    /// Re-reads what the entry takes from the node object itself (allocatable, topology
+    /// values, images), keeping the pods' aggregates: what [`CachedNode::from_store`] would
+    /// build after a change to the node alone.
+    fn set_node(&mut self, node: &Node) {
+        let fresh = NodeInfo::new(node);
+        self.info.name = fresh.name;
+        self.info.allocatable = fresh.allocatable;
+        self.info.allowed_pods = fresh.allowed_pods;
+        self.topology = NodeTopology::of(node);
+        self.has_images = image_locality::has_images(node);
+    }
+}
+
+/// Keeps the scheduler cache's entries current for one change (`cache.updatePod` and friends):
+/// a node change re-reads the node's own fields (a deleted node's entry is dropped); a pod
+/// change takes the old pod's requests off its node and adds the new pod's. A pod counts on
+/// a node while it is assigned and not terminal, and what it adds depends on its spec only, so
+/// an update that keeps the node, whether the pod counts and the spec (a status update) leaves
+/// the entries as they are. Where taking a pod back is not exact (scalar resources, host
+/// ports) the node's entry is dropped, to be rebuilt from the store when next needed.
+///
+/// Exact as long as every entry was built from a store whose changes have all been applied
+/// here (the scheduler builds entries in `sync` only, after the changes are delivered).
+fn update_node_cache(cache: &mut BTreeMap<String, CachedNode>, change: &Change) {
+    fn counted(o: Option<&Object>) -> Option<&Pod> {
+        match o {
+            Some(Object::Pod(p)) if !p.spec.node_name.is_empty() && counts_on_node(p) => Some(p),
+            _ => None,
+        }
+    }
+    match (change.old_obj(), change.new_obj()) {
+        (_, Some(Object::Node(n))) => {
+            if let Some(e) = cache.get_mut(&n.metadata.name) {
+                e.set_node(n);
+            }
+        }
+        (Some(Object::Node(n)), None) => {
+            cache.remove(&n.metadata.name);
+        }
+        (old, new) => match (counted(old), counted(new)) {
+            (Some(o), Some(p))
+                if o.spec.node_name == p.spec.node_name
+                    && (std::sync::Arc::ptr_eq(&o.spec, &p.spec) || o.spec == p.spec) => {}
+            (o, p) => {
+                if let Some(o) = o {
+                    if let Some(e) = cache.get_mut(&o.spec.node_name) {
+                        if !e.info.remove_requests(o) {
+                            cache.remove(&o.spec.node_name);
+                        }
+                    }
+                }
+                if let Some(p) = p {
+                    if let Some(e) = cache.get_mut(&p.spec.node_name) {
+                        e.info.add_requests(p);
+                    }
+                }
+            }
+        },
+    }
 }
 
 /// [`schedule_pod`] with the per-node aggregates cached across attempts (the scheduler cache's
@@ -2173,8 +2255,9 @@ struct Attempt {
 pub struct Scheduler {
     /// Pods that failed to schedule: attempt count and when they were last tried.
     unschedulable: BTreeMap<String, Attempt>,
-    /// Per-node aggregates (requests, pod count, allocatable) by node name; an entry is dropped
-    /// when its node or a pod on it changes, and rebuilt from the store when next needed.
+    /// Per-node aggregates (requests, pod count, allocatable) by node name, kept current by
+    /// `watch` (`update_node_cache`); an entry missing or dropped is rebuilt from the store
+    /// when next needed.
     node_cache: BTreeMap<String, CachedNode>,
     /// Keys of the unassigned pods with a `nominatedNodeName` (kept by `watch`).
     nominated: BTreeSet<String>,
@@ -2398,17 +2481,7 @@ impl Controller for Scheduler {
             }
             _ => {}
         }
-        for o in change.old_obj().into_iter().chain(change.new_obj()) {
-            match o {
-                Object::Node(n) => {
-                    self.node_cache.remove(&n.metadata.name);
-                }
-                Object::Pod(p) if !p.spec.node_name.is_empty() => {
-                    self.node_cache.remove(&p.spec.node_name);
-                }
-                _ => {}
-            }
-        }
+        update_node_cache(&mut self.node_cache, change);
         match (change.old_obj(), change.new_obj()) {
             (_, Some(Object::Node(n))) => self.on_node_event(n, store, queue, now),
             (old, Some(Object::Pod(p))) => {
@@ -2498,13 +2571,25 @@ impl Controller for Scheduler {
             return Ok(());
         }
         let start = self.next_start_node_index;
+        // Cache entries built now must not see a change that `watch` has yet to apply (it
+        // would count twice): with changes pending, this sync's entries are not kept.
+        let pending = ctx.store().has_pending_changes();
+        #[cfg(test)]
+        if cache_tests::VERIFY_NODE_CACHE.with(|v| v.get()) {
+            cache_tests::verify_node_cache(&self.node_cache, ctx.store());
+        }
         let (outcome, processed, all_nodes) = if self.primed {
             // Nominated pods count on their nodes, and InterPodAffinity looks at the pods: the
             // exact (uncached) path handles them.
             let exact = self.nominated.iter().any(|k| k != key)
                 || !self.affinity_pods.is_empty()
                 || interpod_affinity::has_pod_affinity(&pod);
-            schedule_pod_cached_counted(&pod, ctx.store(), &mut self.node_cache, exact, start)
+            let r =
+                schedule_pod_cached_counted(&pod, ctx.store(), &mut self.node_cache, exact, start);
+            if pending {
+                self.node_cache.clear();
+            }
+            r
         } else {
             let (outcome, processed) = schedule_pod_from(&pod, ctx.store(), start);
             (outcome, processed, schedulable_nodes(ctx.store()).len())
@@ -3857,3 +3942,6 @@ mod upstream_gap_tests;
 
 #[cfg(test)]
 mod upstream_schedule_one_tests;
+
+#[cfg(test)]
+mod cache_tests;

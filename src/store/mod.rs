@@ -481,16 +481,26 @@ impl Store {
             return pods;
         };
         // Owned pods are nearly always candidates too (the selector matches its own pods):
-        // look one up in the store only when it is not among them.
-        let extra: Vec<&Arc<Object>> = owned
+        // look one up in the store only when it is not among them. Both lists are in name
+        // order (the owner index orders a namespace's pods by name): walk them in step.
+        let mut extra: Vec<&Arc<Object>> = vec![];
+        let mut i = 0;
+        for r in owned
             .iter()
             .filter(|r| r.kind == "Pod" && r.namespace == namespace)
-            .filter(|r| {
-                pods.binary_search_by(|o| o.meta().name.as_str().cmp(&r.name))
-                    .is_err()
-            })
-            .filter_map(|r| self.objects.get(r))
-            .collect();
+        {
+            while pods
+                .get(i)
+                .is_some_and(|o| o.meta().name.as_str() < r.name.as_str())
+            {
+                i += 1;
+            }
+            if pods.get(i).is_some_and(|o| o.meta().name == r.name) {
+                i += 1;
+            } else if let Some(o) = self.objects.get(r) {
+                extra.push(o);
+            }
+        }
         if !extra.is_empty() {
             pods.extend(extra);
             crate::sort::sort_by(&mut pods, |a, b| a.meta().name.cmp(&b.meta().name));
