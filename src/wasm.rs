@@ -1065,6 +1065,72 @@ impl WasmSimulation {
         };
         Ok(to_js(&ds.nodes)?.unchecked_into())
     }
+
+    /// Every PodDisruptionBudget as JSON text (`JSON.parse` it; plain `serde_json` values keep
+    /// the module small): `{items, history}`. Each item is `[object, selector, pods]`: the object
+    /// as `kubectl get -o json` prints it, `metav1.FormatLabelSelector` of its selector, and the
+    /// pods it matches as `[name, healthy]` (`healthy`: counted in currentHealthy by
+    /// `countHealthyPods`). `history` is every write of a budget, oldest first (the last 300), as
+    /// `[seconds, namespace, name, generation, status]`: what the eviction API read when it
+    /// approved or refused an eviction, also inside a drain's 5 s retries.
+    pub fn pdbs(&self) -> String {
+        use crate::api::{policy::PodDisruptionBudget, Object, Resource};
+        use crate::controllers::disruption::{count_healthy_pods, get_pods_for_pdb};
+        use crate::kubectl::output::object_value;
+        use serde_json::Value;
+        // Written with `format!` and `Value`'s Display (compact JSON): no new serializer code.
+        let store = &self.sim.api.store;
+        let now = self.sim.now();
+        let items: Vec<String> = store
+            .list::<PodDisruptionBudget>(None)
+            .map(|pdb| {
+                let pods: Vec<String> = get_pods_for_pdb(store, pdb)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|p| {
+                        let healthy = count_healthy_pods(&[p], &pdb.status.disrupted_pods, now);
+                        format!("[{},{healthy}]", Value::from(p.metadata.name.as_str()))
+                    })
+                    .collect();
+                let selector =
+                    crate::kubectl::printers::format_label_selector(pdb.spec.selector.as_ref());
+                format!(
+                    "[{},{},[{}]]",
+                    object_value(&pdb.clone().into_object()),
+                    Value::from(selector),
+                    pods.join(",")
+                )
+            })
+            .collect();
+        let start = self.sim.start;
+        let history: Vec<String> = self
+            .sim
+            .controller::<PdbHistory>()
+            .map_or(&[][..], |h| {
+                &h.versions[h.versions.len().saturating_sub(300)..]
+            })
+            .iter()
+            .filter_map(|(t, o)| {
+                let Object::PodDisruptionBudget(p) = &**o else {
+                    return None;
+                };
+                let m = &p.metadata;
+                Some(format!(
+                    "[{},{},{},{},{}]",
+                    (*t - start).as_secs_f64(),
+                    Value::from(m.namespace.as_str()),
+                    Value::from(m.name.as_str()),
+                    m.generation,
+                    object_value(o).get("status")?
+                ))
+            })
+            .collect();
+        format!(
+            "{{\"items\":[{}],\"history\":[{}]}}",
+            items.join(","),
+            history.join(",")
+        )
+    }
 }
 
 impl WasmSimulation {
@@ -1092,14 +1158,66 @@ impl WasmSimulation {
     }
 }
 
-/// Parses and builds a scenario.
+/// Parses and builds a scenario, with the [`PdbHistory`] observer.
 fn build(text: &str) -> Result<crate::sim::Simulation, Error> {
     let mut sim = Scenario::parse(text)
         .and_then(|s| s.build())
         .map_err(into_error)?;
     // The page never reads the client-call log: keep a long run's memory flat.
     sim.set_record_actions(false);
+    sim.add_loop(Box::<PdbHistory>::default());
     Ok(sim)
+}
+
+/// A passive loop that only watches: it keeps every version of every PodDisruptionBudget written
+/// (the last 5,000) with the virtual time it was delivered at, so the page can show what the
+/// eviction API read when it refused an eviction (a drain runs its retries inside one command).
+/// It enqueues nothing, so the simulation is unchanged; it runs outside kube-controller-manager.
+#[derive(Default)]
+struct PdbHistory {
+    versions: Vec<(crate::api::Time, std::sync::Arc<crate::api::Object>)>,
+}
+
+impl crate::controllers::Controller for PdbHistory {
+    fn name(&self) -> &'static str {
+        "pdb-history"
+    }
+
+    fn in_controller_manager(&self) -> bool {
+        false
+    }
+
+    fn watch(
+        &mut self,
+        change: &crate::store::Change,
+        _store: &crate::store::Store,
+        _queue: &mut crate::queue::WorkQueue,
+        now: crate::api::Time,
+    ) {
+        match &change.new {
+            Some(o) if matches!(**o, crate::api::Object::PodDisruptionBudget(_)) => {
+                if self.versions.len() >= 5000 {
+                    self.versions.remove(0);
+                }
+                self.versions.push((now, o.clone()));
+            }
+            _ => {}
+        }
+    }
+
+    fn sync(
+        &mut self,
+        _key: &str,
+        _ctx: &mut crate::controllers::Ctx,
+    ) -> Result<(), crate::api::ApiError> {
+        Ok(())
+    }
+
+    fn resync_all(&mut self, _store: &crate::store::Store, _queue: &mut crate::queue::WorkQueue) {}
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// The one error conversion: any displayable error becomes a JS `Error` with its message.

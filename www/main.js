@@ -18,6 +18,7 @@ import { StatefulSetView } from "./views/statefulset.js";
 import { DaemonSetView } from "./views/daemonset.js";
 import { CronJobView } from "./views/cronjob.js";
 import { JobView } from "./views/job.js";
+import { PdbView } from "./views/pdb.js";
 import { LESSONS, LessonRun } from "./lessons/index.js";
 
 const DEFAULT_SCENARIO = "nginx-deployment";
@@ -92,6 +93,7 @@ const events = new EventsView($("panel-events"));
 const workloadViews = [new StatefulSetView($("panel-statefulset"), { client }), new DaemonSetView($("panel-daemonset"), { client })];
 const cronjob = new CronJobView($("panel-cronjob"), { onFastForward: fastForward, preview: (sch, tz) => client.schedulePreview(sch, tz) });
 const job = new JobView($("panel-job"));
+const pdb = new PdbView($("panel-pdb"));
 const konsole = new ConsoleView($("panel-console"), { run: (cmd) => runKubectl(cmd) });
 const editor = new EditorView($("editor"), {
   onRun: () => load(editor.value, { name: editor.pick.value || null }),
@@ -116,6 +118,7 @@ function showTab(name) {
   if (state.frame) for (const v of workloadViews) v.refresh();
   if (name === "hpa") hpa.draw();
   if (name === "console") $("console-input").focus();
+  if (name === "pdb") pdb.draw();
   if (state.frame && (name === "cronjob" || name === "job")) (name === "cronjob" ? cronjob : job).update(state.frame, state.events);
 }
 
@@ -143,6 +146,9 @@ function show(frame) {
   for (const v of workloadViews) v.refresh();
   cronjob.update(frame, state.events);
   job.update(frame, state.events);
+  pdb.update(frame);
+  $("tab-pdb").hidden = !frame.pdbs.items.length;
+  if ($("tab-pdb").hidden && !$("panel-pdb").hidden) showTab("events");
   detail.refresh();
   updateLesson();
   status(`${frame.snapshot.now} · ${frame.snapshot.eventCount} events`);
@@ -171,6 +177,7 @@ async function load(source, { time = 0, journal = [], name = null } = {}) {
   hpa.reset();
   cronjob.reset();
   konsole.clear();
+  pdb.clear();
   setState("loading");
   try {
     const frame = await client.load(source, time, journal);
@@ -197,6 +204,7 @@ async function runKubectl(cmd, stdin) {
   pause();
   const r = await guarded(client.kubectl(cmd, stdin));
   if (!r) return;
+  pdb.command({ time: state.frame.time, action: `kubectl ${cmd}`, output: r.output });
   konsole.print({ time: r.frame.time, cmd: `kubectl ${cmd}`, output: r.output, ok: r.ok, source: "you" });
   state.journal = (await guarded(client.journal())) ?? state.journal;
   show(r.frame);
@@ -405,7 +413,7 @@ function updateLesson() {
   const run = state.lesson;
   if (!run || !state.frame) return;
   const f = state.frame;
-  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, autoscalers: f.autoscalers ?? [], samples: f.samples ?? [], events: state.events, batch: f.batch })) renderLesson();
+  if (run.update({ time: f.time, snap: f.snapshot, rollouts: f.rollouts, autoscalers: f.autoscalers ?? [], samples: f.samples ?? [], events: state.events, batch: f.batch, pdbs: f.pdbs, evictions: pdb.attempts() })) renderLesson();
 }
 
 function renderLesson() {

@@ -54,6 +54,7 @@ function frame(samples = []) {
     ...hpaFrame(),
     samples,
     batch: sim.batch(8 * 86400),
+    pdbs: JSON.parse(sim.pdbs()),
   };
 }
 

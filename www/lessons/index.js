@@ -1,5 +1,5 @@
 // Lessons: short guided tours over the built-in scenarios. Each step's `check(ctx, mem)` looks at
-// the current frame — ctx = {time, snap, rollouts, autoscalers, samples, events, batch} — and turns green once it
+// the current frame — ctx = {time, snap, rollouts, autoscalers, samples, events, batch, pdbs, evictions} — and turns green once it
 // holds (samples: the rollouts the worker sampled at each event since the previous frame).
 // `observe(ctx, mem)` (optional) runs on every frame first to remember things across time.
 import { BATCH_LESSONS } from "./batch.js";
@@ -224,6 +224,19 @@ export const LESSONS = [
       { text: "worker-3 joins at 1m and gets its pod.", check: (c) => live(c, (p) => p.ownerKind === "DaemonSet" && p.node === "worker-3").length === 1 },
       { text: "worker-1 is tainted NoExecute at 2m and loses its pod.", check: (c) => c.time >= 120 && !live(c, (p) => p.ownerKind === "DaemonSet" && p.node === "worker-1").length },
       { text: "worker-2's kubelet stops at 3m: the node goes NotReady.", check: (c) => node(c, "worker-2")?.ready !== "True" && c.time >= 180 },
+    ],
+  },
+  {
+    id: "pdb-drain",
+    title: "Drain a node with a PodDisruptionBudget",
+    scenario: "pdb-drain",
+    tab: "pdb",
+    text: "kubectl drain evicts through the eviction API, which deletes a pod covered by a PodDisruptionBudget only while its status allows a disruption, and takes one each time.",
+    steps: [
+      { text: "Three web pods on node-1; minAvailable 2 leaves 1 disruption allowed.", check: (c) => { const s = c.pdbs.items[0]?.[0].status; return s?.currentHealthy === 3 && s.desiredHealthy === 2 && s.disruptionsAllowed === 1; } },
+      { text: "At 1m node-1 is drained: the first eviction takes it, the next are refused (429).", check: (c) => c.evictions.some((a) => a.ok) && c.evictions.some((a) => a.blocked && a.status?.disruptionsAllowed === 0) },
+      { text: "Retrying every 5 s, one more goes each time a replacement on node-2 is ready.", check: (c) => new Set(c.evictions.filter((a) => a.ok).map((a) => a.time)).size === 3 && live(c, (p) => p.ready && p.node === "node-2").length === 3 },
+      { text: "The controller never counted fewer than 2 healthy pods.", check: (c) => live(c, (p) => p.ready && p.node === "node-2").length === 3 && c.pdbs.history.every((r) => r[0] < 60 || r[4].currentHealthy >= 2) },
     ],
   },
   ...WORKLOAD_LESSONS,
