@@ -3,8 +3,9 @@
 //! in the store. Each row checks the picked node and its victims and, through the dry run's
 //! candidate list, every candidate's victims and `NumPDBViolations`.
 
+use super::preemption_tests::{self, node};
 use super::*;
-use crate::api::{Container, LabelSelector, Quantity, ResourceRequirements};
+use crate::api::LabelSelector;
 
 const LOW: i32 = 0;
 const MID: i32 = 100;
@@ -16,46 +17,13 @@ const LARGE: &[(&str, &str)] = &[("cpu", "300m"), ("memory", "300")];
 const VERY_LARGE: &[(&str, &str)] = &[("cpu", "500m"), ("memory", "500")];
 const ONE_POD: &[(&str, &str)] = &[("pods", "1")];
 
-/// `st.MakeNode().Name(name).Capacity(res)` (32 pods unless `res` says otherwise).
-fn node(name: &str, res: &[(&str, &str)]) -> Node {
-    let mut n = Node::default();
-    n.metadata.name = name.into();
-    let mut res: Vec<(&str, &str)> = res.to_vec();
-    if !res.iter().any(|(k, _)| *k == "pods") {
-        res.push(("pods", "32"));
-    }
-    for (k, v) in res {
-        n.status
-            .capacity
-            .insert(k.to_string(), Quantity(v.to_string()));
-        n.status
-            .allocatable
-            .insert(k.to_string(), Quantity(v.to_string()));
-    }
-    n
-}
-
 /// `st.MakePod().Name(name).UID(name).Namespace("default").Priority(prio).Node(node)
-/// .Req(req).Label(..)`.
+/// .Req(req).Label(..)`: `preemption_tests`' pod with labels.
 fn pod(name: &str, prio: i32, node: &str, req: &[(&str, &str)], labels: &[(&str, &str)]) -> Pod {
-    let mut p = Pod::default();
-    p.metadata.name = name.into();
-    p.metadata.uid = name.into();
-    p.metadata.namespace = "default".into();
+    let mut p = preemption_tests::pod(name, prio, node, req);
     for (k, v) in labels {
         p.metadata.labels.insert(k.to_string(), v.to_string());
     }
-    p.spec_mut().priority = Some(prio);
-    p.spec_mut().node_name = node.into();
-    let mut r = ResourceRequirements::default();
-    for (k, v) in req {
-        r.requests.insert(k.to_string(), Quantity(v.to_string()));
-    }
-    p.spec_mut().containers.push(Container {
-        name: "c".into(),
-        resources: Some(r),
-        ..Default::default()
-    });
     p
 }
 

@@ -36,7 +36,7 @@ fn busy(node: &str) -> Pod {
 }
 
 /// `st.MakeNode().Name(name).Capacity(res)`.
-fn node(name: &str, res: &[(&str, &str)]) -> Node {
+pub(super) fn node(name: &str, res: &[(&str, &str)]) -> Node {
     let mut n = Node::default();
     n.metadata.name = name.into();
     for (k, v) in res {
@@ -57,7 +57,7 @@ fn node(name: &str, res: &[(&str, &str)]) -> Node {
 }
 
 /// `st.MakePod().Name(name).UID(name).Namespace("default").Priority(prio).Node(node).Req(req)`.
-fn pod(name: &str, prio: i32, node: &str, req: &[(&str, &str)]) -> Pod {
+pub(super) fn pod(name: &str, prio: i32, node: &str, req: &[(&str, &str)]) -> Pod {
     let mut p = Pod::default();
     p.metadata.name = name.into();
     p.metadata.uid = name.into();
