@@ -216,10 +216,9 @@ pub fn validate_job_spec_with_options(
             &format!("{path}.selector"),
         )),
     }
-    if let (Some(_), Ok(sel)) = (
-        &spec.selector,
-        label_selector_as_selector(spec.selector.as_ref()),
-    ) {
+    // Upstream checks the match even without a selector: `LabelSelectorAsSelector(nil)` is
+    // `labels.Nothing()`, which matches no labels.
+    if let Ok(sel) = label_selector_as_selector(spec.selector.as_ref()) {
         if !sel.matches(&spec.template.metadata.labels) {
             errs.push(FieldError::invalid(
                 format!("{path}.template.metadata.labels"),
@@ -1596,3 +1595,6 @@ mod audit_tests;
 
 #[cfg(test)]
 mod status_strategy_rows_tests;
+
+#[cfg(test)]
+mod declarative_tests;
