@@ -154,6 +154,14 @@ const NO_OPTS: JobValidationOptions = JobValidationOptions {
 
 type Mutate = Box<dyn Fn(&mut Job)>;
 
+/// (row name, options, the change to the base Job, the expected (field, type) list).
+type ErrorRow = (
+    &'static str,
+    JobValidationOptions,
+    Mutate,
+    Vec<(&'static str, &'static str)>,
+);
+
 // upstream: TestValidateJob (pkg/apis/batch/validation/declarative/job_test.go), successCases.
 #[test]
 fn declarative_validate_job_success_cases() {
@@ -299,7 +307,7 @@ fn declarative_validate_job_success_cases() {
 // the complete native error list of each row, as (field, type).
 #[test]
 fn declarative_validate_job_error_lists() {
-    let rows: Vec<(&str, JobValidationOptions, Mutate, Vec<(&str, &str)>)> = vec![
+    let rows: Vec<ErrorRow> = vec![
         (
             "spec.managedBy: Too long: may not be longer than 63",
             PREFIXED,
