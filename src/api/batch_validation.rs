@@ -1598,3 +1598,6 @@ mod status_strategy_rows_tests;
 
 #[cfg(test)]
 mod declarative_tests;
+
+#[cfg(test)]
+mod cronjob_declarative_tests;

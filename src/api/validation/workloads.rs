@@ -171,10 +171,15 @@ pub fn validate_replication_controller_spec(
     if spec.selector.is_empty() {
         errs.push(FieldError::required(child(path, "selector"), ""));
     }
-    errs.extend(validate_nonnegative_field(
-        i64::from(spec.replicas.unwrap_or(1)),
-        &child(path, "replicas"),
-    ));
+    // The internal type's `replicas` is a pointer (1.33): unset is Required. Defaulting sets it
+    // to 1 before the API server validates, so only a direct call can see it unset.
+    match spec.replicas {
+        None => errs.push(FieldError::required(child(path, "replicas"), "")),
+        Some(r) => errs.extend(validate_nonnegative_field(
+            i64::from(r),
+            &child(path, "replicas"),
+        )),
+    }
     match &spec.template {
         None => errs.push(FieldError::required(child(path, "template"), "")),
         Some(t) => errs.extend(validate_template_for_controller(
@@ -220,6 +225,12 @@ pub fn validate_replication_controller_strategy_update(
 
 #[cfg(test)]
 mod upstream_tests2;
+
+#[cfg(test)]
+mod rs_declarative_tests;
+
+#[cfg(test)]
+mod rc_declarative_tests;
 
 #[cfg(test)]
 mod tests {
