@@ -1629,7 +1629,8 @@ fn schedule_pod_with(
     let nodes = schedulable_nodes(store);
     let infos = node_infos(pod, store, &nodes);
     if nodes.is_empty() {
-        // ErrNoNodesAvailable.
+        // ErrNoNodesAvailable: no PostFilter, and the nominated node is cleared
+        // (`clearNominatedNode`).
         return (
             Outcome::Unschedulable {
                 message: "no nodes available to schedule pods".into(),
@@ -1637,7 +1638,7 @@ fn schedule_pod_with(
                 plugins: BTreeSet::new(),
             },
             0,
-            false,
+            true,
         );
     }
     let req = pod_requests(pod, false);

@@ -405,13 +405,11 @@ fn api_pod(name: &str, prio: i32, cpu: &str) -> Pod {
     p
 }
 
-// upstream: TestNominatedNodeCleanUp (test/integration/scheduler/preemption/preemption_test.go)
-// "mid-priority pod preempts low-priority pod, followed by a high-priority pod with another
-// preemption", with the scheduler only (no kubelet: the victims stay, terminating): the
-// mid-priority pod is nominated to node1; then a high-priority pod preempts there too and
-// prepareCandidate clears the mid-priority pod's nominatedNodeName.
-#[test]
-fn nominated_node_clean_up() {
+/// One TestNominatedNodeCleanUp row through the simulation with the scheduler only (no
+/// kubelet: preempted pods stay, terminating, until force-deleted): a node `fake-node` of
+/// `cpu`, then each batch of (name, priority, cpu) pods created and run for 5 s of virtual
+/// time; returns the simulation.
+fn nominated_clean_up_sim(cpu: &str, batches: &[&[(&str, i32, &str)]]) -> crate::sim::Simulation {
     use crate::api::Duration;
     use crate::features::FeatureGates;
     use crate::sim::Simulation;
@@ -420,37 +418,141 @@ fn nominated_node_clean_up() {
     let mut s = Simulation::new(1, start, FeatureGates::default(), World::default());
     s.add_loop(new_scheduler());
     s.api
-        .load(Object::Node(node("node1", &[("cpu", "5")])))
+        .load(Object::Node(node("fake-node", &[("cpu", cpu)])))
         .unwrap();
-    for i in 1..=5 {
-        let mut low = api_pod(&format!("low-{i}"), LOW, "1");
-        low.spec_mut().node_name = "node1".into();
-        s.api.create(Object::Pod(low)).unwrap();
+    let mut t = start;
+    for batch in batches {
+        for (name, prio, cpu) in batch.iter() {
+            s.api
+                .create(Object::Pod(api_pod(name, *prio, cpu)))
+                .unwrap();
+        }
+        t = t + Duration::from_secs(5);
+        s.run_until(t).unwrap();
     }
+    s
+}
+
+fn nominated(s: &crate::sim::Simulation, name: &str) -> Option<String> {
     s.api
-        .create(Object::Pod(api_pod("medium", MID, "4")))
-        .unwrap();
-    s.run_until(start + Duration::from_secs(5)).unwrap();
-    let nominated = |s: &Simulation, name: &str| {
-        s.api
-            .store
-            .get::<Pod>("default", name)
-            .and_then(|p| nominated_node(p).map(str::to_string))
-    };
-    assert_eq!(nominated(&s, "medium").as_deref(), Some("node1"));
-    let terminating = s
-        .api
         .store
-        .list::<Pod>(None)
-        .filter(|p| p.metadata.deletion_timestamp.is_some())
-        .count();
-    assert_eq!(terminating, 4);
-    let t1 = start + Duration::from_secs(6);
-    s.run_until(t1).unwrap();
+        .get::<Pod>("default", name)
+        .and_then(|p| nominated_node(p).map(str::to_string))
+}
+
+fn bound(s: &crate::sim::Simulation, name: &str) -> String {
+    s.api
+        .store
+        .get::<Pod>("default", name)
+        .map(|p| p.spec.node_name.clone())
+        .unwrap_or_default()
+}
+
+/// Force-deletes a (terminating) pod, or deletes the node, and runs `secs` more seconds.
+fn remove_and_run(s: &mut crate::sim::Simulation, pods: &[&str], node: bool, secs: i64) {
+    use crate::api::Duration;
+    let force = DeleteOptions {
+        grace_period_seconds: Some(0),
+        ..Default::default()
+    };
+    for name in pods {
+        s.api.delete("Pod", "default", name, &force).unwrap();
+    }
+    if node {
+        s.api.delete("Node", "", "fake-node", &force).unwrap();
+    }
+    let until = s.api.now + Duration::from_secs(secs);
+    s.run_until(until).unwrap();
+}
+
+// upstream: TestNominatedNodeCleanUp (test/integration/scheduler/preemption/preemption_test.go)
+// "mid-priority pod preempts low-priority pod, followed by a high-priority pod with another
+// preemption": the high-priority pod preempts on the same node, and prepareCandidate clears
+// the mid-priority pod's nominatedNodeName.
+#[test]
+fn nominated_node_clean_up_another_preemption() {
+    let s = nominated_clean_up_sim(
+        "5",
+        &[
+            &[
+                ("low-1", LOW, "1"),
+                ("low-2", LOW, "1"),
+                ("low-3", LOW, "1"),
+                ("low-4", LOW, "1"),
+            ],
+            &[("medium", MID, "4")],
+        ],
+    );
+    for i in 1..=4 {
+        assert_eq!(bound(&s, &format!("low-{i}")), "fake-node");
+    }
+    assert_eq!(nominated(&s, "medium").as_deref(), Some("fake-node"));
+    let mut s = s;
     s.api
         .create(Object::Pod(api_pod("high", HIGH, "3")))
         .unwrap();
-    s.run_until(t1 + Duration::from_millis(1)).unwrap();
-    assert_eq!(nominated(&s, "high").as_deref(), Some("node1"));
+    let until = s.api.now + crate::api::Duration::from_millis(1);
+    s.run_until(until).unwrap();
+    assert_eq!(nominated(&s, "high").as_deref(), Some("fake-node"));
     assert_eq!(nominated(&s, "medium"), None);
+}
+
+// upstream: TestNominatedNodeCleanUp (test/integration/scheduler/preemption/preemption_test.go)
+// "mid-priority pod preempts low-priority pod, followed by a high-priority pod without
+// additional preemption": the high-priority pod fits beside the terminating victim (the
+// lower-priority nominated pod does not count for it); once the victim is gone, the
+// mid-priority pod no longer fits and finds no candidate, so its nominated node is cleared.
+#[test]
+fn nominated_node_clean_up_without_additional_preemption() {
+    let mut s = nominated_clean_up_sim(
+        "2",
+        &[
+            &[("low", LOW, "1")],
+            &[("medium", MID, "2")],
+            &[("high", HIGH, "1")],
+        ],
+    );
+    assert_eq!(bound(&s, "high"), "fake-node");
+    assert_eq!(nominated(&s, "medium").as_deref(), Some("fake-node"));
+    // kubeplay retries the pod at the 5-minute flush: its Fit hint requeues on an assigned
+    // pod's deletion only when the pod then fits (upstream's isSchedulableAfterPodEvent queues
+    // on any such deletion, so the retry comes after the back-off).
+    remove_and_run(&mut s, &["low"], false, 6 * 60);
+    assert_eq!(nominated(&s, "medium"), None);
+    assert_eq!(bound(&s, "medium"), "");
+}
+
+// upstream: TestNominatedNodeCleanUp (test/integration/scheduler/preemption/preemption_test.go)
+// "mid-priority pod preempts low-priority pod, followed by a node deletion": with no node
+// left, ErrNoNodesAvailable clears the nominated node (`clearNominatedNode`).
+#[test]
+fn nominated_node_clean_up_after_node_deletion() {
+    let mut s = nominated_clean_up_sim("1", &[&[("low", LOW, "1")], &[("medium", MID, "1")]]);
+    assert_eq!(nominated(&s, "medium").as_deref(), Some("fake-node"));
+    // Up to podMaxInUnschedulablePodsDuration (5 min) for the retry.
+    remove_and_run(&mut s, &["low"], true, 6 * 60);
+    assert_eq!(nominated(&s, "medium"), None);
+}
+
+// schedulingAlgorithm (pkg/scheduler/schedule_one.go): `ErrNoNodesAvailable` returns
+// `clearNominatedNode` without running the PostFilter plugins.
+#[test]
+fn no_nodes_available_clears_the_nominated_node() {
+    let s = store_of(vec![], vec![], vec![]);
+    let mut p = pod("p", HIGH, "", &[]);
+    p.status
+        .extra
+        .insert("nominatedNodeName".into(), "gone".into());
+    let (o, processed, clear) = schedule_pod_with(&p, &s, 0, &mut |_| 0);
+    assert!(clear);
+    assert_eq!(processed, 0);
+    match o {
+        Outcome::Unschedulable {
+            message, preempt, ..
+        } => {
+            assert_eq!(message, "no nodes available to schedule pods");
+            assert_eq!(preempt, None);
+        }
+        other => panic!("expected Unschedulable, got {other:?}"),
+    }
 }
