@@ -2887,10 +2887,19 @@ impl Controller for Scheduler {
                 }
                 let mut p = Pod::clone(&pod);
                 if let Some((node, victims)) = &preempt {
-                    for v in victims {
-                        prepare_victim(ctx, v, &pod, node)?;
+                    // prepareCandidateAsync (SchedulerAsyncPreemption, on by default since
+                    // 1.33): victims already being deleted are skipped, and with none left
+                    // nothing is done; else the lower-priority pods nominated to the node are
+                    // cleared first, then the victims preempted in order.
+                    if victims
+                        .iter()
+                        .any(|v| v.metadata.deletion_timestamp.is_none())
+                    {
+                        clear_lower_priority_nominated(ctx, &pod, node);
+                        for v in victims {
+                            prepare_victim(ctx, v, &pod, node)?;
+                        }
                     }
-                    clear_lower_priority_nominated(ctx, &pod, node);
                     p.status
                         .extra
                         .insert("nominatedNodeName".into(), node.clone().into());

@@ -467,8 +467,11 @@ fn remove_and_run(s: &mut crate::sim::Simulation, pods: &[&str], node: bool, sec
 
 // upstream: TestNominatedNodeCleanUp (test/integration/scheduler/preemption/preemption_test.go)
 // "mid-priority pod preempts low-priority pod, followed by a high-priority pod with another
-// preemption": the high-priority pod preempts on the same node, and prepareCandidate clears
-// the mid-priority pod's nominatedNodeName.
+// preemption": the high-priority pod preempts on the same node, and prepareCandidateAsync
+// clears the mid-priority pod's nominatedNodeName. Upstream's row asks for 3 CPUs, where
+// which low pods become victims depends on the order of pods that have not started (all
+// equally important); here it asks for 5, so that every low pod, the one still running
+// included, is a victim.
 #[test]
 fn nominated_node_clean_up_another_preemption() {
     let s = nominated_clean_up_sim(
@@ -489,12 +492,61 @@ fn nominated_node_clean_up_another_preemption() {
     assert_eq!(nominated(&s, "medium").as_deref(), Some("fake-node"));
     let mut s = s;
     s.api
-        .create(Object::Pod(api_pod("high", HIGH, "3")))
+        .create(Object::Pod(api_pod("high", HIGH, "5")))
         .unwrap();
     let until = s.api.now + crate::api::Duration::from_millis(1);
     s.run_until(until).unwrap();
     assert_eq!(nominated(&s, "high").as_deref(), Some("fake-node"));
     assert_eq!(nominated(&s, "medium"), None);
+    let low1 = s.api.store.get::<Pod>("default", "low-1").unwrap();
+    assert!(low1.metadata.deletion_timestamp.is_some());
+}
+
+// prepareCandidateAsync (pkg/scheduler/framework/preemption/preemption.go): when every victim
+// is already being deleted, nothing is done — no victim call, and the lower-priority
+// nominated pods keep their nominatedNodeName — while the preemptor is still nominated.
+// low-a started first, so it is reprieved and the high-priority pod's only victim is low-b,
+// already terminating from the mid-priority pod's preemption.
+#[test]
+fn all_victims_terminating_leaves_nominations() {
+    use crate::api::Duration;
+    use crate::features::FeatureGates;
+    use crate::sim::Simulation;
+    use crate::world::World;
+    let start = Time::from_unix_secs(1_700_000_000);
+    let mut s = Simulation::new(1, start, FeatureGates::default(), World::default());
+    s.add_loop(new_scheduler());
+    s.api
+        .load(Object::Node(node("fake-node", &[("cpu", "2")])))
+        .unwrap();
+    for (name, t) in [("low-a", 1), ("low-b", 2)] {
+        let mut low = api_pod(name, LOW, "1");
+        low.metadata.uid = format!("{name}-uid");
+        low.spec_mut().node_name = "fake-node".into();
+        low.status.start_time = Some(Time::from_unix_secs(t));
+        s.api.load(Object::Pod(low)).unwrap();
+    }
+    s.api
+        .create(Object::Pod(api_pod("medium", MID, "2")))
+        .unwrap();
+    s.run_until(start + Duration::from_secs(5)).unwrap();
+    assert_eq!(nominated(&s, "medium").as_deref(), Some("fake-node"));
+    let preempted = |s: &Simulation| {
+        s.api
+            .events
+            .iter()
+            .filter(|e| e.reason == "Preempted")
+            .count()
+    };
+    assert_eq!(preempted(&s), 2);
+    s.api
+        .create(Object::Pod(api_pod("high", HIGH, "1")))
+        .unwrap();
+    s.run_until(start + Duration::from_secs(5) + Duration::from_millis(1))
+        .unwrap();
+    assert_eq!(nominated(&s, "high").as_deref(), Some("fake-node"));
+    assert_eq!(nominated(&s, "medium").as_deref(), Some("fake-node"));
+    assert_eq!(preempted(&s), 2);
 }
 
 // upstream: TestNominatedNodeCleanUp (test/integration/scheduler/preemption/preemption_test.go)
