@@ -1612,10 +1612,25 @@ pub fn schedule_pod(pod: &Pod, store: &Store) -> Outcome {
 /// [`num_feasible_nodes_to_find`] nodes passed them, so in clusters of 100 nodes or more every
 /// pod sees the nodes from where the previous one stopped.
 pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, usize) {
+    let (outcome, processed, _) = schedule_pod_with(pod, store, start, &mut |_| 0);
+    (outcome, processed)
+}
+
+/// [`schedule_pod_from`] with `rand` giving the preemption dry run's random offset
+/// ([`get_offset_and_num_candidates`]; [`schedule_pod_from`] starts at the first potential
+/// node), and whether the pod's `nominatedNodeName` is to be cleared (the PostFilter found no
+/// preemption candidate: `NewPostFilterResultWithNominatedNode("")`).
+fn schedule_pod_with(
+    pod: &Pod,
+    store: &Store,
+    start: usize,
+    rand: &mut dyn FnMut(usize) -> usize,
+) -> (Outcome, usize, bool) {
     let nodes = schedulable_nodes(store);
     let infos = node_infos(pod, store, &nodes);
     if nodes.is_empty() {
-        // ErrNoNodesAvailable.
+        // ErrNoNodesAvailable: no PostFilter, and the nominated node is cleared
+        // (`clearNominatedNode`).
         return (
             Outcome::Unschedulable {
                 message: "no nodes available to schedule pods".into(),
@@ -1623,6 +1638,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
                 plugins: BTreeSet::new(),
             },
             0,
+            true,
         );
     }
     let req = pod_requests(pod, false);
@@ -1632,17 +1648,14 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
     let mut processed = 0;
     let all: Vec<(&Node, &NodeInfo)> = nodes.iter().copied().zip(infos.iter()).collect();
     // A rejecting PreFilter: every node gets its status; the filters do not run.
-    let reject = |st: Status| {
+    let mut reject = |st: Status| {
         let statuses: BTreeMap<String, Status> = nodes
             .iter()
             .map(|n| (n.metadata.name.clone(), st.clone()))
             .collect_btree_map();
-        let post = match preempt(pod, store, &nodes, &infos, &statuses, &cs, None) {
-            PreemptResult::NotEligible(msg) | PreemptResult::NoCandidates(msg) => {
-                format!("{DRA_NO_CLAIMS}, preemption: {msg}")
-            }
-            PreemptResult::Candidate(..) => String::new(),
-        };
+        let (post, clear) = post_filter_message(preempt(
+            pod, store, &nodes, &infos, &statuses, &cs, None, rand,
+        ));
         let mut message = format!(
             "0/{} nodes are available: {}.",
             nodes.len(),
@@ -1659,6 +1672,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
                 plugins: [st.plugin].into_iter().collect(),
             },
             0,
+            clear,
         )
     };
     // PreFilter of NodeAffinity (first in the default profile; an UnschedulableAndUnresolvable
@@ -1691,7 +1705,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         nominated_node(pod).and_then(|nnn| nodes.iter().position(|n| n.metadata.name == nnn));
     if let Some(k) = nominated {
         if run_filters_ipa(pod, &req, &cs, nodes[k], &infos[k], ipa.as_ref()).is_none() {
-            return (Outcome::Bind(nodes[k].metadata.name.clone()), 0);
+            return (Outcome::Bind(nodes[k].metadata.name.clone()), 0, false);
         }
     }
     // findNodesThatFitPod: a PreFilterResult limits the filters to the named nodes that exist
@@ -1731,6 +1745,7 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
         return (
             Outcome::Bind(feasible[best].0.metadata.name.clone()),
             processed,
+            false,
         );
     }
     // The nodes left out by the PreFilterResult share the absent-nodes status
@@ -1746,11 +1761,23 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
             statuses.insert(n.metadata.name.clone(), absent.clone());
         }
     }
-    let (post, preempt) = match preempt(pod, store, &nodes, &infos, &statuses, &cs, ipa.as_ref()) {
-        PreemptResult::NotEligible(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
-        PreemptResult::NoCandidates(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), None),
+    let result = preempt(
+        pod,
+        store,
+        &nodes,
+        &infos,
+        &statuses,
+        &cs,
+        ipa.as_ref(),
+        rand,
+    );
+    let (post, clear, preempt) = match result {
         // A successful PostFilter leaves no post-filter message.
-        PreemptResult::Candidate(node, victims) => (String::new(), Some((node, victims))),
+        PreemptResult::Candidate(node, victims) => (String::new(), false, Some((node, victims))),
+        other => {
+            let (post, clear) = post_filter_message(other);
+            (post, clear, None)
+        }
     };
     let st: Vec<&Status> = statuses.values().collect();
     (
@@ -1760,7 +1787,21 @@ pub fn schedule_pod_from(pod: &Pod, store: &Store, start: usize) -> (Outcome, us
             plugins: statuses.values().map(|s| s.plugin).collect(),
         },
         processed,
+        clear,
     )
+}
+
+/// `RunPostFilterPlugins`' message (the FitError's `PostFilterMsg`) for DynamicResources (no
+/// claims: Unschedulable) followed by DefaultPreemption, and whether the pod's nominated node
+/// is cleared. The Unschedulable answers are merged (`no new claims to deallocate,
+/// preemption: …`); an Error from DefaultPreemption stands alone.
+fn post_filter_message(result: PreemptResult) -> (String, bool) {
+    match result {
+        PreemptResult::NotEligible(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), false),
+        PreemptResult::NoCandidates(msg) => (format!("{DRA_NO_CLAIMS}, preemption: {msg}"), true),
+        PreemptResult::Error(msg) => (format!("preemption: {msg}"), false),
+        PreemptResult::Candidate(..) => (String::new(), false),
+    }
 }
 
 /// The scheduler cache's entry for a node: the aggregates (a [`NodeInfo`] without pods), the
@@ -1855,24 +1896,27 @@ fn schedule_pod_cached(
     exact: bool,
     start: usize,
 ) -> (Outcome, usize) {
-    let (outcome, processed, _) = schedule_pod_cached_counted(pod, store, cache, exact, start);
+    let (outcome, processed, _, _) =
+        schedule_pod_cached_counted(pod, store, cache, exact, start, &mut |_| 0);
     (outcome, processed)
 }
 
 /// The cached scheduling path (`schedule_pod_cached`), also returning the number of nodes of
-/// the snapshot.
+/// the snapshot and whether the pod's nominated node is to be cleared (`rand` and the flag as
+/// in [`schedule_pod_with`]).
 fn schedule_pod_cached_counted(
     pod: &Pod,
     store: &Store,
     cache: &mut BTreeMap<String, CachedNode>,
     exact: bool,
     start: usize,
-) -> (Outcome, usize, usize) {
+    rand: &mut dyn FnMut(usize) -> usize,
+) -> (Outcome, usize, usize, bool) {
     let nodes = schedulable_nodes(store);
     let num_nodes = nodes.len();
-    let fallback = |start| {
-        let (outcome, processed) = schedule_pod_from(pod, store, start);
-        (outcome, processed, num_nodes)
+    let mut fallback = |start| {
+        let (outcome, processed, clear) = schedule_pod_with(pod, store, start, rand);
+        (outcome, processed, num_nodes, clear)
     };
     if exact || nodes.is_empty() || nominated_node(pod).is_some() {
         return fallback(start);
@@ -1955,12 +1999,19 @@ fn schedule_pod_cached_counted(
         Outcome::Bind(feasible[best].0.metadata.name.clone()),
         processed,
         num_nodes,
+        false,
     )
 }
 
 enum PreemptResult {
+    /// `PodEligibleToPreemptOthers` said no: Unschedulable, the nominated node is kept.
     NotEligible(String),
+    /// No candidate: Unschedulable with the FitError of the dry run, and the pod's nominated
+    /// node is cleared (`NewPostFilterResultWithNominatedNode("")`).
     NoCandidates(String),
+    /// The dry run failed and found no candidate (an Error status; the nominated node is
+    /// kept): its aggregated error.
+    Error(String),
     Candidate(String, Vec<Pod>),
 }
 
@@ -2000,7 +2051,7 @@ fn more_important(a: &Pod, b: &Pod) -> std::cmp::Ordering {
 
 /// `getPodDisruptionBudgets` (every PDB in the cluster), each with its selector when it can
 /// cover a pod: `filterPodsWithPDBViolation` skips a nil, empty or invalid selector.
-fn get_pod_disruption_budgets(store: &Store) -> Vec<(&PodDisruptionBudget, Selector)> {
+pub fn get_pod_disruption_budgets(store: &Store) -> Vec<(&PodDisruptionBudget, Selector)> {
     store
         .list::<PodDisruptionBudget>(None)
         .filter_map(|pdb| {
@@ -2050,29 +2101,279 @@ fn filter_pods_with_pdb_violation<'p>(
     (violating, non_violating)
 }
 
-#[cfg(test)]
-thread_local! {
-    /// The last dry run's candidates (node, victims, PDB violations), for the tests.
-    static DRY_RUN_CANDIDATES: std::cell::RefCell<Vec<(String, Vec<Pod>, usize)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+/// `DefaultPreemptionArgs.MinCandidateNodesPercentage`'s default (pkg/scheduler/apis/config/v1).
+pub const MIN_CANDIDATE_NODES_PERCENTAGE: i32 = 10;
+/// `DefaultPreemptionArgs.MinCandidateNodesAbsolute`'s default.
+pub const MIN_CANDIDATE_NODES_ABSOLUTE: i32 = 100;
+
+/// `calculateNumCandidates` with explicit `DefaultPreemptionArgs`: how many candidates the dry
+/// run must find, `num_nodes × percentage / 100` but at least `absolute`, and never more than
+/// `num_nodes`. Example: 5 nodes, 40 %, at least 1 → 2.
+pub fn calculate_num_candidates_with(num_nodes: i32, percentage: i32, absolute: i32) -> i32 {
+    let n = num_nodes.saturating_mul(percentage) / 100;
+    n.max(absolute).min(num_nodes)
 }
 
-/// DefaultPreemption PostFilter: eligibility, `nodesWherePreemptionMightHelp`,
-/// `SelectVictimsOnNode` (remove all lower-priority pods, then reprieve the most important
-/// ones that still let the pod fit, the PDB-violating ones first, counting the violating
-/// victims) and `pickOneNodeForPreemption` (fewest PDB violations, lowest highest-victim
-/// priority, lowest priority sum, fewest victims, latest start of the highest-priority victim,
-/// then node name).
-fn preempt<'a>(
+/// `calculateNumCandidates` with the default arguments (10 %, at least 100): every node in
+/// clusters of up to 100 potential nodes, 10 % from 1,000 on.
+pub fn calculate_num_candidates(num_nodes: i32) -> i32 {
+    calculate_num_candidates_with(
+        num_nodes,
+        MIN_CANDIDATE_NODES_PERCENTAGE,
+        MIN_CANDIDATE_NODES_ABSOLUTE,
+    )
+}
+
+/// `GetOffsetAndNumCandidates`: a random start among the `num_nodes` potential nodes
+/// (upstream `rand.Int31n`; here `rand(n)`, which must return a value in `0..n` — the
+/// scheduler draws it from the simulation's seeded random source) and the number of candidates
+/// to find. `num_nodes` must be positive, as upstream only calls it with potential nodes.
+pub fn get_offset_and_num_candidates(
+    num_nodes: usize,
+    rand: &mut dyn FnMut(usize) -> usize,
+) -> (usize, usize) {
+    let n = i32::try_from(num_nodes).unwrap_or(i32::MAX);
+    let offset = if num_nodes == 0 {
+        0
+    } else {
+        rand(num_nodes) % num_nodes
+    };
+    (
+        offset,
+        usize::try_from(calculate_num_candidates(n)).unwrap_or(0),
+    )
+}
+
+/// A preemption candidate (`preemption.Candidate`): the node, the pods to evict there (most
+/// important first) and how many of them violate a PodDisruptionBudget (`NumPDBViolations`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub name: String,
+    pub victims: Vec<Pod>,
+    pub num_pdb_violations: usize,
+}
+
+/// What [`dry_run_preemption`] found: the candidates (the non-violating ones first, each group
+/// in the order the nodes were examined), the status of every examined node that is no
+/// candidate, and the errors (`expected at least one victim pod on node "…"`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DryRun {
+    pub candidates: Vec<Candidate>,
+    pub node_statuses: Vec<(String, Status)>,
+    pub errors: Vec<String>,
+}
+
+/// `SelectVictimsOnNode` (DefaultPreemption): removes every pod of lower priority than `pod`
+/// from the node; if `pod` then passes the filters, reprieves the removed pods from the most
+/// important (`MoreImportantPod`), the PDB-violating ones first, keeping each that still lets
+/// `pod` fit. Returns the victims (most important first) and how many of them violate a PDB,
+/// or the node's status: `No preemption victims found for incoming pod` when no pod has a
+/// lower priority, else the filter's rejection with all of them removed. Nominated pods in
+/// `ni` (those of at least `pod`'s priority, `RunFilterPluginsWithNominatedPods`) stay.
+pub fn select_victims_on_node<'a>(
     pod: &Pod,
-    store: &Store,
-    nodes: &[&Node],
-    infos: &[NodeInfo<'a>],
-    statuses: &BTreeMap<String, Status>,
+    node: &Node,
+    ni: &NodeInfo<'a>,
     cs: &CycleState,
     ipa: Option<&interpod_affinity::PreFilterState>,
-) -> PreemptResult {
+    pdbs: &[(&PodDisruptionBudget, Selector)],
+) -> Result<(Vec<Pod>, usize), Status> {
     let req = pod_requests(pod, false);
+    let prio = pod_priority(pod);
+    let mut potential: Vec<&Pod> = ni
+        .pods
+        .iter()
+        .copied()
+        .filter(|p| pod_priority(p) < prio)
+        .collect();
+    if potential.is_empty() {
+        return Err(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            "DefaultPreemption",
+            vec![NO_PREEMPTION_VICTIMS.into()],
+        ));
+    }
+    let with = |kept: &[&'a Pod]| -> NodeInfo<'a> {
+        let mut x = NodeInfo::new(node);
+        for p in ni.pods.iter().copied().filter(|p| pod_priority(p) >= prio) {
+            x.add_pod(p);
+        }
+        for p in kept.iter().copied() {
+            x.add_pod(p);
+        }
+        x
+    };
+    // The cycle state with every potential victim removed (`RemovePod`): PodTopologySpread's
+    // counts and InterPodAffinity's.
+    let mut state = cs.clone();
+    if let Some(s) = state.spread.as_mut() {
+        for p in &potential {
+            s.update_with_pod(p, pod, node, -1);
+        }
+    }
+    let mut ipa_state = ipa.cloned();
+    if let Some(s) = ipa_state.as_mut() {
+        for p in &potential {
+            s.update_with_pod(p, node, -1);
+        }
+    }
+    if let Some(s) = run_filters_ipa(pod, &req, &state, node, &with(&[]), ipa_state.as_ref()) {
+        return Err(s);
+    }
+    crate::sort::sort_by(&mut potential, |a, b| more_important(a, b));
+    // Reprieve the PDB-violating victims first, then the others, each group from the most
+    // important pod.
+    let (violating, non_violating) = filter_pods_with_pdb_violation(&potential, pdbs);
+    let (n_violating, n_non_violating) = (violating.len(), non_violating.len());
+    let mut num_violating_victim = 0;
+    let mut kept: Vec<&'a Pod> = vec![];
+    let mut victims = vec![];
+    for (i, p) in violating.into_iter().chain(non_violating).enumerate() {
+        kept.push(p);
+        if let Some(s) = state.spread.as_mut() {
+            s.update_with_pod(p, pod, node, 1);
+        }
+        if let Some(s) = ipa_state.as_mut() {
+            s.update_with_pod(p, node, 1);
+        }
+        if run_filters_ipa(pod, &req, &state, node, &with(&kept), ipa_state.as_ref()).is_some() {
+            if let Some(s) = ipa_state.as_mut() {
+                s.update_with_pod(p, node, -1);
+            }
+            kept.pop();
+            victims.push(p.clone());
+            if i < n_violating {
+                num_violating_victim += 1;
+            }
+            if let Some(s) = state.spread.as_mut() {
+                s.update_with_pod(p, pod, node, -1);
+            }
+        }
+    }
+    // Keep the victims in order of importance, high to low.
+    if n_violating != 0 && n_non_violating != 0 {
+        crate::sort::sort_by(&mut victims, more_important);
+    }
+    Ok((victims, num_violating_victim))
+}
+
+/// `DryRunPreemption` (pkg/scheduler/framework/preemption/preemption.go): runs
+/// [`select_victims_on_node`] on the `potential` nodes (those whose filter status is
+/// Unschedulable, in snapshot order) in circular order from `offset`, and stops once it has a
+/// candidate that violates no PDB and `num_candidates` candidates in all. Each of the two lists
+/// (violating, non-violating) keeps at most `num_candidates` entries; a node found while its
+/// list is full is dropped (so the walk may look past `num_candidates` nodes until a
+/// non-violating candidate turns up). Upstream checks the nodes in parallel (16 workers), so
+/// which nodes it looks at past the limit varies; this is its order with parallelism 1.
+///
+/// A node where the pod fits with no victim at all is no candidate: it is reported as the
+/// error `expected at least one victim pod on node "<node>"`. That is the 1.35 behaviour;
+/// kubernetes#135486 (1.38) makes such nodes candidates with an empty victim list.
+///
+/// Pure: the same inputs give the same result. Concrete example: 5 potential nodes each with
+/// one lower-priority victim, `offset` 4, `num_candidates` 2 → node5 and node1.
+pub fn dry_run_preemption(
+    pod: &Pod,
+    potential: &[(&Node, &NodeInfo)],
+    cs: &CycleState,
+    ipa: Option<&interpod_affinity::PreFilterState>,
+    pdbs: &[(&PodDisruptionBudget, Selector)],
+    offset: usize,
+    num_candidates: usize,
+) -> DryRun {
+    let mut non_violating: Vec<Candidate> = vec![];
+    let mut violating: Vec<Candidate> = vec![];
+    let mut out = DryRun::default();
+    let len = potential.len();
+    for i in 0..len {
+        let Some((node, ni)) = potential.get((offset + i) % len) else {
+            continue;
+        };
+        let name = &node.metadata.name;
+        match select_victims_on_node(pod, node, ni, cs, ipa, pdbs) {
+            Ok((victims, num_pdb_violations)) if !victims.is_empty() => {
+                let list = if num_pdb_violations == 0 {
+                    &mut non_violating
+                } else {
+                    &mut violating
+                };
+                if list.len() < num_candidates {
+                    list.push(Candidate {
+                        name: name.clone(),
+                        victims,
+                        num_pdb_violations,
+                    });
+                }
+                if !non_violating.is_empty()
+                    && non_violating.len() + violating.len() >= num_candidates
+                {
+                    break;
+                }
+            }
+            Ok(_) => out
+                .errors
+                .push(format!("expected at least one victim pod on node {name:?}")),
+            Err(st) => out.node_statuses.push((name.clone(), st)),
+        }
+    }
+    out.candidates = non_violating;
+    out.candidates.extend(violating);
+    out
+}
+
+/// `pickOneNodeForPreemption` with the default score functions: the candidate with the fewest
+/// PDB violations, then the lowest highest-victim priority, the lowest sum of victim priorities
+/// (each shifted by 2³¹ so that negative priorities still add up), the fewest victims, and the
+/// latest start time among the highest-priority victims (`GetEarliestPodStartTime`, the
+/// earliest of them, as late as possible). Upstream breaks a remaining tie by map order
+/// (random); kubeplay takes the first node by name. `None` for no candidates.
+pub fn pick_one_node_for_preemption(candidates: &[Candidate]) -> Option<usize> {
+    let key = |c: &Candidate| {
+        let v = &c.victims;
+        let highest = v.iter().map(pod_priority).max().unwrap_or(i32::MIN);
+        let sum: i64 = v
+            .iter()
+            .map(|p| i64::from(pod_priority(p)) + i64::from(i32::MAX) + 1)
+            .sum();
+        (
+            c.num_pdb_violations,
+            highest,
+            sum,
+            v.len(),
+            std::cmp::Reverse(earliest_pod_start_time(v)),
+        )
+    };
+    (0..candidates.len()).min_by(|&a, &b| {
+        key(&candidates[a])
+            .cmp(&key(&candidates[b]))
+            .then_with(|| candidates[a].name.cmp(&candidates[b].name))
+    })
+}
+
+/// `utilerrors.NewAggregate(errs).Error()`: one message as is, several (duplicates dropped)
+/// as `[a, b]`.
+fn aggregate_error(errs: &[String]) -> String {
+    let mut seen: Vec<&str> = vec![];
+    for e in errs {
+        if !seen.contains(&e.as_str()) {
+            seen.push(e);
+        }
+    }
+    match seen.as_slice() {
+        [one] => (*one).to_string(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+/// `PodEligibleToPreemptOthers`: `Err` with the reason when the pod may not preempt —
+/// `preemptionPolicy: Never`, or a lower-priority pod on its nominated node is terminating
+/// because of an earlier preemption (unless the filters call that node
+/// UnschedulableAndUnresolvable).
+fn pod_eligible_to_preempt_others(
+    pod: &Pod,
+    store: &Store,
+    statuses: &BTreeMap<String, Status>,
+) -> Result<(), String> {
     if pod
         .spec
         .extra
@@ -2080,7 +2381,7 @@ fn preempt<'a>(
         .and_then(|v| v.as_str())
         == Some("Never")
     {
-        return PreemptResult::NotEligible("not eligible due to preemptionPolicy=Never.".into());
+        return Err("not eligible due to preemptionPolicy=Never.".into());
     }
     if let Some(nom) = nominated_node(pod) {
         let nom_unresolvable = statuses
@@ -2091,130 +2392,66 @@ fn preempt<'a>(
                 .pods_on_node(nom)
                 .any(|p| pod_priority(p) < pod_priority(pod) && terminating_by_preemption(p))
         {
-            return PreemptResult::NotEligible(
-                "not eligible due to a terminating pod on the nominated node.".into(),
-            );
+            return Err("not eligible due to a terminating pod on the nominated node.".into());
         }
     }
-    let prio = pod_priority(pod);
-    let pdbs = get_pod_disruption_budgets(store);
-    let mut node_statuses: Vec<Status> = vec![];
-    let mut candidates: Vec<(String, Vec<Pod>, usize)> = vec![];
-    for (n, ni) in nodes.iter().zip(infos.iter()) {
-        let name = &n.metadata.name;
-        let Some(st) = statuses.get(name) else {
-            continue;
-        };
-        if st.code == Code::UnschedulableAndUnresolvable {
-            node_statuses.push(Status::new(
-                Code::UnschedulableAndUnresolvable,
-                "DefaultPreemption",
-                vec![PREEMPTION_NOT_HELPFUL.into()],
-            ));
-            continue;
-        }
-        let mut potential: Vec<&Pod> = ni
-            .pods
-            .iter()
-            .copied()
-            .filter(|p| pod_priority(p) < prio)
-            .collect();
-        if potential.is_empty() {
-            node_statuses.push(Status::new(
-                Code::UnschedulableAndUnresolvable,
-                "DefaultPreemption",
-                vec![NO_PREEMPTION_VICTIMS.into()],
-            ));
-            continue;
-        }
-        let with = |kept: &[&'a Pod]| -> NodeInfo<'a> {
-            let mut x = NodeInfo::new(n);
-            for p in ni.pods.iter().copied().filter(|p| pod_priority(p) >= prio) {
-                x.add_pod(p);
-            }
-            for p in kept.iter().copied() {
-                x.add_pod(p);
-            }
-            x
-        };
-        // The cycle state with every potential victim removed (`RemovePod`), per node:
-        // PodTopologySpread's counts and InterPodAffinity's.
-        let mut state = cs.clone();
-        if let Some(s) = state.spread.as_mut() {
-            for p in &potential {
-                s.update_with_pod(p, pod, n, -1);
-            }
-        }
-        let mut ipa_state = ipa.cloned();
-        if let Some(s) = ipa_state.as_mut() {
-            for p in &potential {
-                s.update_with_pod(p, n, -1);
-            }
-        }
-        if let Some(s) = run_filters_ipa(pod, &req, &state, n, &with(&[]), ipa_state.as_ref()) {
-            node_statuses.push(s);
-            continue;
-        }
-        crate::sort::sort_by(&mut potential, |a, b| more_important(a, b));
-        // Reprieve the PDB-violating victims first, then the others, each group from the most
-        // important pod.
-        let (violating, non_violating) = filter_pods_with_pdb_violation(&potential, &pdbs);
-        let (n_violating, n_non_violating) = (violating.len(), non_violating.len());
-        let mut num_violating_victim = 0;
-        let mut kept: Vec<&'a Pod> = vec![];
-        let mut victims = vec![];
-        for (i, p) in violating.into_iter().chain(non_violating).enumerate() {
-            kept.push(p);
-            if let Some(s) = state.spread.as_mut() {
-                s.update_with_pod(p, pod, n, 1);
-            }
-            if let Some(s) = ipa_state.as_mut() {
-                s.update_with_pod(p, n, 1);
-            }
-            if run_filters_ipa(pod, &req, &state, n, &with(&kept), ipa_state.as_ref()).is_some() {
-                if let Some(s) = ipa_state.as_mut() {
-                    s.update_with_pod(p, n, -1);
-                }
-                victims.push(kept.pop().expect("just pushed").clone());
-                if i < n_violating {
-                    num_violating_victim += 1;
-                }
-                if let Some(s) = state.spread.as_mut() {
-                    s.update_with_pod(p, pod, n, -1);
-                }
-            }
-        }
-        // Keep the victims in order of importance, high to low.
-        if n_violating != 0 && n_non_violating != 0 {
-            crate::sort::sort_by(&mut victims, more_important);
-        }
-        candidates.push((name.clone(), victims, num_violating_victim));
+    Ok(())
+}
+
+/// DefaultPreemption PostFilter (`Evaluator.Preempt`): [`pod_eligible_to_preempt_others`],
+/// the potential nodes (status Unschedulable; `findCandidates`), [`dry_run_preemption`] from
+/// the offset `rand` gives ([`get_offset_and_num_candidates`]), and
+/// [`pick_one_node_for_preemption`].
+#[allow(clippy::too_many_arguments)] // the scheduling cycle's state, plus the offset's source
+fn preempt<'a>(
+    pod: &Pod,
+    store: &Store,
+    nodes: &[&Node],
+    infos: &[NodeInfo<'a>],
+    statuses: &BTreeMap<String, Status>,
+    cs: &CycleState,
+    ipa: Option<&interpod_affinity::PreFilterState>,
+    rand: &mut dyn FnMut(usize) -> usize,
+) -> PreemptResult {
+    if let Err(msg) = pod_eligible_to_preempt_others(pod, store, statuses) {
+        return PreemptResult::NotEligible(msg);
     }
-    if candidates.is_empty() {
-        let st: Vec<&Status> = node_statuses.iter().collect();
-        return PreemptResult::NoCandidates(fit_error_message(nodes.len(), &st, ""));
-    }
-    let key = |(name, v, num_pdb_violations): &(String, Vec<Pod>, usize)| {
-        let highest = v.iter().map(pod_priority).max().unwrap_or(i32::MIN);
-        let sum: i64 = v
-            .iter()
-            .map(|p| pod_priority(p) as i64 + i32::MAX as i64 + 1)
-            .sum();
-        let earliest_of_highest = earliest_pod_start_time(v);
-        (
-            *num_pdb_violations,
-            highest,
-            sum,
-            v.len(),
-            std::cmp::Reverse(earliest_of_highest),
-            name.clone(),
-        )
+    let potential: Vec<(&Node, &NodeInfo)> = nodes
+        .iter()
+        .zip(infos.iter())
+        .filter(|(n, _)| {
+            statuses
+                .get(&n.metadata.name)
+                .is_some_and(|s| s.code == Code::Unschedulable)
+        })
+        .map(|(n, ni)| (*n, ni))
+        .collect();
+    let not_helpful = Status::new(
+        Code::UnschedulableAndUnresolvable,
+        "DefaultPreemption",
+        vec![PREEMPTION_NOT_HELPFUL.into()],
+    );
+    let dry_run = if potential.is_empty() {
+        DryRun::default()
+    } else {
+        let pdbs = get_pod_disruption_budgets(store);
+        let (offset, num_candidates) = get_offset_and_num_candidates(potential.len(), rand);
+        dry_run_preemption(pod, &potential, cs, ipa, &pdbs, offset, num_candidates)
     };
-    #[cfg(test)]
-    DRY_RUN_CANDIDATES.with(|c| *c.borrow_mut() = candidates.clone());
-    crate::sort::sort_by_key(&mut candidates, key);
-    let (node, victims, _) = candidates.swap_remove(0);
-    PreemptResult::Candidate(node, victims)
+    let Some(best) = pick_one_node_for_preemption(&dry_run.candidates) else {
+        if !dry_run.errors.is_empty() {
+            return PreemptResult::Error(aggregate_error(&dry_run.errors));
+        }
+        // The FitError over all nodes: those the dry run did not reject are absent from its
+        // statuses and count as "Preemption is not helpful for scheduling".
+        let mut st: Vec<&Status> = dry_run.node_statuses.iter().map(|(_, s)| s).collect();
+        let absent = nodes.len().saturating_sub(st.len());
+        st.extend(std::iter::repeat_n(&not_helpful, absent));
+        return PreemptResult::NoCandidates(fit_error_message(nodes.len(), &st, ""));
+    };
+    let mut candidates = dry_run.candidates;
+    let c = candidates.swap_remove(best);
+    PreemptResult::Candidate(c.name, c.victims)
 }
 
 /// `calculateBackoffDuration` with the default durations: 1 s doubling per attempt, capped at
@@ -2578,21 +2815,33 @@ impl Controller for Scheduler {
         if cache_tests::VERIFY_NODE_CACHE.with(|v| v.get()) {
             cache_tests::verify_node_cache(&self.node_cache, ctx.store());
         }
-        let (outcome, processed, all_nodes) = if self.primed {
+        // The preemption dry run's random offset (`GetOffsetAndNumCandidates`' `rand.Int31n`)
+        // comes from the simulation's seeded random source, drawn only when there are
+        // potential nodes (as upstream), so a scenario and seed replay the same.
+        let api = &mut *ctx.api;
+        let (store, rng) = (&api.store, &mut api.rng);
+        let mut rand = |n: usize| usize::try_from(rng.below(n as u64)).unwrap_or(0);
+        let (outcome, processed, all_nodes, clear_nominated) = if self.primed {
             // Nominated pods count on their nodes, and InterPodAffinity looks at the pods: the
             // exact (uncached) path handles them.
             let exact = self.nominated.iter().any(|k| k != key)
                 || !self.affinity_pods.is_empty()
                 || interpod_affinity::has_pod_affinity(&pod);
-            let r =
-                schedule_pod_cached_counted(&pod, ctx.store(), &mut self.node_cache, exact, start);
+            let r = schedule_pod_cached_counted(
+                &pod,
+                store,
+                &mut self.node_cache,
+                exact,
+                start,
+                &mut rand,
+            );
             if pending {
                 self.node_cache.clear();
             }
             r
         } else {
-            let (outcome, processed) = schedule_pod_from(&pod, ctx.store(), start);
-            (outcome, processed, schedulable_nodes(ctx.store()).len())
+            let (outcome, processed, clear) = schedule_pod_with(&pod, store, start, &mut rand);
+            (outcome, processed, schedulable_nodes(store).len(), clear)
         };
         // Updated whatever the outcome, so that every node gets its turn.
         if all_nodes > 0 {
@@ -2638,12 +2887,25 @@ impl Controller for Scheduler {
                 }
                 let mut p = Pod::clone(&pod);
                 if let Some((node, victims)) = &preempt {
-                    for v in victims {
-                        prepare_victim(ctx, v, &pod, node)?;
+                    // prepareCandidateAsync (SchedulerAsyncPreemption, on by default since
+                    // 1.33): victims already being deleted are skipped, and with none left
+                    // nothing is done; else the lower-priority pods nominated to the node are
+                    // cleared first, then the victims preempted in order.
+                    if victims
+                        .iter()
+                        .any(|v| v.metadata.deletion_timestamp.is_none())
+                    {
+                        clear_lower_priority_nominated(ctx, &pod, node);
+                        for v in victims {
+                            prepare_victim(ctx, v, &pod, node)?;
+                        }
                     }
                     p.status
                         .extra
                         .insert("nominatedNodeName".into(), node.clone().into());
+                } else if clear_nominated {
+                    // The PostFilter found no candidate: `NominatingInfo{"", ModeOverride}`.
+                    p.status.extra.remove("nominatedNodeName");
                 }
                 let generation = p.metadata.generation;
                 p.set_condition_observed(
@@ -2740,6 +3002,31 @@ impl Controller for Scheduler {
     }
 }
 
+/// `prepareCandidate`'s last step: the pods nominated to `node` with a lower priority than the
+/// preemptor may no longer fit there, so their `nominatedNodeName` is cleared
+/// (`getLowerPriorityNominatedPods`, `clearNominatedNodeName`). Failures are not critical:
+/// upstream logs them and goes on.
+fn clear_lower_priority_nominated(ctx: &mut Ctx, preemptor: &Pod, node: &str) {
+    let prio = pod_priority(preemptor);
+    let lower: Vec<Pod> = ctx
+        .store()
+        .pods_on_node("")
+        .filter(|p| {
+            p.spec.node_name.is_empty()
+                && p.metadata.uid != preemptor.metadata.uid
+                && nominated_node(p) == Some(node)
+                && pod_priority(p) < prio
+        })
+        .cloned()
+        .collect();
+    for mut p in lower {
+        p.status.extra.remove("nominatedNodeName");
+        if ctx.update_status(p.into_object()).is_err() {
+            // Not critical (upstream: "Cannot clear 'NominatedNodeName' field").
+        }
+    }
+}
+
 /// `prepareCandidate` for one victim: DisruptionTarget condition, delete, `Preempted` event;
 /// nothing for a victim already being deleted.
 fn prepare_victim(
@@ -2760,7 +3047,14 @@ fn prepare_victim(
         "DisruptionTarget",
         "True",
         "PreemptionByScheduler",
-        &format!("{SCHEDULER_NAME}: preempting to accommodate a higher priority pod"),
+        &format!(
+            "{}: preempting to accommodate a higher priority pod",
+            if preemptor.spec.scheduler_name.is_empty() {
+                SCHEDULER_NAME
+            } else {
+                &preemptor.spec.scheduler_name
+            }
+        ),
         now,
         generation,
     );
@@ -3927,6 +4221,9 @@ mod preemption_tests;
 
 #[cfg(test)]
 mod preemption_pdb_tests;
+
+#[cfg(test)]
+mod preemption_dry_run_tests;
 
 #[cfg(test)]
 mod upstream_fit_tests;

@@ -88,9 +88,9 @@ fn cand(node: &str, victims: &[&str], violations: usize) -> Cand {
 }
 
 /// Schedules `p` (expecting preemption): the picked node with its victims in the order
-/// preemption returns them, and every dry-run candidate (sorted by node, victims by name).
+/// preemption returns them, and every dry-run candidate (sorted by node, victims by name), from
+/// [`dry_run_preemption`] over the same inputs.
 fn preempt_with(p: &Pod, store: &Store) -> ((String, Vec<String>), Vec<Cand>) {
-    DRY_RUN_CANDIDATES.with(|c| c.borrow_mut().clear());
     let picked = match schedule_pod(p, store) {
         Outcome::Unschedulable {
             preempt: Some((node, victims)),
@@ -101,16 +101,16 @@ fn preempt_with(p: &Pod, store: &Store) -> ((String, Vec<String>), Vec<Cand>) {
         ),
         other => panic!("expected a preemption, got {other:?}"),
     };
-    let mut cands: Vec<Cand> = DRY_RUN_CANDIDATES.with(|c| {
-        c.borrow()
-            .iter()
-            .map(|(n, v, k)| {
-                let mut names: Vec<String> = v.iter().map(|p| p.metadata.name.clone()).collect();
-                names.sort();
-                (n.clone(), names, *k)
-            })
-            .collect()
-    });
+    let mut cands: Vec<Cand> = super::preemption_dry_run_tests::dry_run_all(p, store)
+        .candidates
+        .iter()
+        .map(|c| {
+            let mut names: Vec<String> =
+                c.victims.iter().map(|p| p.metadata.name.clone()).collect();
+            names.sort();
+            (c.name.clone(), names, c.num_pdb_violations)
+        })
+        .collect();
     cands.sort();
     (picked, cands)
 }

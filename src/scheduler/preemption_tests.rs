@@ -255,11 +255,11 @@ fn sorted(r: Result<(String, Vec<String>), String>) -> Result<(String, Vec<Strin
 }
 
 // upstream: TestDryRunPreemption (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go)
-// kubeplay's dry run is internal to `preempt`, so each row checks the candidate it picks (with
-// the victims on that node) rather than the whole candidate list; rows with several equal
+// These rows check the candidate `preempt` picks (with the victims on that node) rather than the
+// whole candidate list (`dry_run_preemption`'s own rows are in `preemption_dry_run_tests.rs`); rows with several equal
 // candidates get the first node by name. Left out: the FalseFilter / TrueFilter / MatchFilter /
 // fake-filter-code rows (test-only filter plugins), the PDB rows (in `preemption_pdb_tests.rs`), the
-// MinCandidateNodesPercentage / Absolute rows (no candidate limit: every node is tried).
+// MinCandidateNodesPercentage / Absolute rows (in `preemption_dry_run_tests.rs`).
 // "pod with anti-affinity is preempted" and "preemption to resolve pod topology spread filter
 // failure" are in `dry_run_preemption_affinity_and_spread`.
 #[test]
