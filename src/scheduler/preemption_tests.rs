@@ -256,8 +256,8 @@ fn sorted(r: Result<(String, Vec<String>), String>) -> Result<(String, Vec<Strin
 
 // upstream: TestDryRunPreemption (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption_test.go)
 // These rows check the candidate `preempt` picks (with the victims on that node) rather than the
-// whole candidate list (`dry_run_preemption`'s own rows are in `preemption_dry_run_tests.rs`); rows with several equal
-// candidates get the first node by name. Left out: the FalseFilter / TrueFilter / MatchFilter /
+// whole candidate list (`dry_run_preemption`'s own rows are in `preemption_dry_run_tests.rs`);
+// rows with several equal candidates get the first node by name. Left out: the FalseFilter / TrueFilter / MatchFilter /
 // fake-filter-code rows (test-only filter plugins), the PDB rows (in `preemption_pdb_tests.rs`), the
 // MinCandidateNodesPercentage / Absolute rows (in `preemption_dry_run_tests.rs`).
 // "pod with anti-affinity is preempted" and "preemption to resolve pod topology spread filter
