@@ -259,7 +259,7 @@ fn preferred_terms(pod: &Pod) -> Vec<PreferredSchedulingTerm> {
                 .get("preferredDuringSchedulingIgnoredDuringExecution")
                 .cloned()
         })
-        .and_then(|v| serde_json::from_value(v).ok())
+        .and_then(|v| crate::api::value_de::from_value(v).ok())
         .unwrap_or_default()
 }
 
@@ -1089,7 +1089,7 @@ pub fn default_selector(pod: &Pod, store: &Store) -> Selector {
                 .and_then(|o| {
                     let v = serde_json::to_value(o).ok()?;
                     let sel: LabelSelector =
-                        serde_json::from_value(v["spec"]["selector"].clone()).ok()?;
+                        crate::api::value_de::from_value(v["spec"]["selector"].clone()).ok()?;
                     sel.to_selector().ok()
                 }),
             _ => None,

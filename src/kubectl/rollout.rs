@@ -652,7 +652,7 @@ fn revision_template(cr: &crate::api::ControllerRevision) -> Result<PodTemplateS
     if let Some(m) = t.as_object_mut() {
         m.remove("$patch");
     }
-    serde_json::from_value(t).map_err(|_| format!("unable to parse history {}", cr.metadata.name))
+    crate::api::value_de::from_value(t).map_err(|_| format!("unable to parse history {}", cr.metadata.name))
 }
 
 /// `printHistory` over ControllerRevisions.
