@@ -2254,7 +2254,7 @@ struct Attempt {
 #[derive(Default)]
 pub struct Scheduler {
     /// Pods that failed to schedule: attempt count and when they were last tried.
-    unschedulable: BTreeMap<String, Attempt>,
+    unschedulable: BTreeMap<String, Box<Attempt>>,
     /// Per-node aggregates (requests, pod count, allocatable) by node name, kept current by
     /// `watch` (`update_node_cache`); an entry missing or dropped is rebuilt from the store
     /// when next needed.
@@ -2627,9 +2627,11 @@ impl Controller for Scheduler {
                 let a = self
                     .unschedulable
                     .entry(key.to_string())
-                    .or_insert(Attempt {
-                        attempts: 0,
-                        last: now,
+                    .or_insert_with(|| {
+                        Box::new(Attempt {
+                            attempts: 0,
+                            last: now,
+                        })
                     });
                 a.attempts += 1;
                 a.last = now;
