@@ -29,7 +29,7 @@ pub struct Checker {
     pods_seen: BTreeMap<String, ()>,
     /// Deployment uid → the calm window in which its availability is guaranteed (see
     /// [`Checker::check_rollout_availability`]).
-    rollout_windows: BTreeMap<String, RolloutWindow>,
+    rollout_windows: BTreeMap<String, Box<RolloutWindow>>,
     /// Deployments (uid) whose pods were disrupted since the last check: a ready pod lost
     /// readiness or finished, or a pod or ReplicaSet was deleted or scaled by anyone but the
     /// controllers doing a rollout.
@@ -291,7 +291,7 @@ impl Checker {
                 })
                 .count() as i32;
             match self.rollout_windows.get(uid) {
-                Some(w) if *w == window => {
+                Some(w) if **w == window => {
                     self.rollout_checks += 1;
                     let min = replicas - window.max_unavailable;
                     if available < min {
@@ -300,7 +300,7 @@ impl Checker {
                             d.metadata.namespace, d.metadata.name, window.max_unavailable
                         ));
                     }
-                    windows.insert(uid.clone(), window);
+                    windows.insert(uid.clone(), Box::new(window));
                 }
                 Some(_) => {}
                 None => {
@@ -311,7 +311,7 @@ impl Checker {
                         && st.available_replicas == replicas
                         && available >= replicas;
                     if full {
-                        windows.insert(uid.clone(), window);
+                        windows.insert(uid.clone(), Box::new(window));
                     }
                 }
             }

@@ -259,7 +259,7 @@ fn preferred_terms(pod: &Pod) -> Vec<PreferredSchedulingTerm> {
                 .get("preferredDuringSchedulingIgnoredDuringExecution")
                 .cloned()
         })
-        .and_then(|v| serde_json::from_value(v).ok())
+        .and_then(|v| crate::api::value_de::from_value(v).ok())
         .unwrap_or_default()
 }
 
@@ -1089,7 +1089,7 @@ pub fn default_selector(pod: &Pod, store: &Store) -> Selector {
                 .and_then(|o| {
                     let v = serde_json::to_value(o).ok()?;
                     let sel: LabelSelector =
-                        serde_json::from_value(v["spec"]["selector"].clone()).ok()?;
+                        crate::api::value_de::from_value(v["spec"]["selector"].clone()).ok()?;
                     sel.to_selector().ok()
                 }),
             _ => None,
@@ -2491,7 +2491,7 @@ struct Attempt {
 #[derive(Default)]
 pub struct Scheduler {
     /// Pods that failed to schedule: attempt count and when they were last tried.
-    unschedulable: BTreeMap<String, Attempt>,
+    unschedulable: BTreeMap<String, Box<Attempt>>,
     /// Per-node aggregates (requests, pod count, allocatable) by node name, kept current by
     /// `watch` (`update_node_cache`); an entry missing or dropped is rebuilt from the store
     /// when next needed.
@@ -2876,9 +2876,11 @@ impl Controller for Scheduler {
                 let a = self
                     .unschedulable
                     .entry(key.to_string())
-                    .or_insert(Attempt {
-                        attempts: 0,
-                        last: now,
+                    .or_insert_with(|| {
+                        Box::new(Attempt {
+                            attempts: 0,
+                            last: now,
+                        })
                     });
                 a.attempts += 1;
                 a.last = now;

@@ -126,7 +126,7 @@ fn str_at<'a>(v: &'a serde_json::Value, path: &[&str]) -> &'a str {
 fn target_of(v: &serde_json::Value) -> MetricTarget {
     v.get("target")
         .cloned()
-        .and_then(|t| serde_json::from_value(t).ok())
+        .and_then(|t| crate::api::value_de::from_value(t).ok())
         .unwrap_or_default()
 }
 

@@ -699,7 +699,7 @@ pub fn default_pod_spec(s: &mut PodSpec) {
         .and_then(Value::as_array_mut)
     {
         for ec in ecs.iter_mut() {
-            if let Ok(mut c) = serde_json::from_value::<Container>(ec.clone()) {
+            if let Ok(mut c) = crate::api::value_de::from_value::<Container>(ec.clone()) {
                 default_container(&mut c);
                 if let Ok(v) = serde_json::to_value(&c) {
                     *ec = v;

@@ -17,6 +17,9 @@ pub mod shared_str;
 #[rustfmt::skip]
 mod schema_gen;
 pub mod time;
+pub mod value_de;
+#[cfg(test)]
+mod value_de_tests;
 
 pub use self::core::*;
 pub use apps::*;

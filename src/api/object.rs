@@ -137,7 +137,7 @@ macro_rules! kinds {
                         if api != $api {
                             return Err(format!("no matches for kind {kind:?} in version {api:?}"));
                         }
-                        let mut o: $ty = serde_json::from_value(v).map_err(|e| e.to_string())?;
+                        let mut o: $ty = crate::api::value_de::from_value(v).map_err(|e| e.to_string())?;
                         o.api_version = $api.into();
                         o.kind = kind.clone();
                         let mut o = Object::$variant(o);

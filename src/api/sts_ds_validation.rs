@@ -607,7 +607,7 @@ pub fn validate_persistent_volume_claim_spec_opts(
         .extra
         .get("selector")
         .filter(|v| !v.is_null())
-        .and_then(|v| serde_json::from_value::<LabelSelector>(v.clone()).ok())
+        .and_then(|v| crate::api::value_de::from_value::<LabelSelector>(v.clone()).ok())
     {
         errs.extend(validate_label_selector(&sel, &format!("{path}.selector")));
     }

@@ -908,7 +908,7 @@ impl ControlleeExpectations {
 /// `ControllerExpectations`: per controller key, what it expects to see before its next sync.
 #[derive(Clone, Debug, Default)]
 pub struct ControllerExpectations {
-    store: BTreeMap<String, ControlleeExpectations>,
+    store: BTreeMap<String, Box<ControlleeExpectations>>,
 }
 
 impl ControllerExpectations {
@@ -917,7 +917,7 @@ impl ControllerExpectations {
     }
 
     pub fn get_expectations(&self, key: &str) -> Option<&ControlleeExpectations> {
-        self.store.get(key)
+        self.store.get(key).map(|e| &**e)
     }
 
     /// `SatisfiedExpectations`: true when fulfilled, expired, or never set.
@@ -936,12 +936,12 @@ impl ControllerExpectations {
     pub fn set_expectations(&mut self, key: &str, add: i64, del: i64, now: Time) {
         self.store.insert(
             key.to_string(),
-            ControlleeExpectations {
+            Box::new(ControlleeExpectations {
                 add,
                 del,
                 key: key.to_string(),
                 timestamp: now,
-            },
+            }),
         );
     }
 

@@ -735,7 +735,7 @@ pub struct GarbageCollector {
     orphan_pending: BTreeSet<String>,
     /// An owner queued for orphaning that left the graph before it was processed: its node and
     /// dependents as they were (upstream's worker still holds the node pointer).
-    orphan_snapshots: BTreeMap<String, (Node, Vec<Node>)>,
+    orphan_snapshots: BTreeMap<String, Box<(Node, Vec<Node>)>>,
     /// When `Some`, every API call this controller makes is appended, in the fake client's
     /// format (`get /v1, Resource=pods ns=ns1 name=p`) — for tests.
     pub client_log: Option<Vec<String>>,
@@ -998,7 +998,7 @@ impl GarbageCollector {
                 .filter_map(|d| self.uid_to_node.get(d).cloned())
                 .collect();
             self.orphan_snapshots
-                .insert(uid.to_string(), (n.clone(), deps));
+                .insert(uid.to_string(), Box::new((n.clone(), deps)));
         }
         Some(n)
     }
@@ -1660,7 +1660,7 @@ impl GarbageCollector {
         let (owner, dependents) = match self.uid_to_node.get(uid) {
             Some(n) => (n.clone(), self.get_dependents(uid)),
             None => match self.orphan_snapshots.get(uid) {
-                Some((n, deps)) => (n.clone(), deps.clone()),
+                Some(snapshot) => (**snapshot).clone(),
                 None => {
                     self.orphan_pending.remove(uid);
                     return Ok(());

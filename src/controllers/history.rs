@@ -114,7 +114,7 @@ pub fn template_from_patch(data: &Value) -> Option<crate::api::PodTemplateSpec> 
             m.remove("creationTimestamp");
         }
     }
-    serde_json::from_value(t).ok()
+    crate::api::value_de::from_value(t).ok()
 }
 
 /// `byRevision.Less`: revision ascending; ties by creation timestamp, then name.

@@ -290,7 +290,7 @@ impl Tainter {
 pub struct NodeLifecycleController {
     known: BTreeSet<String>,
     zone_states: BTreeMap<String, ZoneState>,
-    tainters: BTreeMap<String, Tainter>,
+    tainters: BTreeMap<String, Box<Tainter>>,
     /// Probe timestamps reset when the cluster leaves full disruption.
     probe_reset: BTreeMap<String, Time>,
     /// When this controller (process) first looked at each node: `tryUpdateNodeHealth` starts a
@@ -308,7 +308,7 @@ impl NodeLifecycleController {
     fn tainter(&mut self, zone: &str, now: Time) -> &mut Tainter {
         self.tainters
             .entry(zone.to_string())
-            .or_insert_with(|| Tainter::new(NODE_EVICTION_RATE, now))
+            .or_insert_with(|| Box::new(Tainter::new(NODE_EVICTION_RATE, now)))
     }
 
     /// Adds and removes taints on the stored node (fresh copy), setting `timeAdded` on new ones

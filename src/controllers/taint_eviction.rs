@@ -59,7 +59,7 @@ struct Work {
 pub struct TaintEvictionController {
     tainted_nodes: BTreeMap<String, Vec<Taint>>,
     /// The TimedWorkerQueue: pod key → scheduled deletion.
-    work: BTreeMap<String, Work>,
+    work: BTreeMap<String, Box<Work>>,
     /// NoExecute taints of each node as last delivered by the watch.
     seen: BTreeMap<String, Vec<Taint>>,
 }
@@ -141,7 +141,8 @@ impl TaintEvictionController {
         if fire_at <= now {
             return self.fire(ctx, key);
         }
-        self.work.insert(key.to_string(), Work { created, fire_at });
+        self.work
+            .insert(key.to_string(), Box::new(Work { created, fire_at }));
         ctx.requeue_after(&format!("fire:{key}"), fire_at - now);
         Ok(())
     }

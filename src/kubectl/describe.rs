@@ -837,10 +837,11 @@ fn describe_topology_spread_constraints(w: &mut Writer, tscs: Option<&Value>, sp
             extra_v(t, "whenUnsatisfiable")
         );
         if let Some(sel) = t.get("labelSelector").filter(|v| !v.is_null()) {
-            let formatted = match serde_json::from_value::<crate::api::LabelSelector>(sel.clone()) {
-                Ok(ls) => super::printers::format_label_selector(Some(&ls)),
-                Err(_) => "<error>".to_string(),
-            };
+            let formatted =
+                match crate::api::value_de::from_value::<crate::api::LabelSelector>(sel.clone()) {
+                    Ok(ls) => super::printers::format_label_selector(Some(&ls)),
+                    Err(_) => "<error>".to_string(),
+                };
             line.push_str(&format!(" for selector {formatted}"));
         }
         w.w(0, &format!("{line}\n"));
@@ -1107,14 +1108,14 @@ fn describe_pod(sim: &Simulation, pod: &Pod, show_events: bool) -> String {
         .spec
         .extra
         .get("ephemeralContainers")
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .and_then(|v| crate::api::value_de::from_value(v.clone()).ok())
         .unwrap_or_default();
     if !ephemeral.is_empty() {
         let statuses: Vec<ContainerStatus> = pod
             .status
             .extra
             .get("ephemeralContainerStatuses")
-            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .and_then(|v| crate::api::value_de::from_value(v.clone()).ok())
             .unwrap_or_default();
         describe_containers(
             &mut w,

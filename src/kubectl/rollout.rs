@@ -559,7 +559,7 @@ fn run_status(
 /// # Errors
 /// `unable to find the specified revision`.
 pub fn view_history(rss: &[ReplicaSet], pin_revision: i64) -> Result<String, String> {
-    let mut history: BTreeMap<i64, PodTemplateSpec> = BTreeMap::new();
+    let mut history: BTreeMap<i64, Box<PodTemplateSpec>> = BTreeMap::new();
     for rs in rss {
         let Ok(v) = revision(&rs.metadata) else {
             continue;
@@ -575,7 +575,7 @@ pub fn view_history(rss: &[ReplicaSet], pin_revision: i64) -> Result<String, Str
                 .annotations
                 .insert(CHANGE_CAUSE_ANNOTATION.into(), cause.clone());
         }
-        history.insert(v, t);
+        history.insert(v, Box::new(t));
     }
     if history.is_empty() {
         return Ok("No rollout history found.".into());
@@ -601,11 +601,11 @@ pub fn view_history(rss: &[ReplicaSet], pin_revision: i64) -> Result<String, Str
 }
 
 /// `DeploymentHistoryViewer.GetHistory`: the ReplicaSet of each revision.
-fn get_history(rss: &[ReplicaSet]) -> BTreeMap<i64, ReplicaSet> {
+fn get_history(rss: &[ReplicaSet]) -> BTreeMap<i64, Box<ReplicaSet>> {
     let mut m = BTreeMap::new();
     for rs in rss {
         if let Ok(v) = revision(&rs.metadata) {
-            m.insert(v, rs.clone());
+            m.insert(v, Box::new(rs.clone()));
         }
     }
     m
@@ -652,7 +652,8 @@ fn revision_template(cr: &crate::api::ControllerRevision) -> Result<PodTemplateS
     if let Some(m) = t.as_object_mut() {
         m.remove("$patch");
     }
-    serde_json::from_value(t).map_err(|_| format!("unable to parse history {}", cr.metadata.name))
+    crate::api::value_de::from_value(t)
+        .map_err(|_| format!("unable to parse history {}", cr.metadata.name))
 }
 
 /// `printHistory` over ControllerRevisions.
@@ -841,7 +842,7 @@ fn run_history(
                     }
                 }
             } else {
-                history.values().collect()
+                history.values().map(|rs| &**rs).collect()
             };
             for rs in chosen {
                 let o = Object::ReplicaSet(rs.clone());
@@ -1372,7 +1373,7 @@ spec:
         );
         let h = get_history(&rss);
         assert_eq!(h.len(), 4);
-        assert_eq!(h[&2], rss[1]);
+        assert_eq!(*h[&2], rss[1]);
         assert_eq!(
             view_history(&rss, 9).unwrap_err(),
             "unable to find the specified revision"

@@ -257,7 +257,7 @@ impl Scenario {
         if is_scenario {
             let v = docs.into_iter().next().expect("one doc");
             let s: Scenario =
-                serde_json::from_value(v).map_err(|e| err("scenario", e.to_string()))?;
+                crate::api::value_de::from_value(v).map_err(|e| err("scenario", e.to_string()))?;
             if !s.api_version.is_empty() && s.api_version != SCENARIO_API_VERSION {
                 return Err(err(
                     "apiVersion",

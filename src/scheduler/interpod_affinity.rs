@@ -98,7 +98,8 @@ fn affinity_field<'a>(pod: &'a Pod, field: &str) -> Option<&'a Value> {
 /// `spec.affinity.podAffinity` (`"podAffinity"`) or `podAntiAffinity`, when set. A value that
 /// does not have the API shape (which the API server would reject) reads as unset.
 pub fn pod_affinity_spec(pod: &Pod, field: &str) -> Option<PodAffinitySpec> {
-    affinity_field(pod, field).and_then(|v| PodAffinitySpec::deserialize(v).ok())
+    affinity_field(pod, field)
+        .and_then(|v| crate::api::value_de::from_value::<PodAffinitySpec>(v.clone()).ok())
 }
 
 /// Whether the pod sets `podAffinity` or `podAntiAffinity` (`NodeInfo.PodsWithAffinity`).

@@ -140,7 +140,7 @@ fn constraint_specs(pod: &Pod) -> Vec<ConstraintSpec> {
         .extra
         .get("topologySpreadConstraints")
         .cloned()
-        .and_then(|v| serde_json::from_value(v).ok())
+        .and_then(|v| crate::api::value_de::from_value(v).ok())
         .unwrap_or_default()
 }
 

@@ -25,7 +25,6 @@ use crate::api::meta::LabelSelector;
 use crate::api::Pod;
 use crate::features::FeatureGates;
 use crate::sort::CollectBTreeMap as _;
-use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -154,7 +153,7 @@ fn strings(v: Option<&Value>, path: &str, errs: &mut Vec<FieldError>) -> Vec<Str
 /// A label selector field: `None` when absent, null or not of the selector's shape (reported).
 fn selector(v: Option<&Value>, path: &str, errs: &mut Vec<FieldError>) -> Option<LabelSelector> {
     let m = obj(v, path, errs)?;
-    match LabelSelector::deserialize(Value::Object(m.clone())) {
+    match crate::api::value_de::from_value::<LabelSelector>(Value::Object(m.clone())) {
         Ok(s) => Some(s),
         Err(_) => {
             errs.push(wrong_type(

@@ -26,7 +26,6 @@ use crate::api::core::{
 };
 use crate::api::errors::{go_json, write_go_json_string, FieldError};
 use crate::features::FeatureGates;
-use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -421,7 +420,7 @@ pub fn validate_preferred_scheduling_terms(terms: Option<&Value>, path: &str) ->
         let term = if pref.is_null() {
             NodeSelectorTerm::default()
         } else {
-            match NodeSelectorTerm::deserialize(pref.clone()) {
+            match crate::api::value_de::from_value::<NodeSelectorTerm>(pref.clone()) {
                 Ok(term) => term,
                 Err(_) => {
                     errs.push(FieldError::invalid(
@@ -1369,7 +1368,7 @@ fn validate_ephemeral_containers(
     let mut all: BTreeSet<String> = other.iter().map(|s| s.to_string()).collect();
     for (i, raw) in list.iter().enumerate() {
         let p = idx(path, i);
-        let Ok(c) = serde_json::from_value::<Container>(raw.clone()) else {
+        let Ok(c) = crate::api::value_de::from_value::<Container>(raw.clone()) else {
             continue;
         };
         errs.extend(validate_container_common(&c, ctx, &spec.restart_policy, &p));

@@ -111,7 +111,7 @@ fn extra_statuses(pod: &Pod, key: &str) -> Vec<ContainerStatus> {
     pod.status
         .extra
         .get(key)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .and_then(|v| crate::api::value_de::from_value(v.clone()).ok())
         .unwrap_or_default()
 }
 

@@ -1037,7 +1037,7 @@ fn validate_ephemeral_volume_source(errs: &mut Vec<FieldError>, src: &Obj, path:
             &child(&meta_path, "annotations"),
         ));
         let labels: crate::api::meta::Labels = obj(meta, "labels")
-            .and_then(|l| serde_json::from_value(Value::Object(l.clone())).ok())
+            .and_then(|l| crate::api::value_de::from_value(Value::Object(l.clone())).ok())
             .unwrap_or_default();
         errs.extend(validate_labels(&labels, &child(&meta_path, "labels")));
         for (member, reported) in TEMPLATE_META_FORBIDDEN {
@@ -1051,7 +1051,7 @@ fn validate_ephemeral_volume_source(errs: &mut Vec<FieldError>, src: &Obj, path:
     }
     let spec: crate::api::core_more::PersistentVolumeClaimSpec = t
         .get("spec")
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .and_then(|v| crate::api::value_de::from_value(v.clone()).ok())
         .unwrap_or_default();
     errs.extend(
         crate::api::sts_ds_validation::validate_persistent_volume_claim_spec(

@@ -24,7 +24,7 @@ pub struct BackoffRecord {
 /// `backoffStore`: the controller's in-memory records, by Job key.
 #[derive(Clone, Debug, Default)]
 pub struct BackoffStore {
-    store: BTreeMap<String, BackoffRecord>,
+    store: BTreeMap<String, Box<BackoffRecord>>,
 }
 
 impl BackoffStore {
@@ -34,7 +34,7 @@ impl BackoffStore {
 
     /// `updateBackoffRecord`.
     pub fn update_backoff_record(&mut self, r: BackoffRecord) {
-        self.store.insert(r.key.clone(), r);
+        self.store.insert(r.key.clone(), Box::new(r));
     }
 
     /// `removeBackoffRecord`.
@@ -43,7 +43,7 @@ impl BackoffStore {
     }
 
     pub fn get(&self, key: &str) -> Option<&BackoffRecord> {
-        self.store.get(key)
+        self.store.get(key).map(|r| &**r)
     }
 
     /// `newBackoffRecord`: the stored record updated with the pods that finished since the last
@@ -56,11 +56,15 @@ impl BackoffStore {
         new_succeeded: &[&Pod],
         new_failed: &[&Pod],
     ) -> BackoffRecord {
-        let mut b = self.store.get(key).cloned().unwrap_or(BackoffRecord {
-            key: key.into(),
-            failures_after_last_success: 0,
-            last_failure_time: None,
-        });
+        let mut b = self
+            .store
+            .get(key)
+            .map(|r| (**r).clone())
+            .unwrap_or(BackoffRecord {
+                key: key.into(),
+                failures_after_last_success: 0,
+                last_failure_time: None,
+            });
         let mut succ = new_succeeded.to_vec();
         let mut fail = new_failed.to_vec();
         sort_by_finished_time(&mut succ);
