@@ -204,6 +204,8 @@ pub struct Store {
     by_uid: BTreeMap<String, ObjectRef>,
     /// owner uid → dependents.
     by_owner: BTreeMap<String, BTreeSet<ObjectRef>>,
+    /// Objects without a controller reference (no ownerReference with `controller: true`).
+    uncontrolled: BTreeSet<ObjectRef>,
     /// node name → pods bound to it ("" = unscheduled).
     pods_by_node: BTreeMap<String, BTreeSet<ObjectRef>>,
     /// namespace → label key → label value → pods carrying that label, by name.
@@ -359,6 +361,66 @@ impl Store {
             .filter_map(|r| self.get_ref(r))
     }
 
+    /// The objects of `kind` in `namespace` that have no controller reference, in name order.
+    pub fn uncontrolled<'a>(
+        &'a self,
+        kind: &'static str,
+        namespace: &'a str,
+    ) -> impl Iterator<Item = &'a Object> + 'a {
+        let lo = (kind, namespace, "");
+        self.uncontrolled
+            .range::<dyn RefParts, _>((
+                std::ops::Bound::Included(&lo as &dyn RefParts),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(move |r| r.kind == kind && r.namespace == namespace)
+            .filter_map(|r| self.get_ref(r))
+    }
+
+    /// The objects of `kind` in `namespace` that are controlled by `owner_uid` or by no one, in
+    /// name order: `list_kind(kind, namespace)` without the objects another owner controls,
+    /// found through the owner index and [`Store::uncontrolled`] instead of a walk over the
+    /// namespace.
+    pub fn controlled_by_or_uncontrolled<'a>(
+        &'a self,
+        kind: &'static str,
+        namespace: &'a str,
+        owner_uid: &str,
+    ) -> Vec<&'a Object> {
+        let mut controlled = self
+            .by_owner
+            .get(owner_uid)
+            .into_iter()
+            .flatten()
+            .filter(|r| r.kind == kind && r.namespace == namespace)
+            .filter_map(|r| self.get_ref(r))
+            .filter(|o| {
+                o.meta()
+                    .controller_ref()
+                    .is_some_and(|c| c.uid == owner_uid)
+            })
+            .peekable();
+        let mut orphans = self.uncontrolled(kind, namespace).peekable();
+        // Both are in name order and disjoint (one has a controller, the other none): merge.
+        let mut out = vec![];
+        loop {
+            let next = match (controlled.peek(), orphans.peek()) {
+                (Some(a), Some(b)) => {
+                    if a.meta().name < b.meta().name {
+                        controlled.next()
+                    } else {
+                        orphans.next()
+                    }
+                }
+                (Some(_), None) => controlled.next(),
+                (None, Some(_)) => orphans.next(),
+                (None, None) => break,
+            };
+            out.extend(next);
+        }
+        out
+    }
+
     /// Pods bound to a node (`""` for unscheduled pods).
     pub fn pods_on_node(&self, node: &str) -> impl Iterator<Item = &crate::api::Pod> {
         self.pods_by_node
@@ -466,6 +528,16 @@ impl Store {
             .collect()
     }
 
+    /// [`Store::pods_for_owner`] as the stored objects (borrowed; every one is a pod).
+    pub fn pods_for_owner_arcs<'a>(
+        &'a self,
+        namespace: &str,
+        owner_uid: &str,
+        selector: &crate::api::Selector,
+    ) -> Vec<&'a Arc<Object>> {
+        self.pods_for_owner_refs(namespace, owner_uid, selector)
+    }
+
     fn pods_for_owner_refs<'a>(
         &'a self,
         namespace: &str,
@@ -522,7 +594,7 @@ impl Store {
             && a.owner_references
                 .iter()
                 .zip(&b.owner_references)
-                .all(|(x, y)| x.uid == y.uid)
+                .all(|(x, y)| x.uid == y.uid && x.controller == y.controller)
             && match (old, new) {
                 (Object::Pod(p), Object::Pod(q)) => p.spec.node_name == q.spec.node_name,
                 _ => true,
@@ -542,7 +614,7 @@ impl Store {
             && a.owner_references
                 .iter()
                 .zip(&b.owner_references)
-                .all(|(x, y)| x.uid == y.uid)
+                .all(|(x, y)| x.uid == y.uid && x.controller == y.controller)
     }
 
     /// Points the label index at the new version of a pod whose index keys did not change.
@@ -570,6 +642,13 @@ impl Store {
                 self.by_uid.insert(m.uid.clone(), r.clone());
             } else {
                 self.by_uid.remove(&m.uid);
+            }
+        }
+        if m.controller_ref().is_none() {
+            if add {
+                self.uncontrolled.insert(r.clone());
+            } else {
+                self.uncontrolled.remove(r);
             }
         }
         for owner in &m.owner_references {
@@ -687,6 +766,30 @@ impl Store {
 
     pub fn has_pending_changes(&self) -> bool {
         !self.changes.is_empty()
+    }
+}
+
+#[cfg(test)]
+impl Store {
+    /// Recomputes the set of uncontrolled objects from the objects themselves and compares it
+    /// with the incrementally kept one (tests of the owner index).
+    pub(crate) fn check_uncontrolled_index(&self) -> Result<(), String> {
+        let recomputed: BTreeSet<&ObjectRef> = self
+            .objects
+            .iter()
+            .filter(|(_, o)| o.meta().controller_ref().is_none())
+            .map(|(r, _)| r)
+            .collect();
+        let kept: BTreeSet<&ObjectRef> = self.uncontrolled.iter().collect();
+        if recomputed == kept {
+            Ok(())
+        } else {
+            Err(format!(
+                "uncontrolled index: missing {:?}, extra {:?}",
+                recomputed.difference(&kept).collect::<Vec<_>>(),
+                kept.difference(&recomputed).collect::<Vec<_>>()
+            ))
+        }
     }
 }
 

@@ -23,6 +23,9 @@ mod tests;
 #[cfg(test)]
 mod apps_ports;
 
+#[cfg(test)]
+mod rs_index_tests;
+
 use crate::api::{
     ApiError, Deployment, LabelSelector, Object, OwnerReference, Pod, ReplicaSet, Resource, Time,
 };
@@ -189,17 +192,18 @@ pub fn get_replica_sets_for_deployment(
     ctx: &mut Ctx,
     d: &Deployment,
 ) -> Result<Vec<ReplicaSet>, ApiError> {
-    // ReplicaSets controlled by another owner are skipped below: they are not cloned.
+    // The namespace's ReplicaSets in name order, without those controlled by another owner
+    // (they are skipped below and not cloned): found through the store's owner index and its
+    // set of uncontrolled objects rather than by walking every ReplicaSet of the namespace.
     let rs_list: Vec<ReplicaSet> = ctx
         .store()
-        .list::<ReplicaSet>(Some(&d.metadata.namespace))
-        .filter(|rs| {
-            rs.metadata
-                .controller_ref()
-                .is_none_or(|r| r.uid == d.metadata.uid)
-        })
+        .controlled_by_or_uncontrolled(ReplicaSet::KIND, &d.metadata.namespace, &d.metadata.uid)
+        .into_iter()
+        .filter_map(ReplicaSet::from_object)
         .cloned()
         .collect();
+    #[cfg(test)]
+    rs_index_tests::verify_rs_list(ctx.store(), d, &rs_list);
     let selector = match &d.spec.selector {
         None => crate::api::Selector::Nothing,
         Some(s) => s.to_selector().map_err(|e| {

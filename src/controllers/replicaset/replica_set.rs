@@ -7,7 +7,7 @@
 //! ([`ReplicaSetController::manage_replicas`]) and writes the status.
 
 use super::replica_set_utils::{
-    calculate_status, calculate_status_from_counts, pod_counts, update_replica_set_status,
+    calculate_status, calculate_status_from_counts, pod_counts_of, update_replica_set_status,
 };
 use crate::api::{
     ApiError, Duration, Object, OwnerReference, Pod, PodTemplateSpec, Reason, ReplicaSet,
@@ -27,7 +27,9 @@ use crate::controllers::{Controller, Ctx};
 use crate::queue::WorkQueue;
 use crate::store::apiserver::DeleteOptions;
 use crate::store::{Change, Store};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// `BurstReplicas`: a ReplicaSet creates or deletes at most this many pods per sync, then sleeps
 /// until the watch events for them arrive.
@@ -72,6 +74,25 @@ impl OwnerKind {
             }
             _ => None,
         }
+    }
+
+    /// The owner as a ReplicaSet view borrowed from `o` when it is a ReplicaSet (no copy), or
+    /// converted from a ReplicationController.
+    pub fn view_cow(self, o: &Object) -> Option<Cow<'_, ReplicaSet>> {
+        match (self, o) {
+            (OwnerKind::ReplicaSet, Object::ReplicaSet(rs)) => Some(Cow::Borrowed(rs)),
+            (OwnerKind::ReplicationController, Object::ReplicationController(rc)) => {
+                Some(Cow::Owned(rc.to_replica_set()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The stored owner itself (shared with the store, not copied), if it is of this kind.
+    pub fn get_shared(self, store: &Store, namespace: &str, name: &str) -> Option<Arc<Object>> {
+        store
+            .get_arc_by_parts(self.kind(), namespace, name)
+            .filter(|o| o.kind() == self.kind())
     }
 
     /// The stored owner and its ReplicaSet view.
@@ -522,11 +543,31 @@ impl ReplicaSetController {
         namespace: &str,
         cref: &OwnerReference,
     ) -> Option<ReplicaSet> {
+        self.resolve_controller_ref_view(store, namespace, cref)
+            .map(Cow::into_owned)
+    }
+
+    /// [`Self::resolve_controller_ref`] borrowing a ReplicaSet from the store (the informer
+    /// handlers read only its key and `minReadySeconds`).
+    fn resolve_controller_ref_view<'a>(
+        &self,
+        store: &'a Store,
+        namespace: &str,
+        cref: &OwnerReference,
+    ) -> Option<Cow<'a, ReplicaSet>> {
         if cref.kind != self.owner_kind.kind() {
             return None;
         }
-        let (_, rs) = self.owner_kind.get(store, namespace, &cref.name)?;
-        (rs.metadata.uid == cref.uid).then_some(rs)
+        let found = if self.owner_kind == OwnerKind::ReplicaSet {
+            store
+                .get::<ReplicaSet>(namespace, &cref.name)
+                .map(Cow::Borrowed)
+        } else {
+            store
+                .get::<ReplicationController>(namespace, &cref.name)
+                .map(|rc| Cow::Owned(rc.to_replica_set()))
+        };
+        found.filter(|rs| rs.metadata.uid == cref.uid)
     }
 
     // --- informer handlers -------------------------------------------------------------------
@@ -559,7 +600,8 @@ impl ReplicaSetController {
             return;
         }
         if let Some(cref) = pod.metadata.controller_ref() {
-            let Some(rs) = self.resolve_controller_ref(store, &pod.metadata.namespace, cref) else {
+            let Some(rs) = self.resolve_controller_ref_view(store, &pod.metadata.namespace, cref)
+            else {
                 return;
             };
             let key = rs.metadata.key();
@@ -600,14 +642,15 @@ impl ReplicaSetController {
         if ref_changed {
             if let Some(old_ref) = old_ref {
                 if let Some(rs) =
-                    self.resolve_controller_ref(store, &old.metadata.namespace, old_ref)
+                    self.resolve_controller_ref_view(store, &old.metadata.namespace, old_ref)
                 {
                     queue.add_owned(rs.metadata.key());
                 }
             }
         }
         if let Some(cur_ref) = cur_ref {
-            let Some(rs) = self.resolve_controller_ref(store, &cur.metadata.namespace, cur_ref)
+            let Some(rs) =
+                self.resolve_controller_ref_view(store, &cur.metadata.namespace, cur_ref)
             else {
                 return;
             };
@@ -633,7 +676,8 @@ impl ReplicaSetController {
         let Some(cref) = pod.metadata.controller_ref() else {
             return; // nobody cares about orphans going away
         };
-        let Some(rs) = self.resolve_controller_ref(store, &pod.metadata.namespace, cref) else {
+        let Some(rs) = self.resolve_controller_ref_view(store, &pod.metadata.namespace, cref)
+        else {
             return;
         };
         let key = rs.metadata.key();
@@ -651,17 +695,23 @@ impl ReplicaSetController {
     /// (after the status, with its `ReplicaFailure` condition, has been written).
     pub fn sync_replica_set(&mut self, key: &str, ctx: &mut Ctx) -> Result<(), ApiError> {
         let (namespace, name) = split_key(key);
-        let Some((owner, rs)) = self.owner_kind.get(ctx.store(), namespace, name) else {
+        // The stored owner is shared, not copied; a ReplicaSet is read through it in place.
+        let Some(owner) = self.owner_kind.get_shared(ctx.store(), namespace, name) else {
             self.expectations.delete_expectations(key);
             return Ok(());
         };
+        let Some(rs) = self.owner_kind.view_cow(&owner) else {
+            self.expectations.delete_expectations(key);
+            return Ok(());
+        };
+        let rs: &ReplicaSet = &rs;
         let now = ctx.now();
         let rs_needs_sync = self.expectations.satisfied_expectations(key, now);
         let Ok(selector) = label_selector_as_selector(rs.spec.selector.as_ref()) else {
             return Ok(()); // upstream logs the conversion error and gives up on this key
         };
 
-        if let Some(r) = self.try_fast_sync(key, ctx, &owner, &rs, &selector, rs_needs_sync) {
+        if let Some(r) = self.try_fast_sync(key, ctx, &owner, rs, &selector, rs_needs_sync) {
             return r;
         }
 
@@ -674,7 +724,7 @@ impl ReplicaSetController {
             .cloned()
             .collect();
         let active = filter_active_pods(&all_pods);
-        let active = self.claim_pods(ctx, &rs, &selector, active)?;
+        let active = self.claim_pods(ctx, rs, &selector, active)?;
 
         // DeploymentReplicaSetTerminatingReplicas is reported for ReplicaSets only
         // (`EnableStatusTerminatingReplicas` is off for ReplicationControllers, kubernetes#131822).
@@ -690,17 +740,17 @@ impl ReplicaSetController {
 
         let mut manage_replicas_err = None;
         if rs_needs_sync && rs.metadata.deletion_timestamp.is_none() {
-            manage_replicas_err = self.manage_replicas(ctx, &owner, &active, &rs).err();
+            manage_replicas_err = self.manage_replicas(ctx, &owner, &active, rs).err();
         }
 
         let new_status = calculate_status(
-            &rs,
+            rs,
             &active,
             terminating.as_deref(),
             manage_replicas_err.as_ref(),
             now,
         );
-        let updated = update_replica_set_status(ctx, &owner, &rs, new_status)?;
+        let updated = update_replica_set_status(ctx, &owner, rs, new_status)?;
         if let Some(e) = manage_replicas_err {
             return Err(e);
         }
@@ -732,25 +782,38 @@ impl ReplicaSetController {
         let manage = rs_needs_sync && rs.metadata.deletion_timestamp.is_none();
         let with_terminating = ctx.gates.enabled("DeploymentReplicaSetTerminatingReplicas")
             && self.owner_kind == OwnerKind::ReplicaSet;
-        let (counts, active_names) = {
+        // A pod carrying the template's own label map (the usual case: pods are created from
+        // the template and share its map) is matched by the selector exactly when the template
+        // labels are: decided once per sync instead of once per pod.
+        let template_labels = &rs.spec.template.metadata.labels;
+        let template_matches = selector.matches(template_labels);
+        let matches = |pod: &Pod| {
+            if crate::api::meta::Shared::ptr_eq(&pod.metadata.labels, template_labels) {
+                template_matches
+            } else {
+                selector.matches(&pod.metadata.labels)
+            }
+        };
+        let (counts, active_count, active_pods) = {
             let store = ctx.store();
-            let mut claimed: Vec<&Pod> = vec![];
+            let mut claimed: Vec<&Arc<Object>> = vec![];
             let mut terminating = 0i32;
-            for pod in store.pods_for_owner(&rs.metadata.namespace, &rs.metadata.uid, selector) {
+            for o in store.pods_for_owner_arcs(&rs.metadata.namespace, &rs.metadata.uid, selector) {
+                let Object::Pod(pod) = &**o else { continue };
                 if is_pod_active(pod) {
                     // `claim_object`, without side effects or bail out.
                     match pod.metadata.controller_ref() {
                         Some(cref) if cref.uid != rs.metadata.uid => {}
                         Some(_) => {
-                            if selector.matches(&pod.metadata.labels) {
-                                claimed.push(pod);
+                            if matches(pod) {
+                                claimed.push(o);
                             } else if rs.metadata.deletion_timestamp.is_none() {
                                 return None; // would release
                             }
                         }
                         None => {
                             let adoptable = rs.metadata.deletion_timestamp.is_none()
-                                && selector.matches(&pod.metadata.labels)
+                                && matches(pod)
                                 && pod.metadata.deletion_timestamp.is_none()
                                 && (rs.metadata.namespace.is_empty()
                                     || rs.metadata.namespace == pod.metadata.namespace);
@@ -766,7 +829,7 @@ impl ReplicaSetController {
                         .metadata
                         .controller_ref()
                         .is_some_and(|r| r.uid == rs.metadata.uid)
-                    && selector.matches(&pod.metadata.labels)
+                    && matches(pod)
                 {
                     terminating += 1;
                 }
@@ -774,13 +837,26 @@ impl ReplicaSetController {
             if manage && claimed.len() as i64 > i64::from(rs.replicas()) {
                 return None; // would delete
             }
-            let counts = pod_counts(rs, &claimed, with_terminating.then_some(terminating), now);
-            let names: Vec<String> = claimed.iter().map(|p| p.metadata.name.clone()).collect();
-            (counts, names)
+            let counts = pod_counts_of(
+                rs,
+                claimed.iter().filter_map(|o| match &***o {
+                    Object::Pod(p) => Some(p),
+                    _ => None,
+                }),
+                with_terminating.then_some(terminating),
+                now,
+            );
+            // Kept (shared, not copied) only for the availability check below.
+            let active_pods: Vec<Arc<Object>> = if rs.spec.min_ready_seconds > 0 {
+                claimed.iter().map(|o| Arc::clone(o)).collect()
+            } else {
+                vec![]
+            };
+            (counts, claimed.len(), active_pods)
         };
         let mut manage_replicas_err = None;
         if manage {
-            let diff = active_names.len() as i64 - i64::from(rs.replicas());
+            let diff = active_count as i64 - i64::from(rs.replicas());
             if diff < 0 {
                 manage_replicas_err = self.create_replicas(ctx, owner, rs, diff).err();
             }
@@ -797,11 +873,12 @@ impl ReplicaSetController {
         let mrs = updated.spec.min_ready_seconds;
         if mrs > 0 && updated.status.ready_replicas != updated.status.available_replicas {
             // The claimed pods are unchanged in the store: this sync only created pods and
-            // wrote the owner's status.
-            let store = ctx.store();
-            let active = active_names
-                .iter()
-                .filter_map(|n| store.get::<Pod>(&rs.metadata.namespace, n));
+            // wrote the owner's status. (A status write keeps the spec, so `mrs > 0` here means
+            // they were kept above.)
+            let active = active_pods.iter().filter_map(|o| match &**o {
+                Object::Pod(p) => Some(p),
+                _ => None,
+            });
             let next = find_min_next_pod_availability_check(active, mrs, now)
                 .unwrap_or(Duration::from_secs(i64::from(mrs)));
             ctx.requeue_after(key, next);

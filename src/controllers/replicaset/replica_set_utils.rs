@@ -1,9 +1,7 @@
 //! ReplicaSet status: `calculateStatus`, `updateReplicaSetStatus` and the condition helpers of
 //! `pkg/controller/replicaset/replica_set_utils.go`.
 
-use crate::api::{
-    ApiError, Object, Pod, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus, Selector, Time,
-};
+use crate::api::{ApiError, Object, Pod, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus, Time};
 use crate::controllers::controller_utils::{is_pod_available, is_pod_ready};
 use crate::controllers::Ctx;
 
@@ -61,12 +59,31 @@ pub fn pod_counts(
     terminating: Option<i32>,
     now: Time,
 ) -> PodCounts {
-    let template_label = Selector::from_map(&rs.spec.template.metadata.labels);
+    pod_counts_of(rs, active_pods.iter().copied(), terminating, now)
+}
+
+/// [`pod_counts`] over any sequence of active pods. "Fully labeled" is
+/// `labels.SelectorFromSet(template labels).Matches(pod labels)`: every template label is on
+/// the pod with the same value (true at once for a pod sharing the template's label map).
+pub fn pod_counts_of<'a>(
+    rs: &ReplicaSet,
+    active_pods: impl Iterator<Item = &'a Pod>,
+    terminating: Option<i32>,
+    now: Time,
+) -> PodCounts {
+    let template_labels = &rs.spec.template.metadata.labels;
+    let mut replicas = 0;
     let mut fully_labeled = 0;
     let mut ready = 0;
     let mut available = 0;
     for pod in active_pods {
-        if template_label.matches(&pod.metadata.labels) {
+        replicas += 1;
+        let labels = &pod.metadata.labels;
+        if crate::api::meta::Shared::ptr_eq(labels, template_labels)
+            || template_labels
+                .iter()
+                .all(|(k, v)| labels.get(k).is_some_and(|pv| pv == v))
+        {
             fully_labeled += 1;
         }
         if is_pod_ready(pod) {
@@ -77,7 +94,7 @@ pub fn pod_counts(
         }
     }
     PodCounts {
-        replicas: active_pods.len() as i32,
+        replicas,
         fully_labeled,
         ready,
         available,
