@@ -44,7 +44,7 @@ function frame(samples = []) {
   logCursor += log.length;
   return {
     time,
-    duration: sim.duration(),
+    duration: duration(),
     snapshot: sim.snapshot(),
     events: ev.events,
     eventsReset: ev.reset || rewound,
@@ -56,6 +56,18 @@ function frame(samples = []) {
     batch: sim.batch(8 * 86400),
     pdbs: JSON.parse(sim.pdbs()),
   };
+}
+
+/** The scenario's default duration: `Simulation.duration` parses the scenario text, which never
+ * changes for one simulation (`seek` rebuilds from the same text), so once per simulation. */
+let durationOf = null;
+let durationValue = 0;
+function duration() {
+  if (durationOf !== sim) {
+    durationValue = sim.duration();
+    durationOf = sim;
+  }
+  return durationValue;
 }
 
 /** The autoscalers now, and the load curves they are driven by (once per load entry). */
