@@ -91,7 +91,7 @@ const deletion = new DeletionView($("panel-deletion"), {
 });
 const events = new EventsView($("panel-events"));
 const workloadViews = [new StatefulSetView($("panel-statefulset"), { client }), new DaemonSetView($("panel-daemonset"), { client })];
-const cronjob = new CronJobView($("panel-cronjob"), { onFastForward: fastForward, preview: (sch, tz) => client.schedulePreview(sch, tz) });
+const cronjob = new CronJobView($("panel-cronjob"), { onFastForward: fastForward, onFrame: show, preview: (sch, tz) => client.schedulePreview(sch, tz) });
 const job = new JobView($("panel-job"));
 const pdb = new PdbView($("panel-pdb"));
 const konsole = new ConsoleView($("panel-console"), { run: (cmd) => runKubectl(cmd) });
@@ -276,12 +276,11 @@ function tick(now) {
   requestAnimationFrame(tick);
 }
 
+/** The frame after `seconds` more (the CronJob view shows it, see `CronJobView.fastForwardWeek`). */
 async function fastForward(seconds) {
-  if (!state.frame) return false;
+  if (!state.frame) return null;
   pause();
-  const f = await guarded(client.fastForward(seconds));
-  if (f) show(f);
-  return !!f;
+  return guarded(client.fastForward(seconds));
 }
 
 async function step() {

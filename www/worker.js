@@ -34,17 +34,15 @@ function frame(samples = []) {
   const rewound = time < lastTime;
   lastTime = time;
   if (rewound) logCursor = 0;
-  const ev = sim.eventsSince(eventCursor);
+  // As JSON text, capped in the module (only the newest MAX_EVENTS_PER_FRAME are written, with
+  // `reset` set when some were left out): cheaper than `eventsSince`'s object per event.
+  const ev = JSON.parse(sim.eventsSinceJson(eventCursor, MAX_EVENTS_PER_FRAME));
   eventCursor = ev.next;
-  if (ev.events.length > MAX_EVENTS_PER_FRAME) {
-    ev.events = ev.events.slice(-MAX_EVENTS_PER_FRAME);
-    ev.reset = true;
-  }
   const log = sim.timelineLog(logCursor);
   logCursor += log.length;
   return {
     time,
-    duration: sim.duration(),
+    duration: duration(),
     snapshot: sim.snapshot(),
     events: ev.events,
     eventsReset: ev.reset || rewound,
@@ -56,6 +54,18 @@ function frame(samples = []) {
     batch: sim.batch(8 * 86400),
     pdbs: JSON.parse(sim.pdbs()),
   };
+}
+
+/** The scenario's default duration: `Simulation.duration` parses the scenario text, which never
+ * changes for one simulation (`seek` rebuilds from the same text), so once per simulation. */
+let durationOf = null;
+let durationValue = 0;
+function duration() {
+  if (durationOf !== sim) {
+    durationValue = sim.duration();
+    durationOf = sim;
+  }
+  return durationValue;
 }
 
 /** The autoscalers now, and the load curves they are driven by (once per load entry). */

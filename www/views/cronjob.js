@@ -17,9 +17,12 @@ export function scheduledFromName(jobName, cjName, startUnix) {
 }
 
 export class CronJobView {
-  constructor(root, { onFastForward, preview } = {}) {
+  /** `onFastForward(seconds)`: a promise of the frame after running `seconds` more (null when
+   * it failed); `onFrame(frame)`: shows a frame that promise gave. */
+  constructor(root, { onFastForward, onFrame, preview } = {}) {
     this.root = root;
     this.onFastForward = onFastForward;
+    this.onFrame = onFrame;
     this.preview = preview;
     this.jobs = new Map(); // name -> {job, gone: t|null, last: t}
     this.lastTime = -1;
@@ -56,9 +59,11 @@ export class CronJobView {
   }
 
   /** Runs a week of virtual time in chunks (the view redraws after each); clicking again stops.
-   * Chunks start at an hour and grow while a chunk takes under ~150 ms of wall time (a sparse
-   * schedule runs the week in a few steps), shrinking when one takes longer, so the page stays
-   * responsive either way. The simulation's result does not depend on the chunking. */
+   * Chunks start at an hour and grow while the worker takes under ~150 ms of wall time for one
+   * (a sparse schedule runs the week in a few steps), shrinking when one takes longer, so the
+   * page stays responsive either way. The next chunk is asked for as soon as a frame arrives,
+   * before that frame is drawn: the worker runs while the page draws (one chunk in flight).
+   * The simulation's result does not depend on the chunking. */
   async fastForwardWeek() {
     if (this.ffing) {
       this.ffing = false;
@@ -68,13 +73,21 @@ export class CronJobView {
     this.ff.textContent = "⏹ Stop fast-forward";
     this.ff.setAttribute("aria-pressed", "true");
     const end = this.lastTime + 7 * 86400;
+    let asked = this.lastTime;
     let chunk = 3600;
-    while (this.ffing && this.lastTime < end - 1e-6) {
-      const t0 = performance.now();
-      if (!(await this.onFastForward?.(Math.min(chunk, end - this.lastTime)))) break;
-      const ms = performance.now() - t0;
+    const ask = () => {
+      const seconds = Math.min(chunk, end - asked);
+      asked += seconds;
+      return { t0: performance.now(), frame: this.onFastForward?.(seconds) };
+    };
+    let next = this.ffing && asked < end - 1e-6 ? ask() : null;
+    while (next) {
+      const frame = await next.frame;
+      const ms = performance.now() - next.t0;
       if (ms < 150) chunk = Math.min(chunk * 2, 2 * 86400);
       else if (ms > 400) chunk = Math.max(chunk / 2, 600);
+      next = frame && this.ffing && asked < end - 1e-6 ? ask() : null;
+      if (frame) this.onFrame?.(frame);
     }
     this.ffing = false;
     this.ff.textContent = "» Fast-forward a week";

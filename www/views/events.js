@@ -18,13 +18,17 @@ export class EventsView {
   /** Appends `events` (or replaces every row when `reset`). */
   add(events, reset) {
     const stick = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 8;
-    if (reset) this.body.replaceChildren();
-    for (const e of events) {
-      this.body.append(h("tr", { class: e.type === "Warning" ? "ev-warning" : "ev-normal" },
+    // Only the newest MAX_ROWS rows are kept: rows that would be dropped at once are never built
+    // (a fast-forward frame brings thousands of events), and the count of rows to drop is taken
+    // once (Blink counts `childElementCount` by walking the children: a loop testing it per
+    // removal was quadratic, seconds per week of fast-forward).
+    if (reset || events.length >= MAX_ROWS) this.body.replaceChildren();
+    const rows = (events.length > MAX_ROWS ? events.slice(-MAX_ROWS) : events).map((e) =>
+      h("tr", { class: e.type === "Warning" ? "ev-warning" : "ev-normal" },
         h("td", {}, fmtTime(e.time)), h("td", {}, e.type), h("td", {}, e.reason),
         h("td", {}, `${e.kind}/${e.name}`), h("td", {}, e.message)));
-    }
-    while (this.body.childElementCount > MAX_ROWS) this.body.firstElementChild.remove();
+    this.body.append(...rows);
+    for (let extra = this.body.childElementCount - MAX_ROWS; extra > 0; extra--) this.body.firstElementChild.remove();
     if (stick || reset) this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 }
