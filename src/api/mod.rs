@@ -46,6 +46,8 @@ pub mod warnings;
 #[cfg(test)]
 mod warnings_job_strategy_tests;
 #[cfg(test)]
+mod warnings_memo_tests;
+#[cfg(test)]
 mod warnings_strategy_tests;
 #[cfg(test)]
 mod warnings_upstream_tests;

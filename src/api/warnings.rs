@@ -25,6 +25,7 @@ use super::validation::names::{is_dns1123_label, is_valid_label_value};
 use super::validation::quantity::parse_quantity;
 use crate::features::FeatureGates;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// `deprecatedNodeLabels` (pkg/api/node/util.go).
 const DEPRECATED_NODE_LABELS: &[(&str, &str)] = &[
@@ -210,7 +211,7 @@ fn warnings_for_node_selector_term(
 
 /// `GetWarningsForPod(ctx, pod, oldPod)`: the pod warnings with a nil field path.
 pub fn get_warnings_for_pod(pod: &Pod, gates: &FeatureGates) -> Vec<String> {
-    warnings_for_pod_spec_and_meta(None, &pod.spec, &pod.metadata, gates)
+    warnings_for_shared_pod_spec_and_meta(None, &pod.spec, &pod.metadata, gates)
 }
 
 /// `GetWarningsForPodTemplate(ctx, fieldPath, podTemplate, oldPodTemplate)`. The old template
@@ -220,7 +221,57 @@ pub fn get_warnings_for_pod_template(
     template: &PodTemplateSpec,
     gates: &FeatureGates,
 ) -> Vec<String> {
-    warnings_for_pod_spec_and_meta(field_path, &template.spec, &template.metadata, gates)
+    warnings_for_shared_pod_spec_and_meta(field_path, &template.spec, &template.metadata, gates)
+}
+
+/// A spec whose warnings were computed without annotations: the spec (held, so its contents
+/// stay fixed and its address unique), the field path, the `GitRepoVolumeDriver` gate (the one
+/// gate the warnings read) and the warnings.
+type SpecWarnings = (Arc<PodSpec>, Option<String>, bool, Vec<String>);
+
+thread_local! {
+    /// The last few specs' warnings (see [`warnings_for_shared_pod_spec_and_meta`]).
+    static SPEC_WARNINGS: std::cell::RefCell<Vec<SpecWarnings>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`warnings_for_pod_spec_and_meta`] for a shared spec, remembering the last few answers for
+/// objects without annotations: a CronJob's template spec is shared by every Job and pod made
+/// from it, and each create asks for the warnings again. Without annotations the warnings read
+/// only the spec, the field path and one gate.
+fn warnings_for_shared_pod_spec_and_meta(
+    field_path: Option<&str>,
+    spec: &Arc<PodSpec>,
+    meta: &ObjectMeta,
+    gates: &FeatureGates,
+) -> Vec<String> {
+    if !meta.annotations.is_empty() {
+        return warnings_for_pod_spec_and_meta(field_path, spec, meta, gates);
+    }
+    let git_repo = gates.enabled("GitRepoVolumeDriver");
+    let seen = SPEC_WARNINGS.with_borrow(|memo| {
+        memo.iter()
+            .find(|(s, p, g, _)| {
+                Arc::ptr_eq(s, spec) && p.as_deref() == field_path && *g == git_repo
+            })
+            .map(|(_, _, _, w)| w.clone())
+    });
+    if let Some(w) = seen {
+        return w;
+    }
+    let w = warnings_for_pod_spec_and_meta(field_path, spec, meta, gates);
+    SPEC_WARNINGS.with_borrow_mut(|memo| {
+        if memo.len() == 8 {
+            memo.remove(0);
+        }
+        memo.push((
+            spec.clone(),
+            field_path.map(str::to_owned),
+            git_repo,
+            w.clone(),
+        ));
+    });
+    w
 }
 
 /// A container as `pods.VisitContainersWithPath` hands it over (init containers first).

@@ -867,19 +867,26 @@ impl ApiServer {
             }
             _ => (SharedStr::from(&m.name), SharedStr::from(&m.uid)),
         };
+        // The interned strings too, field by field, when equal to the previous event's (one
+        // string compare instead of a search of the interner's set).
+        let prev = self.events.last();
         let i = &mut self.event_strings;
+        let mut get = |prev: Option<&SharedStr>, s: &str| match prev {
+            Some(p) if p.as_str() == s => p.clone(),
+            _ => i.get(s),
+        };
         let e = EventRecord {
             time: self.now,
-            kind: i.get(kind),
-            namespace: i.get(&m.namespace),
+            kind: get(prev.map(|p| &p.kind), kind),
+            namespace: get(prev.map(|p| &p.namespace), &m.namespace),
             name,
             uid,
-            type_: i.get(type_),
-            reason: i.get(reason),
+            type_: get(prev.map(|p| &p.type_), type_),
+            reason: get(prev.map(|p| &p.reason), reason),
             message: message.into(),
-            source: i.get(source),
-            host: i.get(host),
-            field_path: i.get(field_path),
+            source: get(prev.map(|p| &p.source), source),
+            host: get(prev.map(|p| &p.host), host),
+            field_path: get(prev.map(|p| &p.field_path), field_path),
             count: 1,
         };
         self.events.push(e);

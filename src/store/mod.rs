@@ -184,8 +184,73 @@ impl<T: Resource> std::ops::Deref for Shared<T> {
     }
 }
 
-/// Pods by name.
-type PodSet = BTreeMap<String, Arc<Object>>;
+/// Pods by name. Most label values are carried by one pod only (a Job's
+/// `controller-uid`/`job-name` labels, a StatefulSet pod's name label): such a set holds the
+/// pod itself (its name is read from the object), not a map with a copy of the name.
+#[derive(Clone, Debug)]
+enum PodSet {
+    One(Arc<Object>),
+    Many(BTreeMap<String, Arc<Object>>),
+}
+
+impl PodSet {
+    fn len(&self) -> usize {
+        match self {
+            PodSet::One(_) => 1,
+            PodSet::Many(m) => m.len(),
+        }
+    }
+
+    /// (name, pod) in name order.
+    fn iter(&self) -> impl Iterator<Item = (&str, &Arc<Object>)> {
+        let (one, many) = match self {
+            PodSet::One(o) => (Some((o.meta().name.as_str(), o)), None),
+            PodSet::Many(m) => (None, Some(m.iter().map(|(k, v)| (k.as_str(), v)))),
+        };
+        one.into_iter().chain(many.into_iter().flatten())
+    }
+
+    fn values(&self) -> impl Iterator<Item = &Arc<Object>> {
+        self.iter().map(|(_, o)| o)
+    }
+
+    fn get_mut(&mut self, name: &str) -> Option<&mut Arc<Object>> {
+        match self {
+            PodSet::One(o) => (o.meta().name == name).then_some(o),
+            PodSet::Many(m) => m.get_mut(name),
+        }
+    }
+
+    /// Adds or replaces the pod named `name` (`o`'s name).
+    fn insert(&mut self, name: &str, o: Arc<Object>) {
+        match self {
+            PodSet::One(first) if first.meta().name == name => *first = o,
+            PodSet::One(first) => {
+                let mut m = BTreeMap::new();
+                m.insert(first.meta().name.clone(), first.clone());
+                m.insert(name.to_owned(), o);
+                *self = PodSet::Many(m);
+            }
+            PodSet::Many(m) => match m.get_mut(name) {
+                Some(slot) => *slot = o,
+                None => {
+                    m.insert(name.to_owned(), o);
+                }
+            },
+        }
+    }
+
+    /// Removes the pod named `name`; whether the set is empty afterwards.
+    fn remove(&mut self, name: &str) -> bool {
+        match self {
+            PodSet::One(o) => o.meta().name == name,
+            PodSet::Many(m) => {
+                m.remove(name);
+                m.is_empty()
+            }
+        }
+    }
+}
 
 /// `map.entry(key.to_owned()).or_default()` that copies the key only when it is new.
 fn get_or_insert<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> &'m mut V {
@@ -495,8 +560,8 @@ impl Store {
         if let [one] = sets.as_slice() {
             return one.values().collect();
         }
-        let by_name: BTreeMap<&String, &Arc<Object>> =
-            sets.into_iter().flatten().collect_btree_map();
+        let by_name: BTreeMap<&str, &Arc<Object>> =
+            sets.into_iter().flat_map(|s| s.iter()).collect_btree_map();
         by_name.into_values().collect()
     }
 
@@ -675,14 +740,19 @@ impl Store {
                     // Existing levels are found by `&str`: only new keys are copied.
                     let by_key = get_or_insert(&mut self.pods_by_label, &m.namespace);
                     let by_value = get_or_insert(by_key, k);
-                    get_or_insert(by_value, v).insert(m.name.clone(), shared.clone());
+                    match by_value.get_mut(v.as_str()) {
+                        Some(set) => set.insert(&m.name, shared.clone()),
+                        None => {
+                            by_value.insert(v.clone(), PodSet::One(shared.clone()));
+                        }
+                    }
                 } else if let Some(by_key) = self.pods_by_label.get_mut(&m.namespace) {
                     if let Some(by_value) = by_key.get_mut(k) {
-                        if let Some(set) = by_value.get_mut(v) {
-                            set.remove(&m.name);
-                            if set.is_empty() {
-                                by_value.remove(v);
-                            }
+                        if by_value
+                            .get_mut(v.as_str())
+                            .is_some_and(|set| set.remove(&m.name))
+                        {
+                            by_value.remove(v.as_str());
                         }
                         if by_value.is_empty() {
                             by_key.remove(k);
@@ -951,3 +1021,6 @@ mod tests {
 
 #[cfg(test)]
 mod pod_status_api_tests;
+
+#[cfg(test)]
+mod label_index_tests;

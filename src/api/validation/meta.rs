@@ -37,12 +37,39 @@ pub fn validate_label_name(name: &str, path: &str) -> Vec<FieldError> {
         .collect()
 }
 
+thread_local! {
+    /// The last few label keys found valid (`IsQualifiedName` reads nothing but the key): the
+    /// same few keys (`app`, `batch.kubernetes.io/controller-uid`, `job-name`, ...) come back on
+    /// every create of a workload's objects.
+    static VALID_LABEL_KEYS: std::cell::RefCell<Vec<Box<str>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn known_valid_label_key(k: &str) -> bool {
+    VALID_LABEL_KEYS.with_borrow(|keys| keys.iter().any(|x| **x == *k))
+}
+
+fn remember_valid_label_key(k: &str) {
+    VALID_LABEL_KEYS.with_borrow_mut(|keys| {
+        if keys.len() == 16 {
+            keys.remove(0);
+        }
+        keys.push(k.into());
+    });
+}
+
 /// `ValidateLabels`: every key a qualified name, every value a valid label value. Errors are
 /// reported on the map's path (`metadata.labels`), in key order.
 pub fn validate_labels(labels: &Labels, path: &str) -> Vec<FieldError> {
     let mut errs = vec![];
     for (k, v) in labels {
-        errs.extend(validate_label_name(k, path));
+        if !known_valid_label_key(k) {
+            let key_errs = validate_label_name(k, path);
+            if key_errs.is_empty() {
+                remember_valid_label_key(k);
+            }
+            errs.extend(key_errs);
+        }
         for m in is_valid_label_value(v) {
             errs.push(FieldError::invalid(path, v.as_str(), m));
         }

@@ -10,6 +10,8 @@ pub mod affinity;
 mod affinity_tests;
 pub mod conditions;
 pub mod ip;
+#[cfg(test)]
+mod label_key_memo_tests;
 pub mod meta;
 pub mod names;
 pub mod names_more;
