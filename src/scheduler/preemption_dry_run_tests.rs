@@ -3,32 +3,10 @@
 //! the 1.35 handling of a node that needs no victim, the nominated-node clearing of
 //! `Preempt` / `prepareCandidate`, and the seeded offset in the scheduler.
 
-use super::preemption_tests::{node, pod};
+use super::preemption_pdb_tests::store_of;
+use super::preemption_tests::{node, pod, HIGH, LARGE, LOW, MID, SMALL, VERY_HIGH, VERY_LARGE};
 use super::*;
 use crate::api::LabelSelector;
-
-const LOW: i32 = 0;
-const MID: i32 = 100;
-const HIGH: i32 = 1000;
-const VERY_HIGH: i32 = 10000;
-
-const SMALL: &[(&str, &str)] = &[("cpu", "100m"), ("memory", "100")];
-const LARGE: &[(&str, &str)] = &[("cpu", "300m"), ("memory", "300")];
-const VERY_LARGE: &[(&str, &str)] = &[("cpu", "500m"), ("memory", "500")];
-
-fn store_of(nodes: Vec<Node>, pods: Vec<Pod>, pdbs: Vec<PodDisruptionBudget>) -> Store {
-    let mut s = Store::new();
-    for n in nodes {
-        s.put(Object::Node(n));
-    }
-    for p in pods {
-        s.put(Object::Pod(p));
-    }
-    for b in pdbs {
-        s.put(Object::PodDisruptionBudget(b));
-    }
-    s
-}
 
 /// The inputs `preempt` hands the dry run, built from the store: the nodes whose filter status
 /// for `p` is Unschedulable (`all`: every node, as upstream's TestDryRunPreemption passes the

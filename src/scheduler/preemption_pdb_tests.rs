@@ -3,19 +3,11 @@
 //! in the store. Each row checks the picked node and its victims and, through the dry run's
 //! candidate list, every candidate's victims and `NumPDBViolations`.
 
-use super::preemption_tests::{self, node};
+use super::preemption_tests::{
+    self, node, HIGH, LARGE, LOW, MEDIUM, MID, ONE_POD, VERY_HIGH, VERY_LARGE,
+};
 use super::*;
 use crate::api::LabelSelector;
-
-const LOW: i32 = 0;
-const MID: i32 = 100;
-const HIGH: i32 = 1000;
-const VERY_HIGH: i32 = 10000;
-
-const MEDIUM: &[(&str, &str)] = &[("cpu", "200m"), ("memory", "200")];
-const LARGE: &[(&str, &str)] = &[("cpu", "300m"), ("memory", "300")];
-const VERY_LARGE: &[(&str, &str)] = &[("cpu", "500m"), ("memory", "500")];
-const ONE_POD: &[(&str, &str)] = &[("pods", "1")];
 
 /// `st.MakePod().Name(name).UID(name).Namespace("default").Priority(prio).Node(node)
 /// .Req(req).Label(..)`: `preemption_tests`' pod with labels.
@@ -62,7 +54,7 @@ fn pdb(
     pdb_in("default", name, match_labels, allowed, disrupted)
 }
 
-fn store_of(nodes: Vec<Node>, pods: Vec<Pod>, pdbs: Vec<PodDisruptionBudget>) -> Store {
+pub(super) fn store_of(nodes: Vec<Node>, pods: Vec<Pod>, pdbs: Vec<PodDisruptionBudget>) -> Store {
     let mut s = Store::new();
     for n in nodes {
         s.put(Object::Node(n));

@@ -9,16 +9,16 @@ use crate::api::{Container, Quantity, ResourceRequirements};
 use crate::test_fixtures::taint;
 
 const NEG: i32 = -100;
-const LOW: i32 = 0;
-const MID: i32 = 100;
-const HIGH: i32 = 1000;
-const VERY_HIGH: i32 = 10000;
+pub(super) const LOW: i32 = 0;
+pub(super) const MID: i32 = 100;
+pub(super) const HIGH: i32 = 1000;
+pub(super) const VERY_HIGH: i32 = 10000;
 
-const SMALL: &[(&str, &str)] = &[("cpu", "100m"), ("memory", "100")];
-const MEDIUM: &[(&str, &str)] = &[("cpu", "200m"), ("memory", "200")];
-const LARGE: &[(&str, &str)] = &[("cpu", "300m"), ("memory", "300")];
-const VERY_LARGE: &[(&str, &str)] = &[("cpu", "500m"), ("memory", "500")];
-const ONE_POD: &[(&str, &str)] = &[("pods", "1")];
+pub(super) const SMALL: &[(&str, &str)] = &[("cpu", "100m"), ("memory", "100")];
+pub(super) const MEDIUM: &[(&str, &str)] = &[("cpu", "200m"), ("memory", "200")];
+pub(super) const LARGE: &[(&str, &str)] = &[("cpu", "300m"), ("memory", "300")];
+pub(super) const VERY_LARGE: &[(&str, &str)] = &[("cpu", "500m"), ("memory", "500")];
+pub(super) const ONE_POD: &[(&str, &str)] = &[("pods", "1")];
 /// Upstream's `nodeRes` is 200m CPU, and the "Insufficient cpu" rows hand the plugin an
 /// Unschedulable status for it. kubeplay runs the real filter, which (like upstream's
 /// NodeResourcesFit) calls a request above the node's allocatable UnschedulableAndUnresolvable,
