@@ -228,3 +228,38 @@ fn an_unknown_kubectl_command_is_a_usage_error_on_stderr() {
         "{err}"
     );
 }
+
+/// Each argument after `--` reaches kubectl as the one word the shell passed: a JSON patch keeps
+/// its double quotes (they were stripped by the console tokenizer when the argument had no
+/// space), so `kubectl patch -p '{"spec":{"replicas":2}}'` works as in a shell.
+#[test]
+fn kubectl_arguments_with_quotes_reach_kubectl_unchanged() {
+    let (out, err, ok) = kubeplay(&[
+        "kubectl",
+        "deployment-rollover",
+        "--at",
+        "1m",
+        "--",
+        "patch",
+        "deployment",
+        "nginx-deployment",
+        "-p",
+        r#"{"spec":{"replicas":2}}"#,
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "deployment.apps/nginx-deployment patched\n");
+    // A label value with a single quote is one word too (and invalid, as upstream says).
+    let (_, err, ok) = kubeplay(&[
+        "kubectl",
+        "deployment-rollover",
+        "--at",
+        "1m",
+        "--",
+        "label",
+        "deployment",
+        "nginx-deployment",
+        "it's=x",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("it's"), "{err}");
+}

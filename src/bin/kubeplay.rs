@@ -272,16 +272,12 @@ fn run(args: &[String]) -> Result<String, String> {
             let mut sim = build(&s)?;
             let end = sim.start + at;
             sim.run_until(end).map_err(|e| format!("error: {e}"))?;
+            // Each argument the shell handed us is one word: quote it so the console's
+            // tokenizer gives it back unchanged (quotes in `-p '{"spec":…}'` included).
             let line = a
                 .rest
                 .iter()
-                .map(|x| {
-                    if x.contains(' ') {
-                        format!("'{x}'")
-                    } else {
-                        x.clone()
-                    }
-                })
+                .map(|x| kubeplay::interop::export::shell_quote(x))
                 .collect::<Vec<_>>()
                 .join(" ");
             let stdin = if reads_stdin(&a.rest) {

@@ -403,6 +403,29 @@ pub fn export_scenario(s: &Scenario) -> Result<Vec<(String, String)>, InteropErr
 mod tests {
     use super::*;
 
+    /// What `shell_quote` writes, the console's tokenizer reads back as the same one word.
+    #[test]
+    fn quoted_words_tokenize_back_unchanged() {
+        for w in [
+            "web",
+            "",
+            "a b",
+            "it's",
+            r#"{"spec":{"replicas":2}}"#,
+            r#"a\b"c"$x`y`"#,
+            "tab\there\nnew\nline",
+            "'''",
+            "\\",
+        ] {
+            let line = format!("x {} y", shell_quote(w));
+            assert_eq!(
+                crate::kubectl::args::tokenize(&line).unwrap(),
+                vec!["x".to_string(), w.to_string(), "y".to_string()],
+                "{w:?}"
+            );
+        }
+    }
+
     #[test]
     fn quoting() {
         assert_eq!(shell_quote("web"), "web");
