@@ -263,3 +263,48 @@ fn kubectl_arguments_with_quotes_reach_kubectl_unchanged() {
     assert!(!ok);
     assert!(err.contains("it's"), "{err}");
 }
+
+/// `-o jsonpath` writes to standard output (it went only to the page's console text), with no
+/// newline of its own; the blank line between the tables of `get pods,deploy` too.
+#[test]
+fn kubectl_jsonpath_and_table_separators_reach_standard_output() {
+    let (out, err, ok) = kubeplay(&[
+        "kubectl",
+        "deployment-rollover",
+        "--at",
+        "1m",
+        "--",
+        "get",
+        "deploy",
+        "nginx-deployment",
+        "-o",
+        r#"jsonpath={.metadata.name}{"\t"}{.spec.replicas}{"\n"}"#,
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out, "nginx-deployment\t5\n");
+    let (out, err, ok) = kubeplay(&[
+        "kubectl",
+        "deployment-rollover",
+        "--at",
+        "1m",
+        "--",
+        "get",
+        "pods,deploy",
+    ]);
+    assert!(ok, "{err}");
+    let blank = out
+        .lines()
+        .position(str::is_empty)
+        .expect("a blank line between tables");
+    assert!(
+        out.lines().nth(blank + 1).unwrap().starts_with("NAME "),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .nth(blank + 2)
+            .unwrap()
+            .starts_with("deployment.apps/nginx-deployment"),
+        "{out}"
+    );
+}

@@ -117,7 +117,7 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         _ => {
             let v = serde_json::to_value(EventList::new(&events)).unwrap_or_default();
             // The JSONPath printer writes no newline of its own.
-            out.text.push_str(&jsonpath::print(&template, &v)?);
+            out.print_raw(&jsonpath::print(&template, &v)?);
         }
     }
     Ok(())

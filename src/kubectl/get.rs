@@ -119,7 +119,7 @@ pub(crate) fn run(
                 output::list_value(items.iter().map(Item::to_value).collect())
             };
             // The JSONPath printer writes no newline of its own.
-            out.text.push_str(&jsonpath::print_opts(
+            out.print_raw(&jsonpath::print_opts(
                 &template,
                 &v,
                 allow_missing_keys(&p),
@@ -318,8 +318,7 @@ fn get_scale(
                 output::list_value(scales.iter().map(|(_, v)| v.clone()).collect())
             };
             if format == "jsonpath" {
-                out.text
-                    .push_str(&jsonpath::print_opts(template, &v, allow_missing_keys(p))?);
+                out.print_raw(&jsonpath::print_opts(template, &v, allow_missing_keys(p))?);
             } else {
                 out.print(&output::print_value(format, &v));
             }
@@ -543,7 +542,7 @@ pub(crate) fn print_tables(
             pending.clear();
             if !s.is_empty() {
                 if *separator_ready {
-                    out.text.push('\n');
+                    out.print_raw("\n");
                     *separator_ready = false;
                 }
                 out.print(&s);

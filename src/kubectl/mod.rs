@@ -181,6 +181,12 @@ impl Out {
     pub fn print(&mut self, s: &str) {
         self.write(s, false);
     }
+    /// Appends text to standard output as it is, without ending a line (the JSONPath printer
+    /// writes no newline of its own; a blank line between tables).
+    pub fn print_raw(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.stdout.push_str(s);
+    }
     /// Appends text kubectl writes to standard error (`o.ErrOut`): notices such as
     /// `No resources found`, deprecation warnings, per-object errors.
     pub fn eprint(&mut self, s: &str) {
