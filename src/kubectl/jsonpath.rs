@@ -233,6 +233,22 @@ pub fn parse_path(s: &str) -> Result<Path, String> {
 ///
 /// # Errors
 /// Unbalanced braces, `{end}` without `{range}`, or a bad path.
+/// The path after the `range` keyword of an action, if it is one. Upstream's parser reads
+/// `range` as an identifier ended by any terminator (`isTerminator`: space, `.`, `[`, `$`, `@`
+/// …), so `{range.items[*]}` is `{range .items[*]}`; a bare `{range}` ranges over the current
+/// object.
+fn range_keyword(action: &str) -> Option<&str> {
+    let rest = action.strip_prefix("range")?;
+    match rest.chars().next() {
+        None => Some("@"),
+        Some(c) if c.is_whitespace() || matches!(c, '.' | '[' | '$' | '@') => {
+            let p = rest.trim_start();
+            Some(if p.is_empty() { "@" } else { p })
+        }
+        Some(_) => None,
+    }
+}
+
 pub fn parse(template: &str) -> Result<Template, String> {
     let mut stack: Vec<(Option<Path>, Vec<Node>)> = vec![(None, vec![])];
     let mut rest = template;
@@ -278,7 +294,7 @@ pub fn parse(template: &str) -> Result<Template, String> {
                 Some(top) => top.1.push(Node::Range(path, body)),
                 None => return Err("not in range, nothing to end".into()),
             }
-        } else if let Some(p) = action.strip_prefix("range ") {
+        } else if let Some(p) = range_keyword(action) {
             stack.push((Some(parse_path(p)?), vec![]));
         } else if action.len() >= 2 && (action.starts_with('"') && action.ends_with('"')) {
             let lit = parse_literal(action)?;
@@ -702,6 +718,13 @@ mod tests {
             run("name={.items[1].metadata.name} missing={.items[1].spec.nodeName}."),
             "name=b missing=."
         );
+        // The keyword needs no space before a path (upstream's identifier ends at `.`).
+        assert_eq!(
+            run("{range.items[*]}{.metadata.name}{\"\\n\"}{end}"),
+            "a\nb\n"
+        );
+        assert_eq!(run("{range@.items[*]}[{.metadata.name}]{end}"), "[a][b]");
+        assert!(parse("{rangex .items[*]}{end}").is_err());
         assert!(parse("{range .items[*]}{.x}").is_err());
         assert!(parse("{.items[0}").is_err());
         assert!(parse("{end}").is_err());
