@@ -34,6 +34,8 @@ pub mod yaml;
 
 mod apply;
 mod autoscale;
+mod create_cronjob;
+mod create_deployment;
 mod create_job;
 mod delete;
 mod describe;
@@ -379,6 +381,12 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
         "apply" => apply::run_apply(sim, &rest, input, out),
         "create" => match split_subcommand(&rest) {
             Some((sub, sub_rest)) if sub == "job" => create_job::run(sim, &sub_rest, out),
+            Some((sub, sub_rest)) if sub == "cronjob" || sub == "cj" => {
+                create_cronjob::run(sim, &sub_rest, out)
+            }
+            Some((sub, sub_rest)) if sub == "deployment" || sub == "deploy" => {
+                create_deployment::run(sim, &sub_rest, out)
+            }
             _ => apply::run_create(sim, &rest, input, out),
         },
         "delete" => delete::run(sim, &rest, input, out),
