@@ -46,6 +46,7 @@ mod label;
 mod merge;
 mod patch;
 pub mod rollout;
+mod run_pod;
 mod scale;
 mod set;
 
@@ -278,7 +279,7 @@ impl Namespace {
 #[rustfmt::skip]
 const COMMANDS: &[&str] = &[
     "annotate", "apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "events",
-    "get", "label", "patch", "rollout", "scale", "set", "uncordon",
+    "get", "label", "patch", "rollout", "run", "scale", "set", "uncordon",
 ];
 
 fn levenshtein(a: &str, b: &str) -> usize {
@@ -399,6 +400,7 @@ fn run(sim: &mut Simulation, cmd: &str, input: Input, out: &mut Out) -> Result<(
         "rollout" => rollout::run(sim, &rest, input, out),
         "set" => set::run(sim, &rest, input, out),
         "patch" => patch::run(sim, &rest, input, out),
+        "run" => run_pod::run(sim, &rest, out),
         other => Err(unknown_command(other)),
     }
 }
