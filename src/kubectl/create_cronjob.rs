@@ -3,7 +3,6 @@
 //! template named after it too, restartPolicy `OnFailure` unless given.
 
 use super::args::{self, Flag};
-use super::resource::{self, Kind};
 use super::{usage_error, DryRun, Namespace, Out, DRY_RUN_FLAG};
 use crate::api::Object;
 use crate::sim::Simulation;
@@ -76,42 +75,24 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     if restart.is_empty() {
         restart = "OnFailure".into();
     }
-    let mut v = create_cron_job(
+    let v = create_cron_job(
         &name,
         &p.string("image"),
         &p.string("schedule"),
         &restart,
         &command,
     );
-    if ns.explicit {
-        v["metadata"]["namespace"] = json!(ns.name);
-    }
-    let mut obj = Object::from_value(v).map_err(|e| format!("error: {e}"))?;
-    let result = if dry == DryRun::Client {
-        obj
-    } else {
-        obj.meta_mut().namespace = ns.name.clone();
-        super::server_write(sim, dry == DryRun::Server, out, |api| api.create(obj))
-            .map_err(|e| format!("error: failed to create cronjob: {e}"))?
-    };
-    let output = p.string("output");
-    if output.is_empty() {
-        out.print(&format!(
-            "cronjob.batch/{} created{}",
-            result.meta().name,
-            dry.suffix()
-        ));
-    } else if output == "name" {
-        out.print(&format!("cronjob.batch/{}", result.meta().name));
-    } else {
-        let item = resource::Item::Obj(result);
-        out.print(&super::output::print_generic(
-            &output,
-            &[(Kind::Obj("CronJob"), item)],
-            true,
-        ));
-    }
-    Ok(())
+    let obj = Object::from_value(v).map_err(|e| format!("error: {e}"))?;
+    super::create_job::create_generated(
+        sim,
+        out,
+        &p,
+        dry,
+        &ns,
+        obj,
+        ("CronJob", "cronjob.batch"),
+        |e| format!("error: failed to create cronjob: {e}"),
+    )
 }
 
 #[cfg(test)]

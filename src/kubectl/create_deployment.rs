@@ -3,7 +3,6 @@
 //! image named after the image (`buildPodSpec`), `replicas` 1 unless given.
 
 use super::args::{self, Flag};
-use super::resource::{self, Kind};
 use super::{usage_error, DryRun, Namespace, Out, DRY_RUN_FLAG};
 use crate::api::Object;
 use crate::sim::Simulation;
@@ -119,36 +118,18 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         .collect();
     let replicas = p.int("replicas", 1);
     let port = p.int("port", -1);
-    let mut v = create_deployment(&name, &images, &command, replicas, port);
-    if ns.explicit {
-        v["metadata"]["namespace"] = json!(ns.name);
-    }
-    let mut obj = Object::from_value(v).map_err(|e| format!("error: {e}"))?;
-    let result = if dry == DryRun::Client {
-        obj
-    } else {
-        obj.meta_mut().namespace = ns.name.clone();
-        super::server_write(sim, dry == DryRun::Server, out, |api| api.create(obj))
-            .map_err(|e| format!("error: failed to create deployment: {e}"))?
-    };
-    let output = p.string("output");
-    if output.is_empty() {
-        out.print(&format!(
-            "deployment.apps/{} created{}",
-            result.meta().name,
-            dry.suffix()
-        ));
-    } else if output == "name" {
-        out.print(&format!("deployment.apps/{}", result.meta().name));
-    } else {
-        let item = resource::Item::Obj(result);
-        out.print(&super::output::print_generic(
-            &output,
-            &[(Kind::Obj("Deployment"), item)],
-            true,
-        ));
-    }
-    Ok(())
+    let v = create_deployment(&name, &images, &command, replicas, port);
+    let obj = Object::from_value(v).map_err(|e| format!("error: {e}"))?;
+    super::create_job::create_generated(
+        sim,
+        out,
+        &p,
+        dry,
+        &ns,
+        obj,
+        ("Deployment", "deployment.apps"),
+        |e| format!("error: failed to create deployment: {e}"),
+    )
 }
 
 #[cfg(test)]

@@ -101,7 +101,7 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
     if !command.is_empty() && !from.is_empty() {
         return Err("error: cannot specify --from and command".into());
     }
-    let mut job = if from.is_empty() {
+    let job = if from.is_empty() {
         create_job(&name, &image, command)
     } else {
         let req = resource::build(std::slice::from_ref(&from), false, None, false)?;
@@ -120,34 +120,59 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         };
         job_from_cron_job(&name, &ns.name, &cj)
     };
-    // Both builders set the namespace only when it was given (`EnforceNamespace`); the
-    // client creates the Job in the current namespace either way.
-    if !ns.explicit {
-        job.metadata.namespace.clear();
-    }
-    let result = if dry == DryRun::Client {
-        Object::Job(job)
+    create_generated(
+        sim,
+        out,
+        &p,
+        dry,
+        &ns,
+        Object::Job(job),
+        ("Job", "job.batch"),
+        |e| format!("error: failed to create job: {e}"),
+    )
+}
+
+/// The common tail of kubectl's generator commands (`create job`, `create deployment`,
+/// `create cronjob`, `run`): the object carries the namespace only when `-n` was given
+/// (`EnforceNamespace`) and is created in the current namespace either way, unless
+/// `--dry-run=client`; then `<resource>/<name> created`, or the `-o` format. `on_err` wraps
+/// the server's error as each command does.
+#[allow(clippy::too_many_arguments)] // one call per command, each argument its own
+pub(crate) fn create_generated(
+    sim: &mut Simulation,
+    out: &mut Out,
+    p: &args::Parsed,
+    dry: DryRun,
+    ns: &Namespace,
+    mut obj: Object,
+    (kind, resource): (&'static str, &str),
+    on_err: impl FnOnce(crate::api::ApiError) -> String,
+) -> Result<(), String> {
+    obj.meta_mut().namespace = if ns.explicit || dry != DryRun::Client {
+        ns.name.clone()
     } else {
-        job.metadata.namespace = ns.name.clone();
-        super::server_write(sim, dry == DryRun::Server, out, |api| {
-            api.create(Object::Job(job))
-        })
-        .map_err(|e| format!("error: failed to create job: {e}"))?
+        String::new()
+    };
+    let result = if dry == DryRun::Client {
+        obj
+    } else {
+        super::server_write(sim, dry == DryRun::Server, out, |api| api.create(obj))
+            .map_err(on_err)?
     };
     let output = p.string("output");
     if output.is_empty() {
         out.print(&format!(
-            "job.batch/{} created{}",
+            "{resource}/{} created{}",
             result.meta().name,
             dry.suffix()
         ));
     } else if output == "name" {
-        out.print(&format!("job.batch/{}", result.meta().name));
+        out.print(&format!("{resource}/{}", result.meta().name));
     } else {
         let item = resource::Item::Obj(result);
         out.print(&super::output::print_generic(
             &output,
-            &[(Kind::Obj("Job"), item)],
+            &[(Kind::Obj(kind), item)],
             true,
         ));
     }

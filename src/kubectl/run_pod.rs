@@ -5,7 +5,6 @@
 //! Attaching (`-i`, `-t`, `--attach`, `--rm`) is refused: kubeplay has no container streams.
 
 use super::args::{self, Flag};
-use super::resource::{self, Kind};
 use super::{usage_error, DryRun, Namespace, Out, DRY_RUN_FLAG};
 use crate::api::Object;
 use crate::sim::Simulation;
@@ -120,7 +119,7 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         .changed("port")
         .then(|| p.int("port", -1))
         .filter(|&v| v >= 0);
-    let mut v = basic_pod(
+    let v = basic_pod(
         &name,
         &p.string("image"),
         &labels,
@@ -130,35 +129,10 @@ pub(crate) fn run(sim: &mut Simulation, words: &[String], out: &mut Out) -> Resu
         &rest,
         p.bool("command"),
     );
-    if ns.explicit {
-        v["metadata"]["namespace"] = json!(ns.name);
-    }
-    let mut obj = Object::from_value(v).map_err(|e| format!("error: {e}"))?;
-    let result = if dry == DryRun::Client {
-        obj
-    } else {
-        obj.meta_mut().namespace = ns.name.clone();
-        super::server_write(sim, dry == DryRun::Server, out, |api| api.create(obj))
-            .map_err(|e| e.kubectl_message())?
-    };
-    let output = p.string("output");
-    if output.is_empty() {
-        out.print(&format!(
-            "pod/{} created{}",
-            result.meta().name,
-            dry.suffix()
-        ));
-    } else if output == "name" {
-        out.print(&format!("pod/{}", result.meta().name));
-    } else {
-        let item = resource::Item::Obj(result);
-        out.print(&super::output::print_generic(
-            &output,
-            &[(Kind::Obj("Pod"), item)],
-            true,
-        ));
-    }
-    Ok(())
+    let obj = Object::from_value(v).map_err(|e| format!("error: {e}"))?;
+    super::create_job::create_generated(sim, out, &p, dry, &ns, obj, ("Pod", "pod"), |e| {
+        e.kubectl_message()
+    })
 }
 
 #[cfg(test)]
